@@ -1,0 +1,43 @@
+package dev.parity.run;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One point of a run's grid.
+ *
+ * @param params grid coordinates, unique within the run
+ * @param order 1-based execution order; {@code null} when unknown
+ * @param requests how the cell's requests ended
+ * @param outputTokens measured output tokens per request (reasoning included); {@code null} when not measured
+ * @param reasoningTokens measured reasoning tokens per request, where the harness separates them
+ * @param metrics metric values by name; a metric written as {@code null} is absent
+ * @param samples per-request or per-repetition values, in completion order
+ */
+public record Cell(Params params, @Nullable Integer order, RequestCounts requests, @Nullable TokenStats outputTokens,
+		@Nullable TokenStats reasoningTokens, Map<String, MetricValue> metrics, List<Sample> samples) {
+
+	public Cell {
+		metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+		samples = List.copyOf(samples);
+	}
+
+	public String anchor() {
+		return params.anchor();
+	}
+
+	public Optional<MetricValue> metric(String name) {
+		return Optional.ofNullable(metrics.get(name));
+	}
+
+	/** The measured median output tokens per request, if measured. */
+	public Optional<Double> medianOutputTokens() {
+		return Optional.ofNullable(outputTokens).map(TokenStats::median);
+	}
+
+}

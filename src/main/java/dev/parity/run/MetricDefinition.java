@@ -1,0 +1,18 @@
+package dev.parity.run;
+
+/**
+ * What a metric measures: its unit, which direction is better, and whether longer outputs distort it.
+ *
+ * @param name the metric's name, e.g. {@code ttft_s}
+ * @param unit its unit, e.g. {@code s}
+ * @param higherIsBetter whether a larger value is better
+ * @param outputSensitive whether a change in output length per request distorts it (decode rate does, TTFT does not)
+ */
+public record MetricDefinition(String name, String unit, boolean higherIsBetter, boolean outputSensitive) {
+
+	/** {@code higher} or {@code lower}, as documents write it. */
+	public String better() {
+		return higherIsBetter ? "higher" : "lower";
+	}
+
+}
