@@ -20,14 +20,14 @@ create table app_user (
 create table run (
 	id                   varchar(16)  primary key,
 	-- SHA-256 of what was uploaded (the document's bytes); the same bytes give the same run.
-	upload_sha256        char(64)     not null unique,
+	upload_sha256        varchar(64)     not null unique,
 	title                varchar(200) not null,
 	role                 varchar(20)  not null check (role in ('measured', 'reference')),
 	system_name          text         not null,
 	model_repo           text         not null,
 	model_revision       text,
 	-- The resolved checkpoint commit (40 lower-case hex); null = unpinned.
-	model_commit         char(40),
+	model_commit         varchar(40),
 	engine_name          text         not null,
 	engine_version       text,
 	harness_name         text         not null,
@@ -36,7 +36,7 @@ create table run (
 	recorded_at          timestamptz,
 	-- SHA-256 of the declared workload plus the grid definition, canonically serialised:
 	-- two runs with the same fingerprint intend the same work (whether they did is measured).
-	workload_fingerprint char(64)     not null,
+	workload_fingerprint varchar(64)     not null,
 	-- system, model, engine, harness, workload, source, metric definitions, disclosed caveats
 	provenance           jsonb        not null,
 	cell_count           integer      not null,
@@ -58,7 +58,7 @@ create table run_file (
 	position   integer      not null,
 	file_name  text         not null,
 	media_type text         not null,
-	sha256     char(64)     not null,
+	sha256     varchar(64)     not null,
 	size_bytes bigint       not null,
 	content    bytea        not null,
 	unique (run_id, position)

@@ -2,9 +2,6 @@ package dev.parity.run;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -115,13 +112,8 @@ public final class WorkloadFingerprint {
 		return out.append('"').toString();
 	}
 
-	static String sha256(String text) {
-		try {
-			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
+	private static String sha256(String text) {
+		return Sha256.hex(text.getBytes(StandardCharsets.UTF_8));
 	}
 
 }

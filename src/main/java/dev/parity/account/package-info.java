@@ -1,0 +1,7 @@
+/**
+ * Accounts: who may write, and how they sign in. Accounts are ordinary records (not append-only).
+ */
+@NullMarked
+package dev.parity.account;
+
+import org.jspecify.annotations.NullMarked;

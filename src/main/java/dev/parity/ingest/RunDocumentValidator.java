@@ -1,0 +1,441 @@
+package dev.parity.ingest;
+
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.regex.Pattern;
+
+import dev.parity.run.CommitSha;
+import dev.parity.run.MetricCatalogue;
+import dev.parity.run.Params;
+import dev.parity.run.RunDocumentReader;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Checks a {@code benchmark-run/1} document against {@code design/run-document.md} and reports every
+ * problem at once, each with its JSON path. A typo in a field name must not pass silently, so unknown
+ * fields are refused everywhere except in the free-form maps ({@code flags}, {@code request_params},
+ * {@code params}, {@code metrics}, {@code metric_definitions}).
+ */
+public final class RunDocumentValidator {
+
+	private static final Pattern PERCENTILE = Pattern.compile("p([1-9][0-9]?)(\\.[0-9]+)?");
+
+	private static final Set<String> STATISTICS = Set.of("median", "mean", "std", "min", "max");
+
+	private static final Set<String> TOKEN_STATISTICS = Set.of("median", "min", "max", "mean");
+
+	private final List<Problem> problems = new ArrayList<>();
+
+	private RunDocumentValidator() {
+	}
+
+	/** Every problem of the document; empty when it is valid. */
+	public static List<Problem> validate(JsonNode document) {
+		RunDocumentValidator validator = new RunDocumentValidator();
+		validator.document(document);
+		return List.copyOf(validator.problems);
+	}
+
+	private void document(JsonNode document) {
+		if (!document.isObject()) {
+			problem("$", "a run document is a JSON object, not " + describe(document));
+			return;
+		}
+		allowOnly(document, "$", "format", "title", "role", "source", "recorded_at", "system", "model", "engine",
+				"harness", "workload", "metric_definitions", "cells", "caveats");
+		JsonNode format = document.get("format");
+		if (format == null) {
+			problem("$.format", "is required: \"" + RunDocumentReader.FORMAT + "\"");
+		}
+		else if (!format.isString() || !RunDocumentReader.FORMAT.equals(format.asString())) {
+			problem("$.format", "unknown format " + format + "; this server reads \"" + RunDocumentReader.FORMAT + "\"");
+		}
+		String title = requiredString(document, "$", "title");
+		if (title != null && title.isBlank()) {
+			problem("$.title", "must not be blank");
+		}
+		else if (title != null && title.length() > 200) {
+			problem("$.title", "is " + title.length() + " characters; at most 200");
+		}
+		String role = requiredString(document, "$", "role");
+		if (role != null && !role.equals("measured") && !role.equals("reference")) {
+			problem("$.role", "must be \"measured\" or \"reference\", not \"" + role + "\"");
+		}
+		JsonNode source = document.get("source");
+		if (source != null && !source.isNull()) {
+			if (object(source, "$.source")) {
+				allowOnly(source, "$.source", "url", "revision", "note");
+				optionalString(source, "$.source", "url");
+				optionalString(source, "$.source", "revision");
+				optionalString(source, "$.source", "note");
+			}
+		}
+		if ("reference".equals(role) && (source == null || !source.isObject() || !source.path("url").isString()
+				|| source.path("url").asString().isBlank())) {
+			problem("$.source.url", "is required for a reference run: where were these numbers published?");
+		}
+		String recordedAt = optionalString(document, "$", "recorded_at");
+		if (recordedAt != null) {
+			try {
+				OffsetDateTime.parse(recordedAt);
+			}
+			catch (DateTimeParseException ex) {
+				problem("$.recorded_at", "must be an ISO-8601 instant such as 2026-08-11T10:10:00Z, not \"" + recordedAt + "\"");
+			}
+		}
+		requiredObject(document, "$", "system", (system, path) -> {
+			allowOnly(system, path, "name", "hardware", "nodes");
+			requiredText(system, path, "name");
+			optionalString(system, path, "hardware");
+			optionalInteger(system, path, "nodes", 1);
+		});
+		requiredObject(document, "$", "model", (model, path) -> {
+			allowOnly(model, path, "repo", "revision", "commit");
+			requiredText(model, path, "repo");
+			optionalString(model, path, "revision");
+			String commit = optionalString(model, path, "commit");
+			if (commit != null && !CommitSha.isValid(commit)) {
+				problem(path + ".commit", "must be the 40 hexadecimal characters of the resolved commit, not \"" + commit + "\"");
+			}
+		});
+		requiredObject(document, "$", "engine", (engine, path) -> {
+			allowOnly(engine, path, "name", "version", "flags", "warnings");
+			requiredText(engine, path, "name");
+			optionalString(engine, path, "version");
+			JsonNode flags = engine.get("flags");
+			if (flags != null && !flags.isNull() && object(flags, path + ".flags")) {
+				flags.forEachEntry((name, value) -> {
+					if (!value.isString()) {
+						problem(path + ".flags" + key(name), "a flag's value is a string, not " + describe(value));
+					}
+				});
+			}
+			stringArray(engine.get("warnings"), path + ".warnings");
+		});
+		requiredObject(document, "$", "harness", (harness, path) -> {
+			allowOnly(harness, path, "name", "version", "command", "token_counting");
+			requiredText(harness, path, "name");
+			optionalString(harness, path, "version");
+			optionalString(harness, path, "command");
+			String counting = optionalString(harness, path, "token_counting");
+			if (counting != null && !Set.of("server-usage", "retokenized", "client-stream").contains(counting)) {
+				problem(path + ".token_counting",
+						"must be server-usage, retokenized or client-stream, not \"" + counting + "\"");
+			}
+		});
+		requiredObject(document, "$", "workload", (workload, path) -> {
+			allowOnly(workload, path, "dataset", "output_tokens", "reasoning", "request_params", "warmup_requests");
+			optionalString(workload, path, "dataset");
+			optionalInteger(workload, path, "output_tokens", 1);
+			optionalString(workload, path, "reasoning");
+			JsonNode requestParams = workload.get("request_params");
+			if (requestParams != null && !requestParams.isNull()) {
+				object(requestParams, path + ".request_params");
+			}
+			optionalInteger(workload, path, "warmup_requests", 0);
+		});
+		Set<String> declared = metricDefinitions(document.get("metric_definitions"));
+		MetricCatalogue catalogue = MetricCatalogue.defaults();
+		cells(document.get("cells"), metric -> catalogue.knows(metric) || declared.contains(metric));
+		stringArray(document.get("caveats"), "$.caveats");
+	}
+
+	private Set<String> metricDefinitions(@Nullable JsonNode definitions) {
+		Set<String> names = new HashSet<>();
+		if (definitions == null || definitions.isNull() || !object(definitions, "$.metric_definitions")) {
+			return names;
+		}
+		definitions.forEachEntry((name, definition) -> {
+			String path = "$.metric_definitions" + key(name);
+			if (MetricCatalogue.defaults().knows(name)) {
+				problem(path, "\"" + name + "\" is in the metric catalogue already; define only new metrics");
+				return;
+			}
+			if (!object(definition, path)) {
+				return;
+			}
+			names.add(name);
+			allowOnly(definition, path, "unit", "better", "output_sensitive");
+			optionalString(definition, path, "unit");
+			String better = optionalString(definition, path, "better");
+			if (better != null && !better.equals("higher") && !better.equals("lower")) {
+				problem(path + ".better", "must be \"higher\" or \"lower\", not \"" + better + "\"");
+			}
+			JsonNode sensitive = definition.get("output_sensitive");
+			if (sensitive != null && !sensitive.isNull() && !sensitive.isBoolean()) {
+				problem(path + ".output_sensitive", "must be true or false, not " + describe(sensitive));
+			}
+		});
+		return names;
+	}
+
+	private void cells(@Nullable JsonNode cells, java.util.function.Predicate<String> knownMetric) {
+		if (cells == null || cells.isNull()) {
+			problem("$.cells", "is required: at least one cell");
+			return;
+		}
+		if (!cells.isArray()) {
+			problem("$.cells", "must be an array of cells, not " + describe(cells));
+			return;
+		}
+		if (cells.isEmpty()) {
+			problem("$.cells", "must hold at least one cell");
+			return;
+		}
+		Map<Params, Integer> seenParams = new HashMap<>();
+		for (int i = 0; i < cells.size(); i++) {
+			String path = "$.cells[" + i + "]";
+			JsonNode cell = cells.get(i);
+			if (!object(cell, path)) {
+				continue;
+			}
+			allowOnly(cell, path, "params", "order", "requests", "output_tokens", "reasoning_tokens", "metrics", "samples");
+			JsonNode params = cell.get("params");
+			if (params == null || params.isNull()) {
+				problem(path + ".params", "is required: the cell's grid coordinates");
+			}
+			else if (object(params, path + ".params")) {
+				boolean valid = true;
+				for (Map.Entry<String, JsonNode> param : params.properties()) {
+					JsonNode value = param.getValue();
+					if (!value.isNumber() && !value.isString()) {
+						problem(path + ".params" + key(param.getKey()), "a param is a number or a string, not " + describe(value));
+						valid = false;
+					}
+				}
+				if (valid) {
+					Params key = RunDocumentReader.params(params);
+					Integer first = seenParams.putIfAbsent(key, i);
+					if (first != null) {
+						problem(path + ".params", "duplicate params: the same as $.cells[" + first + "].params ("
+								+ key.label() + "); repetitions are samples of one cell");
+					}
+				}
+			}
+			optionalInteger(cell, path, "order", 1);
+			JsonNode requests = cell.get("requests");
+			if (requests == null || requests.isNull()) {
+				problem(path + ".requests", "is required: completed, failed, cancelled (null when unknown)");
+			}
+			else if (object(requests, path + ".requests")) {
+				allowOnly(requests, path + ".requests", "completed", "failed", "cancelled");
+				optionalInteger(requests, path + ".requests", "completed", 0);
+				optionalInteger(requests, path + ".requests", "failed", 0);
+				optionalInteger(requests, path + ".requests", "cancelled", 0);
+			}
+			tokenStats(cell.get("output_tokens"), path + ".output_tokens");
+			tokenStats(cell.get("reasoning_tokens"), path + ".reasoning_tokens");
+			JsonNode metrics = cell.get("metrics");
+			if (metrics == null || metrics.isNull()) {
+				problem(path + ".metrics", "is required (it may be empty when nothing completed)");
+			}
+			else if (object(metrics, path + ".metrics")) {
+				metrics.forEachEntry((name, value) -> metric(name, value, path + ".metrics" + key(name), knownMetric));
+			}
+			samples(cell.get("samples"), path + ".samples", knownMetric);
+		}
+	}
+
+	private void metric(String name, JsonNode value, String path, java.util.function.Predicate<String> knownMetric) {
+		if (!knownMetric.test(name)) {
+			problem(path, "unknown metric \"" + name + "\": not in the catalogue and not in $.metric_definitions");
+			return;
+		}
+		if (value.isNull() || value.isNumber()) {
+			return;
+		}
+		if (!value.isObject()) {
+			problem(path, "a metric value is a number, a statistics object or null, not " + describe(value));
+			return;
+		}
+		value.forEachEntry((statistic, number) -> {
+			if (!STATISTICS.contains(statistic) && !PERCENTILE.matcher(statistic).matches()) {
+				problem(path + key(statistic), "unknown statistic \"" + statistic
+						+ "\": use median, mean, std, min, max or a percentile p1 … p99");
+			}
+			else if (!number.isNumber() && !number.isNull()) {
+				problem(path + key(statistic), "must be a number, not " + describe(number));
+			}
+		});
+	}
+
+	private void samples(@Nullable JsonNode samples, String path, java.util.function.Predicate<String> knownMetric) {
+		if (samples == null || samples.isNull()) {
+			return;
+		}
+		if (!samples.isArray()) {
+			problem(path, "must be an array of per-request values, not " + describe(samples));
+			return;
+		}
+		for (int i = 0; i < samples.size(); i++) {
+			String samplePath = path + "[" + i + "]";
+			JsonNode sample = samples.get(i);
+			if (!object(sample, samplePath)) {
+				continue;
+			}
+			sample.forEachEntry((name, value) -> {
+				String fieldPath = samplePath + key(name);
+				switch (name) {
+					case "status" -> {
+						if (!value.isString() || !Set.of("ok", "failed", "cancelled").contains(value.asString())) {
+							problem(fieldPath, "must be \"ok\", \"failed\" or \"cancelled\", not " + describe(value));
+						}
+					}
+					case "output_tokens", "reasoning_tokens" -> nonNegativeNumber(value, fieldPath);
+					default -> {
+						if (!knownMetric.test(name)) {
+							problem(fieldPath, "unknown metric \"" + name + "\": not in the catalogue and not in $.metric_definitions");
+						}
+						else if (!value.isNumber() && !value.isNull()) {
+							problem(fieldPath, "must be a number or null, not " + describe(value));
+						}
+					}
+				}
+			});
+		}
+	}
+
+	private void tokenStats(@Nullable JsonNode stats, String path) {
+		if (stats == null || stats.isNull() || !object(stats, path)) {
+			return;
+		}
+		allowOnly(stats, path, TOKEN_STATISTICS.toArray(String[]::new));
+		stats.forEachEntry((name, value) -> {
+			if (TOKEN_STATISTICS.contains(name)) {
+				nonNegativeNumber(value, path + key(name));
+			}
+		});
+	}
+
+	private void nonNegativeNumber(JsonNode value, String path) {
+		if (value.isNull()) {
+			return;
+		}
+		if (!value.isNumber()) {
+			problem(path, "must be a number, not " + describe(value));
+		}
+		else if (value.doubleValue() < 0) {
+			problem(path, "must not be negative, not " + value);
+		}
+	}
+
+	private void stringArray(@Nullable JsonNode array, String path) {
+		if (array == null || array.isNull()) {
+			return;
+		}
+		if (!array.isArray()) {
+			problem(path, "must be an array of strings, not " + describe(array));
+			return;
+		}
+		for (int i = 0; i < array.size(); i++) {
+			if (!array.get(i).isString()) {
+				problem(path + "[" + i + "]", "must be a string, not " + describe(array.get(i)));
+			}
+		}
+	}
+
+	private void requiredObject(JsonNode parent, String parentPath, String field, BiConsumer<JsonNode, String> check) {
+		String path = parentPath + "." + field;
+		JsonNode node = parent.get(field);
+		if (node == null || node.isNull()) {
+			problem(path, "is required");
+		}
+		else if (object(node, path)) {
+			check.accept(node, path);
+		}
+	}
+
+	private @Nullable String requiredString(JsonNode parent, String parentPath, String field) {
+		JsonNode node = parent.get(field);
+		if (node == null || node.isNull()) {
+			problem(parentPath + "." + field, "is required");
+			return null;
+		}
+		return optionalString(parent, parentPath, field);
+	}
+
+	private void requiredText(JsonNode parent, String parentPath, String field) {
+		String value = requiredString(parent, parentPath, field);
+		if (value != null && value.isBlank()) {
+			problem(parentPath + "." + field, "must not be blank");
+		}
+	}
+
+	private @Nullable String optionalString(JsonNode parent, String parentPath, String field) {
+		JsonNode node = parent.get(field);
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (!node.isString()) {
+			problem(parentPath + "." + field, "must be a string, not " + describe(node));
+			return null;
+		}
+		return node.asString();
+	}
+
+	private void optionalInteger(JsonNode parent, String parentPath, String field, int minimum) {
+		JsonNode node = parent.get(field);
+		if (node == null || node.isNull()) {
+			return;
+		}
+		String path = parentPath + "." + field;
+		if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+			problem(path, "must be a whole number, not " + describe(node));
+		}
+		else if (node.intValue() < minimum) {
+			problem(path, "must be at least " + minimum + ", not " + node.intValue());
+		}
+	}
+
+	private boolean object(JsonNode node, String path) {
+		if (!node.isObject()) {
+			problem(path, "must be an object, not " + describe(node));
+			return false;
+		}
+		return true;
+	}
+
+	private void allowOnly(JsonNode object, String path, String... allowed) {
+		Set<String> names = Set.of(allowed);
+		for (String name : object.propertyNames()) {
+			if (!names.contains(name)) {
+				problem(path + key(name), "unknown field \"" + name + "\" (allowed here: " + String.join(", ", allowed) + ")");
+			}
+		}
+	}
+
+	private void problem(String path, String message) {
+		problems.add(new Problem(path, message));
+	}
+
+	private static String key(String name) {
+		return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? "." + name : "['" + name.replace("'", "\\'") + "']";
+	}
+
+	private static String describe(JsonNode node) {
+		String type = switch (node.getNodeType()) {
+			case STRING -> "a string";
+			case NUMBER -> "a number";
+			case BOOLEAN -> "a boolean";
+			case ARRAY -> "an array";
+			case OBJECT -> "an object";
+			case NULL -> "null";
+			default -> node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+		};
+		String text = node.isContainer() ? "" : " (" + abbreviate(node.toString()) + ")";
+		return type + text;
+	}
+
+	private static String abbreviate(String text) {
+		return text.length() > 60 ? text.substring(0, 57) + "…" : text;
+	}
+
+}

@@ -1,0 +1,75 @@
+package dev.parity.ingest;
+
+import java.util.List;
+
+import dev.parity.run.RunDocument;
+import dev.parity.run.RunDocumentReader;
+import dev.parity.run.RunRepository;
+import dev.parity.run.RunRepository.Stored;
+import dev.parity.run.RunRepository.UploadedFile;
+import dev.parity.run.Sha256;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.stereotype.Service;
+
+/**
+ * Turns an uploaded run document into a stored run: parse strictly, validate everything, store in one
+ * transaction. A rejected document leaves no trace; the same bytes again give the same run.
+ */
+@Service
+public class RunIngest {
+
+	/** Strict reading: a duplicate key or trailing garbage is an error, never silently resolved. */
+	private static final JsonMapper STRICT = JsonMapper.builder()
+		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+		.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+		.build();
+
+	private final RunRepository runs;
+
+	RunIngest(RunRepository runs) {
+		this.runs = runs;
+	}
+
+	/**
+	 * Stores a native run document.
+	 *
+	 * @param bytes the document, exactly as uploaded
+	 * @param fileName the name it was uploaded under
+	 * @param uploadedBy who uploads it
+	 * @return the run, new or already stored
+	 * @throws RunFileRejected with every problem, when the document is not valid
+	 */
+	public Stored ingestDocument(byte[] bytes, String fileName, String uploadedBy) {
+		JsonNode document = parse(bytes);
+		List<Problem> problems = RunDocumentValidator.validate(document);
+		if (!problems.isEmpty()) {
+			throw new RunFileRejected(problems);
+		}
+		RunDocument run = RunDocumentReader.read(document);
+		return runs.store(new RunRepository.NewRun(run, document, Sha256.hex(bytes),
+				List.of(new UploadedFile(fileName, "application/json", bytes)), uploadedBy));
+	}
+
+	/** Parses JSON strictly, turning a syntax error into a problem that says where. */
+	public static JsonNode parse(byte[] bytes) {
+		if (bytes.length == 0) {
+			throw new RunFileRejected("$", "the upload is empty: expected a benchmark-run/1 JSON document");
+		}
+		try {
+			return STRICT.readTree(bytes);
+		}
+		catch (JacksonException ex) {
+			TokenStreamLocation location = ex.getLocation();
+			String where = location == null || location.getLineNr() < 0 ? ""
+					: " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+			throw new RunFileRejected("$", "not valid JSON" + where + ": " + ex.getOriginalMessage());
+		}
+	}
+
+}

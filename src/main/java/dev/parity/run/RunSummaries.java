@@ -1,0 +1,87 @@
+package dev.parity.run;
+
+import java.util.List;
+import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.domain.Page;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.jpa.domain.Specification;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.JpaSpecificationExecutor;
+import org.springframework.util.StringUtils;
+
+/**
+ * Lists runs, newest first, with search and filters.
+ */
+public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpecificationExecutor<RunSummary> {
+
+	/** Runs sharing a checkpoint commit and a workload fingerprint: candidates for a like-for-like comparison. */
+	List<RunSummary> findTop20ByModelCommitAndWorkloadFingerprintAndIdNotOrderByUploadedAtDesc(String modelCommit,
+			String workloadFingerprint, String id);
+
+	/** The newest runs. */
+	List<RunSummary> findTop10ByOrderByUploadedAtDescIdAsc();
+
+	default Page<RunSummary> search(RunFilter filter, int page, int size) {
+		return findAll(filter.specification(),
+				PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id"))));
+	}
+
+	/**
+	 * What a run list is filtered by; blank fields do not filter.
+	 *
+	 * @param q free text in title, system, model, engine or harness
+	 * @param system exact system name
+	 * @param model exact model repo
+	 * @param commit commit, or the start of one
+	 * @param role measured or reference
+	 * @param harness exact harness name
+	 */
+	record RunFilter(@Nullable String q, @Nullable String system, @Nullable String model, @Nullable String commit,
+			@Nullable String role, @Nullable String harness) {
+
+		public static RunFilter none() {
+			return new RunFilter(null, null, null, null, null, null);
+		}
+
+		public boolean isEmpty() {
+			return !StringUtils.hasText(q) && !StringUtils.hasText(system) && !StringUtils.hasText(model)
+					&& !StringUtils.hasText(commit) && !StringUtils.hasText(role) && !StringUtils.hasText(harness);
+		}
+
+		Specification<RunSummary> specification() {
+			return (root, query, cb) -> {
+				List<jakarta.persistence.criteria.Predicate> predicates = new java.util.ArrayList<>();
+				if (StringUtils.hasText(q)) {
+					String pattern = "%" + q.trim().toLowerCase(Locale.ROOT).replace("\\", "\\\\").replace("%", "\\%")
+						.replace("_", "\\_") + "%";
+					predicates.add(cb.or(cb.like(cb.lower(root.get("title")), pattern, '\\'),
+							cb.like(cb.lower(root.get("systemName")), pattern, '\\'),
+							cb.like(cb.lower(root.get("modelRepo")), pattern, '\\'),
+							cb.like(cb.lower(root.get("engineName")), pattern, '\\'),
+							cb.like(cb.lower(root.get("harnessName")), pattern, '\\')));
+				}
+				if (StringUtils.hasText(system)) {
+					predicates.add(cb.equal(root.get("systemName"), system.trim()));
+				}
+				if (StringUtils.hasText(model)) {
+					predicates.add(cb.equal(root.get("modelRepo"), model.trim()));
+				}
+				if (StringUtils.hasText(commit)) {
+					predicates.add(cb.like(root.get("modelCommit"), commit.trim().toLowerCase(Locale.ROOT) + "%"));
+				}
+				if (StringUtils.hasText(role)) {
+					predicates.add(cb.equal(root.get("role"), role.trim()));
+				}
+				if (StringUtils.hasText(harness)) {
+					predicates.add(cb.equal(root.get("harnessName"), harness.trim()));
+				}
+				return cb.and(predicates.toArray(jakarta.persistence.criteria.Predicate[]::new));
+			};
+		}
+	}
+
+}

@@ -1,0 +1,99 @@
+package dev.parity.site;
+
+import dev.parity.run.Run;
+import dev.parity.run.RunId;
+import dev.parity.run.RunNotFoundException;
+import dev.parity.run.RunRepository;
+import dev.parity.run.RunRepository.StoredFile;
+import dev.parity.run.RunSummaries;
+import dev.parity.run.RunSummaries.RunFilter;
+import dev.parity.run.RunSummary;
+import io.swagger.v3.oas.annotations.Operation;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.data.domain.Page;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The read side of the runs API: lists, runs with their flags, and the uploaded bytes.
+ */
+@RestController
+class RunApiController {
+
+	private final RunRepository runs;
+
+	private final RunSummaries summaries;
+
+	private final RunFlagging flagging;
+
+	private final RunJson runJson;
+
+	private final JsonMapper json;
+
+	RunApiController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json) {
+		this.json = json;
+		this.runs = runs;
+		this.summaries = summaries;
+		this.flagging = flagging;
+		this.runJson = new RunJson(json);
+	}
+
+	@Operation(summary = "List runs, newest first, with the filters of /runs")
+	@GetMapping("/api/runs")
+	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page,
+			@RequestParam(defaultValue = "25") int size) {
+		Page<RunSummary> found = summaries.search(filter == null ? RunFilter.none() : filter, Math.max(page, 0),
+				Math.min(Math.max(size, 1), 200));
+		ObjectNode body = json.createObjectNode();
+		body.put("total", found.getTotalElements());
+		body.put("page", found.getNumber());
+		body.put("size", found.getSize());
+		ArrayNode list = body.putArray("runs");
+		found.forEach(run -> list.add(runJson.summary(run)));
+		return body;
+	}
+
+	@Operation(summary = "A run with its provenance, cells, samples and flags")
+	@GetMapping("/api/runs/{id}")
+	ObjectNode showRun(@PathVariable String id) {
+		Run run = load(id);
+		RunFlagging.Flags flags = flagging.check(run);
+		return runJson.run(run, flags.run(), flags.cells());
+	}
+
+	@Operation(summary = "The uploaded document, byte for byte")
+	@GetMapping("/api/runs/{id}/document")
+	ResponseEntity<byte[]> downloadDocument(@PathVariable String id) {
+		return downloadFile(id, 0);
+	}
+
+	@Operation(summary = "An uploaded file of a run, byte for byte")
+	@GetMapping("/api/runs/{id}/files/{position}")
+	ResponseEntity<byte[]> downloadFile(@PathVariable String id, @PathVariable int position) {
+		load(id);
+		StoredFile file = runs.file(new RunId(id), position).orElseThrow(() -> new RunNotFoundException(id + "/files/" + position));
+		return ResponseEntity.ok()
+			.contentType(MediaType.parseMediaType(file.mediaType()))
+			.header(HttpHeaders.CONTENT_DISPOSITION,
+					ContentDisposition.attachment().filename(file.fileName(), java.nio.charset.StandardCharsets.UTF_8).build().toString())
+			.body(file.content());
+	}
+
+	private Run load(String id) {
+		if (!RunId.isValid(id)) {
+			throw new RunNotFoundException(id);
+		}
+		return runs.find(new RunId(id)).orElseThrow(() -> new RunNotFoundException(id));
+	}
+
+}

@@ -1,0 +1,243 @@
+package dev.parity.site;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import dev.parity.run.Cell;
+import dev.parity.run.MetricCatalogue;
+import dev.parity.run.MetricDefinition;
+import dev.parity.run.MetricValue;
+import dev.parity.run.Params;
+import dev.parity.run.Provenance;
+import dev.parity.run.RequestCounts;
+import dev.parity.run.Run;
+import dev.parity.run.TokenStats;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a run page shows, decided here so that the template only renders: the metric columns, one
+ * row per cell with its values, counts and flags, and the data of the charts.
+ */
+public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> metrics, List<Row> rows,
+		Map<String, Object> chartData, List<PageFlag> runFlags, List<PageFlag> disclosedCaveats, String measuredOutput,
+		String measuredReasoning, boolean hasReasoning) {
+
+	/** A flag (or caveat) as shown: its rule id, its message, and the metrics it greys. */
+	public record PageFlag(String rule, String message, Set<String> greys, @Nullable String marker) {
+
+		public boolean greying() {
+			return !greys.isEmpty();
+		}
+	}
+
+	/** One cell of the grid. */
+	public record Row(Cell cell, String anchor, List<String> paramValues, String completed, String failed,
+			String cancelled, String outputTokens, String reasoningTokens, List<Value> values, List<PageFlag> flags,
+			int samples) {
+	}
+
+	/** One metric value of a cell. */
+	public record Value(String metric, String text, String detail, boolean greyed, List<String> markers) {
+	}
+
+	/** Builds the page of a run, with the flags computed for it (by anchor; "" = run-level). */
+	public static RunPage of(Run run, List<PageFlag> runFlags, Map<String, List<PageFlag>> cellFlags) {
+		MetricCatalogue catalogue = run.provenance().catalogue();
+		Set<String> present = new LinkedHashSet<>();
+		run.cells().forEach(cell -> present.addAll(cell.metrics().keySet()));
+		List<MetricDefinition> metrics = new ArrayList<>();
+		catalogue.all().stream().filter(d -> present.contains(d.name())).forEach(metrics::add);
+		present.stream().filter(name -> !catalogue.knows(name)).map(catalogue::get).forEach(metrics::add);
+
+		List<String> paramNames = paramNames(run.cells());
+		List<Row> rows = new ArrayList<>();
+		List<Cell> cells = new ArrayList<>(run.cells());
+		cells.sort(Comparator.comparing((Cell cell) -> sortKey(cell.params(), paramNames)));
+		for (Cell cell : cells) {
+			List<PageFlag> flags = cellFlags.getOrDefault(cell.anchor(), List.of());
+			List<Value> values = new ArrayList<>();
+			for (MetricDefinition metric : metrics) {
+				values.add(value(cell, metric.name(), flags, runFlags));
+			}
+			RequestCounts requests = cell.requests();
+			rows.add(new Row(cell, cell.anchor(),
+					paramNames.stream().map(name -> cell.params().get(name).map(Params::format).orElse("—")).toList(),
+					count(requests.completed()), count(requests.failed()), count(requests.cancelled()),
+					tokens(cell.outputTokens()), tokens(cell.reasoningTokens()), values, flags, cell.samples().size()));
+		}
+		List<PageFlag> caveats = new ArrayList<>();
+		List<String> disclosed = run.provenance().caveats();
+		for (int i = 0; i < disclosed.size(); i++) {
+			caveats.add(new PageFlag("caveat", disclosed.get(i), Set.of(), "c" + (i + 1)));
+		}
+		boolean hasReasoning = run.cells().stream().anyMatch(cell -> cell.reasoningTokens() != null);
+		return new RunPage(run, paramNames, metrics, rows, chartData(run, metrics), runFlags, caveats,
+				medianRange(run.cells().stream().map(Cell::outputTokens).toList()),
+				medianRange(run.cells().stream().map(Cell::reasoningTokens).toList()), hasReasoning);
+	}
+
+	/** "512–529 per request (cell medians)", or "not measured". */
+	private static String medianRange(List<@Nullable TokenStats> stats) {
+		double[] medians = stats.stream()
+			.filter(s -> s != null && s.median() != null)
+			.mapToDouble(s -> s.median())
+			.sorted()
+			.toArray();
+		if (medians.length == 0) {
+			return "not measured";
+		}
+		String range = medians[0] == medians[medians.length - 1] ? Numbers.format(medians[0])
+				: Numbers.format(medians[0]) + "–" + Numbers.format(medians[medians.length - 1]);
+		return range + " per request (cell medians)";
+	}
+
+	private static Value value(Cell cell, String metric, List<PageFlag> cellFlags, List<PageFlag> runFlags) {
+		MetricValue value = cell.metrics().get(metric);
+		List<String> markers = new ArrayList<>();
+		boolean greyed = false;
+		for (PageFlag flag : concat(runFlags, cellFlags)) {
+			if (flag.greys().contains(metric)) {
+				greyed = true;
+				markers.add(flag.rule());
+			}
+		}
+		if (value == null) {
+			return new Value(metric, "—", "no value", greyed, markers);
+		}
+		String text = value.median().isPresent() ? Numbers.format(value.median().getAsDouble())
+				: value.statistics().entrySet().iterator().next().getKey() + " "
+						+ Numbers.format(value.statistics().entrySet().iterator().next().getValue());
+		StringBuilder detail = new StringBuilder();
+		if (value.single()) {
+			detail.append("median (or aggregate)");
+		}
+		else {
+			value.statistics().forEach((name, number) -> detail.append(detail.isEmpty() ? "" : ", ")
+				.append(name).append(' ').append(Numbers.format(number)));
+		}
+		return new Value(metric, text, detail.toString(), greyed, markers);
+	}
+
+	private static List<PageFlag> concat(List<PageFlag> a, List<PageFlag> b) {
+		List<PageFlag> all = new ArrayList<>(a);
+		all.addAll(b);
+		return all;
+	}
+
+	private static String count(@Nullable Integer count) {
+		return count == null ? "unknown" : Numbers.format(count);
+	}
+
+	private static String tokens(@Nullable TokenStats tokens) {
+		if (tokens == null) {
+			return "not measured";
+		}
+		StringBuilder text = new StringBuilder();
+		if (tokens.median() != null) {
+			text.append(Numbers.format(tokens.median()));
+		}
+		if (tokens.min() != null && tokens.max() != null) {
+			text.append(text.isEmpty() ? "" : " ").append('(').append(Numbers.format(tokens.min())).append('–')
+				.append(Numbers.format(tokens.max())).append(')');
+		}
+		if (text.isEmpty() && tokens.mean() != null) {
+			text.append("mean ").append(Numbers.format(tokens.mean()));
+		}
+		return text.toString();
+	}
+
+	/** prompt_tokens and concurrency first (the usual grid), then the other params by name. */
+	static List<String> paramNames(List<Cell> cells) {
+		Set<String> names = new TreeSet<>();
+		cells.forEach(cell -> names.addAll(cell.params().values().keySet()));
+		List<String> ordered = new ArrayList<>();
+		for (String usual : List.of("prompt_tokens", "concurrency", "request_rate", "output_tokens")) {
+			if (names.remove(usual)) {
+				ordered.add(usual);
+			}
+		}
+		ordered.addAll(names);
+		return ordered;
+	}
+
+	private static String sortKey(Params params, List<String> names) {
+		StringBuilder key = new StringBuilder();
+		for (String name : names) {
+			Object value = params.values().get(name);
+			if (value instanceof BigDecimal number) {
+				key.append(String.format("%030.6f", number.doubleValue()));
+			}
+			else {
+				key.append(value == null ? "" : value.toString());
+			}
+			key.append('|');
+		}
+		return key.toString();
+	}
+
+	/**
+	 * Chart data: for each metric, its value (median) against prompt length, one series per
+	 * concurrency; when the grid has no prompt length, against its first numeric param.
+	 */
+	static Map<String, Object> chartData(Run run, List<MetricDefinition> metrics) {
+		List<String> names = paramNames(run.cells());
+		String x = names.stream()
+			.filter(name -> run.cells().stream().allMatch(cell -> cell.params().number(name).isPresent()))
+			.findFirst()
+			.orElse(null);
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put("x", x);
+		List<Map<String, Object>> charts = new ArrayList<>();
+		if (x == null) {
+			data.put("charts", charts);
+			return data;
+		}
+		for (MetricDefinition metric : metrics) {
+			Map<String, List<List<Double>>> series = new TreeMap<>(Comparator.comparing(RunPage::seriesOrder));
+			for (Cell cell : run.cells()) {
+				var median = cell.metric(metric.name()).flatMap(v -> {
+					var m = v.median();
+					return m.isPresent() ? java.util.Optional.of(m.getAsDouble()) : java.util.Optional.empty();
+				});
+				if (median.isEmpty()) {
+					continue;
+				}
+				String label = cell.params().without(x).label();
+				series.computeIfAbsent(label.isEmpty() ? metric.name() : label, k -> new ArrayList<>())
+					.add(List.of(cell.params().number(x).orElseThrow().doubleValue(), median.get()));
+			}
+			List<Map<String, Object>> lines = new ArrayList<>();
+			series.forEach((label, points) -> {
+				points.sort(Comparator.comparing(p -> p.get(0)));
+				lines.add(Map.of("label", label, "points", points));
+			});
+			if (!lines.isEmpty()) {
+				charts.add(Map.of("metric", metric.name(), "unit", metric.unit(), "series", lines));
+			}
+		}
+		data.put("charts", charts);
+		return data;
+	}
+
+	/** Series sort numerically on their first number ("concurrency=2" before "concurrency=10"). */
+	private static String seriesOrder(String label) {
+		java.util.regex.Matcher number = java.util.regex.Pattern.compile("-?[0-9]+(\\.[0-9]+)?").matcher(label);
+		if (number.find()) {
+			return String.format("%s%030.6f", label.substring(0, number.start()), Double.parseDouble(number.group()));
+		}
+		return label;
+	}
+
+	public Provenance provenance() {
+		return run.provenance();
+	}
+
+}

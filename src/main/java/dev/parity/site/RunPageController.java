@@ -1,0 +1,77 @@
+package dev.parity.site;
+
+import java.util.List;
+
+import dev.parity.run.Run;
+import dev.parity.run.RunId;
+import dev.parity.run.RunNotFoundException;
+import dev.parity.run.RunRepository;
+import dev.parity.run.RunSummaries;
+import dev.parity.run.RunSummaries.RunFilter;
+import dev.parity.run.RunSummary;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.domain.Page;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/**
+ * The run list and the run pages, which blog posts link.
+ */
+@Controller
+class RunPageController {
+
+	static final int PAGE_SIZE = 25;
+
+	private final RunRepository runs;
+
+	private final RunSummaries summaries;
+
+	private final RunFlagging flagging;
+
+	private final JsonMapper json;
+
+	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json) {
+		this.runs = runs;
+		this.summaries = summaries;
+		this.flagging = flagging;
+		this.json = json;
+	}
+
+	@GetMapping("/runs")
+	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page, Model model) {
+		RunFilter applied = filter == null ? RunFilter.none() : filter;
+		Page<RunSummary> found = summaries.search(applied, Math.max(page, 0), PAGE_SIZE);
+		model.addAttribute("pageTitle", "Runs");
+		model.addAttribute("filter", applied);
+		model.addAttribute("runs", found);
+		return "runs/list";
+	}
+
+	@GetMapping("/runs/{id}")
+	String showRun(@PathVariable String id, Model model) {
+		Run run = load(id);
+		RunFlagging.Flags flags = flagging.check(run);
+		RunPage page = RunPage.of(run, flags.run(), flags.cells());
+		model.addAttribute("pageTitle", run.title());
+		model.addAttribute("page", page);
+		model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
+		List<RunSummary> similar = run.provenance().model().commit() == null ? List.of()
+				: summaries.findTop20ByModelCommitAndWorkloadFingerprintAndIdNotOrderByUploadedAtDesc(
+						run.provenance().model().commit().value(), run.workloadFingerprint(), run.id().value());
+		model.addAttribute("similar", similar);
+		return "runs/detail";
+	}
+
+	Run load(String id) {
+		if (!RunId.isValid(id)) {
+			throw new RunNotFoundException(id);
+		}
+		return runs.find(new RunId(id)).orElseThrow(() -> new RunNotFoundException(id));
+	}
+
+}

@@ -1,0 +1,39 @@
+package dev.parity.system;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.parity.ingest.Problem;
+import dev.parity.ingest.RunFileRejected;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Turns a rejected upload into a 400 that lists every problem with its JSON path.
+ */
+@RestControllerAdvice
+class ErrorHandlingAdvice {
+
+	@ExceptionHandler(RunFileRejected.class)
+	ResponseEntity<Map<String, List<Problem>>> rejectUpload(RunFileRejected rejected) {
+		return ResponseEntity.badRequest().body(Map.of("errors", rejected.problems()));
+	}
+
+	@ExceptionHandler(HttpMessageNotReadableException.class)
+	ResponseEntity<Map<String, List<Problem>>> rejectUnreadable(HttpMessageNotReadableException ex) {
+		return ResponseEntity.badRequest()
+			.body(Map.of("errors", List.of(new Problem("$", "the request body could not be read: " + ex.getMostSpecificCause().getMessage()))));
+	}
+
+	@ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+	ResponseEntity<Map<String, List<Problem>>> rejectMediaType(HttpMediaTypeNotSupportedException ex) {
+		return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
+			.body(Map.of("errors", List.of(new Problem("$", "send the run document as application/json; got " + ex.getContentType()))));
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.parity;
+
+import java.util.UUID;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+
+/**
+ * Uploads through the API as the test administrator, and counts what the run tables hold.
+ */
+public final class TestUploads {
+
+	public static final String USER = "test-admin";
+
+	public static final String PASSWORD = "test-admin-secret";
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private TestUploads() {
+	}
+
+	/** Uploads a seed-story fixture (or finds it stored already) and returns its run id. */
+	public static String upload(MockMvc mvc, String fixture) throws Exception {
+		return upload(mvc, Fixtures.seedStoryBytes(fixture));
+	}
+
+	public static String upload(MockMvc mvc, byte[] document) throws Exception {
+		MvcResult result = mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content(document)).andReturn();
+		int status = result.getResponse().getStatus();
+		if (status != 200 && status != 201) {
+			throw new AssertionError("upload answered " + status + ": " + result.getResponse().getContentAsString());
+		}
+		return JSON.readTree(result.getResponse().getContentAsString()).get("id").asString();
+	}
+
+	/** A fixture with a title made unique, so that it is new to the database whatever ran before. */
+	public static byte[] fresh(String fixture) {
+		ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes(fixture));
+		document.put("title", document.get("title").asString() + " " + UUID.randomUUID().toString().substring(0, 8));
+		return JSON.writeValueAsBytes(document);
+	}
+
+	public static JsonNode tree(byte[] bytes) {
+		return JSON.readTree(bytes);
+	}
+
+	/** How many rows the run tables hold: (runs, cells, files). */
+	public static RowCounts rows(JdbcClient jdbc) {
+		return new RowCounts(count(jdbc, "run"), count(jdbc, "cell"), count(jdbc, "run_file"));
+	}
+
+	private static long count(JdbcClient jdbc, String table) {
+		return jdbc.sql("select count(*) from " + table).query(Long.class).single();
+	}
+
+	/** Row counts of the run tables. */
+	public record RowCounts(long runs, long cells, long files) {
+	}
+
+}
