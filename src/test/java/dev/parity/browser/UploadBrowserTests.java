@@ -1,5 +1,6 @@
 package dev.parity.browser;
 
+import dev.parity.ParityTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,13 +14,12 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A person signs in, uploads a run document through the form, and sees its run page with its charts drawn. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ParityTest
 class UploadBrowserTests {
 
 	static ChromeDriver browser;

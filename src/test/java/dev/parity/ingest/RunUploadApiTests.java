@@ -1,5 +1,6 @@
 package dev.parity.ingest;
 
+import dev.parity.ParityTest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -12,8 +13,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
@@ -31,8 +30,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@AutoConfigureMockMvc
+@ParityTest
 class RunUploadApiTests {
 
 	@Autowired
@@ -40,6 +38,9 @@ class RunUploadApiTests {
 
 	@Autowired
 	JdbcClient jdbc;
+
+	@org.springframework.boot.test.web.server.LocalServerPort
+	int port;
 
 	static List<String> seedStory() {
 		return Fixtures.seedStoryNames();
@@ -191,6 +192,38 @@ class RunUploadApiTests {
 		JsonNode all = TestUploads.tree(mvc.perform(get("/api/runs").param("size", "200")).andReturn().getResponse().getContentAsByteArray());
 		List<String> times = all.get("runs").findValuesAsString("uploaded_at");
 		assertThat(times).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+	}
+
+	@Test
+	void racingUploadsOfTheSameBytesStoreOneRun() throws Exception {
+		byte[] document = TestUploads.fresh("run-a-thinking-max.json");
+		java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+		String auth = "Basic " + java.util.Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+		java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+		List<java.util.concurrent.Future<java.net.http.HttpResponse<String>>> responses = new java.util.ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			responses.add(pool.submit(() -> {
+				start.await();
+				return client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://localhost:" + port + "/api/runs"))
+					.header("Authorization", auth)
+					.header("Content-Type", "application/json")
+					.POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(document))
+					.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+			}));
+		}
+		start.countDown();
+		java.util.Set<String> ids = new java.util.HashSet<>();
+		List<Integer> statuses = new java.util.ArrayList<>();
+		for (var response : responses) {
+			statuses.add(response.get().statusCode());
+			ids.add(TestUploads.tree(response.get().body().getBytes(StandardCharsets.UTF_8)).get("id").asString());
+		}
+		pool.shutdown();
+		assertThat(ids).hasSize(1);
+		assertThat(statuses).containsOnly(200, 201).containsOnlyOnce(201);
+		assertThat(jdbc.sql("select count(*) from run where title = ?").param(TestUploads.tree(document).get("title").asString())
+			.query(Long.class).single()).isEqualTo(1);
 	}
 
 	@Test
