@@ -1,0 +1,29 @@
+package dev.parity.record;
+
+import java.time.Instant;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A comparison saved under its own permalink so that a blog post links a frozen claim: the result
+ * computed at publication, with the version of the rules that computed it.
+ *
+ * @param id the permanent id
+ * @param baselineId the baseline run
+ * @param contenderId the contender run
+ * @param settings the settings (URL parameters) the comparison was computed with
+ * @param title the title
+ * @param caption the caption
+ * @param result the comparison as computed at publication
+ * @param rulesVersion the version of the rules that computed it
+ * @param createdAt when it was published
+ * @param createdBy who published it
+ */
+public record Publication(String id, String baselineId, String contenderId, JsonNode settings, String title,
+		String caption, JsonNode result, String rulesVersion, Instant createdAt, String createdBy) {
+
+	public String url() {
+		return "/published/" + id;
+	}
+
+}
