@@ -65,6 +65,30 @@ final class TestRuns {
 		return document.cells().stream().flatMap(cell -> rule.check(cell, context).stream()).toList();
 	}
 
+	/** What a comparison check sees under these settings. */
+	static ComparisonContext comparisonContext(CompareSettings settings, RunBuilder... runs) {
+		return new ComparisonContext(settings, MetricScope.of(java.util.Arrays.stream(runs).map(RunBuilder::document)
+			.toArray(RunDocument[]::new)));
+	}
+
+	/** A provenance rule's flags for two runs. */
+	static List<Flag> check(ProvenanceRule rule, RunBuilder baseline, RunBuilder contender, CompareSettings settings) {
+		List<ProvenanceDifference> differences = ProvenanceDiff.between(baseline.document().provenance(),
+				contender.document().provenance(), settings);
+		return rule.check(differences, comparisonContext(settings, baseline, contender));
+	}
+
+	/** A cell-pair rule's flags for the first cells of two runs. */
+	static List<Flag> check(CellPairRule rule, RunBuilder baseline, RunBuilder contender, CompareSettings settings) {
+		return rule.check(baseline.document().cells().get(0), contender.document().cells().get(0),
+				comparisonContext(settings, baseline, contender));
+	}
+
+	/** A comparison of two runs. */
+	static Comparison compare(RunBuilder baseline, RunBuilder contender, CompareSettings settings) {
+		return new ComparisonBuilder().compare(baseline.build(), contender.build(), settings);
+	}
+
 	static final class RunBuilder {
 
 		private String system = "2x DGX Spark";
