@@ -1,0 +1,29 @@
+package dev.parity.compare;
+
+import java.util.List;
+
+/**
+ * {@code checkpoint-differs}: the resolved commits differ. Greys everything, unless {@code vary=checkpoint} (then it
+ * annotates): other weights are another model.
+ */
+final class CheckpointDiffers implements ProvenanceRule {
+
+	static final String ID = "checkpoint-differs";
+
+	private static final String VARIABLE = "checkpoint";
+
+	@Override
+	public List<Flag> check(List<ProvenanceDifference> differences, ComparisonContext context) {
+		return differences.stream().filter(row -> ID.equals(row.rule())).findFirst().map(commit -> {
+			String found = "checkpoints differ: " + Checkpoints.describe(differences, Flag.BASELINE) + " vs "
+					+ Checkpoints.describe(differences, Flag.CONTENDER);
+			if (context.settings().varies(VARIABLE)) {
+				return Flag.annotation(ID, found + ": the variable this comparison sets out to vary (vary=checkpoint)");
+			}
+			return Flag.greying(ID, found
+					+ ": other weights — pin both runs to the same commit, or compare with vary=checkpoint",
+					context.metrics().all());
+		}).stream().toList();
+	}
+
+}

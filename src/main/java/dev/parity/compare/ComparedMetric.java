@@ -1,0 +1,63 @@
+package dev.parity.compare;
+
+import java.util.List;
+import java.util.Set;
+
+import dev.parity.run.MetricDefinition;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One metric of a matched cell: both values of the compared statistic, their ratio, whether it counts, and every
+ * flag a reader of this number must see.
+ *
+ * @param metric the metric's name
+ * @param definition its unit and direction
+ * @param baseline the baseline's value of the compared statistic; {@code null} when absent
+ * @param contender the contender's value of the compared statistic; {@code null} when absent
+ * @param ratio contender / baseline, raw, shown even when greyed; {@code null} without both values
+ * @param comparable whether the ratio counts: both values present and no flag greys this metric here
+ * @param flags every flag that greys or annotates this metric here: the comparison's, both runs' (with their
+ * side), the cell's and the metric's own
+ */
+public record ComparedMetric(String metric, MetricDefinition definition, @Nullable Double baseline,
+		@Nullable Double contender, @Nullable Double ratio, boolean comparable, List<Flag> flags) {
+
+	private static final Set<String> TIME_UNITS = Set.of("s", "ms", "us", "µs", "ns", "min", "h");
+
+	public ComparedMetric {
+		flags = List.copyOf(flags);
+	}
+
+	/** Whether a flag greys this number. */
+	public boolean greyed() {
+		return flags.stream().anyMatch(flag -> flag.greys(metric));
+	}
+
+	/**
+	 * The ratio said in the metric's direction: {@code +6.4 %} / {@code −5.0 %} when higher is better;
+	 * {@code 27 % less time (1.37× faster)} / {@code +12 % more time (1.12× slower)} for times; {@code −27 % (1.37×
+	 * better)} for other lower-is-better metrics.
+	 */
+	public String ratioPhrase() {
+		if (ratio == null) {
+			return "no ratio";
+		}
+		if (ratio == 1) {
+			return "no change";
+		}
+		double change = ratio - 1;
+		if (definition.higherIsBetter() || ratio <= 0) {
+			return Figures.change(change);
+		}
+		boolean time = TIME_UNITS.contains(definition.unit());
+		if (ratio < 1) {
+			String factor = Figures.factor(1 / ratio);
+			return time ? Figures.percent(change) + " less time (" + factor + " faster)"
+					: Figures.change(change) + " (" + factor + " better)";
+		}
+		String factor = Figures.factor(ratio);
+		return time ? Figures.change(change) + " more time (" + factor + " slower)"
+				: Figures.change(change) + " (" + factor + " worse)";
+	}
+
+}

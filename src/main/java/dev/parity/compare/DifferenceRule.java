@@ -1,0 +1,55 @@
+package dev.parity.compare;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A provenance rule that fires on the diff rows that trigger it, showing both values side by side. With a
+ * variable, the difference greys everything unless it is the variable the comparison varies; without one, it
+ * only annotates.
+ */
+abstract class DifferenceRule implements ProvenanceRule {
+
+	private final String id;
+
+	private final @Nullable String variable;
+
+	private final String finding;
+
+	private final String control;
+
+	/**
+	 * @param id the rule id
+	 * @param variable the {@code vary} value that makes this difference the point of the comparison; {@code null} for
+	 * a difference that only annotates
+	 * @param finding what differs, for people
+	 * @param control what would remove the flag
+	 */
+	DifferenceRule(String id, @Nullable String variable, String finding, String control) {
+		this.id = id;
+		this.variable = variable;
+		this.finding = finding;
+		this.control = control;
+	}
+
+	@Override
+	public List<Flag> check(List<ProvenanceDifference> differences, ComparisonContext context) {
+		List<ProvenanceDifference> triggered = differences.stream().filter(row -> id.equals(row.rule())).toList();
+		if (triggered.isEmpty()) {
+			return List.of();
+		}
+		String found = finding + ": "
+				+ triggered.stream().map(ProvenanceDifference::sideBySide).collect(Collectors.joining("; "));
+		if (variable == null) {
+			return List.of(Flag.annotation(id, found + " — " + control));
+		}
+		if (context.settings().varies(variable)) {
+			return List.of(Flag.annotation(id, found + ": the variable this comparison sets out to vary (vary=" + variable + ")"));
+		}
+		return List.of(Flag.greying(id, found + ": not one variable at a time — " + control + ", or compare with vary="
+				+ variable, context.metrics().all()));
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.parity.compare;
+
+import java.util.List;
+
+import dev.parity.run.Cell;
+import dev.parity.run.RequestCounts;
+
+/**
+ * {@code empty-cell}: a cell with no requests at all, or with completed requests but no metric value. Greys the cell.
+ */
+final class EmptyCell implements CellRule {
+
+	static final String ID = "empty-cell";
+
+	@Override
+	public List<Flag> check(Cell cell, RunContext context) {
+		RequestCounts requests = cell.requests();
+		boolean noRequests = requests.completed() != null && !requests.outcomesUnknown() && requests.knownTotal() == 0;
+		if (noRequests) {
+			return List.of(Flag.greying(ID,
+					"no requests in this cell (0 completed, 0 failed, 0 cancelled), so its values are not measurements — re-run the cell",
+					context.metrics().all()));
+		}
+		if (cell.metrics().isEmpty() && (requests.completed() == null ? requests.unsuccessful() == 0
+				: requests.completed() > 0)) {
+			String completed = requests.completed() == null ? "requests may have completed"
+					: Figures.number(requests.completed()) + " requests completed";
+			return List.of(Flag.greying(ID, completed
+					+ " but the cell records no metric value — check the harness output and re-run the cell",
+					context.metrics().all()));
+		}
+		return List.of();
+	}
+
+}

@@ -1,0 +1,43 @@
+package dev.parity.compare;
+
+import java.util.List;
+
+import dev.parity.run.Cell;
+import dev.parity.run.RequestCounts;
+
+/**
+ * {@code failures}: more of a cell's requests failed or were cancelled than the failure tolerance allows (unknown
+ * counts count as 0). Greys every metric of the cell: a ratio against a failed probe is never a result.
+ */
+final class Failures implements CellRule {
+
+	static final String ID = "failures";
+
+	@Override
+	public List<Flag> check(Cell cell, RunContext context) {
+		RequestCounts requests = cell.requests();
+		int unsuccessful = requests.unsuccessful();
+		double tolerance = context.settings().failureTolerance();
+		if (!Thresholds.exceeds(unsuccessful, tolerance * requests.knownTotal())) {
+			return List.of();
+		}
+		String allowed = tolerance == 0 ? "" : " (tolerance " + Figures.tolerance(tolerance) + ")";
+		return List.of(Flag.greying(ID, Figures.number(unsuccessful) + " of " + Figures.number(requests.knownTotal())
+				+ " requests " + outcome(requests) + allowed
+				+ ": a ratio against a failed probe is never a result — re-run the cell until its requests complete",
+				context.metrics().all()));
+	}
+
+	private static String outcome(RequestCounts requests) {
+		int failed = requests.failed() == null ? 0 : requests.failed();
+		int cancelled = requests.cancelled() == null ? 0 : requests.cancelled();
+		if (cancelled == 0) {
+			return "failed";
+		}
+		if (failed == 0) {
+			return "cancelled";
+		}
+		return "failed or were cancelled (" + failed + " failed, " + cancelled + " cancelled)";
+	}
+
+}

@@ -1,0 +1,32 @@
+package dev.parity.compare;
+
+import java.util.List;
+
+/**
+ * {@code implausible-ratio}: a ratio beyond the implausible factor either way (or against a zero baseline). Greys
+ * that metric of that cell: check the other side before believing it.
+ */
+final class ImplausibleRatio implements MetricRule {
+
+	static final String ID = "implausible-ratio";
+
+	@Override
+	public List<Flag> check(MetricPair pair, ComparisonContext context) {
+		String stat = context.settings().stat();
+		Double baseline = pair.baselineValue(stat);
+		Double ratio = pair.ratio(stat);
+		double implausible = context.settings().implausible();
+		if (baseline != null && baseline == 0 && pair.contenderValue(stat) != null) {
+			return List.of(Flag.greying(ID,
+					"the baseline's " + pair.metric() + " is 0, so no ratio exists — check the other side before believing this",
+					List.of(pair.metric())));
+		}
+		if (ratio == null || !(Thresholds.exceeds(ratio, implausible) || Thresholds.below(ratio, 1 / implausible))) {
+			return List.of();
+		}
+		return List.of(Flag.greying(ID, "ratio " + Figures.ratio(ratio) + " (" + Figures.change(ratio - 1)
+				+ ") is beyond " + Figures.factor(implausible) + " either way — check the other side before believing this",
+				List.of(pair.metric())));
+	}
+
+}

@@ -1,0 +1,57 @@
+package dev.parity.compare;
+
+import java.math.BigDecimal;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+import dev.parity.run.Cell;
+import dev.parity.run.MetricValue;
+import dev.parity.run.Params;
+
+/**
+ * {@code latency-spike}: a cell's median TTFT exceeds the spike factor times the TTFT of any cell run later
+ * ({@code order}) with the same other params and a higher concurrency: a busier cell cannot honestly be faster, so
+ * this one was cold or spiking. Greys the cell's {@code ttft_s} and {@code prefill_tps}; skipped without an order.
+ */
+final class LatencySpike implements CellRule {
+
+	static final String ID = "latency-spike";
+
+	static final String TTFT = "ttft_s";
+
+	private static final String CONCURRENCY = "concurrency";
+
+	private static final List<String> GREYS = List.of(TTFT, "prefill_tps");
+
+	@Override
+	public List<Flag> check(Cell cell, RunContext context) {
+		Optional<Double> ttft = ttft(cell);
+		Optional<BigDecimal> concurrency = cell.params().number(CONCURRENCY);
+		if (cell.order() == null || ttft.isEmpty() || concurrency.isEmpty()) {
+			return List.of();
+		}
+		Params others = cell.params().without(CONCURRENCY);
+		Optional<Cell> fastest = context.run().cells().stream()
+			.filter(later -> later.order() != null && later.order() > cell.order())
+			.filter(later -> later.params().without(CONCURRENCY).equals(others))
+			.filter(later -> later.params().number(CONCURRENCY).filter(c -> c.compareTo(concurrency.get()) > 0).isPresent())
+			.filter(later -> ttft(later).isPresent())
+			.min(Comparator.comparing(later -> ttft(later).orElseThrow()));
+		double spike = context.settings().spike();
+		if (fastest.isEmpty() || !Thresholds.exceeds(ttft.get(), spike * ttft(fastest.get()).orElseThrow())) {
+			return List.of();
+		}
+		double later = ttft(fastest.get()).orElseThrow();
+		return List.of(Flag.greying(ID, "ttft " + Figures.value(ttft.get(), "s") + " at concurrency "
+				+ Params.format(concurrency.get()) + ", yet " + Figures.value(later, "s") + " at concurrency "
+				+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " run later ("
+				+ Figures.factor(ttft.get() / later) + ", over " + Figures.factor(spike)
+				+ "): cold or spiking — warm up before measuring and re-run the cell", GREYS));
+	}
+
+	private static Optional<Double> ttft(Cell cell) {
+		return cell.metric(TTFT).map(MetricValue::median).filter(m -> m.isPresent()).map(m -> m.getAsDouble());
+	}
+
+}

@@ -1,0 +1,50 @@
+package dev.parity.compare;
+
+import java.util.List;
+import java.util.Optional;
+
+import dev.parity.run.Cell;
+import dev.parity.run.Sample;
+import dev.parity.run.TokenStats;
+
+/**
+ * {@code runaway}: a request's output tokens (or the cell's max) exceed the runaway factor times the cell's median.
+ * Greys the cell's output-length-sensitive metrics: one request dominates them.
+ */
+final class Runaway implements CellRule {
+
+	static final String ID = "runaway";
+
+	@Override
+	public List<Flag> check(Cell cell, RunContext context) {
+		Optional<Double> median = CellMeasures.medianOutputTokens(cell);
+		if (median.isEmpty() || median.get() <= 0) {
+			return List.of();
+		}
+		double factor = context.settings().runaway();
+		String longest = null;
+		double tokens = 0;
+		List<Sample> samples = cell.samples();
+		for (int i = 0; i < samples.size(); i++) {
+			Double output = samples.get(i).outputTokens();
+			if (samples.get(i).ok() && output != null && output > tokens) {
+				tokens = output;
+				longest = "request " + (i + 1) + " of " + samples.size();
+			}
+		}
+		TokenStats stats = cell.outputTokens();
+		if (stats != null && stats.max() != null && stats.max() > tokens) {
+			tokens = stats.max();
+			longest = "the longest request";
+		}
+		if (longest == null || !Thresholds.exceeds(tokens, factor * median.get())) {
+			return List.of();
+		}
+		return List.of(Flag.greying(ID, longest + " produced " + Figures.number(tokens)
+				+ " output tokens against a median of " + Figures.number(median.get()) + " ("
+				+ Figures.factor(tokens / median.get()) + ", over " + Figures.factor(factor)
+				+ "): one request dominates the output-length-sensitive metrics — cap output tokens per request (max_tokens) and re-run the cell",
+				context.metrics().outputSensitive()));
+	}
+
+}

@@ -1,0 +1,40 @@
+package dev.parity.compare;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.parity.run.MetricValue;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code statistic-missing}: a side reports the metric but not the compared statistic. Greys that metric: a mean is
+ * never compared with a median. (A metric absent altogether counts as {@code missing-value} in the headline.)
+ */
+final class StatisticMissing implements MetricRule {
+
+	static final String ID = "statistic-missing";
+
+	@Override
+	public List<Flag> check(MetricPair pair, ComparisonContext context) {
+		String stat = context.settings().stat();
+		List<String> lacking = new ArrayList<>();
+		describe(Flag.BASELINE, pair.baseline(), stat).ifPresent(lacking::add);
+		describe(Flag.CONTENDER, pair.contender(), stat).ifPresent(lacking::add);
+		if (lacking.isEmpty()) {
+			return List.of();
+		}
+		return List.of(Flag.greying(ID, pair.metric() + " has no " + stat + " on " + String.join(" nor on ", lacking)
+				+ ", and no other statistic stands in for it — compare a statistic both sides report (stat=…)",
+				List.of(pair.metric())));
+	}
+
+	/** "the baseline (it reports median, mean)" when a side reports the metric without the statistic. */
+	private static Optional<String> describe(String side, @Nullable MetricValue value, String stat) {
+		if (value == null || value.statistic(stat).isPresent()) {
+			return Optional.empty();
+		}
+		return Optional.of("the " + side + " (it reports " + String.join(", ", value.statistics().keySet()) + ")");
+	}
+
+}
