@@ -1,8 +1,13 @@
 package dev.parity.site;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.compare.Flag;
+import dev.parity.compare.RunChecks;
+import dev.parity.compare.RunFlags;
 import dev.parity.run.Run;
 
 import org.springframework.stereotype.Component;
@@ -13,12 +18,29 @@ import org.springframework.stereotype.Component;
 @Component
 class RunFlagging {
 
+	private final ThresholdDefaults defaults;
+
+	RunFlagging(ThresholdDefaults defaults) {
+		this.defaults = defaults;
+	}
+
 	/** Run-level flags, and cell-level flags by cell anchor. */
 	record Flags(List<RunPage.PageFlag> run, Map<String, List<RunPage.PageFlag>> cells) {
 	}
 
 	Flags check(Run run) {
-		return new Flags(List.of(), Map.of());
+		RunFlags flags = RunChecks.check(run.document(), defaults.settings());
+		Map<String, List<RunPage.PageFlag>> cells = new LinkedHashMap<>();
+		flags.cells().forEach((anchor, list) -> cells.put(anchor, pageFlags(list)));
+		return new Flags(pageFlags(flags.run()), cells);
+	}
+
+	private static List<RunPage.PageFlag> pageFlags(List<Flag> flags) {
+		List<RunPage.PageFlag> result = new ArrayList<>();
+		for (Flag flag : flags) {
+			result.add(new RunPage.PageFlag(flag.rule(), flag.message(), flag.greys(), flag.metric()));
+		}
+		return result;
 	}
 
 }

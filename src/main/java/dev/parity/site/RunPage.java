@@ -27,11 +27,11 @@ import org.jspecify.annotations.Nullable;
  * row per cell with its values, counts and flags, and the data of the charts.
  */
 public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> metrics, List<Row> rows,
-		Map<String, Object> chartData, List<PageFlag> runFlags, List<PageFlag> disclosedCaveats, String measuredOutput,
+		Map<String, Object> chartData, List<PageFlag> runFlags, List<String> disclosedCaveats, String measuredOutput,
 		String measuredReasoning, boolean hasReasoning) {
 
-	/** A flag (or caveat) as shown: its rule id, its message, and the metrics it greys. */
-	public record PageFlag(String rule, String message, Set<String> greys, @Nullable String marker) {
+	/** A flag as shown: its rule id, its message, the metrics it greys, and the one metric an annotation is about. */
+	public record PageFlag(String rule, String message, Set<String> greys, @Nullable String metric) {
 
 		public boolean greying() {
 			return !greys.isEmpty();
@@ -44,8 +44,9 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			int samples) {
 	}
 
-	/** One metric value of a cell. */
-	public record Value(String metric, String text, String detail, boolean greyed, List<String> markers) {
+	/** One metric value of a cell: greyed by the rules in {@code markers}, annotated by those in {@code notes}. */
+	public record Value(String metric, String text, String detail, boolean greyed, List<String> markers,
+			List<String> notes) {
 	}
 
 	/** Builds the page of a run, with the flags computed for it (by anchor; "" = run-level). */
@@ -73,11 +74,7 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 					count(requests.completed()), count(requests.failed()), count(requests.cancelled()),
 					tokens(cell.outputTokens()), tokens(cell.reasoningTokens()), values, flags, cell.samples().size()));
 		}
-		List<PageFlag> caveats = new ArrayList<>();
-		List<String> disclosed = run.provenance().caveats();
-		for (int i = 0; i < disclosed.size(); i++) {
-			caveats.add(new PageFlag("caveat", disclosed.get(i), Set.of(), "c" + (i + 1)));
-		}
+		List<String> caveats = run.provenance().caveats();
 		boolean hasReasoning = run.cells().stream().anyMatch(cell -> cell.reasoningTokens() != null);
 		return new RunPage(run, paramNames, metrics, rows, chartData(run, metrics), runFlags, caveats,
 				medianRange(run.cells().stream().map(Cell::outputTokens).toList()),
@@ -102,15 +99,21 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 	private static Value value(Cell cell, String metric, List<PageFlag> cellFlags, List<PageFlag> runFlags) {
 		MetricValue value = cell.metrics().get(metric);
 		List<String> markers = new ArrayList<>();
+		List<String> notes = new ArrayList<>();
 		boolean greyed = false;
 		for (PageFlag flag : concat(runFlags, cellFlags)) {
 			if (flag.greys().contains(metric)) {
 				greyed = true;
-				markers.add(flag.rule());
+				if (!markers.contains(flag.rule())) {
+					markers.add(flag.rule());
+				}
+			}
+			else if (metric.equals(flag.metric()) && !notes.contains(flag.rule())) {
+				notes.add(flag.rule());
 			}
 		}
 		if (value == null) {
-			return new Value(metric, "—", "no value", greyed, markers);
+			return new Value(metric, "—", "no value", greyed, markers, notes);
 		}
 		String text = value.median().isPresent() ? Numbers.format(value.median().getAsDouble())
 				: value.statistics().entrySet().iterator().next().getKey() + " "
@@ -123,7 +126,7 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			value.statistics().forEach((name, number) -> detail.append(detail.isEmpty() ? "" : ", ")
 				.append(name).append(' ').append(Numbers.format(number)));
 		}
-		return new Value(metric, text, detail.toString(), greyed, markers);
+		return new Value(metric, text, detail.toString(), greyed, markers, notes);
 	}
 
 	private static List<PageFlag> concat(List<PageFlag> a, List<PageFlag> b) {

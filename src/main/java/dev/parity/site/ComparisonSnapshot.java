@@ -1,0 +1,109 @@
+package dev.parity.site;
+
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.List;
+
+import dev.parity.compare.ComparedCell;
+import dev.parity.compare.ComparedMetric;
+import dev.parity.compare.Comparison;
+import dev.parity.compare.ComparisonJson;
+import dev.parity.compare.Headline;
+import dev.parity.compare.ProvenanceDifference;
+import dev.parity.run.MetricDefinition;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A comparison as a JSON document: the API shape plus what a page needs to show it without recomputing
+ * (units, directions, ratio phrases, headline sentences, the provenance diff, the rules version). A
+ * published comparison stores exactly this, so its permalink shows what was computed at publication.
+ */
+final class ComparisonSnapshot {
+
+	/**
+	 * The version of the rules that computed a comparison. Change it whenever a rule, a threshold
+	 * default or a phrase changes, so that a published comparison can say it was computed by older rules.
+	 */
+	static final String RULES_VERSION = "2026-11-29.1";
+
+	private ComparisonSnapshot() {
+	}
+
+	static ObjectNode of(Comparison comparison, JsonMapper json) {
+		ObjectNode snapshot = ComparisonJson.toJson(comparison, json);
+		snapshot.put("rules_version", RULES_VERSION);
+		// A run's disclosed caveats are part of its immutable document: frozen with the numbers.
+		ArrayNode baselineCaveats = ((ObjectNode) snapshot.get("baseline")).putArray("disclosed_caveats");
+		comparison.baseline().provenance().caveats().forEach(baselineCaveats::add);
+		ArrayNode contenderCaveats = ((ObjectNode) snapshot.get("contender")).putArray("disclosed_caveats");
+		comparison.contender().provenance().caveats().forEach(contenderCaveats::add);
+		snapshot.put("computed_at", Instant.now().toString());
+		ArrayNode metrics = json.createArrayNode();
+		for (String name : comparison.metrics()) {
+			MetricDefinition definition = definition(comparison, name);
+			ObjectNode metric = metrics.addObject();
+			metric.put("metric", name);
+			metric.put("unit", definition.unit());
+			metric.put("better", definition.better());
+			metric.put("output_sensitive", definition.outputSensitive());
+		}
+		snapshot.set("metrics", metrics);
+		Iterator<JsonNode> headlines = snapshot.get("headlines").iterator();
+		for (Headline headline : comparison.headlines()) {
+			((ObjectNode) headlines.next()).put("sentence", headline.sentence(comparison.settings().band()));
+		}
+		Iterator<JsonNode> cells = snapshot.get("cells").iterator();
+		for (ComparedCell cell : comparison.cells()) {
+			ObjectNode cellJson = (ObjectNode) cells.next();
+			cellJson.put("label", cell.params().label());
+			Iterator<JsonNode> metricJson = cellJson.get("metrics").iterator();
+			for (ComparedMetric metric : cell.metrics()) {
+				ObjectNode entry = (ObjectNode) metricJson.next();
+				entry.put("phrase", metric.ratioPhrase());
+				entry.put("greyed", metric.greyed());
+			}
+		}
+		ArrayNode provenance = snapshot.putArray("provenance");
+		for (ProvenanceDifference difference : comparison.provenance()) {
+			ObjectNode row = provenance.addObject();
+			row.put("field", difference.field());
+			row.put("baseline", difference.baseline());
+			row.put("contender", difference.contender());
+			row.put("status", difference.status());
+			row.put("rule", difference.rule());
+		}
+		return snapshot;
+	}
+
+	private static MetricDefinition definition(Comparison comparison, String name) {
+		for (ComparedCell cell : comparison.cells()) {
+			for (ComparedMetric metric : cell.metrics()) {
+				if (metric.metric().equals(name)) {
+					return metric.definition();
+				}
+			}
+		}
+		return comparison.contender().provenance().catalogue().find(name)
+			.orElseGet(() -> comparison.baseline().provenance().catalogue().get(name));
+	}
+
+	/**
+	 * What a comparison says, without when it was computed: two snapshots with the same claim say the same thing.
+	 */
+	static JsonNode claim(JsonNode snapshot) {
+		ObjectNode claim = ((ObjectNode) snapshot).deepCopy();
+		claim.remove("computed_at");
+		claim.remove("rules_version");
+		((ObjectNode) claim.get("baseline")).remove("url");
+		((ObjectNode) claim.get("contender")).remove("url");
+		return claim;
+	}
+
+	static List<String> metricNames(JsonNode snapshot) {
+		return snapshot.get("metrics").findValuesAsString("metric");
+	}
+
+}

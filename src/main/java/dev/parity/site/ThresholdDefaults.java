@@ -1,0 +1,30 @@
+package dev.parity.site;
+
+import java.util.Map;
+
+import dev.parity.compare.CompareSettings;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The thresholds in force when a URL does not say otherwise: PRODUCT.md's defaults, overridden by
+ * configuration under the URL names, e.g. {@code parity.thresholds.band=0.05}.
+ *
+ * @param thresholds overrides by URL name ({@code band}, {@code output_tolerance}, …, {@code stat}, {@code vary},
+ * {@code critical_flags})
+ */
+@ConfigurationProperties("parity")
+record ThresholdDefaults(@Nullable Map<String, String> thresholds) {
+
+	/** The configured defaults; a bad configured value stops the application with the parameter named. */
+	CompareSettings settings() {
+		return thresholds == null ? CompareSettings.defaults() : CompareSettings.defaults().withOverrides(thresholds);
+	}
+
+	/** The defaults with a request's URL parameters applied. */
+	CompareSettings settings(Map<String, String> query) {
+		return settings().withOverrides(query);
+	}
+
+}
