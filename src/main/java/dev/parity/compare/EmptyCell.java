@@ -18,7 +18,7 @@ final class EmptyCell implements CellRule {
 		boolean noRequests = requests.completed() != null && !requests.outcomesUnknown() && requests.knownTotal() == 0;
 		if (noRequests) {
 			return List.of(Flag.greying(ID,
-					"no requests in this cell (0 completed, 0 failed, 0 cancelled), so its values are not measurements — re-run the cell",
+					"no requests in this cell (0 completed, 0 failed, 0 cancelled): any value it reports is not a measurement — re-run the cell",
 					context.metrics().all()));
 		}
 		if (cell.metrics().isEmpty() && (requests.completed() == null ? requests.unsuccessful() == 0

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import dev.parity.run.Cell;
 import dev.parity.run.MetricValue;
@@ -51,7 +52,8 @@ final class LatencySpike implements CellRule {
 	}
 
 	private static Optional<Double> ttft(Cell cell) {
-		return cell.metric(TTFT).map(MetricValue::median).filter(m -> m.isPresent()).map(m -> m.getAsDouble());
+		OptionalDouble median = cell.metric(TTFT).map(MetricValue::median).orElse(OptionalDouble.empty());
+		return median.isPresent() ? Optional.of(median.getAsDouble()) : Optional.empty();
 	}
 
 }

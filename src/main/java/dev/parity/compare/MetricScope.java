@@ -1,10 +1,10 @@
 package dev.parity.compare;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import dev.parity.run.Cell;
 import dev.parity.run.MetricCatalogue;
@@ -33,13 +33,21 @@ record MetricScope(MetricCatalogue catalogue, List<String> all) {
 		MetricCatalogue catalogue = MetricCatalogue.of(declared);
 		Set<String> names = new LinkedHashSet<>();
 		catalogue.all().forEach(definition -> names.add(definition.name()));
-		names.addAll(reported(runs));
+		for (RunDocument run : runs) {
+			for (Cell cell : run.cells()) {
+				names.addAll(cell.metrics().keySet());
+				cell.samples().forEach(sample -> names.addAll(sample.metrics().keySet()));
+			}
+		}
 		return new MetricScope(catalogue, new ArrayList<>(names));
 	}
 
-	/** The metrics the runs' cells report (in metrics or samples), in this scope's order. */
+	/** The metrics the runs' cells give a value for, in this scope's order. */
 	List<String> reportedBy(RunDocument... runs) {
-		Set<String> reported = reported(runs);
+		Set<String> reported = new HashSet<>();
+		for (RunDocument run : runs) {
+			run.cells().forEach(cell -> reported.addAll(cell.metrics().keySet()));
+		}
 		return all.stream().filter(reported::contains).toList();
 	}
 
@@ -49,17 +57,6 @@ record MetricScope(MetricCatalogue catalogue, List<String> all) {
 
 	MetricDefinition definition(String name) {
 		return catalogue.get(name);
-	}
-
-	private static Set<String> reported(RunDocument... runs) {
-		Set<String> names = new LinkedHashSet<>();
-		for (RunDocument run : runs) {
-			for (Cell cell : run.cells()) {
-				names.addAll(cell.metrics().keySet());
-				cell.samples().forEach(sample -> names.addAll(sample.metrics().keySet()));
-			}
-		}
-		return names;
 	}
 
 }

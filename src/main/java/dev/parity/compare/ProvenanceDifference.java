@@ -22,9 +22,9 @@ public record ProvenanceDifference(String field, @Nullable String baseline, @Nul
 
 	public static final String UNKNOWN = "unknown";
 
-	/** {@code baseline vs contender}, for messages. */
+	/** {@code workload.dataset random vs sharegpt}, for messages. */
 	String sideBySide() {
-		return field + " " + (baseline == null ? "absent" : baseline) + " vs " + (contender == null ? "absent" : contender);
+		return field + " " + baseline + " vs " + contender;
 	}
 
 }

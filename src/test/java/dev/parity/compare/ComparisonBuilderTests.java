@@ -158,8 +158,8 @@ class ComparisonBuilderTests {
 	}
 
 	@Test
-	void ordersMetricsAsTheCatalogueThenTheRunsOwn() {
-		Comparison comparison = compare(aRun().cell(c -> c.decode(70).ttft(1)),
+	void ordersMetricsAsTheCatalogueThenTheRunsOwnLeavingOutThoseOnlySampled() {
+		Comparison comparison = compare(aRun().cell(c -> c.decode(70).ttft(1).sampleValues("itl_ms", 20, 21, 19)),
 				aRun().metricDefinition("gpu_power_w", "W", false, false).cell(c -> c.metric("gpu_power_w", 300).decode(71)),
 				CompareSettings.defaults());
 
