@@ -33,7 +33,7 @@ if (container && window.Chart) {
         parsing: true,
         scales: {
           x: { type: chart.series.every((s) => s.points.every(([x]) => x > 0)) ? 'logarithmic' : 'linear', title: { display: true, text: data.x },
-               ticks: { callback: (value) => formatNumber(value) } },
+               ticks: { callback: (value) => formatNumber(value), maxTicksLimit: 8 } },
           y: { title: { display: true, text: chart.unit || chart.metric } },
         },
         plugins: { legend: { position: 'bottom' } },

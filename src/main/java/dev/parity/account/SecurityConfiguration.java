@@ -33,6 +33,7 @@ class SecurityConfiguration {
 			.requestMatchers(HttpMethod.GET, "/**").permitAll()
 			.requestMatchers(HttpMethod.HEAD, "/**").permitAll()
 			.requestMatchers("/login", "/logout", "/error").permitAll()
+			.requestMatchers(HttpMethod.POST, "/runs/*/retract", "/published/*/retract").hasRole("ADMIN")
 			.anyRequest().hasAnyRole("UPLOADER", "ADMIN"))
 			.formLogin(form -> form.loginPage("/login").permitAll())
 			.logout(logout -> logout.logoutSuccessUrl("/"))

@@ -17,7 +17,7 @@ public record RequestCounts(@Nullable Integer completed, @Nullable Integer faile
 		return (failed == null ? 0 : failed) + (cancelled == null ? 0 : cancelled);
 	}
 
-	/** Every count known and every one of them zero, or none at all. */
+	/** Completed plus failed plus cancelled, counting an unknown count as 0. */
 	public int knownTotal() {
 		return completedOrZero() + unsuccessful();
 	}

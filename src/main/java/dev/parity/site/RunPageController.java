@@ -2,6 +2,8 @@ package dev.parity.site;
 
 import java.util.List;
 
+import dev.parity.caveat.Caveats;
+import dev.parity.record.Publications;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
@@ -35,7 +37,14 @@ class RunPageController {
 
 	private final JsonMapper json;
 
-	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json) {
+	private final Caveats caveats;
+
+	private final Publications publications;
+
+	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
+			Caveats caveats, Publications publications) {
+		this.caveats = caveats;
+		this.publications = publications;
 		this.runs = runs;
 		this.summaries = summaries;
 		this.flagging = flagging;
@@ -49,6 +58,7 @@ class RunPageController {
 		model.addAttribute("pageTitle", "Runs");
 		model.addAttribute("filter", applied);
 		model.addAttribute("runs", found);
+		model.addAttribute("retracted", publications.retractedAmong("run", found.map(RunSummary::getId).getContent()));
 		return "runs/list";
 	}
 
@@ -64,6 +74,9 @@ class RunPageController {
 				: summaries.findTop20ByModelCommitAndWorkloadFingerprintAndIdNotOrderByUploadedAtDesc(
 						run.provenance().model().commit().value(), run.workloadFingerprint(), run.id().value());
 		model.addAttribute("similar", similar);
+		model.addAttribute("caveats", caveats.forRun(id));
+		model.addAttribute("retraction", publications.retractionOf("run", id).orElse(null));
+		model.addAttribute("supersedes", publications.superseded("run", id));
 		return "runs/detail";
 	}
 

@@ -1,0 +1,180 @@
+package dev.parity.site;
+
+import java.security.Principal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.parity.caveat.Caveat;
+import dev.parity.caveat.Caveats;
+import dev.parity.record.Publication;
+import dev.parity.record.PublicationNotFoundException;
+import dev.parity.record.Publications;
+import dev.parity.record.Retraction;
+import dev.parity.run.RunNotFoundException;
+import io.swagger.v3.oas.annotations.Operation;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseBody;
+
+/**
+ * Published comparisons: the frozen claim under its permalink, with the caveats added since beside it,
+ * and banners when it was superseded or when the live comparison now says something else.
+ */
+@Controller
+class PublicationController {
+
+	private final Publications publications;
+
+	private final ComparisonService comparisons;
+
+	private final ComparisonController comparisonPages;
+
+	private final Caveats caveats;
+
+	private final JsonMapper json;
+
+	PublicationController(Publications publications, ComparisonService comparisons, ComparisonController comparisonPages,
+			Caveats caveats, JsonMapper json) {
+		this.publications = publications;
+		this.comparisons = comparisons;
+		this.comparisonPages = comparisonPages;
+		this.caveats = caveats;
+		this.json = json;
+	}
+
+	@GetMapping("/published/{id}")
+	String showPublication(@PathVariable String id, Model model) {
+		Publication publication = load(id);
+		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
+		ComparisonPage page = comparisonPages.page(publication.result(), pair);
+		Map<String, String> settings = settingsQuery(publication.settings());
+		Retraction retraction = publications.retractionOf("publication", id).orElse(null);
+		model.addAttribute("pageTitle", publication.title());
+		model.addAttribute("publication", publication);
+		model.addAttribute("page", page);
+		model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
+		model.addAttribute("pair", pair.path());
+		model.addAttribute("query", ComparisonController.queryString(settings));
+		model.addAttribute("publicationRetraction", retraction);
+		model.addAttribute("replacementTitle", retraction == null || retraction.replacementId() == null ? null
+				: publications.find(retraction.replacementId()).map(Publication::title).orElse(retraction.replacementId()));
+		model.addAttribute("supersedes", publications.superseded("publication", id));
+		model.addAttribute("live", false);
+		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
+		model.addAttribute("liveUrl", liveUrl);
+		String differs = liveDifference(publication, pair, settings);
+		model.addAttribute("liveDiffers", differs != null);
+		model.addAttribute("liveReason", differs == null ? "" : "(" + differs + ")");
+		return "compare/table";
+	}
+
+	@Operation(summary = "A published comparison: the result as computed at publication, with title, caption and record")
+	@GetMapping("/api/published/{id}")
+	@ResponseBody
+	ObjectNode showPublicationJson(@PathVariable String id) {
+		Publication publication = load(id);
+		ObjectNode body = json.createObjectNode();
+		body.put("id", publication.id());
+		body.put("url", publication.url());
+		body.put("title", publication.title());
+		body.put("caption", publication.caption());
+		body.put("published_at", publication.createdAt().toString());
+		body.put("published_by", publication.createdBy());
+		body.put("rules_version", publication.rulesVersion());
+		publications.retractionOf("publication", id).ifPresent(r -> {
+			ObjectNode retraction = body.putObject("retraction");
+			retraction.put("kind", r.kind());
+			retraction.put("reason", r.reason());
+			retraction.put("replacement", r.replacementUrl());
+			retraction.put("at", r.createdAt().toString());
+		});
+		body.set("comparison", publication.result());
+		return body;
+	}
+
+	@PostMapping("/published/{id}/retract")
+	String retractPublication(@PathVariable String id, @RequestParam String reason,
+			@RequestParam(required = false) @Nullable String replacement, Principal principal) {
+		load(id);
+		publications.retract("publication", id, reason, replacement, principal.getName());
+		return "redirect:/published/" + id;
+	}
+
+	@PostMapping("/runs/{id}/retract")
+	String retractRun(@PathVariable String id, @RequestParam String reason,
+			@RequestParam(required = false) @Nullable String replacement, Principal principal) {
+		publications.retract("run", id, reason, replacement, principal.getName());
+		return "redirect:/runs/" + id;
+	}
+
+	@PostMapping("/runs/{id}/caveats")
+	String addRunCaveat(@PathVariable String id, @RequestParam String text,
+			@RequestParam(required = false) @Nullable String cell,
+			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
+			Principal principal) {
+		Caveat added = caveats.add(Caveat.Target.run(id, cell == null || cell.isBlank() ? null : cell.strip()), text,
+				decidingExperiment, principal.getName());
+		return "redirect:/runs/" + id + "#caveat-" + added.id();
+	}
+
+	@PostMapping("/caveats/{id}/status")
+	String changeStatus(@PathVariable String id, @RequestParam String status, @RequestParam String reason,
+			@RequestParam(name = "decided_by", required = false) @Nullable String decidedBy,
+			@RequestParam(defaultValue = "") String back, Principal principal) {
+		caveats.changeStatus(id, status, reason, decidedBy, principal.getName());
+		String target = back.startsWith("/") && !back.startsWith("//") ? back : "/";
+		return "redirect:" + target + "#caveat-" + id;
+	}
+
+	/** Why the live comparison differs from the published one, or {@code null} when it says the same. */
+	private @Nullable String liveDifference(Publication publication, ComparisonService.Pair pair, Map<String, String> settings) {
+		ObjectNode live;
+		try {
+			live = comparisons.snapshot(pair, comparisons.settings(settings));
+		}
+		catch (RunNotFoundException | IllegalArgumentException ex) {
+			return "it cannot be recomputed: " + ex.getMessage();
+		}
+		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
+		if (frozen.equals(ComparisonSnapshot.claim(live))) {
+			return null;
+		}
+		if (!publication.rulesVersion().equals(live.get("rules_version").asString())) {
+			return "rules changed since: " + publication.rulesVersion() + " → " + live.get("rules_version").asString();
+		}
+		return "the flags or numbers differ";
+	}
+
+	/** The URL parameters that recompute a comparison with these settings. */
+	static Map<String, String> settingsQuery(JsonNode settings) {
+		Map<String, String> query = new LinkedHashMap<>();
+		settings.forEachEntry((name, value) -> {
+			if (value.isArray()) {
+				List<String> items = value.valueStream().map(JsonNode::asString).toList();
+				query.put(name, items.isEmpty() ? "none" : String.join(",", items));
+			}
+			else {
+				query.put(name, value.asString());
+			}
+		});
+		return query;
+	}
+
+	private Publication load(String id) {
+		if (!dev.parity.run.RunId.isValid(id)) {
+			throw new PublicationNotFoundException(id);
+		}
+		return publications.find(id).orElseThrow(() -> new PublicationNotFoundException(id));
+	}
+
+}
