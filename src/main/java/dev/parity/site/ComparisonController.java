@@ -124,6 +124,37 @@ class ComparisonController {
 		return "redirect:" + publication.url();
 	}
 
+	@GetMapping("/compare/{pair:.+}/export.{format}")
+	ResponseEntity<String> exportComparison(@PathVariable String pair, @PathVariable String format,
+			@RequestParam Map<String, String> query) {
+		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
+		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
+		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
+			.path("/compare/" + runs.path()).build().toUriString() + queryString(query);
+		return export(page(snapshot, runs), snapshot, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path());
+	}
+
+	ResponseEntity<String> export(ComparisonPage page, JsonNode snapshot, String format, String title, String permalink,
+			String fileName) {
+		return switch (format) {
+			case "md" -> download(ComparisonExport.markdown(page, title, permalink), "text/markdown", fileName + ".md");
+			case "csv" -> download(ComparisonExport.csv(page, permalink), "text/csv", fileName + ".csv");
+			case "json" -> {
+				ObjectNode body = ((ObjectNode) snapshot).deepCopy();
+				body.put("permalink", permalink);
+				yield download(json.writeValueAsString(body), "application/json", fileName + ".json");
+			}
+			default -> throw new dev.parity.run.RunNotFoundException("export." + format);
+		};
+	}
+
+	private static ResponseEntity<String> download(String body, String mediaType, String fileName) {
+		return ResponseEntity.ok()
+			.contentType(org.springframework.http.MediaType.parseMediaType(mediaType + ";charset=UTF-8"))
+			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION, "inline; filename=\"" + fileName.replace("...", "--") + "\"")
+			.body(body);
+	}
+
 	ComparisonPage page(JsonNode snapshot, ComparisonService.Pair runs) {
 		List<Caveat> onRuns = new java.util.ArrayList<>(caveats.forRun(runs.baselineId()));
 		onRuns.addAll(caveats.forRun(runs.contenderId()));

@@ -102,6 +102,16 @@ class PublicationController {
 		return body;
 	}
 
+	@GetMapping("/published/{id}/export.{format}")
+	org.springframework.http.ResponseEntity<String> exportPublication(@PathVariable String id, @PathVariable String format) {
+		Publication publication = load(id);
+		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
+		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
+			.path(publication.url()).build().toUriString();
+		return comparisonPages.export(comparisonPages.page(publication.result(), pair), publication.result(), format,
+				publication.title(), permalink, "published-" + id);
+	}
+
 	@PostMapping("/published/{id}/retract")
 	String retractPublication(@PathVariable String id, @RequestParam String reason,
 			@RequestParam(required = false) @Nullable String replacement, Principal principal) {

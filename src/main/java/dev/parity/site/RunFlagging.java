@@ -35,6 +35,12 @@ class RunFlagging {
 		return new Flags(pageFlags(flags.run()), cells);
 	}
 
+	/** The thresholds the checks use, as {@code name=value, …}. */
+	String thresholds() {
+		return defaults.settings().asMap().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+			.collect(java.util.stream.Collectors.joining(", "));
+	}
+
 	private static List<RunPage.PageFlag> pageFlags(List<Flag> flags) {
 		List<RunPage.PageFlag> result = new ArrayList<>();
 		for (Flag flag : flags) {

@@ -80,6 +80,25 @@ class RunPageController {
 		return "runs/detail";
 	}
 
+	@GetMapping("/runs/{id}/export.{format}")
+	org.springframework.http.ResponseEntity<String> exportRun(@PathVariable String id, @PathVariable String format) {
+		Run run = load(id);
+		RunFlagging.Flags flags = flagging.check(run);
+		RunPage page = RunPage.of(run, flags.run(), flags.cells());
+		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
+			.path(run.url()).build().toUriString();
+		String thresholds = flagging.thresholds();
+		String body = switch (format) {
+			case "md" -> RunExport.markdown(page, caveats.forRun(id), permalink, thresholds);
+			case "csv" -> RunExport.csv(page, permalink, thresholds);
+			default -> throw new RunNotFoundException(id + "/export." + format);
+		};
+		return org.springframework.http.ResponseEntity.ok()
+			.contentType(org.springframework.http.MediaType.parseMediaType(("md".equals(format) ? "text/markdown" : "text/csv") + ";charset=UTF-8"))
+			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION, "inline; filename=\"run-" + id + "." + format + "\"")
+			.body(body);
+	}
+
 	Run load(String id) {
 		if (!RunId.isValid(id)) {
 			throw new RunNotFoundException(id);

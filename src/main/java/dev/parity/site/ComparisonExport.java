@@ -1,0 +1,175 @@
+package dev.parity.site;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
+/**
+ * A comparison for a blog post: a Markdown table per metric whose greyed numbers are marked, with every
+ * flag and caveat as a footnote, or a CSV with one row per cell × metric. Both carry the permalink and
+ * the thresholds used.
+ */
+final class ComparisonExport {
+
+	private ComparisonExport() {
+	}
+
+	static String markdown(ComparisonPage page, String title, String permalink) {
+		StringBuilder md = new StringBuilder();
+		md.append("# ").append(escape(title)).append("\n\n");
+		md.append("Permalink: <").append(permalink).append(">  \n");
+		md.append("Baseline: [").append(escape(page.baseline().title())).append("](").append(absolute(permalink, page.baseline().url()))
+			.append(") (").append(page.baseline().role()).append(", ").append(commit(page.baseline())).append(")  \n");
+		md.append("Contender: [").append(escape(page.contender().title())).append("](").append(absolute(permalink, page.contender().url()))
+			.append(") (").append(page.contender().role()).append(", ").append(commit(page.contender())).append(")  \n");
+		md.append("Thresholds: ").append(thresholds(page)).append("  \n");
+		md.append("Rules version: ").append(page.rulesVersion()).append("\n\n");
+
+		if (!page.comparisonFlags().isEmpty()) {
+			md.append("**What differs:** ");
+			md.append(page.comparisonFlags().stream().map(n -> "`" + n.rule() + "`[^" + n.number() + "]")
+				.collect(Collectors.joining(", ")));
+			md.append("\n\n");
+		}
+		md.append("## Headlines\n\n");
+		page.headlines().forEach(h -> md.append("- ").append(escape(h.sentence())).append('\n'));
+		md.append('\n');
+		md.append("Greyed numbers are ~~struck~~ and marked *greyed*: they are shown, but they are not like-for-like and no headline counts them.\n\n");
+
+		for (int m = 0; m < page.metrics().size(); m++) {
+			ComparisonPage.MetricHead metric = page.metrics().get(m);
+			md.append("## ").append(metric.metric()).append(" (").append(metric.unit()).append(", ").append(metric.better())
+				.append(" is better)\n\n");
+			md.append('|');
+			page.paramNames().forEach(name -> md.append(' ').append(name).append(" |"));
+			md.append(" baseline | contender | ratio | notes |\n|");
+			page.paramNames().forEach(name -> md.append("---:|"));
+			md.append("---:|---:|---|---|\n");
+			for (ComparisonPage.Row row : page.rows()) {
+				ComparisonPage.Value value = row.values().get(m);
+				md.append('|');
+				row.paramValues().forEach(v -> md.append(' ').append(escape(v)).append(" |"));
+				String baseline = value.baseline();
+				String contender = value.contender();
+				String phrase = value.phrase().isEmpty() ? "" : value.phrase();
+				if (value.greyed()) {
+					baseline = strike(baseline);
+					contender = strike(contender);
+					phrase = phrase.isEmpty() ? "*greyed*" : strike(phrase) + " *greyed: " + String.join(", ", value.greyReasons()) + "*";
+				}
+				md.append(' ').append(baseline).append(" | ").append(contender).append(" | ").append(phrase).append(" | ");
+				List<String> refs = new ArrayList<>();
+				value.markers().forEach(n -> refs.add("[^" + n + "]"));
+				value.caveatMarkers().forEach(c -> refs.add("[^" + c + "]"));
+				md.append(String.join(" ", refs)).append(" |\n");
+			}
+			md.append('\n');
+		}
+		if (!page.unmatched().isEmpty()) {
+			md.append("## Unmatched cells (never compared)\n\n");
+			page.unmatched().forEach(u -> md.append("- ").append(u.side()).append(" only: ").append(escape(u.label())).append('\n'));
+			md.append('\n');
+		}
+		List<String> disclosed = new ArrayList<>();
+		page.baseline().disclosedCaveats().forEach(c -> disclosed.add("baseline: " + c));
+		page.contender().disclosedCaveats().forEach(c -> disclosed.add("contender: " + c));
+		if (!disclosed.isEmpty()) {
+			md.append("## Disclosed by the uploaders\n\n");
+			disclosed.forEach(c -> md.append("- ").append(escape(c)).append('\n'));
+			md.append('\n');
+		}
+		md.append("## Flags and caveats\n\n");
+		for (ComparisonPage.Note note : page.footnotes()) {
+			md.append("[^").append(note.number()).append("]: **").append(note.rule()).append("**")
+				.append(note.side() == null ? "" : " (" + note.side() + ")").append(": ").append(escape(note.message()))
+				.append(note.greying() ? " — greys " + String.join(", ", note.greys()) : " — annotation").append('\n');
+		}
+		for (ComparisonPage.CaveatView caveat : page.caveats()) {
+			md.append("[^").append(caveat.marker()).append("]: ")
+				.append(caveat.caveat().hypothesis() ? "*Hypothesis (" + caveat.caveat().status() + ")*: " : "*Caveat*: ")
+				.append(escape(caveat.caveat().text())).append(" — on ").append(escape(caveat.about())).append(", by ")
+				.append(escape(caveat.caveat().createdBy()))
+				.append(caveat.caveat().hypothesis() ? "; deciding experiment: " + escape(String.valueOf(caveat.caveat().decidingExperiment())) : "")
+				.append('\n');
+		}
+		return md.toString();
+	}
+
+	static String csv(ComparisonPage page, String permalink) {
+		StringWriter out = new StringWriter();
+		List<String> header = new ArrayList<>(List.of("anchor"));
+		header.addAll(page.paramNames());
+		header.addAll(List.of("metric", "unit", "baseline", "contender", "ratio", "comparable", "flags", "caveats", "permalink",
+				"thresholds"));
+		try (CSVPrinter printer = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setHeader(header.toArray(String[]::new)).get())) {
+			String thresholds = thresholds(page);
+			for (ComparisonPage.Row row : page.rows()) {
+				for (int m = 0; m < page.metrics().size(); m++) {
+					ComparisonPage.MetricHead metric = page.metrics().get(m);
+					ComparisonPage.Value value = row.values().get(m);
+					List<Object> record = new ArrayList<>();
+					record.add(row.anchor());
+					record.addAll(row.paramValues().stream().map(v -> v.replace(",", "")).toList());
+					record.add(metric.metric());
+					record.add(metric.unit());
+					record.add(plain(value.baseline()));
+					record.add(plain(value.contender()));
+					record.add(value.ratio());
+					record.add(value.comparable());
+					record.add(value.markers().stream().map(n -> note(page, n)).collect(Collectors.joining("; ")));
+					record.add(page.caveats().stream().filter(c -> value.caveatMarkers().contains(c.marker()))
+						.map(c -> c.caveat().text()).collect(Collectors.joining("; ")));
+					record.add(permalink + "#" + row.anchor());
+					record.add(thresholds);
+					printer.printRecord(record);
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return out.toString();
+	}
+
+	private static String note(ComparisonPage page, int number) {
+		ComparisonPage.Note note = page.footnotes().get(number - 1);
+		return note.rule() + (note.side() == null ? "" : " (" + note.side() + ")") + (note.greying() ? " greys" : " notes")
+				+ ": " + note.message();
+	}
+
+	private static String thresholds(ComparisonPage page) {
+		return page.settings().stream().map(s -> s.name() + "=" + s.value()).collect(Collectors.joining(", "));
+	}
+
+	private static String commit(ComparisonPage.RunRef run) {
+		return run.commit() == null ? "unpinned" : "commit " + run.commit().substring(0, 7);
+	}
+
+	private static String plain(String number) {
+		return "—".equals(number) ? "" : number.replace(",", "");
+	}
+
+	private static String strike(String text) {
+		return "—".equals(text) || text.isEmpty() ? text : "~~" + text + "~~";
+	}
+
+	private static String absolute(String permalink, String path) {
+		int scheme = permalink.indexOf("://");
+		int slash = scheme < 0 ? -1 : permalink.indexOf('/', scheme + 3);
+		return slash < 0 ? path : permalink.substring(0, slash) + path;
+	}
+
+	/** Markdown that a user's text cannot break: table pipes, emphasis, links and HTML are inert. */
+	static String escape(String text) {
+		return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+			.replace("[", "\\[").replace("]", "\\]").replace("<", "&lt;").replace(">", "&gt;").replace("`", "\\`")
+			.replace("\n", " ");
+	}
+
+}
