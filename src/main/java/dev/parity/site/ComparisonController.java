@@ -98,7 +98,9 @@ class ComparisonController {
 	@ResponseBody
 	ObjectNode showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
-		return comparisons.snapshot(runs, comparisons.settings(query));
+		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
+		snapshot.set("caveats", CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
+		return snapshot;
 	}
 
 	@PostMapping("/compare/{pair:.+}/caveats")

@@ -40,7 +40,14 @@ class RunApiController {
 
 	private final JsonMapper json;
 
-	RunApiController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json) {
+	private final dev.parity.caveat.Caveats caveats;
+
+	private final dev.parity.record.Publications publications;
+
+	RunApiController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
+			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications) {
+		this.caveats = caveats;
+		this.publications = publications;
 		this.json = json;
 		this.runs = runs;
 		this.summaries = summaries;
@@ -68,7 +75,17 @@ class RunApiController {
 	ObjectNode showRun(@PathVariable String id) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
-		return runJson.run(run, flags.run(), flags.cells());
+		ObjectNode body = runJson.run(run, flags.run(), flags.cells());
+		body.set("caveats", CaveatJson.list(caveats.forRun(id), json));
+		publications.retractionOf("run", id).ifPresent(r -> {
+			ObjectNode retraction = body.putObject("retraction");
+			retraction.put("kind", r.kind());
+			retraction.put("reason", r.reason());
+			retraction.put("replacement", r.replacementUrl());
+			retraction.put("at", r.createdAt().toString());
+			retraction.put("by", r.createdBy());
+		});
+		return body;
 	}
 
 	@Operation(summary = "The uploaded document, byte for byte")
