@@ -1,0 +1,116 @@
+package dev.parity.browser;
+
+import java.util.List;
+
+import dev.parity.ParityTest;
+import dev.parity.TestUploads;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a reader of a comparison sees in a real browser. */
+@ParityTest
+class ComparisonBrowserTests {
+
+	static ChromeDriver browser;
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MockMvc mvc;
+
+	@BeforeAll
+	static void startBrowser() throws Exception {
+		browser = Browser.start();
+	}
+
+	@AfterAll
+	static void stopBrowser() {
+		if (browser != null) {
+			browser.quit();
+		}
+	}
+
+	@Test
+	void controlComparisonShowsTheHeadlineAComparableTtftAndAGreyedSpike() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String e = TestUploads.upload(mvc, "run-e-control.json");
+		browser.get("http://localhost:" + port + "/compare/" + reference + "..." + e);
+
+		WebElement decode = browser.findElement(By.cssSelector(".headlines li[data-metric=decode_tps]"));
+		assertThat(decode.getText()).isEqualTo("decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded (failures ×2)");
+
+		WebElement row = browser.findElement(By.id("cell-concurrency-1--prompt_tokens-32768"));
+		WebElement ttft = row.findElement(By.cssSelector("td[data-metric=ttft_s]"));
+		assertThat(ttft.getText()).contains("22.96 → 16.73").contains("27 % less time (1.37× faster)");
+		assertThat(ttft.getAttribute("class")).contains("comparable").doesNotContain("greyed");
+
+		WebElement spike = browser.findElement(By.id("cell-concurrency-4--prompt_tokens-280")).findElement(By.cssSelector("td[data-metric=ttft_s]"));
+		assertThat(spike.getAttribute("class")).contains("greyed");
+		assertThat(spike.findElement(By.cssSelector(".grey-reason")).isDisplayed()).isTrue();
+		assertThat(spike.getText()).contains("greyed: latency-spike");
+		assertThat(spike.getCssValue("background-color")).isNotEqualTo(ttft.getCssValue("background-color"));
+
+		WebElement cancelled = browser.findElement(By.id("cell-concurrency-8--prompt_tokens-131072")).findElement(By.cssSelector("td[data-metric=throughput_tps]"));
+		assertThat(cancelled.getText()).contains("greyed: failures");
+		String marker = cancelled.findElement(By.cssSelector(".markers a")).getAttribute("href");
+		String note = browser.findElement(By.id(marker.substring(marker.indexOf('#') + 1))).getText();
+		assertThat(note).contains("failures").contains("cancelled");
+
+		Browser.waitUpTo(browser, 10).until(d -> !d.findElements(By.cssSelector("#compare-charts canvas[data-greyed]")).isEmpty());
+		List<WebElement> ratioCharts = browser.findElements(By.cssSelector("#compare-charts canvas[data-greyed]"));
+		// ttft: 18 cells have both values (the reference has none where it cancelled), one greyed by the spike.
+		WebElement ttftRatios = ratioCharts.get(0);
+		assertThat(ttftRatios.getAttribute("data-rendered")).isEqualTo("18");
+		assertThat(ttftRatios.getAttribute("data-greyed")).isEqualTo("1");
+		// throughput: all 20 cells have a ratio; the two against cancelled requests are drawn greyed.
+		WebElement throughputRatios = ratioCharts.get(3);
+		assertThat(throughputRatios.getAttribute("data-rendered")).isEqualTo("20");
+		assertThat(throughputRatios.getAttribute("data-greyed")).isEqualTo("2");
+	}
+
+	@Test
+	void firstReadGreysEveryCellWithItsReason() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String a = TestUploads.upload(mvc, "run-a-thinking-max.json");
+		browser.get("http://localhost:" + port + "/compare/" + reference + "..." + a);
+
+		for (WebElement headline : browser.findElements(By.cssSelector(".headlines li"))) {
+			assertThat(headline.getText()).contains("no comparable cells");
+		}
+		assertThat(browser.findElement(By.cssSelector(".comparison-flags")).getText()).contains("checkpoint-differs");
+		WebElement runaway = browser.findElement(By.id("cell-concurrency-2--prompt_tokens-65536"));
+		WebElement decode = runaway.findElement(By.cssSelector("td[data-metric=decode_tps]"));
+		assertThat(decode.getAttribute("class")).contains("greyed");
+		assertThat(decode.findElement(By.cssSelector(".grey-reason")).getText()).contains("checkpoint-differs").contains("runaway");
+		assertThat(runaway.findElement(By.cssSelector("td.cell-flags")).getText()).contains("runaway").contains("unstable");
+		WebElement cancelled = browser.findElement(By.id("cell-concurrency-4--prompt_tokens-131072")).findElement(By.cssSelector("td[data-metric=throughput_tps]"));
+		assertThat(cancelled.getText()).contains("+4,323 %").contains("greyed:").contains("failures");
+	}
+
+	@Test
+	void effortOffKeepsTtftComparableBesideAGreyedDecode() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String d = TestUploads.upload(mvc, "run-d-effort-off.json");
+		browser.get("http://localhost:" + port + "/compare/" + reference + "..." + d + "#cell-concurrency-1--prompt_tokens-8192");
+		WebElement row = browser.findElement(By.id("cell-concurrency-1--prompt_tokens-8192"));
+		WebElement ttft = row.findElement(By.cssSelector("td[data-metric=ttft_s]"));
+		WebElement decode = row.findElement(By.cssSelector("td[data-metric=decode_tps]"));
+		assertThat(ttft.getAttribute("class")).contains("comparable");
+		assertThat(ttft.findElements(By.cssSelector(".grey-reason"))).isEmpty();
+		assertThat(decode.getAttribute("class")).contains("greyed");
+		assertThat(decode.findElement(By.cssSelector(".grey-reason")).getText()).isEqualTo("greyed: output-length-differs");
+		assertThat(browser.findElement(By.cssSelector(".provenance-diff")).getText()).contains("workload.request_params");
+	}
+
+}

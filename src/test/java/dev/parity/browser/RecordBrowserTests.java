@@ -1,0 +1,83 @@
+package dev.parity.browser;
+
+import dev.parity.ParityTest;
+import dev.parity.TestUploads;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A person publishes C's comparison, then E's, supersedes the first by the second, and follows the links. */
+@ParityTest
+class RecordBrowserTests {
+
+	static ChromeDriver browser;
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MockMvc mvc;
+
+	@BeforeAll
+	static void startBrowser() throws Exception {
+		browser = Browser.start();
+	}
+
+	@AfterAll
+	static void stopBrowser() {
+		if (browser != null) {
+			browser.quit();
+		}
+	}
+
+	@Test
+	void publishesSupersedesAndBothPermalinksResolveWithBanners() throws Exception {
+		String base = "http://localhost:" + port;
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String c = TestUploads.upload(mvc, "run-c-effort-high.json");
+		String e = TestUploads.upload(mvc, "run-e-control.json");
+		Browser.signIn(browser, base);
+
+		String cPublished = publish(base, reference, c, "Spark is +101 % faster at decode");
+		assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Spark is +101 % faster at decode");
+		String ePublished = publish(base, reference, e, "Spark matches the reference at decode");
+
+		browser.get(base + "/published/" + cPublished);
+		browser.findElement(By.cssSelector("section.retract input[name=reason]")).sendKeys("checkpoint and workload matched: "
+				+ "the +101 % came from longer outputs (801 vs 512 tokens per request) and other weights");
+		browser.findElement(By.cssSelector("section.retract input[name=replacement]")).sendKeys(ePublished);
+		browser.findElement(By.cssSelector("section.retract button")).click();
+		Browser.waitUpTo(browser, 10).until(d -> !d.findElements(By.id("retraction-banner")).isEmpty());
+
+		String banner = browser.findElement(By.id("retraction-banner")).getText();
+		assertThat(banner).startsWith("Superseded on").contains("by Spark matches the reference at decode")
+			.contains("the +101 % came from longer outputs (801 vs 512 tokens per request) and other weights");
+		assertThat(browser.findElement(By.cssSelector(".headlines")).getText()).contains("decode_tps — no comparable cells");
+		browser.findElement(By.cssSelector("#retraction-banner a")).click();
+		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().endsWith("/published/" + ePublished));
+		assertThat(browser.findElement(By.id("supersedes-banner")).getText()).contains("This publication supersedes " + cPublished);
+		assertThat(browser.findElement(By.cssSelector(".headlines li[data-metric=decode_tps]")).getText())
+			.contains("18 of 18 comparable cells within ±10 %, median ratio 1.011");
+		browser.findElement(By.cssSelector("#supersedes-banner a")).click();
+		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().endsWith("/published/" + cPublished));
+		assertThat(browser.findElement(By.id("retraction-banner")).isDisplayed()).isTrue();
+	}
+
+	private String publish(String base, String baseline, String contender, String title) {
+		browser.get(base + "/compare/" + baseline + "..." + contender);
+		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys(title);
+		browser.findElement(By.cssSelector("section.publish button")).click();
+		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().matches(".*/published/[a-z0-9]{10}$"));
+		String url = browser.getCurrentUrl();
+		return url.substring(url.lastIndexOf('/') + 1);
+	}
+
+}
