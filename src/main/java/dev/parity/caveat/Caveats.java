@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.parity.audit.AuditTrail;
 import dev.parity.run.Cell;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
@@ -38,7 +39,10 @@ public class Caveats {
 
 	private final ApplicationEventPublisher events;
 
-	Caveats(JdbcClient jdbc, RunRepository runs, ApplicationEventPublisher events) {
+	private final AuditTrail audit;
+
+	Caveats(JdbcClient jdbc, RunRepository runs, ApplicationEventPublisher events, AuditTrail audit) {
+		this.audit = audit;
 		this.jdbc = jdbc;
 		this.runs = runs;
 		this.events = events;
@@ -73,6 +77,7 @@ public class Caveats {
 				.update();
 		}
 		events.publishEvent(new RecordChanged(involvedRuns(target)));
+		audit.done(hypothesis ? "add-hypothesis" : "add-caveat", id, target.describe());
 		return find(id).orElseThrow();
 	}
 
@@ -99,6 +104,7 @@ public class Caveats {
 			.params(caveatId, status, cleanReason, decidingRun, user)
 			.update();
 		events.publishEvent(new RecordChanged(involvedRuns(caveat.target())));
+		audit.done("change-hypothesis-status", caveatId, status + (decidingRun == null ? "" : ", decided by run " + decidingRun));
 		return find(caveatId).orElseThrow();
 	}
 

@@ -2,6 +2,7 @@ package dev.parity.ingest;
 
 import java.util.List;
 
+import dev.parity.audit.AuditTrail;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunRepository;
@@ -16,6 +17,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Turns an uploaded run document into a stored run: parse strictly, validate everything, store in one
@@ -32,8 +34,11 @@ public class RunIngest {
 
 	private final RunRepository runs;
 
-	RunIngest(RunRepository runs) {
+	private final AuditTrail audit;
+
+	RunIngest(RunRepository runs, AuditTrail audit) {
 		this.runs = runs;
+		this.audit = audit;
 	}
 
 	/**
@@ -45,15 +50,26 @@ public class RunIngest {
 	 * @return the run, new or already stored
 	 * @throws RunFileRejected with every problem, when the document is not valid
 	 */
+	@Transactional
 	public Stored ingestDocument(byte[] bytes, String fileName, String uploadedBy) {
-		JsonNode document = parse(bytes);
-		List<Problem> problems = RunDocumentValidator.validate(document);
-		if (!problems.isEmpty()) {
-			throw new RunFileRejected(problems);
+		JsonNode document;
+		try {
+			document = parse(bytes);
+			List<Problem> problems = RunDocumentValidator.validate(document);
+			if (!problems.isEmpty()) {
+				throw new RunFileRejected(problems);
+			}
+		}
+		catch (RunFileRejected rejected) {
+			audit.refused("upload-run", fileName, rejected.problems().size() + " problem(s): " + rejected.getMessage());
+			throw rejected;
 		}
 		RunDocument run = RunDocumentReader.read(document);
-		return runs.store(new RunRepository.NewRun(run, document, Sha256.hex(bytes),
+		Stored stored = runs.store(new RunRepository.NewRun(run, document, Sha256.hex(bytes),
 				List.of(new UploadedFile(fileName, "application/json", bytes)), uploadedBy));
+		audit.done("upload-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ") + fileName + ", "
+				+ bytes.length + " bytes");
+		return stored;
 	}
 
 	/** Parses JSON strictly, turning a syntax error into a problem that says where. */

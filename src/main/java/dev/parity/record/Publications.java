@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.parity.audit.AuditTrail;
 import dev.parity.caveat.Caveats.RecordChanged;
 import dev.parity.run.RunId;
 import tools.jackson.databind.JsonNode;
@@ -30,7 +31,10 @@ public class Publications {
 
 	private final ApplicationEventPublisher events;
 
-	Publications(JdbcClient jdbc, JsonMapper json, ApplicationEventPublisher events) {
+	private final AuditTrail audit;
+
+	Publications(JdbcClient jdbc, JsonMapper json, ApplicationEventPublisher events, AuditTrail audit) {
+		this.audit = audit;
 		this.jdbc = jdbc;
 		this.json = json;
 		this.events = events;
@@ -53,6 +57,7 @@ public class Publications {
 			.params(id, baselineId, contenderId, json.writeValueAsString(settings), title.strip(),
 					caption == null ? "" : caption.strip(), json.writeValueAsString(result), rulesVersion, user)
 			.update();
+		audit.done("publish-comparison", id, baselineId + "..." + contenderId);
 		return find(id).orElseThrow();
 	}
 
@@ -110,6 +115,8 @@ public class Publications {
 		if ("run".equals(subjectKind)) {
 			events.publishEvent(new RecordChanged(Set.of(subjectId)));
 		}
+		audit.done(replacement == null ? "retract-" + subjectKind : "supersede-" + subjectKind, subjectId,
+				replacement == null ? null : "by " + replacement);
 		return retractionOf(subjectKind, subjectId).orElseThrow();
 	}
 
