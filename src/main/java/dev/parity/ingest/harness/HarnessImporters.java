@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class HarnessImporters {
 
-	private static final List<HarnessImporter> ALL = List.of(new NativeDocument(), new VllmBenchServe(), new VllmSweep());
+	private static final List<HarnessImporter> ALL = List.of(new NativeDocument(), new VllmBenchServe(), new VllmSweep(), new SglangBenchServing());
 
 	private HarnessImporters() {
 	}
