@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 public final class HarnessImporters {
 
 	private static final List<HarnessImporter> ALL = List.of(new NativeDocument(), new VllmBenchServe(), new VllmSweep(), new SglangBenchServing(),
-			new AiperfProfileExport(), new AiperfRecords(), new AiperfSweep());
+			new AiperfProfileExport(), new AiperfRecords(), new AiperfSweep(), new LlmperfSummary(),
+			new LlmperfResponses());
 
 	private HarnessImporters() {
 	}
