@@ -10,9 +10,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class HarnessImporters {
 
-	private static final List<HarnessImporter> ALL = List.of(new NativeDocument(), new VllmBenchServe(), new VllmSweep(), new SglangBenchServing(),
-			new AiperfProfileExport(), new AiperfRecords(), new AiperfSweep(), new LlmperfSummary(),
-			new LlmperfResponses(), new LlamaBenchy(), new GuidellmReport());
+	private static final List<HarnessImporter> ALL = List.of(new NativeDocument(), new VllmBenchServe(),
+			new VllmSweep(), new SglangBenchServing(), new AiperfProfileExport(), new AiperfRecords(), new AiperfSweep(),
+			new LlmperfSummary(), new LlmperfResponses(), new LlamaBenchy(), new GuidellmReport(),
+			PublishedTable.csv(), PublishedTable.markdown());
 
 	private HarnessImporters() {
 	}
