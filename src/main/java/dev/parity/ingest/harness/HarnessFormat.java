@@ -1,0 +1,54 @@
+package dev.parity.ingest.harness;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The upload formats Parity reads: its own run document, the outputs of common LLM-serving
+ * benchmark harnesses, and published tables.
+ */
+public enum HarnessFormat {
+
+	NATIVE("native", "benchmark-run/1 document"),
+	VLLM("vllm", "vLLM bench serve --save-result"),
+	VLLM_SWEEP("vllm-sweep", "vLLM bench sweep serve"),
+	SGLANG("sglang", "SGLang bench_serving --output-file"),
+	AIPERF("aiperf", "AIPerf profile_export_aiperf.json"),
+	AIPERF_RECORDS("aiperf-records", "AIPerf profile_export.jsonl"),
+	AIPERF_SWEEP("aiperf-sweep", "AIPerf profile_export_aiperf_sweep.json"),
+	LLMPERF_SUMMARY("llmperf-summary", "llmperf *_summary.json"),
+	LLMPERF_RESPONSES("llmperf-responses", "llmperf *_individual_responses.json"),
+	LLAMA_BENCHY("llama-benchy", "llama-benchy --format json"),
+	GUIDELLM("guidellm", "guidellm benchmark report"),
+	TABLE_CSV("table-csv", "published table (CSV)"),
+	TABLE_MARKDOWN("table-markdown", "published table (Markdown)");
+
+	private final String id;
+
+	private final String label;
+
+	HarnessFormat(String id, String label) {
+		this.id = id;
+		this.label = label;
+	}
+
+	/** The id used in URLs, forms and the API, e.g. {@code vllm-sweep}. */
+	public String id() {
+		return id;
+	}
+
+	/** A short human description, e.g. {@code vLLM bench sweep serve}. */
+	public String label() {
+		return label;
+	}
+
+	/** Whether this format needs a {@link TableMapping} to be read. */
+	public boolean needsMapping() {
+		return this == TABLE_CSV || this == TABLE_MARKDOWN;
+	}
+
+	public static Optional<HarnessFormat> ofId(String id) {
+		return Arrays.stream(values()).filter(format -> format.id.equals(id)).findFirst();
+	}
+
+}

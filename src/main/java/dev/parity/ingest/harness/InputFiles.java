@@ -1,0 +1,133 @@
+package dev.parity.ingest.harness;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+
+/**
+ * Expands uploaded zips into their files, so a harness that writes one file per cell can be
+ * uploaded as one archive. A zip is recognised by its content ({@code PK\3\4}), not by its name.
+ */
+public final class InputFiles {
+
+	/** At most this many files are taken out of the uploaded zips together. */
+	public static final int MAX_ENTRIES = 10_000;
+
+	/** At most this many bytes are inflated out of the uploaded zips together (1 GiB). */
+	public static final long MAX_TOTAL_BYTES = 1L << 30;
+
+	private static final byte[] ZIP_MAGIC = { 'P', 'K', 3, 4 };
+
+	private InputFiles() {
+	}
+
+	/**
+	 * The uploaded files with every zip replaced by its entries (directories skipped, entry paths
+	 * kept as names); other files pass through unchanged.
+	 * @throws ImportRejected when a zip is corrupt, empty, or exceeds the limits
+	 */
+	public static List<InputFile> expand(List<InputFile> uploaded) {
+		return expand(uploaded, MAX_ENTRIES, MAX_TOTAL_BYTES);
+	}
+
+	static List<InputFile> expand(List<InputFile> uploaded, int maxEntries, long maxTotalBytes) {
+		List<InputFile> files = new ArrayList<>();
+		Budget budget = new Budget(maxEntries, maxTotalBytes);
+		for (InputFile file : uploaded) {
+			if (isZip(file.content())) {
+				files.addAll(entries(file, budget));
+			}
+			else {
+				files.add(file);
+			}
+		}
+		return files;
+	}
+
+	static boolean isZip(byte[] content) {
+		if (content.length < ZIP_MAGIC.length) {
+			return false;
+		}
+		for (int i = 0; i < ZIP_MAGIC.length; i++) {
+			if (content[i] != ZIP_MAGIC[i]) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static List<InputFile> entries(InputFile zip, Budget budget) {
+		List<InputFile> entries = new ArrayList<>();
+		try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip.content()))) {
+			ZipEntry entry;
+			while ((entry = in.getNextEntry()) != null) {
+				if (entry.isDirectory()) {
+					continue;
+				}
+				budget.countEntry(zip.name());
+				entries.add(new InputFile(entry.getName(), inflate(in, zip.name(), budget)));
+			}
+		}
+		catch (IOException ex) {
+			throw new ImportRejected(zip.name() + ": not a readable zip: " + ex.getMessage(), ex);
+		}
+		if (entries.isEmpty()) {
+			throw new ImportRejected(zip.name() + ": the zip holds no files");
+		}
+		return entries;
+	}
+
+	private static byte[] inflate(ZipInputStream in, String zipName, Budget budget) throws IOException {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		byte[] buffer = new byte[64 * 1024];
+		int read;
+		while ((read = in.read(buffer)) > 0) {
+			// Counted while inflating: the sizes a zip declares in its headers can lie.
+			budget.countBytes(zipName, read);
+			out.write(buffer, 0, read);
+		}
+		return out.toByteArray();
+	}
+
+	/** What is left of the limits while expanding one upload. */
+	private static final class Budget {
+
+		private final int maxEntries;
+
+		private final long maxBytes;
+
+		private int entries;
+
+		private long bytes;
+
+		Budget(int maxEntries, long maxBytes) {
+			this.maxEntries = maxEntries;
+			this.maxBytes = maxBytes;
+		}
+
+		void countEntry(String zipName) {
+			if (++entries > maxEntries) {
+				throw new ImportRejected(zipName + ": more than " + maxEntries
+						+ " files in the uploaded zips; upload fewer files at once");
+			}
+		}
+
+		void countBytes(String zipName, int more) {
+			bytes += more;
+			if (bytes > maxBytes) {
+				throw new ImportRejected(zipName + ": the uploaded zips inflate to more than " + describe(maxBytes)
+						+ "; upload fewer files at once");
+			}
+		}
+
+		private static String describe(long bytes) {
+			return bytes >= (1L << 30) && bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB" : bytes + " bytes";
+		}
+
+	}
+
+}

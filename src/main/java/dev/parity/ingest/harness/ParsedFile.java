@@ -1,0 +1,156 @@
+package dev.parity.ingest.harness;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An input file with its content parsed once, lazily: as one JSON value, as JSON Lines, or as
+ * text. Detection asks without failing ({@code …OrNull}); importers ask and get an
+ * {@link ImportRejected} naming the file and where it went wrong.
+ */
+final class ParsedFile {
+
+	private final InputFile file;
+
+	private @Nullable JsonNode json;
+
+	private @Nullable ImportRejected jsonProblem;
+
+	private @Nullable List<JsonNode> values;
+
+	private @Nullable ImportRejected valuesProblem;
+
+	private @Nullable String text;
+
+	ParsedFile(InputFile file) {
+		this.file = file;
+	}
+
+	static List<ParsedFile> of(List<InputFile> files) {
+		return files.stream().map(ParsedFile::new).toList();
+	}
+
+	String name() {
+		return file.name();
+	}
+
+	String directory() {
+		return file.directory();
+	}
+
+	byte[] bytes() {
+		return file.content();
+	}
+
+	String text() {
+		if (text == null) {
+			String decoded = new String(file.content(), StandardCharsets.UTF_8);
+			text = decoded.startsWith("\uFEFF") ? decoded.substring(1) : decoded;
+		}
+		return text;
+	}
+
+	/** Whether the content starts (after white space) like a JSON object or array. */
+	boolean looksLikeJson() {
+		byte[] bytes = file.content();
+		int i = bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB
+				&& (bytes[2] & 0xFF) == 0xBF ? 3 : 0;
+		while (i < bytes.length && Character.isWhitespace(bytes[i])) {
+			i++;
+		}
+		return i < bytes.length && (bytes[i] == '{' || bytes[i] == '[');
+	}
+
+	/** The whole file as one JSON value. */
+	JsonNode json() {
+		parseWhole();
+		if (json == null) {
+			throw jsonProblem;
+		}
+		return json;
+	}
+
+	/** The whole file as one JSON value, or {@code null} when it is not one. */
+	@Nullable JsonNode jsonOrNull() {
+		parseWhole();
+		return json;
+	}
+
+	/**
+	 * The file's JSON values: the one value of a JSON file, or one per non-blank line of a JSON
+	 * Lines file. When neither reading works, the problem of the more plausible one is reported.
+	 */
+	List<JsonNode> jsonValues() {
+		parseValues();
+		if (values == null) {
+			throw valuesProblem;
+		}
+		return values;
+	}
+
+	@Nullable List<JsonNode> jsonValuesOrNull() {
+		parseValues();
+		return values;
+	}
+
+	/** Why the file is not JSON (or JSON Lines), for an explanation; {@code null} when it is. */
+	@Nullable String jsonProblem() {
+		parseValues();
+		return values == null && looksLikeJson() ? valuesProblem.getMessage() : null;
+	}
+
+	private void parseWhole() {
+		if (json != null || jsonProblem != null) {
+			return;
+		}
+		try {
+			json = HarnessJson.parse(name(), bytes());
+		}
+		catch (ImportRejected ex) {
+			jsonProblem = ex;
+		}
+	}
+
+	private void parseValues() {
+		if (values != null || valuesProblem != null) {
+			return;
+		}
+		JsonNode whole = jsonOrNull();
+		if (whole != null) {
+			values = List.of(whole);
+			return;
+		}
+		List<JsonNode> lines = new ArrayList<>();
+		byte[] bytes = bytes();
+		int start = 0;
+		int lineNumber = 0;
+		while (start <= bytes.length) {
+			int end = start;
+			while (end < bytes.length && bytes[end] != '\n') {
+				end++;
+			}
+			lineNumber++;
+			if (!HarnessJson.isBlank(bytes, start, end - start)) {
+				try {
+					lines.add(HarnessJson.parse(name(), bytes, start, end - start, lineNumber - 1));
+				}
+				catch (ImportRejected ex) {
+					// A file whose first value is broken is a broken JSON file, not JSON Lines.
+					valuesProblem = lines.isEmpty() ? jsonProblem : ex;
+					return;
+				}
+			}
+			start = end + 1;
+		}
+		if (lines.isEmpty()) {
+			valuesProblem = jsonProblem;
+			return;
+		}
+		values = List.copyOf(lines);
+	}
+
+}

@@ -1,0 +1,153 @@
+package dev.parity.ingest.harness;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A table read from text: a header and rows of cells, each row with the line it came from. Reads
+ * CSV (comma, semicolon or tab separated, as the first line suggests) and Markdown pipe tables.
+ *
+ * @param headers the column names, trimmed
+ * @param rows the data rows, cells trimmed
+ * @param lines the line each row starts on, for messages
+ */
+record TableText(List<String> headers, List<List<String>> rows, List<Integer> lines) {
+
+	private static final Pattern MARKDOWN_SEPARATOR = Pattern
+		.compile("\\|?\\s*:?-{3,}:?\\s*(\\|\\s*:?-{3,}:?\\s*)*\\|?");
+
+	/** The column's index, matching names without regard to case or surrounding space; -1 when absent. */
+	int column(String name) {
+		for (int i = 0; i < headers.size(); i++) {
+			if (headers.get(i).equalsIgnoreCase(name.trim())) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	String cell(int row, int column) {
+		List<String> cells = rows.get(row);
+		return column < cells.size() ? cells.get(column) : "";
+	}
+
+	/** The CSV table in the text, or {@code null} when it is not a consistent table of two or more columns. */
+	static @Nullable TableText csv(String text) {
+		char delimiter = delimiter(text);
+		CSVFormat format = CSVFormat.DEFAULT.builder()
+			.setDelimiter(delimiter)
+			.setIgnoreEmptyLines(true)
+			.setTrim(true)
+			.get();
+		List<String> headers = null;
+		List<List<String>> rows = new ArrayList<>();
+		List<Integer> lines = new ArrayList<>();
+		try (CSVParser parser = CSVParser.parse(new StringReader(text), format)) {
+			long line = 1;
+			for (CSVRecord record : parser) {
+				List<String> cells = record.toList().stream().map(String::trim).toList();
+				if (headers == null) {
+					headers = cells;
+				}
+				else if (!cells.stream().allMatch(String::isEmpty)) {
+					if (cells.size() != headers.size()) {
+						return null;
+					}
+					rows.add(cells);
+					lines.add((int) line);
+				}
+				line = parser.getCurrentLineNumber() + 1;
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+		if (headers == null || headers.size() < 2 || rows.isEmpty()) {
+			return null;
+		}
+		return new TableText(headers, rows, lines);
+	}
+
+	private static char delimiter(String text) {
+		String first = text.lines().filter(line -> !line.isBlank()).findFirst().orElse("");
+		char best = ',';
+		long most = first.chars().filter(c -> c == ',').count();
+		for (char candidate : new char[] { ';', '\t' }) {
+			long count = first.chars().filter(c -> c == candidate).count();
+			if (count > most) {
+				most = count;
+				best = candidate;
+			}
+		}
+		return best;
+	}
+
+	/** Every Markdown pipe table in the text, in order. */
+	static List<TableText> markdown(String text) {
+		List<String> all = text.lines().toList();
+		List<TableText> tables = new ArrayList<>();
+		for (int i = 0; i + 1 < all.size(); i++) {
+			String header = all.get(i).trim();
+			String separator = all.get(i + 1).trim();
+			if (!header.contains("|") || !separator.contains("-") || !MARKDOWN_SEPARATOR.matcher(separator).matches()) {
+				continue;
+			}
+			List<String> headers = cells(header);
+			List<List<String>> rows = new ArrayList<>();
+			List<Integer> lines = new ArrayList<>();
+			int j = i + 2;
+			while (j < all.size() && all.get(j).trim().contains("|")) {
+				rows.add(cells(all.get(j).trim()));
+				lines.add(j + 1);
+				j++;
+			}
+			if (headers.size() >= 2 && !rows.isEmpty()) {
+				tables.add(new TableText(headers, rows, lines));
+			}
+			i = j - 1;
+		}
+		return tables;
+	}
+
+	private static List<String> cells(String line) {
+		String body = line;
+		if (body.startsWith("|")) {
+			body = body.substring(1);
+		}
+		if (body.endsWith("|") && !body.endsWith("\\|")) {
+			body = body.substring(0, body.length() - 1);
+		}
+		List<String> cells = new ArrayList<>();
+		StringBuilder current = new StringBuilder();
+		for (int i = 0; i < body.length(); i++) {
+			char c = body.charAt(i);
+			if (c == '\\' && i + 1 < body.length() && body.charAt(i + 1) == '|') {
+				current.append('|');
+				i++;
+			}
+			else if (c == '|') {
+				cells.add(clean(current.toString()));
+				current.setLength(0);
+			}
+			else {
+				current.append(c);
+			}
+		}
+		cells.add(clean(current.toString()));
+		return cells;
+	}
+
+	/** A Markdown cell without emphasis or code marks: {@code **1.2**} is {@code 1.2}. */
+	private static String clean(String cell) {
+		return cell.replace("**", "").replace("__", "").replace("`", "").trim();
+	}
+
+}

@@ -1,0 +1,128 @@
+package dev.parity.ingest.harness;
+
+import java.util.List;
+
+import dev.parity.run.RunDocument;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class VllmBenchServeTests {
+
+	private static HarnessImport read(InputFile... files) {
+		return HarnessImporters.read(HarnessFormat.VLLM, List.of(files), null);
+	}
+
+	@Test
+	void allFailedFileHasCountsButNoLatencies() {
+		HarnessImport imported = read(Samples.shared("vllm-bench-serve-all-failed.json"));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isZero();
+		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(8);
+		assertThat(cell.at("/requests/cancelled").isNull()).isTrue();
+		// vLLM writes 0.0 for every latency and throughput when nothing completed: absent, not zero.
+		assertThat(cell.path("metrics").isEmpty()).isTrue();
+		assertThat(cell.has("output_tokens")).isFalse();
+		assertThat(cell.path("params").get("request_rate").asString()).isEqualTo("inf");
+		assertThat(cell.path("params").has("concurrency")).isFalse();
+		assertThat(imported.notes()).anyMatch(note -> note.contains("no request completed (8 failed)"));
+		assertThat(imported.cellsDocument().at("/model/repo").asString()).isEqualTo("facebook/opt-125m");
+	}
+
+	@Test
+	void detailedFileKeepsSummariesConvertedAndRequestsAsSamples() {
+		HarnessImport imported = read(Samples.shared("vllm-bench-serve-detailed.json"));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(1);
+		assertThat(cell.at("/params/prompt_tokens").intValue()).isEqualTo(4096);
+		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(50);
+		assertThat(cell.at("/requests/failed").intValue()).isZero();
+		// Summary in ms (median_ttft_ms 1153.111…), the catalogue in s.
+		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(1.153111, within(1e-6));
+		assertThat(cell.at("/metrics/ttft_s/p99").doubleValue()).isCloseTo(1.160964, within(1e-6));
+		assertThat(cell.at("/metrics/e2e_latency_s/mean").doubleValue()).isCloseTo(10.352580, within(1e-6));
+		assertThat(cell.at("/metrics/tpot_ms/median").doubleValue()).isCloseTo(72.442249, within(1e-6));
+		assertThat(cell.at("/metrics/throughput_tps").doubleValue()).isCloseTo(12.363803, within(1e-6));
+		assertThat(cell.at("/output_tokens/median").doubleValue()).isEqualTo(128);
+		JsonNode samples = cell.path("samples");
+		assertThat(samples).hasSize(50);
+		assertThat(samples).allMatch(sample -> sample.path("status").asString().equals("ok"));
+		// Per-request arrays are in seconds: the first request's TTFT is 1.1457 s (ttfts[0]).
+		assertThat(samples).anyMatch(sample -> Math.abs(sample.path("ttft_s").doubleValue() - 1.1456967) < 1e-6);
+		assertThat(samples.get(0).path("output_tokens").intValue()).isEqualTo(128);
+		assertThat(samples.get(0).path("e2e_latency_s").doubleValue()).isBetween(10.0, 10.5);
+	}
+
+	@Test
+	void failedRequestsOfTheDetailedArraysBecomeFailedSamples() {
+		HarnessImport imported = read(Samples.own("vllm-bench-serve-partial-failure.json"));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(4);
+		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(2);
+		assertThat(cell.at("/params/request_rate").doubleValue()).isEqualTo(2.0);
+		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(4);
+		List<String> statuses = cell.path("samples").valueStream().map(sample -> sample.path("status").asString()).toList();
+		assertThat(statuses).containsExactly("ok", "ok", "failed", "ok", "ok", "failed");
+		JsonNode failed = cell.path("samples").get(2);
+		assertThat(failed.has("ttft_s")).isFalse();
+		assertThat(failed.has("output_tokens")).isFalse();
+		// latencies[i] is used where vLLM writes it.
+		assertThat(cell.path("samples").get(0).path("e2e_latency_s").doubleValue()).isCloseTo(1.05, within(0.02));
+		assertThat(cell.at("/metrics/ttft_s/p90").isNumber()).isTrue();
+		assertThat(cell.at("/output_tokens/max").intValue()).isEqualTo(64);
+	}
+
+	@Test
+	void severalResultFilesAreCellsOrderedByTheirDate() {
+		String first = "{\"date\": \"20260101-100000\", \"num_prompts\": 4, \"burstiness\": 1.0, \"request_rate\": \"inf\","
+				+ " \"max_concurrency\": 1, \"completed\": 4, \"failed\": 0, \"median_ttft_ms\": 20.0, \"mean_ttft_ms\": 21.0}";
+		String second = first.replace("100000", "090000").replace("\"max_concurrency\": 1", "\"max_concurrency\": 4");
+
+		HarnessImport imported = read(InputFile.of("c1.json", first), InputFile.of("c4.json", second));
+
+		JsonNode cells = imported.cellsDocument().path("cells");
+		assertThat(cells).hasSize(2);
+		assertThat(cells.get(0).at("/params/concurrency").intValue()).isEqualTo(4);
+		assertThat(cells.get(0).path("order").intValue()).isEqualTo(1);
+		assertThat(cells.get(1).path("order").intValue()).isEqualTo(2);
+	}
+
+	@Test
+	void rejectsTwoFilesItCannotTellApart() {
+		String result = "{\"num_prompts\": 4, \"request_rate\": \"inf\", \"completed\": 4, \"failed\": 0,"
+				+ " \"median_ttft_ms\": 20.0}";
+
+		assertThatThrownBy(() -> read(InputFile.of("a.json", result), InputFile.of("b.json", result)))
+			.isInstanceOf(ImportRejected.class)
+			.hasMessageContaining("a.json and b.json")
+			.hasMessageContaining("same params");
+	}
+
+	@Test
+	void rejectsTruncatedJsonNamingTheFileAndLine() {
+		String text = new String(Samples.shared("vllm-bench-sweep-run.json").content(),
+				java.nio.charset.StandardCharsets.UTF_8);
+		InputFile truncated = InputFile.of("run=0.json", text.substring(0, text.indexOf("\"mean_tpot_ms\"")));
+
+		assertThatThrownBy(() -> read(truncated)).isInstanceOf(ImportRejected.class)
+			.hasMessageStartingWith("run=0.json: not valid JSON: unexpected end of input at line");
+	}
+
+	@Test
+	void producesDocumentsTheRunModelReads() {
+		RunDocument document = ImportedDocuments.read(read(Samples.shared("vllm-bench-serve-detailed.json")));
+
+		assertThat(document.cells().get(0).metric("ttft_s").orElseThrow().median().getAsDouble())
+			.isCloseTo(1.153111, within(1e-6));
+		assertThat(document.cells().get(0).samples()).hasSize(50);
+		ImportedDocuments.read(read(Samples.shared("vllm-bench-serve-all-failed.json")));
+		ImportedDocuments.read(read(Samples.own("vllm-bench-serve-partial-failure.json")));
+	}
+
+}
