@@ -1,25 +1,45 @@
 package dev.parity.ingest.web;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
+import dev.parity.compare.CompareSettings;
+import dev.parity.compare.Flag;
+import dev.parity.compare.RunChecks;
+import dev.parity.compare.RunFlags;
+import dev.parity.ingest.HarnessIngest;
+import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
+import dev.parity.ingest.harness.FormatDetector;
+import dev.parity.ingest.harness.HarnessFormat;
+import dev.parity.ingest.harness.InputFile;
+import dev.parity.ingest.harness.TableMapping;
+import dev.parity.run.Cell;
+import dev.parity.run.MetricCatalogue;
+import dev.parity.run.RunDocument;
 import dev.parity.run.RunRepository.Stored;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.util.StringUtils;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.multipart.MultipartFile;
 
 /**
- * The upload form: a run document as a file or pasted; on success the run page, on error the same
- * form with the input kept and every problem listed with its path.
+ * The upload form. A run document is stored at once (or comes back with every problem listed by path);
+ * a harness's output is previewed first — what was understood, the flags that will fire — with a form
+ * for the provenance the harness never recorded, and stored when the uploader says so.
  */
 @Controller
 class UploadController {
@@ -29,43 +49,195 @@ class UploadController {
 
 	private final RunIngest ingest;
 
-	UploadController(RunIngest ingest) {
+	private final HarnessIngest harnessIngest;
+
+	private final PendingUploads pending;
+
+	private final JsonMapper json;
+
+	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json) {
 		this.ingest = ingest;
+		this.harnessIngest = harnessIngest;
+		this.pending = pending;
+		this.json = json;
 	}
 
 	@GetMapping("/upload")
 	String showUploadForm(Model model) {
 		model.addAttribute("pageTitle", "Upload a run");
 		model.addAttribute("document", "");
+		model.addAttribute("formats", HarnessFormat.values());
 		return "ingest/upload";
 	}
 
 	@PostMapping("/upload")
-	String uploadRun(@RequestParam(name = "file", required = false) @Nullable MultipartFile file,
-			@RequestParam(name = "document", required = false) @Nullable String pasted, Principal principal,
-			Model model) throws IOException {
-		byte[] bytes;
-		String fileName;
-		if (file != null && !file.isEmpty()) {
-			bytes = file.getBytes();
-			fileName = StringUtils.hasText(file.getOriginalFilename()) ? file.getOriginalFilename() : "upload.json";
+	String uploadRun(@RequestParam(name = "file", required = false) @Nullable List<MultipartFile> parts,
+			@RequestParam(name = "document", required = false) @Nullable String pasted,
+			@RequestParam(name = "format", required = false) @Nullable String format, Principal principal, Model model) {
+		List<InputFile> files = new ArrayList<>(ImportRequest.files(parts));
+		if (StringUtils.hasText(pasted)) {
+			files.add(new InputFile(pasted.stripLeading().startsWith("{") || pasted.stripLeading().startsWith("[")
+					? "pasted.json" : "pasted.txt", pasted.getBytes(StandardCharsets.UTF_8)));
 		}
-		else {
-			bytes = pasted == null ? new byte[0] : pasted.getBytes(StandardCharsets.UTF_8);
-			fileName = "pasted.json";
-		}
+		HarnessFormat picked;
 		try {
-			Stored stored = ingest.ingestDocument(bytes, fileName, principal.getName());
-			return "redirect:/runs/" + stored.id() + (stored.created() ? "" : "?existing");
+			picked = ImportRequest.format(format);
 		}
 		catch (RunFileRejected rejected) {
-			model.addAttribute("pageTitle", "Upload a run");
-			model.addAttribute("problems", rejected.problems());
-			model.addAttribute("fileName", fileName);
-			String text = new String(bytes, StandardCharsets.UTF_8);
-			model.addAttribute("document", text.length() > KEEP_AT_MOST ? "" : text);
-			return "ingest/upload";
+			return uploadForm(model, rejected.problems(), "the form", pasted);
 		}
+		if (files.isEmpty()) {
+			return uploadForm(model, List.of(new Problem("$", "choose a file or paste a run document")), "the form", pasted);
+		}
+		boolean nativeDocument = picked == HarnessFormat.NATIVE
+				|| (picked == null && files.size() == 1 && FormatDetector.detect(files).format() == HarnessFormat.NATIVE)
+				|| (picked == null && files.size() == 1 && looksLikeJsonObject(files.get(0)) && !FormatDetector.detect(files).certain());
+		if (nativeDocument && files.size() == 1) {
+			InputFile file = files.get(0);
+			try {
+				Stored stored = ingest.ingestDocument(file.content(), file.name(), principal.getName());
+				return "redirect:/runs/" + stored.id() + (stored.created() ? "" : "?existing");
+			}
+			catch (RunFileRejected rejected) {
+				String text = new String(file.content(), StandardCharsets.UTF_8);
+				return uploadForm(model, rejected.problems(), file.name(), text.length() > KEEP_AT_MOST ? "" : text);
+			}
+		}
+		String token = pending.hold(principal.getName(), files);
+		return importPage(model, token, files, picked, ProvenanceForm.empty());
+	}
+
+	@PostMapping("/upload/import")
+	String importRun(@RequestParam String token, @RequestParam(required = false) @Nullable String format,
+			@RequestParam(defaultValue = "preview") String action, @ModelAttribute ProvenanceForm form, Principal principal,
+			Model model) {
+		List<InputFile> files = pending.files(principal.getName(), token).orElse(null);
+		if (files == null) {
+			return uploadForm(model, List.of(new Problem("files",
+					"this upload is no longer held (it is kept 30 minutes for the preview): upload the files again")), "the form", "");
+		}
+		HarnessFormat picked = ImportRequest.format(format);
+		if ("store".equals(action)) {
+			try {
+				TableMapping mapping = form.mapping();
+				Stored stored = harnessIngest.store(files, picked, form.toJson(json), mapping, principal.getName());
+				pending.release(token);
+				return "redirect:/runs/" + stored.id() + (stored.created() ? "" : "?existing");
+			}
+			catch (RunFileRejected | IllegalArgumentException rejected) {
+				// shown below with the preview
+			}
+		}
+		return importPage(model, token, files, picked, form);
+	}
+
+	private String importPage(Model model, String token, List<InputFile> files, @Nullable HarnessFormat picked,
+			ProvenanceForm form) {
+		List<Problem> formProblems = new ArrayList<>();
+		TableMapping mapping = null;
+		ObjectNode provenance;
+		try {
+			mapping = form.mapping();
+			provenance = form.toJson(json);
+		}
+		catch (IllegalArgumentException ex) {
+			formProblems.add(new Problem("form", ex.getMessage()));
+			provenance = json.createObjectNode();
+		}
+		HarnessIngest.Preview preview = harnessIngest.preview(files, picked, provenance, mapping);
+		List<Problem> problems = new ArrayList<>(formProblems);
+		problems.addAll(preview.problems());
+		model.addAttribute("pageTitle", "Import a run");
+		model.addAttribute("token", token);
+		model.addAttribute("files", files.stream().map(f -> f.name() + " (" + String.format("%,d", f.content().length) + " bytes)").toList());
+		model.addAttribute("preview", preview);
+		model.addAttribute("problems", problems);
+		model.addAttribute("storable", preview.storable() && formProblems.isEmpty());
+		model.addAttribute("form", ProvenanceForm.prefill(preview.fileProvenance(), form));
+		model.addAttribute("formats", HarnessFormat.values());
+		model.addAttribute("chosenFormat", preview.format() == null ? "" : preview.format().id());
+		model.addAttribute("isTable", preview.format() != null && preview.format().needsMapping()
+				|| picked != null && picked.needsMapping());
+		model.addAttribute("cells", preview.run() == null ? previewCells(preview.document()) : previewCells(preview.run()));
+		model.addAttribute("flags", preview.run() == null ? List.of() : flags(preview.run()));
+		return "ingest/import";
+	}
+
+	/** One line per cell of the preview: params, counts, output tokens and metric values with units. */
+	record PreviewCell(String params, String completed, String failed, String cancelled, String outputTokens,
+			Map<String, String> metrics, int samples) {
+	}
+
+	private static List<PreviewCell> previewCells(RunDocument run) {
+		MetricCatalogue catalogue = run.provenance().catalogue();
+		List<PreviewCell> cells = new ArrayList<>();
+		for (Cell cell : run.cells()) {
+			Map<String, String> metrics = new LinkedHashMap<>();
+			cell.metrics().forEach((name, value) -> {
+				StringBuilder text = new StringBuilder();
+				value.statistics().forEach((stat, number) -> text.append(text.isEmpty() ? "" : ", ")
+					.append(value.single() ? "" : stat + " ").append(format(number)));
+				metrics.put(name + " (" + catalogue.get(name).unit() + ")", text.toString());
+			});
+			cells.add(new PreviewCell(cell.params().label(), count(cell.requests().completed()), count(cell.requests().failed()),
+					count(cell.requests().cancelled()),
+					cell.medianOutputTokens().map(UploadController::format).orElse("not measured"), metrics, cell.samples().size()));
+		}
+		return cells;
+	}
+
+	private static List<PreviewCell> previewCells(@Nullable ObjectNode document) {
+		if (document == null || !document.path("cells").isArray()) {
+			return List.of();
+		}
+		try {
+			return previewCells(new RunDocument("preview", dev.parity.run.Role.MEASURED, null,
+					dev.parity.run.RunDocumentReader.provenance(document),
+					dev.parity.run.RunDocumentReader.cells(document.get("cells"))));
+		}
+		catch (RuntimeException ex) {
+			return List.of();
+		}
+	}
+
+	/** The run checks that will fire, with their counts: "setting-not-obeyed on 20 cells". */
+	private static List<String> flags(RunDocument run) {
+		RunFlags flags = RunChecks.check(run, CompareSettings.defaults());
+		List<String> lines = new ArrayList<>();
+		for (Flag flag : flags.run()) {
+			lines.add(flag.rule() + " (run): " + flag.message());
+		}
+		Map<String, Integer> perRule = new LinkedHashMap<>();
+		Map<String, String> example = new LinkedHashMap<>();
+		flags.cells().forEach((anchor, list) -> list.forEach(flag -> {
+			perRule.merge(flag.rule(), 1, Integer::sum);
+			example.putIfAbsent(flag.rule(), flag.message());
+		}));
+		perRule.forEach((rule, count) -> lines.add(rule + " on " + count + (count == 1 ? " cell" : " cells") + ", e.g. "
+				+ example.get(rule)));
+		return lines;
+	}
+
+	private String uploadForm(Model model, List<Problem> problems, String fileName, @Nullable String text) {
+		model.addAttribute("pageTitle", "Upload a run");
+		model.addAttribute("problems", problems);
+		model.addAttribute("fileName", fileName);
+		model.addAttribute("document", text == null ? "" : text);
+		model.addAttribute("formats", HarnessFormat.values());
+		return "ingest/upload";
+	}
+
+	private static boolean looksLikeJsonObject(InputFile file) {
+		String start = new String(file.content(), 0, Math.min(file.content().length, 64), StandardCharsets.UTF_8).stripLeading();
+		return start.startsWith("{") && new String(file.content(), StandardCharsets.UTF_8).contains("\"format\"");
+	}
+
+	private static String count(@Nullable Integer count) {
+		return count == null ? "unknown" : String.valueOf(count);
+	}
+
+	private static String format(double value) {
+		return new java.math.BigDecimal(value).round(new java.math.MathContext(5)).stripTrailingZeros().toPlainString();
 	}
 
 }

@@ -1,0 +1,199 @@
+package dev.parity.ingest.web;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.parity.ingest.harness.MetricColumn;
+import dev.parity.ingest.harness.TableMapping;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.util.StringUtils;
+
+/**
+ * The provenance form of a harness import (what the harness never recorded), and the column mapping
+ * of a published table. Bound from the form; turned into the run-document shape for validation, so
+ * that every problem is reported with the path of the field it concerns.
+ */
+record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable String sourceUrl,
+		@Nullable String sourceRevision, @Nullable String sourceNote, @Nullable String recordedAt,
+		@Nullable String systemName, @Nullable String systemHardware, @Nullable String systemNodes,
+		@Nullable String modelRepo, @Nullable String modelRevision, @Nullable String modelCommit,
+		@Nullable String engineName, @Nullable String engineVersion, @Nullable String engineFlags,
+		@Nullable String engineWarnings, @Nullable String harnessName, @Nullable String harnessVersion,
+		@Nullable String harnessCommand, @Nullable String tokenCounting, @Nullable String dataset,
+		@Nullable String outputTokens, @Nullable String reasoning, @Nullable String requestParams,
+		@Nullable String warmupRequests, @Nullable String caveats, @Nullable String promptColumn,
+		@Nullable String concurrencyColumn, @Nullable String metricColumns, @Nullable String paramColumns) {
+
+	static ProvenanceForm empty() {
+		return new ProvenanceForm(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+	}
+
+	/** The run-document shape of what was filled in; blank fields are left out. */
+	ObjectNode toJson(JsonMapper json) {
+		ObjectNode doc = json.createObjectNode();
+		put(doc, "title", title);
+		put(doc, "role", role);
+		put(doc, "recorded_at", recordedAt);
+		ObjectNode source = json.createObjectNode();
+		put(source, "url", sourceUrl);
+		put(source, "revision", sourceRevision);
+		put(source, "note", sourceNote);
+		if (!source.isEmpty()) {
+			doc.set("source", source);
+		}
+		ObjectNode system = json.createObjectNode();
+		put(system, "name", systemName);
+		put(system, "hardware", systemHardware);
+		putInteger(system, "nodes", systemNodes);
+		setIfAny(doc, "system", system);
+		ObjectNode model = json.createObjectNode();
+		put(model, "repo", modelRepo);
+		put(model, "revision", modelRevision);
+		put(model, "commit", modelCommit);
+		setIfAny(doc, "model", model);
+		ObjectNode engine = json.createObjectNode();
+		put(engine, "name", engineName);
+		put(engine, "version", engineVersion);
+		Map<String, String> flags = keyValues(engineFlags);
+		if (!flags.isEmpty()) {
+			ObjectNode flagNode = engine.putObject("flags");
+			flags.forEach(flagNode::put);
+		}
+		List<String> warnings = lines(engineWarnings);
+		if (!warnings.isEmpty()) {
+			ArrayNode array = engine.putArray("warnings");
+			warnings.forEach(array::add);
+		}
+		setIfAny(doc, "engine", engine);
+		ObjectNode harness = json.createObjectNode();
+		put(harness, "name", harnessName);
+		put(harness, "version", harnessVersion);
+		put(harness, "command", harnessCommand);
+		put(harness, "token_counting", tokenCounting);
+		setIfAny(doc, "harness", harness);
+		ObjectNode workload = json.createObjectNode();
+		put(workload, "dataset", dataset);
+		putInteger(workload, "output_tokens", outputTokens);
+		put(workload, "reasoning", reasoning);
+		if (StringUtils.hasText(requestParams)) {
+			try {
+				workload.set("request_params", json.readTree(requestParams));
+			}
+			catch (RuntimeException ex) {
+				workload.put("request_params", requestParams.strip());
+			}
+		}
+		putInteger(workload, "warmup_requests", warmupRequests);
+		setIfAny(doc, "workload", workload);
+		List<String> caveatLines = lines(caveats);
+		if (!caveatLines.isEmpty()) {
+			ArrayNode array = doc.putArray("caveats");
+			caveatLines.forEach(array::add);
+		}
+		return doc;
+	}
+
+	/** The form pre-filled with what the files state, overlaid by what the uploader already typed. */
+	static ProvenanceForm prefill(@Nullable JsonNode fromFiles, ProvenanceForm typed) {
+		JsonNode f = fromFiles == null ? JsonMapper.builder().build().createObjectNode() : fromFiles;
+		return new ProvenanceForm(or(typed.title, f.path("title")), or(typed.role, f.path("role")),
+				or(typed.sourceUrl, f.path("source").path("url")), or(typed.sourceRevision, f.path("source").path("revision")),
+				or(typed.sourceNote, f.path("source").path("note")), or(typed.recordedAt, f.path("recorded_at")),
+				or(typed.systemName, f.path("system").path("name")), or(typed.systemHardware, f.path("system").path("hardware")),
+				or(typed.systemNodes, f.path("system").path("nodes")), or(typed.modelRepo, f.path("model").path("repo")),
+				or(typed.modelRevision, f.path("model").path("revision")), or(typed.modelCommit, f.path("model").path("commit")),
+				or(typed.engineName, f.path("engine").path("name")), or(typed.engineVersion, f.path("engine").path("version")),
+				typed.engineFlags, typed.engineWarnings, or(typed.harnessName, f.path("harness").path("name")),
+				or(typed.harnessVersion, f.path("harness").path("version")), or(typed.harnessCommand, f.path("harness").path("command")),
+				or(typed.tokenCounting, f.path("harness").path("token_counting")), or(typed.dataset, f.path("workload").path("dataset")),
+				or(typed.outputTokens, f.path("workload").path("output_tokens")), or(typed.reasoning, f.path("workload").path("reasoning")),
+				typed.requestParams != null ? typed.requestParams
+						: f.path("workload").has("request_params") ? f.path("workload").get("request_params").toString() : null,
+				or(typed.warmupRequests, f.path("workload").path("warmup_requests")), typed.caveats, typed.promptColumn,
+				typed.concurrencyColumn, typed.metricColumns, typed.paramColumns);
+	}
+
+	/**
+	 * The table mapping: metric columns as lines {@code Column = metric unit [statistic]}, param
+	 * columns as {@code Column = param}; {@code null} when no prompt column is given.
+	 *
+	 * @throws IllegalArgumentException naming the line that cannot be read
+	 */
+	@Nullable TableMapping mapping() {
+		if (!StringUtils.hasText(promptColumn)) {
+			return null;
+		}
+		Map<String, MetricColumn> metrics = new LinkedHashMap<>();
+		for (Map.Entry<String, String> line : keyValues(metricColumns).entrySet()) {
+			String[] words = line.getValue().trim().split("\\s+");
+			if (words.length < 2 || words.length > 3) {
+				throw new IllegalArgumentException("metric column '" + line.getKey()
+						+ "': write 'Column = metric unit [statistic]', e.g. 'TTFT (ms) = ttft_s ms'");
+			}
+			metrics.put(line.getKey(), new MetricColumn(words[0], words[1], words.length == 3 ? words[2] : null));
+		}
+		return new TableMapping(promptColumn.strip(), StringUtils.hasText(concurrencyColumn) ? concurrencyColumn.strip() : null,
+				metrics, StringUtils.hasText(sourceUrl) ? sourceUrl.strip() : "", StringUtils.hasText(sourceRevision) ? sourceRevision.strip() : null,
+				keyValues(paramColumns));
+	}
+
+	private static @Nullable String or(@Nullable String typed, JsonNode fromFile) {
+		if (StringUtils.hasText(typed)) {
+			return typed;
+		}
+		return fromFile.isMissingNode() || fromFile.isNull() ? null : fromFile.asString();
+	}
+
+	private static void put(ObjectNode node, String field, @Nullable String value) {
+		if (StringUtils.hasText(value)) {
+			node.put(field, value.strip());
+		}
+	}
+
+	/** A whole number stays a number; anything else is kept as text so that validation names it. */
+	private static void putInteger(ObjectNode node, String field, @Nullable String value) {
+		if (!StringUtils.hasText(value)) {
+			return;
+		}
+		try {
+			node.put(field, Integer.parseInt(value.strip()));
+		}
+		catch (NumberFormatException ex) {
+			node.put(field, value.strip());
+		}
+	}
+
+	private static void setIfAny(ObjectNode doc, String field, ObjectNode value) {
+		if (!value.isEmpty()) {
+			doc.set(field, value);
+		}
+	}
+
+	static Map<String, String> keyValues(@Nullable String text) {
+		Map<String, String> map = new LinkedHashMap<>();
+		for (String line : lines(text)) {
+			int eq = line.indexOf('=');
+			if (eq <= 0) {
+				throw new IllegalArgumentException("'" + line + "': write one 'name=value' per line");
+			}
+			map.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+		}
+		return map;
+	}
+
+	private static List<String> lines(@Nullable String text) {
+		if (!StringUtils.hasText(text)) {
+			return List.of();
+		}
+		return Arrays.stream(text.split("\\R")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+	}
+
+}

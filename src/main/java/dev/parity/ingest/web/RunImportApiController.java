@@ -1,0 +1,55 @@
+package dev.parity.ingest.web;
+
+import java.net.URI;
+import java.security.Principal;
+import java.util.List;
+import java.util.Map;
+
+import dev.parity.ingest.HarnessIngest;
+import dev.parity.ingest.harness.HarnessFormat;
+import dev.parity.ingest.harness.InputFile;
+import dev.parity.run.RunRepository.Stored;
+import io.swagger.v3.oas.annotations.Operation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
+
+/**
+ * {@code POST /api/runs/import}: store a harness's output (or a published table) with the provenance it lacks.
+ */
+@RestController
+class RunImportApiController {
+
+	private final HarnessIngest ingest;
+
+	RunImportApiController(HarnessIngest ingest) {
+		this.ingest = ingest;
+	}
+
+	@Operation(summary = "Import harness output as a run",
+			description = "Multipart: `files` (one or more, or a zip), optional `format` (native, vllm, vllm-sweep, sglang, aiperf, "
+					+ "aiperf-records, aiperf-sweep, llmperf-summary, llmperf-responses, llama-benchy, guidellm, table-csv, "
+					+ "table-markdown; detected from the content when absent), `provenance` (JSON in the run-document shape, "
+					+ "without cells), `mapping` (JSON column mapping, for tables). 201 new, 200 already stored, 400 with every problem.")
+	@PostMapping(path = "/api/runs/import", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+	ResponseEntity<Map<String, String>> importRun(@RequestPart(name = "files", required = false) @Nullable List<MultipartFile> parts,
+			@RequestParam(name = "format", required = false) @Nullable String format,
+			@RequestParam(name = "provenance", required = false) @Nullable String provenance,
+			@RequestParam(name = "mapping", required = false) @Nullable String mapping, Principal principal) {
+		List<InputFile> files = ImportRequest.files(parts);
+		HarnessFormat picked = ImportRequest.format(format);
+		Stored stored = ingest.store(files, picked, ImportRequest.provenance(provenance), ImportRequest.mapping(mapping, picked),
+				principal.getName());
+		String url = "/runs/" + stored.id();
+		Map<String, String> body = Map.of("id", stored.id().value(), "url", url);
+		return stored.created() ? ResponseEntity.created(URI.create(url)).body(body)
+				: ResponseEntity.ok().location(URI.create(url)).body(body);
+	}
+
+}
