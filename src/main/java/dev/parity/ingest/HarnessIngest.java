@@ -168,6 +168,13 @@ public class HarnessIngest {
 				document.set(name, value);
 			}
 		});
+		// A harness run is ours unless said otherwise; a workload nobody declared is an empty declaration.
+		if (!document.has("role")) {
+			document.put("role", "measured");
+		}
+		if (!document.has("workload")) {
+			document.putObject("workload");
+		}
 		// Keep the document's field order readable: format and title first, cells last.
 		ObjectNode ordered = json.createObjectNode();
 		for (String field : List.of("format", "title", "role", "source", "recorded_at", "system", "model", "engine",

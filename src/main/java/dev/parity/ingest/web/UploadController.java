@@ -207,14 +207,14 @@ class UploadController {
 		for (Flag flag : flags.run()) {
 			lines.add(flag.rule() + " (run): " + flag.message());
 		}
-		Map<String, Integer> perRule = new LinkedHashMap<>();
+		Map<String, java.util.Set<String>> cellsPerRule = new LinkedHashMap<>();
 		Map<String, String> example = new LinkedHashMap<>();
 		flags.cells().forEach((anchor, list) -> list.forEach(flag -> {
-			perRule.merge(flag.rule(), 1, Integer::sum);
+			cellsPerRule.computeIfAbsent(flag.rule(), k -> new java.util.HashSet<>()).add(anchor);
 			example.putIfAbsent(flag.rule(), flag.message());
 		}));
-		perRule.forEach((rule, count) -> lines.add(rule + " on " + count + (count == 1 ? " cell" : " cells") + ", e.g. "
-				+ example.get(rule)));
+		cellsPerRule.forEach((rule, anchors) -> lines.add(rule + " on " + anchors.size()
+				+ (anchors.size() == 1 ? " cell" : " cells") + ", e.g. " + example.get(rule)));
 		return lines;
 	}
 
