@@ -60,4 +60,9 @@ public class AppUser {
 		return createdAt;
 	}
 
+	/** Gives the user another role: viewer, uploader or admin. */
+	public void changeRole(String role) {
+		this.role = role;
+	}
+
 }

@@ -58,6 +58,11 @@ class LoginAttempts {
 		}
 	}
 
+	/** How long a refused client should wait before trying again. */
+	long retryAfterSeconds() {
+		return limits.window().toSeconds();
+	}
+
 	@EventListener
 	void onFailure(AbstractAuthenticationFailureEvent event) {
 		Deque<Instant> recent = failures.computeIfAbsent(key(event.getAuthentication().getName()), k -> new ArrayDeque<>());

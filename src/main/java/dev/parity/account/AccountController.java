@@ -1,0 +1,139 @@
+package dev.parity.account;
+
+import java.security.Principal;
+import java.util.List;
+import java.util.Set;
+
+import dev.parity.audit.AuditTrail;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.stereotype.Controller;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.ui.Model;
+import org.springframework.util.StringUtils;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/**
+ * A user's API tokens, and for admins the users and the audit trail.
+ */
+@Controller
+class AccountController {
+
+	static final Set<String> ROLES = Set.of("viewer", "uploader", "admin");
+
+	static final int MIN_PASSWORD = 12;
+
+	private final ApiTokens tokens;
+
+	private final AppUsers users;
+
+	private final PasswordEncoder passwordEncoder;
+
+	private final AuditTrail audit;
+
+	AccountController(ApiTokens tokens, AppUsers users, PasswordEncoder passwordEncoder, AuditTrail audit) {
+		this.tokens = tokens;
+		this.users = users;
+		this.passwordEncoder = passwordEncoder;
+		this.audit = audit;
+	}
+
+	@GetMapping("/account")
+	String showAccount(Principal principal, Model model) {
+		model.addAttribute("pageTitle", "Your account");
+		model.addAttribute("tokens", tokens.list(principal.getName()));
+		return "account/tokens";
+	}
+
+	@PostMapping("/account/tokens")
+	String createToken(@RequestParam String name, Principal principal, RedirectAttributes redirect) {
+		try {
+			ApiTokens.NewToken created = tokens.create(principal.getName(), name);
+			redirect.addFlashAttribute("newToken", created.token());
+			redirect.addFlashAttribute("newTokenName", created.info().name());
+		}
+		catch (IllegalArgumentException ex) {
+			redirect.addFlashAttribute("error", ex.getMessage());
+		}
+		return "redirect:/account";
+	}
+
+	@PostMapping("/account/tokens/{id}/revoke")
+	String revokeToken(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
+		if (!tokens.revoke(principal.getName(), id)) {
+			redirect.addFlashAttribute("error", "No active token " + id + " of yours to revoke.");
+		}
+		return "redirect:/account";
+	}
+
+	@GetMapping("/admin/users")
+	String listUsers(Model model) {
+		model.addAttribute("pageTitle", "Users");
+		model.addAttribute("users", users.findAll(org.springframework.data.domain.Sort.by("username")));
+		return "admin/users";
+	}
+
+	@PostMapping("/admin/users")
+	@Transactional
+	String addUser(@RequestParam String username, @RequestParam String password, @RequestParam String role,
+			RedirectAttributes redirect) {
+		String problem = userProblem(username, password, role);
+		if (problem != null) {
+			audit.refused("add-user", username, problem);
+			redirect.addFlashAttribute("error", problem);
+			return "redirect:/admin/users";
+		}
+		users.save(new AppUser(username.strip(), passwordEncoder.encode(password), role));
+		audit.done("add-user", username.strip(), "role " + role);
+		redirect.addFlashAttribute("notice", "Added " + username.strip() + " as " + role + ".");
+		return "redirect:/admin/users";
+	}
+
+	@PostMapping("/admin/users/{username}/role")
+	@Transactional
+	String changeRole(@PathVariable String username, @RequestParam String role, RedirectAttributes redirect) {
+		AppUser user = users.findByUsername(username).orElse(null);
+		if (user == null || !ROLES.contains(role)) {
+			redirect.addFlashAttribute("error", user == null ? "No user " + username : "Unknown role " + role);
+			return "redirect:/admin/users";
+		}
+		user.changeRole(role);
+		audit.done("change-role", username, "role " + role);
+		redirect.addFlashAttribute("notice", username + " is now " + role + ".");
+		return "redirect:/admin/users";
+	}
+
+	@GetMapping("/admin/audit")
+	String showAudit(@RequestParam(required = false) @Nullable String user, @RequestParam(required = false) @Nullable String action,
+			Model model) {
+		model.addAttribute("pageTitle", "Audit trail");
+		List<AuditTrail.AuditEvent> events = audit.recent(500, StringUtils.hasText(user) ? user : null,
+				StringUtils.hasText(action) ? action : null);
+		model.addAttribute("events", events);
+		model.addAttribute("user", user);
+		model.addAttribute("action", action);
+		return "admin/audit";
+	}
+
+	private @Nullable String userProblem(String username, String password, String role) {
+		if (!StringUtils.hasText(username) || !username.strip().matches("[A-Za-z0-9._@-]{1,100}")) {
+			return "A user name is 1 to 100 letters, digits, dots, dashes, underscores or @.";
+		}
+		if (users.findByUsername(username.strip()).isPresent()) {
+			return "There is a user " + username.strip() + " already.";
+		}
+		if (password == null || password.length() < MIN_PASSWORD) {
+			return "A password has at least " + MIN_PASSWORD + " characters.";
+		}
+		if (!ROLES.contains(role)) {
+			return "The role is viewer, uploader or admin.";
+		}
+		return null;
+	}
+
+}
