@@ -62,8 +62,7 @@ class SecurityConfiguration {
 		http.authorizeHttpRequests(requests -> {
 			requests.requestMatchers("/login", "/logout", "/error", "/css/**", "/js/**", "/webjars/**", "/actuator/health/**")
 				.permitAll()
-				.requestMatchers("/account", "/account/**").authenticated()
-				.requestMatchers("/upload", "/upload/**").hasAnyRole("UPLOADER", "ADMIN")
+				.requestMatchers("/upload", "/upload/**", "/account", "/account/**").hasAnyRole("UPLOADER", "ADMIN")
 				.requestMatchers("/admin", "/admin/**").hasRole("ADMIN")
 				.requestMatchers(HttpMethod.POST, "/runs/*/retract", "/published/*/retract").hasRole("ADMIN");
 			if (access.publicRead()) {

@@ -47,7 +47,10 @@ public class HarnessIngest {
 
 	private final JsonMapper json;
 
-	HarnessIngest(RunRepository runs, AuditTrail audit, JsonMapper json) {
+	private final DocumentLimits limits;
+
+	HarnessIngest(RunRepository runs, AuditTrail audit, JsonMapper json, DocumentLimits limits) {
+		this.limits = limits;
 		this.runs = runs;
 		this.audit = audit;
 		this.json = json;
@@ -107,6 +110,7 @@ public class HarnessIngest {
 		fileProvenance.remove("format");
 		ObjectNode document = merge(imported.cellsDocument(), provenance);
 		problems.addAll(unknownProvenanceFields(provenance));
+		problems.addAll(limits.check(document));
 		problems.addAll(RunDocumentValidator.validate(document));
 		RunDocument run = problems.isEmpty() ? RunDocumentReader.read(document) : null;
 		return new Preview(detection, chosen, imported.notes(), imported.countReadings(), fileProvenance, document,

@@ -1,5 +1,6 @@
 package dev.parity.ingest;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.parity.audit.AuditTrail;
@@ -10,9 +11,7 @@ import dev.parity.run.RunRepository.Stored;
 import dev.parity.run.RunRepository.UploadedFile;
 import dev.parity.run.Sha256;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,18 +26,21 @@ import org.springframework.transaction.annotation.Transactional;
 public class RunIngest {
 
 	/** Strict reading: a duplicate key or trailing garbage is an error, never silently resolved. */
-	private static final JsonMapper STRICT = JsonMapper.builder()
-		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-		.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-		.build();
+	private static final JsonMapper STRICT = DocumentLimits.defaults().mapper();
 
 	private final RunRepository runs;
 
 	private final AuditTrail audit;
 
-	RunIngest(RunRepository runs, AuditTrail audit) {
+	private final DocumentLimits limits;
+
+	private final JsonMapper reader;
+
+	RunIngest(RunRepository runs, AuditTrail audit, DocumentLimits limits) {
 		this.runs = runs;
 		this.audit = audit;
+		this.limits = limits;
+		this.reader = limits.mapper();
 	}
 
 	/**
@@ -54,8 +56,9 @@ public class RunIngest {
 	public Stored ingestDocument(byte[] bytes, String fileName, String uploadedBy) {
 		JsonNode document;
 		try {
-			document = parse(bytes);
-			List<Problem> problems = RunDocumentValidator.validate(document);
+			document = parse(bytes, reader);
+			List<Problem> problems = new ArrayList<>(limits.check(document));
+			problems.addAll(RunDocumentValidator.validate(document));
 			if (!problems.isEmpty()) {
 				throw new RunFileRejected(problems);
 			}
@@ -74,11 +77,15 @@ public class RunIngest {
 
 	/** Parses JSON strictly, turning a syntax error into a problem that says where. */
 	public static JsonNode parse(byte[] bytes) {
+		return parse(bytes, STRICT);
+	}
+
+	private static JsonNode parse(byte[] bytes, JsonMapper mapper) {
 		if (bytes.length == 0) {
 			throw new RunFileRejected("$", "the upload is empty: expected a benchmark-run/1 JSON document");
 		}
 		try {
-			return STRICT.readTree(bytes);
+			return mapper.readTree(bytes);
 		}
 		catch (JacksonException ex) {
 			TokenStreamLocation location = ex.getLocation();

@@ -1,0 +1,71 @@
+package dev.parity.ingest;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * How large a run may be: cells, samples, JSON nesting depth and string length
+ * ({@code parity.limits.*}). A document over a limit is refused with the limit named.
+ *
+ * @param maxCells cells per run
+ * @param maxSamples per-request samples per run, all cells together
+ * @param maxJsonDepth nesting depth of a JSON document
+ * @param maxStringLength characters in any one JSON string
+ */
+@ConfigurationProperties("parity.limits")
+public record DocumentLimits(int maxCells, int maxSamples, int maxJsonDepth, int maxStringLength) {
+
+	public DocumentLimits {
+		maxCells = maxCells <= 0 ? 10_000 : maxCells;
+		maxSamples = maxSamples <= 0 ? 2_000_000 : maxSamples;
+		maxJsonDepth = maxJsonDepth <= 0 ? 64 : maxJsonDepth;
+		maxStringLength = maxStringLength <= 0 ? 1_000_000 : maxStringLength;
+	}
+
+	public static DocumentLimits defaults() {
+		return new DocumentLimits(0, 0, 0, 0);
+	}
+
+	/** A strict reader within these limits: a duplicate key or trailing garbage is an error too. */
+	JsonMapper mapper() {
+		JsonFactory factory = JsonFactory.builder()
+			.streamReadConstraints(StreamReadConstraints.builder()
+				.maxNestingDepth(maxJsonDepth)
+				.maxStringLength(maxStringLength)
+				.maxNumberLength(100)
+				.build())
+			.build();
+		return JsonMapper.builder(factory)
+			.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+			.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+			.build();
+	}
+
+	/** The problems of a document over the cell or sample limit. */
+	List<Problem> check(JsonNode document) {
+		List<Problem> problems = new ArrayList<>();
+		JsonNode cells = document.path("cells");
+		if (cells.isArray() && cells.size() > maxCells) {
+			problems.add(new Problem("$.cells", cells.size() + " cells; at most " + maxCells + " (parity.limits.max-cells)"));
+		}
+		long samples = 0;
+		for (JsonNode cell : cells) {
+			samples += cell.path("samples").size();
+		}
+		if (samples > maxSamples) {
+			problems.add(new Problem("$.cells[*].samples",
+					samples + " samples; at most " + maxSamples + " per run (parity.limits.max-samples)"));
+		}
+		return problems;
+	}
+
+}
