@@ -243,4 +243,14 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		return run.provenance();
 	}
 
+	/** The source URL as a link target, only when it is an http(s) address; anything else is shown as text. */
+	public @Nullable String sourceLink() {
+		Provenance.Source source = run.provenance().source();
+		if (source == null || source.url() == null) {
+			return null;
+		}
+		String url = source.url().strip();
+		return url.regionMatches(true, 0, "https://", 0, 8) || url.regionMatches(true, 0, "http://", 0, 7) ? url : null;
+	}
+
 }
