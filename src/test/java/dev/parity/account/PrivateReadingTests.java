@@ -1,0 +1,44 @@
+package dev.parity.account;
+
+import dev.parity.TestUploads;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static dev.parity.TestUploads.PASSWORD;
+import static dev.parity.TestUploads.USER;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/** With {@code parity.public-read=false}, reading needs a sign-in too; viewers may read. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "parity.public-read=false")
+@AutoConfigureMockMvc
+class PrivateReadingTests {
+
+	@Autowired
+	MockMvc mvc;
+
+	@Test
+	void anonymousVisitorsMustSignInAndViewersMayRead() throws Exception {
+		String id = TestUploads.upload(mvc, "reference.json");
+		mvc.perform(get("/runs/{id}", id).accept(MediaType.TEXT_HTML)).andExpect(status().is3xxRedirection())
+			.andExpect(redirectedUrl("/login"));
+		mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isUnauthorized());
+		mvc.perform(get("/login")).andExpect(status().isOk());
+		mvc.perform(post("/admin/users").param("username", "reader").param("password", "reader-password-1").param("role", "viewer")
+			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
+		mvc.perform(get("/runs/{id}", id).with(httpBasic("reader", "reader-password-1"))).andExpect(status().isOk());
+		mvc.perform(get("/api/runs/{id}", id).with(httpBasic("reader", "reader-password-1"))).andExpect(status().isOk());
+		mvc.perform(post("/api/runs").with(httpBasic("reader", "reader-password-1")).contentType(MediaType.APPLICATION_JSON)
+			.content(TestUploads.fresh("run-e-control.json"))).andExpect(status().isForbidden());
+	}
+
+}
