@@ -57,8 +57,10 @@ class RunPagesTests {
 
 	@Test
 	void startPageListsRecentRunsAndHowToUpload() throws Exception {
-		TestUploads.upload(mvc, "run-d-effort-off.json");
-		assertThat(page("/")).contains("Recent runs").contains("/api/runs").contains("Effort &#39;off&#39;");
+		byte[] fresh = TestUploads.fresh("run-d-effort-off.json");
+		String id = TestUploads.upload(mvc, fresh);
+		assertThat(page("/")).contains("Recent runs").contains("/api/runs").contains("href=\"/runs/" + id + "\"")
+			.contains(TestUploads.tree(fresh).get("title").asString().replace("'", "&#39;"));
 	}
 
 	@Test
