@@ -1,16 +1,15 @@
 package dev.parity.caveat;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * No caveat has the id that was asked for.
  */
-@ResponseStatus(HttpStatus.NOT_FOUND)
-public class CaveatNotFoundException extends RuntimeException {
+public class CaveatNotFoundException extends ResponseStatusException {
 
 	public CaveatNotFoundException(String id) {
-		super("No caveat with id '" + id + "'");
+		super(HttpStatus.NOT_FOUND, "No caveat with id '" + id + "'");
 	}
 
 }

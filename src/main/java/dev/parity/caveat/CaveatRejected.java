@@ -1,16 +1,15 @@
 package dev.parity.caveat;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * A caveat or status change that cannot be recorded, with the reason.
  */
-@ResponseStatus(HttpStatus.BAD_REQUEST)
-public class CaveatRejected extends RuntimeException {
+public class CaveatRejected extends ResponseStatusException {
 
 	public CaveatRejected(String message) {
-		super(message);
+		super(HttpStatus.BAD_REQUEST, message);
 	}
 
 }

@@ -1,16 +1,15 @@
 package dev.parity.record;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * No publication has the id that was asked for.
  */
-@ResponseStatus(HttpStatus.NOT_FOUND)
-public class PublicationNotFoundException extends RuntimeException {
+public class PublicationNotFoundException extends ResponseStatusException {
 
 	public PublicationNotFoundException(String id) {
-		super("No published comparison with id '" + id + "'");
+		super(HttpStatus.NOT_FOUND, "No published comparison with id '" + id + "'");
 	}
 
 }

@@ -1,16 +1,15 @@
 package dev.parity.record;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * A publication, retraction or supersession that cannot be recorded, with the reason.
  */
-@ResponseStatus(HttpStatus.BAD_REQUEST)
-public class RecordRejected extends RuntimeException {
+public class RecordRejected extends ResponseStatusException {
 
 	public RecordRejected(String message) {
-		super(message);
+		super(HttpStatus.BAD_REQUEST, message);
 	}
 
 }

@@ -1,16 +1,15 @@
 package dev.parity.run;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * No run has the id that was asked for.
  */
-@ResponseStatus(HttpStatus.NOT_FOUND)
-public class RunNotFoundException extends RuntimeException {
+public class RunNotFoundException extends ResponseStatusException {
 
 	public RunNotFoundException(String id) {
-		super("No run with id '" + id + "'");
+		super(HttpStatus.NOT_FOUND, "No run with id '" + id + "'");
 	}
 
 }

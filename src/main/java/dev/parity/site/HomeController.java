@@ -14,14 +14,18 @@ class HomeController {
 
 	private final RunSummaries summaries;
 
-	HomeController(RunSummaries summaries) {
+	private final dev.parity.record.Publications publications;
+
+	HomeController(RunSummaries summaries, dev.parity.record.Publications publications) {
 		this.summaries = summaries;
+		this.publications = publications;
 	}
 
 	@GetMapping("/")
 	String showHome(Model model) {
 		model.addAttribute("recent", summaries.findTop10ByOrderByUploadedAtDescIdAsc());
 		model.addAttribute("total", summaries.count());
+		model.addAttribute("published", publications.recent(5));
 		return "home";
 	}
 

@@ -153,7 +153,7 @@ class PublicationController {
 			live = comparisons.snapshot(pair, comparisons.settings(settings));
 		}
 		catch (RunNotFoundException | IllegalArgumentException ex) {
-			return "it cannot be recomputed: " + ex.getMessage();
+			return "it cannot be recomputed: " + (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
 		}
 		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
 		if (frozen.equals(ComparisonSnapshot.claim(live))) {
