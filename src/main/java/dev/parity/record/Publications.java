@@ -136,6 +136,11 @@ public class Publications {
 			.params(subjectKind, replacementId).query(Publications::retraction).list();
 	}
 
+	/** Every retracted or superseded run. */
+	public Set<String> retractedRuns() {
+		return Set.copyOf(jdbc.sql("select distinct subject_id from retraction where subject_kind = 'run'").query(String.class).list());
+	}
+
 	/** The ids of the retracted or superseded subjects of one kind among these. */
 	public Set<String> retractedAmong(String subjectKind, java.util.Collection<String> ids) {
 		if (ids.isEmpty()) {

@@ -25,6 +25,16 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	/** The newest runs. */
 	List<RunSummary> findTop10ByOrderByUploadedAtDescIdAsc();
 
+	/** Runs matching the filter, leaving out the given ids (e.g. retracted runs, when a reader hides them). */
+	default Page<RunSummary> search(RunFilter filter, java.util.Collection<String> excludedIds, int page, int size) {
+		Specification<RunSummary> specification = filter.specification();
+		if (!excludedIds.isEmpty()) {
+			specification = specification.and((root, query, cb) -> cb.not(root.get("id").in(excludedIds)));
+		}
+		return findAll(specification,
+				PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id"))));
+	}
+
 	default Page<RunSummary> search(RunFilter filter, int page, int size) {
 		return findAll(filter.specification(),
 				PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id"))));

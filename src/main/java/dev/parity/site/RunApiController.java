@@ -58,15 +58,17 @@ class RunApiController {
 	@Operation(summary = "List runs, newest first, with the filters of /runs")
 	@GetMapping("/api/runs")
 	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page,
-			@RequestParam(defaultValue = "25") int size) {
-		Page<RunSummary> found = summaries.search(filter == null ? RunFilter.none() : filter, Math.max(page, 0),
-				Math.min(Math.max(size, 1), 200));
+			@RequestParam(defaultValue = "25") int size,
+			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
+		Page<RunSummary> found = summaries.search(filter == null ? RunFilter.none() : filter,
+				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), Math.max(page, 0), Math.min(Math.max(size, 1), 200));
 		ObjectNode body = json.createObjectNode();
 		body.put("total", found.getTotalElements());
 		body.put("page", found.getNumber());
 		body.put("size", found.getSize());
 		ArrayNode list = body.putArray("runs");
-		found.forEach(run -> list.add(runJson.summary(run)));
+		java.util.Set<String> retracted = publications.retractedAmong("run", found.map(RunSummary::getId).getContent());
+		found.forEach(run -> list.add(runJson.summary(run).put("retracted", retracted.contains(run.getId()))));
 		return body;
 	}
 

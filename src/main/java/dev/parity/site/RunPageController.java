@@ -52,9 +52,12 @@ class RunPageController {
 	}
 
 	@GetMapping("/runs")
-	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page, Model model) {
+	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page,
+			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted, Model model) {
 		RunFilter applied = filter == null ? RunFilter.none() : filter;
-		Page<RunSummary> found = summaries.search(applied, Math.max(page, 0), PAGE_SIZE);
+		Page<RunSummary> found = summaries.search(applied, hideRetracted ? publications.retractedRuns() : java.util.Set.of(),
+				Math.max(page, 0), PAGE_SIZE);
+		model.addAttribute("hideRetracted", hideRetracted);
 		model.addAttribute("pageTitle", "Runs");
 		model.addAttribute("filter", applied);
 		model.addAttribute("runs", found);

@@ -70,6 +70,25 @@ class RecordTests {
 	}
 
 	@Test
+	void aRetractedRunStaysReachableUnderABannerAndListsMarkOrHideIt() throws Exception {
+		byte[] fresh = TestUploads.fresh("run-c-effort-high.json");
+		String c = TestUploads.upload(mvc, fresh);
+		String e = TestUploads.upload(mvc, "run-e-control.json");
+		mvc.perform(post("/runs/{id}/retract", c).param("reason", SUPERSESSION_REASON).param("replacement", e)
+			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
+		String page = page("/runs/" + c);
+		assertThat(page).contains("Superseded").contains("href=\"/runs/" + e + "\"").contains("Semi-matched: effort");
+		assertThat(page("/runs/" + e)).contains("This run supersedes").contains("href=\"/runs/" + c + "\"");
+		String title = TestUploads.tree(fresh).get("title").asString();
+		String q = title.substring(title.length() - 8);
+		assertThat(page("/runs?q=" + q)).contains("retracted");
+		assertThat(page("/runs?q=" + q + "&hide_retracted=true")).doesNotContain("href=\"/runs/" + c + "\"");
+		JsonNode api = TestUploads.tree(mvc.perform(get("/api/runs/{id}", c)).andReturn().getResponse().getContentAsByteArray());
+		assertThat(api.get("retraction").get("kind").asString()).isEqualTo("superseded");
+		assertThat(api.get("cells").size()).isEqualTo(20);
+	}
+
+	@Test
 	void hypothesesKeepTheirWholeHistory() throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String e = TestUploads.upload(mvc, "run-e-control.json");
