@@ -4,42 +4,21 @@ import java.util.List;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What a reader of a comparison sees in a real browser. */
 @ParityTest
-class ComparisonBrowserTests {
-
-	static ChromeDriver browser;
-
-	@LocalServerPort
-	int port;
+class ComparisonBrowserTests extends BrowserTest {
 
 	@Autowired
 	MockMvc mvc;
-
-	@BeforeAll
-	static void startBrowser() throws Exception {
-		browser = Browser.start();
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.quit();
-		}
-	}
 
 	@Test
 	void controlComparisonShowsTheHeadlineAComparableTtftAndAGreyedSpike() throws Exception {

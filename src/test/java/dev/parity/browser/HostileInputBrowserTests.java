@@ -6,18 +6,14 @@ import java.util.List;
 import dev.parity.Fixtures;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
-import org.openqa.selenium.chrome.ChromeDriver;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.mock.web.MockMultipartFile;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
@@ -33,30 +29,13 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 
 /** Every text field of a run, a caveat and a publication holds markup and script: nothing runs in a reader's browser. */
 @ParityTest
-class HostileInputBrowserTests {
+class HostileInputBrowserTests extends BrowserTest {
 
 	static final String PAYLOAD = "\"><script>window.__xss='script'</script><img src=x onerror=\"window.__xss='img'\">"
 			+ "<svg onload=\"window.__xss='svg'\"></svg>[[${7*7}]]{{7*7}}";
 
-	static ChromeDriver browser;
-
-	@LocalServerPort
-	int port;
-
 	@Autowired
 	MockMvc mvc;
-
-	@BeforeAll
-	static void startBrowser() throws Exception {
-		browser = Browser.start();
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.quit();
-		}
-	}
 
 	@Test
 	void nothingAnUploaderWroteRunsInTheBrowser() throws Exception {

@@ -6,38 +6,17 @@ import java.util.UUID;
 
 import dev.parity.Fixtures;
 import dev.parity.ParityTest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A person uploads a harness's output, fills in the provenance, checks the preview and lands on the run page. */
 @ParityTest
-class ImportBrowserTests {
-
-	static ChromeDriver browser;
-
-	@LocalServerPort
-	int port;
-
-	@BeforeAll
-	static void startBrowser() throws Exception {
-		browser = Browser.start();
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.quit();
-		}
-	}
+class ImportBrowserTests extends BrowserTest {
 
 	@Test
 	void importsAVllmSweepFileThroughThePreview() throws Exception {

@@ -2,41 +2,20 @@ package dev.parity.browser;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.chrome.ChromeDriver;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A person publishes C's comparison, then E's, supersedes the first by the second, and follows the links. */
 @ParityTest
-class RecordBrowserTests {
-
-	static ChromeDriver browser;
-
-	@LocalServerPort
-	int port;
+class RecordBrowserTests extends BrowserTest {
 
 	@Autowired
 	MockMvc mvc;
-
-	@BeforeAll
-	static void startBrowser() throws Exception {
-		browser = Browser.start();
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.quit();
-		}
-	}
 
 	@Test
 	void publishesSupersedesAndBothPermalinksResolveWithBanners() throws Exception {

@@ -6,38 +6,17 @@ import java.nio.file.Path;
 import java.util.List;
 
 import dev.parity.TestUploads;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A person signs in, uploads a run document through the form, and sees its run page with its charts drawn. */
 @ParityTest
-class UploadBrowserTests {
-
-	static ChromeDriver browser;
-
-	@LocalServerPort
-	int port;
-
-	@BeforeAll
-	static void startBrowser() throws Exception {
-		browser = Browser.start();
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.quit();
-		}
-	}
+class UploadBrowserTests extends BrowserTest {
 
 	@Test
 	void uploadsAFixtureThroughTheFormAndSeesItsRunPageWithCharts() throws Exception {
