@@ -33,4 +33,10 @@ abstract class BrowserTest {
 		return "http://localhost:" + port;
 	}
 
+	/** Keeps what the page looks like in {@code target/screenshots/}, for people reviewing a change. */
+	static void screenshot(String name) throws java.io.IOException {
+		java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/screenshots"));
+		java.nio.file.Files.write(dir.resolve(name + ".png"), browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+	}
+
 }

@@ -75,6 +75,7 @@ class ComparisonBrowserTests extends BrowserTest {
 		assertThat(runaway.findElement(By.cssSelector("td.cell-flags")).getText()).contains("runaway").contains("unstable");
 		WebElement cancelled = browser.findElement(By.id("cell-concurrency-4--prompt_tokens-131072")).findElement(By.cssSelector("td[data-metric=throughput_tps]"));
 		assertThat(cancelled.getText()).contains("+4,323 %").contains("greyed:").contains("failures");
+		screenshot("compare-run-a");
 	}
 
 	@Test

@@ -40,6 +40,7 @@ class RecordBrowserTests extends BrowserTest {
 		assertThat(banner).startsWith("Superseded on").contains("by Spark matches the reference at decode")
 			.contains("the +101 % came from longer outputs (801 vs 512 tokens per request) and other weights");
 		assertThat(browser.findElement(By.cssSelector(".headlines")).getText()).contains("decode_tps — no comparable cells");
+		screenshot("published-superseded");
 		browser.findElement(By.cssSelector("#retraction-banner a")).click();
 		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().endsWith("/published/" + ePublished));
 		assertThat(browser.findElement(By.id("supersedes-banner")).getText()).contains("This publication supersedes " + cPublished);
