@@ -22,15 +22,20 @@ final class ApiClient {
 	 */
 	private static final Duration HUNG = Duration.ofSeconds(90);
 
-	private static final String BASIC = "Basic " + Base64.getEncoder()
-		.encodeToString((TestUploads.USER + ":" + TestUploads.PASSWORD).getBytes(StandardCharsets.UTF_8));
-
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
 	private final String baseUrl;
 
+	private final String basic;
+
+	/** A client signed in as the test administrator. */
 	ApiClient(String baseUrl) {
+		this(baseUrl, TestUploads.USER, TestUploads.PASSWORD);
+	}
+
+	ApiClient(String baseUrl, String user, String password) {
 		this.baseUrl = baseUrl;
+		this.basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** An answer: status, the {@code Retry-After} header if any, and the body. */
@@ -46,7 +51,7 @@ final class ApiClient {
 
 	Answer upload(byte[] document) {
 		return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/runs"))
-			.header("Authorization", BASIC)
+			.header("Authorization", basic)
 			.header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofByteArray(document)));
 	}
