@@ -1,6 +1,7 @@
 package dev.parity.ingest;
 
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,11 +45,22 @@ public final class RunDocumentValidator {
 		return List.copyOf(validator.problems);
 	}
 
+	/**
+	 * The values of a JSON tree that cannot be stored as written (see {@link #validate}): numbers beyond the range of
+	 * a double, text with NUL characters or unpaired surrogates. Importers check what they made with it.
+	 */
+	public static List<Problem> unstorable(JsonNode node) {
+		RunDocumentValidator validator = new RunDocumentValidator();
+		validator.storable(node, "$");
+		return List.copyOf(validator.problems);
+	}
+
 	private void document(JsonNode document) {
 		if (!document.isObject()) {
 			problem("$", "a run document is a JSON object, not " + describe(document));
 			return;
 		}
+		storable(document, "$");
 		allowOnly(document, "$", "format", "title", "role", "source", "recorded_at", "system", "model", "engine",
 				"harness", "workload", "metric_definitions", "cells", "caveats");
 		JsonNode format = document.get("format");
@@ -85,7 +97,10 @@ public final class RunDocumentValidator {
 		String recordedAt = optionalString(document, "$", "recorded_at");
 		if (recordedAt != null) {
 			try {
-				OffsetDateTime.parse(recordedAt);
+				int year = OffsetDateTime.parse(recordedAt).atZoneSameInstant(ZoneOffset.UTC).getYear();
+				if (year < 1 || year > 9999) {
+					problem("$.recorded_at", "must be an instant in the years 1 to 9999, not \"" + recordedAt + "\"");
+				}
 			}
 			catch (DateTimeParseException ex) {
 				problem("$.recorded_at", "must be an ISO-8601 instant such as 2026-08-11T10:10:00Z, not \"" + recordedAt + "\"");
@@ -210,6 +225,9 @@ public final class RunDocumentValidator {
 						problem(path + ".params" + key(param.getKey()), "a param is a number or a string, not " + describe(value));
 						valid = false;
 					}
+					else if (value.isNumber() && !finite(value)) {
+						valid = false;
+					}
 				}
 				if (valid) {
 					Params key = RunDocumentReader.params(params);
@@ -322,7 +340,7 @@ public final class RunDocumentValidator {
 		if (!value.isNumber()) {
 			problem(path, "must be a number, not " + describe(value));
 		}
-		else if (value.doubleValue() < 0) {
+		else if (finite(value) && value.doubleValue() < 0) {
 			problem(path, "must not be negative, not " + value);
 		}
 	}
@@ -412,12 +430,82 @@ public final class RunDocumentValidator {
 		}
 	}
 
+	/**
+	 * Every value must be storable as it was written and read back as it was meant: numbers within the range of a
+	 * double (1e400 would become Infinity, or break every page that shows it), and text without NUL characters
+	 * (PostgreSQL refuses them) or unpaired surrogates (they cannot be encoded, so they would come back as "?").
+	 */
+	private void storable(JsonNode node, String path) {
+		if (node.isNumber()) {
+			if (!finite(node)) {
+				problem(path, "the number " + abbreviate(node.toString()) + " is beyond the range of a 64-bit floating-point"
+						+ " number (about ±1.8e308)");
+			}
+		}
+		else if (node.isString()) {
+			text(node.stringValue(), path, "");
+		}
+		else if (node.isObject()) {
+			for (Map.Entry<String, JsonNode> field : node.properties()) {
+				String fieldPath = path + key(field.getKey());
+				text(field.getKey(), fieldPath, "field name ");
+				storable(field.getValue(), fieldPath);
+			}
+		}
+		else if (node.isArray()) {
+			for (int i = 0; i < node.size(); i++) {
+				storable(node.get(i), path + "[" + i + "]");
+			}
+		}
+	}
+
+	private void text(String text, String path, String what) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '\0') {
+				problem(path, "the " + what + "text holds a NUL character (\\u0000), which cannot be stored");
+				return;
+			}
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				problem(path, "the " + what + "text holds an unpaired surrogate (\\u" + Integer.toHexString(c)
+						+ "), which is not Unicode text");
+				return;
+			}
+		}
+	}
+
+	/** Whether a number node's value is a finite double; {@code doubleValue()} itself throws for huge integers. */
+	private static boolean finite(JsonNode number) {
+		return Double.isFinite(number.numberValue().doubleValue());
+	}
+
 	private void problem(String path, String message) {
 		problems.add(new Problem(path, message));
 	}
 
 	private static String key(String name) {
-		return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? "." + name : "['" + name.replace("'", "\\'") + "']";
+		return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? "." + name : "['" + printable(name).replace("'", "\\'") + "']";
+	}
+
+	/** Text as it can be shown and stored: control characters and unpaired surrogates written as hexadecimal escapes. */
+	public static String printable(String text) {
+		StringBuilder out = new StringBuilder(text.length());
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				out.append(c).append(text.charAt(++i));
+			}
+			else if (Character.isISOControl(c) && c != '\n' && c != '\t' || Character.isSurrogate(c)) {
+				out.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				out.append(c);
+			}
+		}
+		return out.toString();
 	}
 
 	private static String describe(JsonNode node) {

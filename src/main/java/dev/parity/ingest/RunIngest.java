@@ -47,13 +47,15 @@ public class RunIngest {
 	 * Stores a native run document.
 	 *
 	 * @param bytes the document, exactly as uploaded
-	 * @param fileName the name it was uploaded under
+	 * @param uploadedName the name it was uploaded under
 	 * @param uploadedBy who uploads it
 	 * @return the run, new or already stored
 	 * @throws RunFileRejected with every problem, when the document is not valid
 	 */
 	@Transactional
-	public Stored ingestDocument(byte[] bytes, String fileName, String uploadedBy) {
+	public Stored ingestDocument(byte[] bytes, String uploadedName, String uploadedBy) {
+		// The name is the uploader's text and is stored as text: PostgreSQL refuses a NUL in it.
+		String fileName = RunDocumentValidator.printable(uploadedName);
 		JsonNode document;
 		try {
 			document = parse(bytes, reader);
@@ -64,7 +66,9 @@ public class RunIngest {
 			}
 		}
 		catch (RunFileRejected rejected) {
-			audit.refused("upload-run", fileName, rejected.problems().size() + " problem(s): " + rejected.getMessage());
+			// Problems quote the document (a field name with a NUL in it): the audit trail stores them as text.
+			audit.refused("upload-run", fileName,
+					RunDocumentValidator.printable(rejected.problems().size() + " problem(s): " + rejected.getMessage()));
 			throw rejected;
 		}
 		RunDocument run = RunDocumentReader.read(document);

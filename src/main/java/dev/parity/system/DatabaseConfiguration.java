@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.StringUtils;
@@ -40,13 +41,23 @@ class DatabaseConfiguration {
 	 * @param password password for the external server
 	 * @param embedded settings of the embedded server
 	 * @param poolSize maximum number of pooled connections
+	 * @param connectionTimeout how long a request waits for a connection before it fails (with a 503): short, so
+	 * that a database that went away is reported at once instead of holding every request for the pool's default
+	 * 30 seconds
 	 */
 	@ConfigurationProperties("parity.db")
-	record DatabaseProperties(String url, String user, String password, Embedded embedded, int poolSize) {
+	record DatabaseProperties(String url, String user, String password, Embedded embedded, int poolSize,
+			Duration connectionTimeout) {
 
+		@ConstructorBinding
 		DatabaseProperties {
 			embedded = embedded == null ? new Embedded(null, 0, true, false) : embedded;
 			poolSize = poolSize <= 0 ? 10 : poolSize;
+			connectionTimeout = connectionTimeout == null ? Duration.ofSeconds(5) : connectionTimeout;
+		}
+
+		DatabaseProperties(String url, String user, String password, Embedded embedded, int poolSize) {
+			this(url, user, password, embedded, poolSize, null);
 		}
 
 		/**
@@ -69,6 +80,8 @@ class DatabaseConfiguration {
 		HikariDataSource pool = new HikariDataSource();
 		pool.setMaximumPoolSize(properties.poolSize());
 		pool.setPoolName("parity");
+		pool.setConnectionTimeout(properties.connectionTimeout().toMillis());
+		pool.setValidationTimeout(Math.min(properties.connectionTimeout().toMillis(), Duration.ofSeconds(5).toMillis()));
 		if (StringUtils.hasText(properties.url())) {
 			log.info("Using the external PostgreSQL at {}", properties.url());
 			pool.setJdbcUrl(properties.url());

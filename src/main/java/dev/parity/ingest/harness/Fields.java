@@ -24,7 +24,8 @@ final class Fields {
 			return null;
 		}
 		if (node.isNumber()) {
-			double value = node.doubleValue();
+			// Not node.doubleValue(): it throws for an integer beyond the range of a double (1e400 written out).
+			double value = node.numberValue().doubleValue();
 			return Double.isFinite(value) ? value : null;
 		}
 		if (node.isString()) {

@@ -2,6 +2,8 @@ package dev.parity.ingest.harness;
 
 import java.util.List;
 
+import dev.parity.ingest.Problem;
+import dev.parity.ingest.RunDocumentValidator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,7 +42,19 @@ public final class HarnessImporters {
 			throw new ImportRejected("a published table needs a column mapping: which column is the prompt length,"
 					+ " which the concurrency, and which metric (in which unit) each other column holds");
 		}
-		return of(format).read(ParsedFile.of(InputFiles.expand(files)), mapping);
+		List<InputFile> expanded = InputFiles.expand(files);
+		HarnessImport imported = of(format).read(ParsedFile.of(expanded), mapping);
+		// A file can hold what no run can: a field name with a NUL, a number written as 1e999. Say so here, naming
+		// the file, rather than leave it to a validation of a document the user never wrote (the native format is
+		// the user's own document: its validation names the place).
+		List<Problem> unstorable = format == HarnessFormat.NATIVE ? List.of()
+				: RunDocumentValidator.unstorable(imported.cellsDocument());
+		if (!unstorable.isEmpty()) {
+			String names = String.join(", ", expanded.stream().map(InputFile::name).limit(3).toList());
+			throw new ImportRejected(RunDocumentValidator.printable(names) + ": holds a value that cannot be stored: "
+					+ unstorable.get(0).message() + (unstorable.size() > 1 ? " (and " + (unstorable.size() - 1) + " more)" : ""));
+		}
+		return imported;
 	}
 
 }

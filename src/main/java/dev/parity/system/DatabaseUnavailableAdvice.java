@@ -1,0 +1,131 @@
+package dev.parity.system;
+
+import java.net.ConnectException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
+import java.util.List;
+import java.util.Map;
+
+import dev.parity.ingest.Problem;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.dao.UncategorizedDataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.servlet.ModelAndView;
+
+/**
+ * Answers 503 Service Unavailable with {@code Retry-After} when the database cannot be reached (stopped,
+ * restarting, unreachable, or out of connections): a readable page for a browser, the usual {@code errors} body
+ * for the API. Every write is one transaction, so nothing is stored in part; and repeating an upload is safe even
+ * when its commit was cut off after the fact: the same bytes resolve to the same run.
+ */
+@ControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class DatabaseUnavailableAdvice {
+
+	/** How long a client is asked to wait before repeating the request, in seconds. */
+	static final String RETRY_AFTER_SECONDS = "5";
+
+	static final String MESSAGE = "the database cannot be reached just now. Try again in a few seconds: an upload sent again"
+			+ " is stored once, never twice.";
+
+	private static final Logger log = LoggerFactory.getLogger(DatabaseUnavailableAdvice.class);
+
+	@ExceptionHandler({ DataAccessResourceFailureException.class, CannotCreateTransactionException.class,
+			TransientDataAccessException.class, RecoverableDataAccessException.class })
+	Object databaseUnavailable(Exception ex, HttpServletRequest request, HttpServletResponse response) {
+		return unavailable(ex, request, response);
+	}
+
+	/**
+	 * A commit or a rollback that failed because the connection broke (the server stopped under it); any other
+	 * failure of these kinds is left to the default handling (a 500). Only these two types are handled
+	 * conditionally: a handler chosen here hides the handlers of other advice for the same type.
+	 */
+	@ExceptionHandler({ TransactionSystemException.class, UncategorizedDataAccessException.class })
+	Object transactionFailed(RuntimeException ex, HttpServletRequest request, HttpServletResponse response) {
+		if (!isDatabaseUnavailable(ex)) {
+			throw ex;
+		}
+		return unavailable(ex, request, response);
+	}
+
+	private static Object unavailable(Exception ex, HttpServletRequest request, HttpServletResponse response) {
+		log.warn("{} {}: 503, the database is unavailable: {}", request.getMethod(), request.getRequestURI(),
+				rootCause(ex).toString());
+		response.setHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+		if (wantsPage(request)) {
+			return new ModelAndView("error/503", Map.of("pageTitle", "Database unavailable"),
+					HttpStatus.SERVICE_UNAVAILABLE);
+		}
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("errors", List.of(new Problem("$", MESSAGE))));
+	}
+
+	/** A browser gets a page; scripts and the API get JSON. */
+	static boolean wantsPage(HttpServletRequest request) {
+		if (request.getRequestURI().startsWith("/api/")) {
+			return false;
+		}
+		String accept = request.getHeader(HttpHeaders.ACCEPT);
+		return accept != null && accept.contains(MediaType.TEXT_HTML_VALUE);
+	}
+
+	/**
+	 * Whether the failure, or one of its causes, is the database being out of reach (as opposed to a statement it
+	 * refused, which is a bug or a bad request).
+	 */
+	static boolean isDatabaseUnavailable(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+			if (cause instanceof DataAccessResourceFailureException || cause instanceof CannotCreateTransactionException
+					|| cause instanceof TransientDataAccessException || cause instanceof RecoverableDataAccessException
+					|| cause instanceof SQLTransientConnectionException || cause instanceof SQLNonTransientConnectionException
+					|| cause instanceof SQLRecoverableException || cause instanceof ConnectException) {
+				return true;
+			}
+			if (cause instanceof SQLException sql && connectionLost(sql.getSQLState())) {
+				return true;
+			}
+			// Hibernate's "Unable to rollback (or commit) against JDBC Connection" over the pool's "Connection is
+			// closed" (no SQL state): the connection broke under the transaction, which therefore did not commit
+			// (a rollback) or may have (a commit: an upload repeated then resolves to the run it stored).
+			if (cause instanceof org.hibernate.TransactionException && cause.getCause() instanceof SQLException sql
+					&& (sql.getSQLState() == null || connectionLost(sql.getSQLState()))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** 08: connection exception; 57P01-57P03: the server is shutting down, or cannot take connections now. */
+	private static boolean connectionLost(String sqlState) {
+		return sqlState != null && (sqlState.startsWith("08") || sqlState.startsWith("57P0"));
+	}
+
+	static Throwable rootCause(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return root;
+	}
+
+}

@@ -1,0 +1,84 @@
+package dev.parity.reliability;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Optional;
+
+import dev.parity.TestUploads;
+
+/**
+ * A script's view of a Parity server: real HTTP, HTTP Basic as the test administrator, as CI would call it.
+ */
+final class ApiClient {
+
+	/**
+	 * Only a guard against a hung test: a request that takes this long is a failure whatever it answers.
+	 */
+	private static final Duration HUNG = Duration.ofSeconds(90);
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+
+	private final String baseUrl;
+
+	private final String basic;
+
+	/** A client signed in as the test administrator. */
+	ApiClient(String baseUrl) {
+		this(baseUrl, TestUploads.USER, TestUploads.PASSWORD);
+	}
+
+	ApiClient(String baseUrl, String user, String password) {
+		this.baseUrl = baseUrl;
+		this.basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** An answer: status, the {@code Retry-After} header if any, and the body. */
+	record Answer(int status, Optional<String> retryAfter, String body) {
+
+		@Override
+		public String toString() {
+			return status + (retryAfter.isPresent() ? " (Retry-After " + retryAfter.get() + ")" : "") + " "
+					+ (body.length() > 300 ? body.substring(0, 300) + "…" : body);
+		}
+
+	}
+
+	Answer upload(byte[] document) {
+		return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/runs"))
+			.header("Authorization", basic)
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofByteArray(document)));
+	}
+
+	/** A page as a browser asks for it. */
+	Answer page(String path) {
+		return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "text/html").GET());
+	}
+
+	/** A read of the JSON API, anonymous as reading is public. */
+	Answer get(String path) {
+		return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "application/json").GET());
+	}
+
+	private Answer send(HttpRequest.Builder request) {
+		try {
+			HttpResponse<String> response = http.send(request.timeout(HUNG).build(),
+					HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+			return new Answer(response.statusCode(), response.headers().firstValue("Retry-After"), response.body());
+		}
+		catch (IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

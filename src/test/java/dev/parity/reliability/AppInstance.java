@@ -1,0 +1,51 @@
+package dev.parity.reliability;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.parity.ParityApplication;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * The whole application started in this JVM on a random port against a PostgreSQL the test names, as a second
+ * server of a deployment (or a first one whose database the test controls).
+ */
+final class AppInstance implements AutoCloseable {
+
+	private final ConfigurableApplicationContext context;
+
+	private AppInstance(ConfigurableApplicationContext context) {
+		this.context = context;
+	}
+
+	/**
+	 * Starts an instance on the database at {@code jdbcUrl} (user {@code postgres}, as the embedded servers have).
+	 * @param settings more {@code name=value} settings
+	 */
+	static AppInstance start(String jdbcUrl, String... settings) {
+		List<String> args = new ArrayList<>(List.of("--server.port=0", "--parity.db.url=" + jdbcUrl,
+				"--parity.db.user=postgres", "--parity.db.password=", "--spring.main.banner-mode=off"));
+		for (String setting : settings) {
+			args.add("--" + setting);
+		}
+		// Command-line arguments: the test configuration on the classpath sets parity.db.url (to the embedded one).
+		return new AppInstance(new SpringApplicationBuilder(ParityApplication.class).run(args.toArray(String[]::new)));
+	}
+
+	String baseUrl() {
+		return "http://localhost:" + context.getEnvironment().getRequiredProperty("local.server.port");
+	}
+
+	JdbcClient jdbc() {
+		return context.getBean(JdbcClient.class);
+	}
+
+	@Override
+	public void close() {
+		context.close();
+	}
+
+}
