@@ -41,7 +41,6 @@ public record DocumentLimits(int maxCells, int maxSamples, int maxJsonDepth, int
 			.streamReadConstraints(StreamReadConstraints.builder()
 				.maxNestingDepth(maxJsonDepth)
 				.maxStringLength(maxStringLength)
-				.maxNumberLength(100)
 				.build())
 			.build();
 		return JsonMapper.builder(factory)
