@@ -1,5 +1,6 @@
 package dev.parity.run;
 
+import java.io.ByteArrayInputStream;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,6 +20,8 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -253,15 +256,22 @@ public class RunRepository {
 	}
 
 	private void insertFiles(RunId id, List<UploadedFile> files) {
-		List<Object[]> rows = new ArrayList<>();
 		for (int i = 0; i < files.size(); i++) {
 			UploadedFile file = files.get(i);
-			rows.add(new Object[] { id.value(), i, file.fileName(), file.mediaType(), Sha256.hex(file.content()),
-					(long) file.content().length, file.content() });
+			int position = i;
+			// As a stream: the driver's setBytes copies the array, a second copy of a 100 MB upload.
+			jdbcTemplate.update("""
+					insert into run_file (run_id, position, file_name, media_type, sha256, size_bytes, content)
+					values (?, ?, ?, ?, ?, ?, ?)""", statement -> {
+				statement.setString(1, id.value());
+				statement.setInt(2, position);
+				statement.setString(3, file.fileName());
+				statement.setString(4, file.mediaType());
+				statement.setString(5, Sha256.hex(file.content()));
+				statement.setLong(6, file.content().length);
+				statement.setBinaryStream(7, new ByteArrayInputStream(file.content()), file.content().length);
+			});
 		}
-		jdbcTemplate.batchUpdate("""
-				insert into run_file (run_id, position, file_name, media_type, sha256, size_bytes, content)
-				values (?, ?, ?, ?, ?, ?, ?)""", rows);
 	}
 
 	public Optional<RunId> findIdByUploadSha(String sha256) {
@@ -306,12 +316,12 @@ public class RunRepository {
 				meta.put(rs.getString("id"), new Object[] { rs.getString("workload_fingerprint"),
 						rs.getTimestamp("uploaded_at").toInstant(), rs.getString("uploaded_by") });
 		});
+		Map<String, List<Cell>> cells = new HashMap<>();
 		jdbc.sql("""
 				select run_id, params, exec_order, completed, failed, cancelled, output_tokens, reasoning_tokens,
 				       metrics, samples
 				from cell where run_id = any(?) order by run_id, position""").param(idArray).query((ResultSet rs) -> {
-				ArrayNode cells = (ArrayNode) documents.get(rs.getString("run_id")).get("cells");
-				ObjectNode cell = cells.addObject();
+				ObjectNode cell = json.createObjectNode();
 				cell.set("params", json.readTree(rs.getString("params")));
 				putInt(cell, "order", rs, "exec_order");
 				ObjectNode requests = cell.putObject("requests");
@@ -321,7 +331,11 @@ public class RunRepository {
 				putJson(cell, "output_tokens", rs.getString("output_tokens"));
 				putJson(cell, "reasoning_tokens", rs.getString("reasoning_tokens"));
 				putJson(cell, "metrics", rs.getString("metrics"));
-				putJson(cell, "samples", rs.getString("samples"));
+				// Samples are most of a run: read straight into samples, as RunDocumentReader reads them from a tree.
+				Cell read = RunDocumentReader.cell(cell);
+				cells.computeIfAbsent(rs.getString("run_id"), k -> new ArrayList<>())
+					.add(new Cell(read.params(), read.order(), read.requests(), read.outputTokens(), read.reasoningTokens(),
+							read.metrics(), samples(rs.getString("samples"))));
 		});
 		Map<String, List<Run.RunFile>> files = new HashMap<>();
 		jdbc.sql("""
@@ -334,8 +348,11 @@ public class RunRepository {
 		Map<RunId, Run> runs = new LinkedHashMap<>();
 		documents.forEach((id, document) -> {
 			Object[] m = meta.get(id);
-			runs.put(new RunId(id), new Run(new RunId(id), RunDocumentReader.read(document), (String) m[0],
-					(Instant) m[1], (String) m[2], files.getOrDefault(id, List.of())));
+			RunDocument read = RunDocumentReader.read(document);
+			RunDocument run = new RunDocument(read.title(), read.role(), read.recordedAt(), read.provenance(),
+					cells.getOrDefault(id, List.of()));
+			runs.put(new RunId(id), new Run(new RunId(id), run, (String) m[0], (Instant) m[1], (String) m[2],
+					files.getOrDefault(id, List.of())));
 		});
 		return runs;
 	}
@@ -350,6 +367,61 @@ public class RunRepository {
 
 	/** An uploaded file with its content. */
 	public record StoredFile(String fileName, String mediaType, byte[] content) {
+	}
+
+	/**
+	 * A cell's samples read from their stored JSON without building a tree: the same samples
+	 * {@link RunDocumentReader#cells} makes of the same JSON (status and token counts by name, every other number a
+	 * metric, in stored order).
+	 */
+	private List<Sample> samples(@Nullable String text) {
+		List<Sample> samples = new ArrayList<>();
+		if (text == null) {
+			return samples;
+		}
+		try (JsonParser parser = json.createParser(text)) {
+			if (parser.nextToken() != JsonToken.START_ARRAY) {
+				return samples;
+			}
+			JsonToken token;
+			while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+				if (token != JsonToken.START_OBJECT) {
+					parser.skipChildren();
+					samples.add(new Sample(null, null, null, Map.of()));
+					continue;
+				}
+				String status = null;
+				Double outputTokens = null;
+				Double reasoningTokens = null;
+				Map<String, Double> metrics = new LinkedHashMap<>();
+				while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+					String name = parser.currentName();
+					JsonToken value = parser.nextToken();
+					boolean number = value == JsonToken.VALUE_NUMBER_INT || value == JsonToken.VALUE_NUMBER_FLOAT;
+					switch (name) {
+						case "status" -> status = value.isScalarValue() && value != JsonToken.VALUE_NULL
+								? parser.<JsonNode>readValueAsTree().asString() : skip(parser);
+						case "output_tokens" -> outputTokens = number ? parser.getDoubleValue() : skip(parser);
+						case "reasoning_tokens" -> reasoningTokens = number ? parser.getDoubleValue() : skip(parser);
+						default -> {
+							if (number) {
+								metrics.put(name, parser.getDoubleValue());
+							}
+							else {
+								parser.skipChildren();
+							}
+						}
+					}
+				}
+				samples.add(new Sample(status, outputTokens, reasoningTokens, metrics));
+			}
+		}
+		return samples;
+	}
+
+	private static <T> @Nullable T skip(JsonParser parser) {
+		parser.skipChildren();
+		return null;
 	}
 
 	private void putJson(ObjectNode node, String field, @Nullable String value) {

@@ -3,8 +3,12 @@ package dev.parity.site;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -52,6 +56,13 @@ class ComparisonService {
 		.weigher((Key key, byte[] snapshot) -> snapshot.length)
 		.expireAfterAccess(Duration.ofDays(1))
 		.build();
+
+	/** Loads the second run of a comparison while the request's thread loads the first. */
+	private final Executor loader = Executors.newFixedThreadPool(4, runnable -> {
+		Thread thread = new Thread(runnable, "comparison-loader");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	/** How often the record (caveats, statuses, retractions) of each run has changed since start. */
 	private final Map<String, Long> recordVersions = new ConcurrentHashMap<>();
@@ -122,9 +133,10 @@ class ComparisonService {
 	private ObjectNode compute(Pair pair, CompareSettings settings) {
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
-		Map<RunId, Run> found = runs.findAll(List.of(baselineId, contenderId));
-		Run baseline = found.get(baselineId);
-		Run contender = found.get(contenderId);
+		// Both runs at once (most of a large run is its samples, read and parsed on each side): three queries each.
+		CompletableFuture<Optional<Run>> loading = CompletableFuture.supplyAsync(() -> runs.find(contenderId), loader);
+		Run baseline = runs.find(baselineId).orElse(null);
+		Run contender = loading.join().orElse(null);
 		if (baseline == null) {
 			throw new RunNotFoundException(pair.baselineId());
 		}
