@@ -105,7 +105,7 @@ class PerformanceBenchmark {
 
 	// ---------------------------------------------------------------- setup
 
-	private static EmbeddedPostgres startDatabase() throws IOException {
+	private EmbeddedPostgres startDatabase() throws IOException {
 		log("starting PostgreSQL (durable, as the application's own embedded server; pg_stat_statements loaded)");
 		Path dataDir = OUT.resolve("postgres");
 		Files.createDirectories(dataDir);
@@ -219,9 +219,12 @@ class PerformanceBenchmark {
 				size / 1e6));
 		int port = freePort();
 		Path gcLog = OUT.resolve("child-gc.log");
+		Path jfr = OUT.resolve("child.jfr");
 		Files.deleteIfExists(gcLog);
+		Files.deleteIfExists(jfr);
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog, "-cp",
+				"-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog,
+				"-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true", "-cp",
 				System.getProperty("java.class.path"), ParityApplication.class.getName()));
 		command.addAll(applicationArguments(port));
 		Process child = new ProcessBuilder(command).redirectErrorStream(true)
@@ -251,12 +254,14 @@ class PerformanceBenchmark {
 				Thread.sleep(500);
 			}
 			Http.Timed stored;
+			importFrom = java.time.Instant.now();
 			try {
 				stored = childHttp.postJson("/api/runs", large, UPLOADER, PASSWORD);
 			}
 			catch (RuntimeException ex) {
 				stored = new Http.Timed(-1, ex.toString().getBytes(), 0);
 			}
+			importTo = java.time.Instant.now();
 			boolean alive = child.isAlive();
 			boolean imported = stored.status() == 201 && alive;
 			double[] heap = gcHeap(gcLog);
@@ -278,12 +283,22 @@ class PerformanceBenchmark {
 		}
 		finally {
 			child.destroy();
-			if (!child.waitFor(30, TimeUnit.SECONDS)) {
+			if (!child.waitFor(60, TimeUnit.SECONDS)) {
 				child.destroyForcibly();
 			}
 			Files.deleteIfExists(large);
 		}
+		if (Files.exists(jfr) && importFrom != null) {
+			List<String> sites = Allocations.top(jfr, importFrom, importTo == null ? java.time.Instant.now() : importTo, 8);
+			details.set("allocated_during_import_by_site", JSON.valueToTree(sites));
+			report.note("large import, where memory went (JFR allocation samples during the import, by allocating code): "
+					+ String.join("; ", sites));
+		}
 	}
+
+	private java.time.Instant importFrom;
+
+	private java.time.Instant importTo;
 
 	/** The largest heap occupancy before and after a collection, in MB, from a {@code -Xlog:gc} file. */
 	private static double[] gcHeap(Path gcLog) throws IOException {
@@ -409,7 +424,11 @@ class PerformanceBenchmark {
 				count("cell")));
 		QueryPlans.reset(db);
 		Map<String, Double> full = pageTimes(pages, 1);
-		List<QueryPlans.Planned> plans = QueryPlans.captured(db);
+		List<QueryPlans.Planned> plans;
+		// EXPLAIN (GENERIC_PLAN) of a statement with $1 … needs the simple query protocol.
+		try (Connection simple = DriverManager.getConnection(jdbcUrl + "?preferQueryMode=simple", "postgres", "")) {
+			plans = QueryPlans.captured(simple);
+		}
 		ObjectNode details = report.details().putObject("scale");
 		details.put("runs", count("run"));
 		details.put("cells", count("cell"));
@@ -494,8 +513,15 @@ class PerformanceBenchmark {
 		}
 	}
 
-	private static void log(String message) {
+	private void log(String message) {
 		System.out.println("[bench] " + message);
+		try {
+			String load = Files.readString(Path.of("/proc/loadavg")).strip();
+			report.details().withArray("load_average").add(message.split(":")[0] + ": " + load);
+		}
+		catch (IOException | RuntimeException ex) {
+			// not Linux: no load average
+		}
 	}
 
 }

@@ -96,6 +96,11 @@ final class Report {
 			.append(". Ratios are taken within this one run, side by side.\n\n");
 		out.append("| section | measured | value | against | ratio (target) | target |\n|---|---|---|---|---|---|\n");
 		table.forEach(line -> out.append(line).append('\n'));
+		if (details.has("load_average")) {
+			out.append("\nMachine load (/proc/loadavg) as each section began: ");
+			details.get("load_average").forEach(load -> out.append(load.asString()).append("; "));
+			out.append("\n");
+		}
 		if (!notes.isEmpty()) {
 			out.append("\n");
 			notes.forEach(note -> out.append("- ").append(note).append('\n'));

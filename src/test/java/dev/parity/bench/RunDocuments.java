@@ -79,8 +79,9 @@ final class RunDocuments {
 			for (int s = 0; s < samples; s++) {
 				out.append(s == 0 ? "" : ",").append("{\"status\":\"ok\",\"output_tokens\":")
 					.append(500 + random.nextInt(25)).append(",\"ttft_s\":")
-					.append(num(ttft * (1 + 0.05 * random.nextGaussian()))).append(",\"decode_tps\":")
-					.append(num(decode * (1 + 0.03 * random.nextGaussian()))).append('}');
+					.append(String.format(Locale.ROOT, "%.3f", ttft * (1 + 0.05 * random.nextGaussian())))
+					.append(",\"decode_tps\":")
+					.append(String.format(Locale.ROOT, "%.2f", decode * (1 + 0.03 * random.nextGaussian()))).append('}');
 				if (out.length() > (1 << 16) - 256) {
 					flush(out, stream);
 				}
