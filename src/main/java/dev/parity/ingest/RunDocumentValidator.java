@@ -32,6 +32,11 @@ public final class RunDocumentValidator {
 
 	private static final Set<String> TOKEN_STATISTICS = Set.of("median", "min", "max", "mean");
 
+	private static final Set<String> SAMPLE_STATUSES = Set.of("ok", "failed", "cancelled");
+
+	/** A field name written {@code .name} in a path; any other is written {@code ['name']}. */
+	private static final Pattern SIMPLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
 	private final List<Problem> problems = new ArrayList<>();
 
 	/** The cells are checked one by one elsewhere ({@link Streaming}); their problems go in at {@link #cellsAt}. */
@@ -342,21 +347,25 @@ public final class RunDocumentValidator {
 			if (!object(sample, samplePath)) {
 				continue;
 			}
+			// The path of a field is written only for a problem: a document may have millions of sample fields.
 			sample.forEachEntry((name, value) -> {
-				String fieldPath = samplePath + key(name);
 				switch (name) {
 					case "status" -> {
-						if (!value.isString() || !Set.of("ok", "failed", "cancelled").contains(value.asString())) {
-							problem(fieldPath, "must be \"ok\", \"failed\" or \"cancelled\", not " + describe(value));
+						if (!value.isString() || !SAMPLE_STATUSES.contains(value.asString())) {
+							problem(samplePath + key(name), "must be \"ok\", \"failed\" or \"cancelled\", not " + describe(value));
 						}
 					}
-					case "output_tokens", "reasoning_tokens" -> nonNegativeNumber(value, fieldPath);
+					case "output_tokens", "reasoning_tokens" -> {
+						if (!value.isNull() && (!value.isNumber() || value.doubleValue() < 0)) {
+							nonNegativeNumber(value, samplePath + key(name));
+						}
+					}
 					default -> {
 						if (!knownMetric.test(name)) {
-							problem(fieldPath, "unknown metric \"" + name + "\": not in the catalogue and not in $.metric_definitions");
+							problem(samplePath + key(name), "unknown metric \"" + name + "\": not in the catalogue and not in $.metric_definitions");
 						}
 						else if (!value.isNumber() && !value.isNull()) {
-							problem(fieldPath, "must be a number or null, not " + describe(value));
+							problem(samplePath + key(name), "must be a number or null, not " + describe(value));
 						}
 					}
 				}
@@ -478,7 +487,7 @@ public final class RunDocumentValidator {
 	}
 
 	private static String key(String name) {
-		return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? "." + name : "['" + name.replace("'", "\\'") + "']";
+		return SIMPLE_KEY.matcher(name).matches() ? "." + name : "['" + name.replace("'", "\\'") + "']";
 	}
 
 	private static String describe(JsonNode node) {

@@ -515,6 +515,9 @@ class PerformanceBenchmark {
 
 	private void log(String message) {
 		System.out.println("[bench] " + message);
+		if (message.startsWith(" ")) {
+			return;
+		}
 		try {
 			String load = Files.readString(Path.of("/proc/loadavg")).strip();
 			report.details().withArray("load_average").add(message.split(":")[0] + ": " + load);
