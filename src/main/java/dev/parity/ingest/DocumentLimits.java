@@ -51,18 +51,23 @@ public record DocumentLimits(int maxCells, int maxSamples, int maxJsonDepth, int
 
 	/** The problems of a document over the cell or sample limit. */
 	List<Problem> check(JsonNode document) {
-		List<Problem> problems = new ArrayList<>();
 		JsonNode cells = document.path("cells");
-		if (cells.isArray() && cells.size() > maxCells) {
-			problems.add(new Problem("$.cells", cells.size() + " cells; at most " + maxCells + " (parity.limits.max-cells)"));
-		}
 		long samples = 0;
 		for (JsonNode cell : cells) {
 			samples += cell.path("samples").size();
 		}
+		return check(cells.isArray() ? cells.size() : 0, samples);
+	}
+
+	/** The problems of so many cells and samples. */
+	List<Problem> check(int cells, long samples) {
+		List<Problem> problems = new ArrayList<>();
+		if (cells > maxCells) {
+			problems.add(new Problem("$.cells", "more than " + maxCells + " cells (parity.limits.max-cells)"));
+		}
 		if (samples > maxSamples) {
 			problems.add(new Problem("$.cells[*].samples",
-					samples + " samples; at most " + maxSamples + " per run (parity.limits.max-samples)"));
+					"more than " + maxSamples + " samples per run (parity.limits.max-samples)"));
 		}
 		return problems;
 	}

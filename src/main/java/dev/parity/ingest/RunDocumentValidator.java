@@ -33,7 +33,17 @@ public final class RunDocumentValidator {
 
 	private static final Set<String> TOKEN_STATISTICS = Set.of("median", "min", "max", "mean");
 
+	private static final Set<String> SAMPLE_STATUSES = Set.of("ok", "failed", "cancelled");
+
+	/** A field name written {@code .name} in a path; any other is written {@code ['name']}. */
+	private static final Pattern SIMPLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
 	private final List<Problem> problems = new ArrayList<>();
+
+	/** The cells are checked one by one elsewhere ({@link Streaming}); their problems go in at {@link #cellsAt}. */
+	private boolean cellsStreamed;
+
+	private int cellsAt;
 
 	private RunDocumentValidator() {
 	}
@@ -157,10 +167,56 @@ public final class RunDocumentValidator {
 			}
 			optionalInteger(workload, path, "warmup_requests", 0);
 		});
-		Set<String> declared = metricDefinitions(document.get("metric_definitions"));
-		MetricCatalogue catalogue = MetricCatalogue.defaults();
-		cells(document.get("cells"), metric -> catalogue.knows(metric) || declared.contains(metric));
+		java.util.function.Predicate<String> knownMetric = knownMetrics(metricDefinitions(document.get("metric_definitions")));
+		cells(document.get("cells"), knownMetric);
 		stringArray(document.get("caveats"), "$.caveats");
+	}
+
+	private static java.util.function.Predicate<String> knownMetrics(Set<String> declared) {
+		MetricCatalogue catalogue = MetricCatalogue.defaults();
+		return metric -> catalogue.knows(metric) || declared.contains(metric);
+	}
+
+	/**
+	 * Validates a document whose cells are read one at a time, so that a large document is never held whole: the
+	 * same checks, the same problems in the same order as {@link #validate}.
+	 */
+	public static final class Streaming {
+
+		private final RunDocumentValidator cells = new RunDocumentValidator();
+
+		private final Map<Params, Integer> seenParams = new HashMap<>();
+
+		private int count;
+
+		/** The metrics a cell may report, given the document's metric definitions (which may be {@code null}). */
+		public static java.util.function.Predicate<String> knownMetrics(@Nullable JsonNode definitions) {
+			return RunDocumentValidator.knownMetrics(new RunDocumentValidator().metricDefinitions(definitions));
+		}
+
+		/** Checks the next cell of {@code $.cells}; returns whether the document is still without problems. */
+		public boolean cell(JsonNode cell, java.util.function.Predicate<String> knownMetric) {
+			cells.cell(count++, cell, seenParams, knownMetric);
+			return cells.problems.isEmpty();
+		}
+
+		/**
+		 * Every problem of the document: {@code header} is the document without its {@code cells} when they were an
+		 * array read through {@link #cell}, or the whole document when they were not.
+		 */
+		public List<Problem> problems(JsonNode header, boolean cellsStreamed) {
+			if (!cellsStreamed) {
+				return validate(header);
+			}
+			RunDocumentValidator validator = new RunDocumentValidator();
+			validator.cellsStreamed = true;
+			validator.document(header);
+			int cellsAt = validator.cellsAt;
+			validator.problems.addAll(cellsAt, count == 0 ? List.of(new Problem("$.cells", "must hold at least one cell"))
+					: cells.problems);
+			return List.copyOf(validator.problems);
+		}
+
 	}
 
 	private Set<String> metricDefinitions(@Nullable JsonNode definitions) {
@@ -193,6 +249,10 @@ public final class RunDocumentValidator {
 	}
 
 	private void cells(@Nullable JsonNode cells, java.util.function.Predicate<String> knownMetric) {
+		if (cellsStreamed) {
+			cellsAt = problems.size();
+			return;
+		}
 		if (cells == null || cells.isNull()) {
 			problem("$.cells", "is required: at least one cell");
 			return;
@@ -207,10 +267,16 @@ public final class RunDocumentValidator {
 		}
 		Map<Params, Integer> seenParams = new HashMap<>();
 		for (int i = 0; i < cells.size(); i++) {
-			String path = "$.cells[" + i + "]";
-			JsonNode cell = cells.get(i);
+			cell(i, cells.get(i), seenParams, knownMetric);
+		}
+	}
+
+	private void cell(int i, JsonNode cell, Map<Params, Integer> seenParams,
+			java.util.function.Predicate<String> knownMetric) {
+		String path = "$.cells[" + i + "]";
+		{
 			if (!object(cell, path)) {
-				continue;
+				return;
 			}
 			allowOnly(cell, path, "params", "order", "requests", "output_tokens", "reasoning_tokens", "metrics", "samples");
 			JsonNode params = cell.get("params");
@@ -299,21 +365,25 @@ public final class RunDocumentValidator {
 			if (!object(sample, samplePath)) {
 				continue;
 			}
+			// The path of a field is written only for a problem: a document may have millions of sample fields.
 			sample.forEachEntry((name, value) -> {
-				String fieldPath = samplePath + key(name);
 				switch (name) {
 					case "status" -> {
-						if (!value.isString() || !Set.of("ok", "failed", "cancelled").contains(value.asString())) {
-							problem(fieldPath, "must be \"ok\", \"failed\" or \"cancelled\", not " + describe(value));
+						if (!value.isString() || !SAMPLE_STATUSES.contains(value.asString())) {
+							problem(samplePath + key(name), "must be \"ok\", \"failed\" or \"cancelled\", not " + describe(value));
 						}
 					}
-					case "output_tokens", "reasoning_tokens" -> nonNegativeNumber(value, fieldPath);
+					case "output_tokens", "reasoning_tokens" -> {
+						if (!value.isNull() && (!value.isNumber() || value.doubleValue() < 0)) {
+							nonNegativeNumber(value, samplePath + key(name));
+						}
+					}
 					default -> {
 						if (!knownMetric.test(name)) {
-							problem(fieldPath, "unknown metric \"" + name + "\": not in the catalogue and not in $.metric_definitions");
+							problem(samplePath + key(name), "unknown metric \"" + name + "\": not in the catalogue and not in $.metric_definitions");
 						}
 						else if (!value.isNumber() && !value.isNull()) {
-							problem(fieldPath, "must be a number or null, not " + describe(value));
+							problem(samplePath + key(name), "must be a number or null, not " + describe(value));
 						}
 					}
 				}
@@ -487,7 +557,7 @@ public final class RunDocumentValidator {
 	}
 
 	private static String key(String name) {
-		return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? "." + name : "['" + printable(name).replace("'", "\\'") + "']";
+		return SIMPLE_KEY.matcher(name).matches() ? "." + name : "['" + printable(name).replace("'", "\\'") + "']";
 	}
 
 	/** Text as it can be shown and stored: control characters and unpaired surrogates written as hexadecimal escapes. */

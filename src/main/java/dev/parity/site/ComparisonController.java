@@ -1,13 +1,19 @@
 package dev.parity.site;
 
+import java.io.CharArrayWriter;
+import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
 import dev.parity.compare.CompareSettings;
@@ -15,11 +21,18 @@ import dev.parity.record.Publication;
 import dev.parity.record.Publications;
 import dev.parity.run.RunSummaries;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
@@ -30,7 +43,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.servlet.ModelAndView;
+import org.springframework.web.servlet.View;
+import org.springframework.web.servlet.ViewResolver;
 
 /**
  * The side-by-side comparison of a baseline and a contender, live or as published, and the forms that
@@ -49,8 +64,22 @@ class ComparisonController {
 
 	private final JsonMapper json;
 
+	private final ViewResolver views;
+
+	/**
+	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
+	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
+	 * statuses, retractions). A change to the record of either run changes the key, so a kept page never shows an
+	 * old record.
+	 */
+	private final Cache<RenderedPage, byte[]> renderedPages = Caffeine.newBuilder()
+		.maximumWeight(64L * 1024 * 1024)
+		.weigher((RenderedPage key, byte[] html) -> html.length)
+		.build();
+
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
-			RunSummaries summaries, JsonMapper json) {
+			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views) {
+		this.views = views;
 		this.comparisons = comparisons;
 		this.caveats = caveats;
 		this.publications = publications;
@@ -77,9 +106,24 @@ class ComparisonController {
 	}
 
 	@GetMapping("/compare/{pair:.+}")
-	String showComparison(@PathVariable String pair, @RequestParam Map<String, String> query, Model model) {
+	ModelAndView showComparison(@PathVariable String pair, @RequestParam Map<String, String> query, Model model,
+			HttpServletRequest request, Locale locale) throws Exception {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		CompareSettings settings = comparisons.settings(query);
+		// The record versions before anything read from the record: see ComparisonService.recordVersion.
+		long baselineVersion = comparisons.recordVersion(runs.baselineId());
+		long contenderVersion = comparisons.recordVersion(runs.contenderId());
+		List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
+		// Only a visitor who is not signed in (and has no session) sees the page everybody else sees.
+		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
+		RenderedPage key = new RenderedPage(runs.path(), queryString(query), settings.asMap(),
+				publishedBefore.stream().map(Publication::id).toList(), baselineVersion, contenderVersion);
+		if (shared) {
+			byte[] html = renderedPages.getIfPresent(key);
+			if (html != null) {
+				return new ModelAndView(new KeptView(html));
+			}
+		}
 		ObjectNode snapshot = comparisons.snapshot(runs, settings);
 		model.addAttribute("pageTitle", "Compare " + runs.path());
 		ComparisonPage page = page(snapshot, runs);
@@ -88,19 +132,34 @@ class ComparisonController {
 		model.addAttribute("pair", runs.path());
 		model.addAttribute("query", queryString(query));
 		model.addAttribute("settingsJson", json.writeValueAsString(snapshot.get("settings")));
-		model.addAttribute("publishedBefore", publications.ofPair(runs.baselineId(), runs.contenderId()));
+		model.addAttribute("publishedBefore", publishedBefore);
 		model.addAttribute("live", true);
-		return "compare/table";
+		if (!shared) {
+			return new ModelAndView("compare/table");
+		}
+		View template = views.resolveViewName("compare/table", locale);
+		return new ModelAndView(new KeepingView(template, html -> renderedPages.put(key, html)));
 	}
 
 	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number")
-	@GetMapping("/api/compare/{pair:.+}")
-	@ResponseBody
-	ObjectNode showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
+	@ApiResponse(responseCode = "200", content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
+	@GetMapping(path = "/api/compare/{pair:.+}", produces = "application/json")
+	ResponseEntity<byte[]> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
-		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
-		snapshot.set("caveats", CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
-		return snapshot;
+		byte[] snapshot = comparisons.snapshotJson(runs, comparisons.settings(query));
+		byte[] caveatList = json.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
+		// The kept snapshot's text with the caveats, read now, as its last field: no tree is built or copied.
+		byte[] field = ",\"caveats\":".getBytes(StandardCharsets.UTF_8);
+		int end = snapshot.length - 1;
+		while (snapshot[end] != '}') {
+			end--;
+		}
+		byte[] body = new byte[end + field.length + caveatList.length + 1];
+		System.arraycopy(snapshot, 0, body, 0, end);
+		System.arraycopy(field, 0, body, end, field.length);
+		System.arraycopy(caveatList, 0, body, end + field.length, caveatList.length);
+		body[body.length - 1] = '}';
+		return ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON).body(body);
 	}
 
 	@PostMapping("/compare/{pair:.+}/caveats")
@@ -120,7 +179,7 @@ class ComparisonController {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		Map<String, String> settingsQuery = parseQuery(query);
 		CompareSettings settings = comparisons.settings(settingsQuery);
-		ObjectNode snapshot = comparisons.snapshot(runs, settings);
+		ObjectNode snapshot = comparisons.freshSnapshot(runs, settings);
 		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), snapshot.get("settings"),
 				title, caption, snapshot, snapshot.get("rules_version").asString(), principal.getName());
 		return "redirect:" + publication.url();
@@ -204,6 +263,69 @@ class ComparisonController {
 
 	private static @Nullable String blank(@Nullable String text) {
 		return StringUtils.hasText(text) ? text : null;
+	}
+
+	/** What a kept comparison page was rendered from. */
+	private record RenderedPage(String pair, String query, Map<String, Object> settings, List<String> publications,
+			long baselineRecordVersion, long contenderRecordVersion) {
+	}
+
+	/** Renders the template as usual, and hands the page's bytes to be kept. */
+	private record KeepingView(View template, Consumer<byte[]> keep) implements View {
+
+		@Override
+		public String getContentType() {
+			return KeptView.HTML;
+		}
+
+		@Override
+		public void render(@Nullable Map<String, ?> model, HttpServletRequest request, HttpServletResponse response)
+				throws Exception {
+			CharArrayWriter text = new CharArrayWriter(1 << 16);
+			PrintWriter writer = new PrintWriter(text);
+			HttpServletResponseWrapper capture = new HttpServletResponseWrapper(response) {
+				@Override
+				public PrintWriter getWriter() {
+					return writer;
+				}
+
+				@Override
+				public jakarta.servlet.ServletOutputStream getOutputStream() {
+					throw new IllegalStateException("the comparison template writes text");
+				}
+
+				@Override
+				public void flushBuffer() {
+					writer.flush();
+				}
+			};
+			template.render(model, request, capture);
+			writer.flush();
+			byte[] html = text.toString().getBytes(StandardCharsets.UTF_8);
+			keep.accept(html);
+			new KeptView(html).render(model, request, response);
+		}
+
+	}
+
+	/** A kept comparison page. */
+	private record KeptView(byte[] html) implements View {
+
+		static final String HTML = "text/html;charset=UTF-8";
+
+		@Override
+		public String getContentType() {
+			return HTML;
+		}
+
+		@Override
+		public void render(@Nullable Map<String, ?> model, HttpServletRequest request, HttpServletResponse response)
+				throws java.io.IOException {
+			response.setContentType(HTML);
+			response.setContentLength(html.length);
+			response.getOutputStream().write(html);
+		}
+
 	}
 
 }

@@ -1,8 +1,18 @@
 package dev.parity.site;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.parity.caveat.Caveats;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonBuilder;
 import dev.parity.run.Run;
@@ -12,14 +22,26 @@ import dev.parity.run.RunRepository;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.event.TransactionPhase;
+import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
  * Computes comparisons of stored runs: both runs loaded in a fixed number of queries, the rules applied
  * with the settings in force, the result as a snapshot a page or the API shows.
+ *
+ * <p>Runs are immutable, so a computed snapshot is a function of the two run ids and the settings alone: it is
+ * kept (by id pair and every setting, critical flags in order) and served again until memory runs short. Caveats,
+ * hypothesis statuses and retractions are not part of a snapshot (pages and the API read them on every request), yet
+ * a change to the record of a run still drops that run's snapshots, and advances the run's
+ * {@linkplain #recordVersion record version}, which every rendered view that shows the record has in its key.
  */
 @Service
 class ComparisonService {
+
+	/** Snapshots kept, by the size of their JSON (a 400-cell comparison is about 0.5 MB). */
+	private static final long SNAPSHOT_CACHE_BYTES = 96L * 1024 * 1024;
 
 	private final RunRepository runs;
 
@@ -28,6 +50,22 @@ class ComparisonService {
 	private final JsonMapper json;
 
 	private final ComparisonBuilder builder = new ComparisonBuilder();
+
+	private final Cache<Key, byte[]> snapshots = Caffeine.newBuilder()
+		.maximumWeight(SNAPSHOT_CACHE_BYTES)
+		.weigher((Key key, byte[] snapshot) -> snapshot.length)
+		.expireAfterAccess(Duration.ofDays(1))
+		.build();
+
+	/** Loads the second run of a comparison while the request's thread loads the first. */
+	private final Executor loader = Executors.newFixedThreadPool(4, runnable -> {
+		Thread thread = new Thread(runnable, "comparison-loader");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	/** How often the record (caveats, statuses, retractions) of each run has changed since start. */
+	private final Map<String, Long> recordVersions = new ConcurrentHashMap<>();
 
 	ComparisonService(RunRepository runs, ThresholdDefaults defaults, JsonMapper json) {
 		this.runs = runs;
@@ -58,6 +96,10 @@ class ComparisonService {
 		}
 	}
 
+	/** What a snapshot is computed from: two immutable runs and every setting, as the snapshot writes them. */
+	private record Key(Pair pair, Map<String, Object> settings) {
+	}
+
 	/** The settings a request asks for: the configured defaults with its URL parameters applied. */
 	CompareSettings settings(Map<String, String> query) {
 		return defaults.settings(query);
@@ -68,17 +110,33 @@ class ComparisonService {
 	}
 
 	/**
-	 * The comparison of two stored runs as a snapshot.
+	 * The comparison of two stored runs as a snapshot, computed now or kept from an earlier request. The returned
+	 * tree is the caller's own.
 	 *
 	 * @throws RunNotFoundException when either run does not exist
 	 * @throws IllegalArgumentException naming a bad URL parameter
 	 */
 	ObjectNode snapshot(Pair pair, CompareSettings settings) {
+		return (ObjectNode) json.readTree(snapshotJson(pair, settings));
+	}
+
+	/** The same snapshot as JSON text (UTF-8), as {@link #snapshot} would write it; the array must not be changed. */
+	byte[] snapshotJson(Pair pair, CompareSettings settings) {
+		return snapshots.get(new Key(pair, settings.asMap()), key -> json.writeValueAsBytes(compute(pair, settings)));
+	}
+
+	/** A snapshot computed now, whatever is kept: what a publication freezes. */
+	ObjectNode freshSnapshot(Pair pair, CompareSettings settings) {
+		return compute(pair, settings);
+	}
+
+	private ObjectNode compute(Pair pair, CompareSettings settings) {
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
-		Map<RunId, Run> found = runs.findAll(List.of(baselineId, contenderId));
-		Run baseline = found.get(baselineId);
-		Run contender = found.get(contenderId);
+		// Both runs at once (most of a large run is its samples, read and parsed on each side): three queries each.
+		CompletableFuture<Optional<Run>> loading = CompletableFuture.supplyAsync(() -> runs.find(contenderId), loader);
+		Run baseline = runs.find(baselineId).orElse(null);
+		Run contender = loading.join().orElse(null);
 		if (baseline == null) {
 			throw new RunNotFoundException(pair.baselineId());
 		}
@@ -86,6 +144,36 @@ class ComparisonService {
 			throw new RunNotFoundException(pair.contenderId());
 		}
 		return ComparisonSnapshot.of(builder.compare(baseline, contender, settings), json);
+	}
+
+	/**
+	 * How many changes to the record of this run (caveats, hypothesis statuses, retractions) this server has seen.
+	 * A view that shows the record and is kept must have the versions of its runs, read <em>before</em> the record
+	 * itself, in its key: a view rendered from an older record is then never served after the change.
+	 */
+	long recordVersion(String runId) {
+		return recordVersions.getOrDefault(runId, 0L);
+	}
+
+	/** Heard as soon as a change is recorded, still inside its transaction. */
+	@EventListener
+	void recordChanging(Caveats.RecordChanged change) {
+		forget(change.runIds());
+	}
+
+	/**
+	 * Heard again once the change is committed: a view rendered between the first notice and the commit read the
+	 * record as it was, so the version moves on once more.
+	 */
+	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+	void recordChanged(Caveats.RecordChanged change) {
+		forget(change.runIds());
+	}
+
+	private void forget(Set<String> runIds) {
+		runIds.forEach(id -> recordVersions.merge(id, 1L, Long::sum));
+		snapshots.asMap().keySet().removeIf(key -> runIds.contains(key.pair().baselineId())
+				|| runIds.contains(key.pair().contenderId()));
 	}
 
 }

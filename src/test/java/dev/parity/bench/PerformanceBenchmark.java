@@ -1,0 +1,530 @@
+package dev.parity.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.parity.ParityApplication;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Test;
+import org.postgresql.copy.CopyManager;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.security.crypto.password.PasswordEncoder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Measures what a user waits for, each figure side by side with its physical limit in the same run: ingest
+ * against parse + COPY, a 100 MB import at {@code -Xmx512m}, the comparison page uncached and under 16 clients
+ * against a static file of the same size, and the pages of a 10,000-run database against a near-empty one,
+ * with the plan of every query those pages ran. Run with {@code ./mvnw -Pbench verify}; figures in
+ * {@code target/bench/}.
+ */
+class PerformanceBenchmark {
+
+	static final Path OUT = Path.of("target", "bench").toAbsolutePath();
+
+	static final String UPLOADER = "bench-uploader";
+
+	static final String PASSWORD = "bench-uploader-secret";
+
+	static final int CELLS = 400;
+
+	static final int SAMPLES = 250;
+
+	static final int CLIENTS = 16;
+
+	static final Duration LOAD_TIME = Duration.ofSeconds(Long.getLong("bench.loadSeconds", 20));
+
+	static final int SCALE_RUNS = Integer.getInteger("bench.runs", 10_000);
+
+	static final long SCALE_CELLS = Long.getLong("bench.cells", 2_000_000);
+
+	static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final Report report = new Report();
+
+	private Http http;
+
+	private String jdbcUrl;
+
+	private Connection db;
+
+	@Test
+	void measure() throws Exception {
+		Files.createDirectories(OUT.resolve("static").resolve("bench"));
+		long started = System.nanoTime();
+		try (EmbeddedPostgres postgres = startDatabase()) {
+			jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+			ConfigurableApplicationContext app = startApplication();
+			try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "")) {
+				db = connection;
+				try (Statement statement = db.createStatement()) {
+					statement.execute("create extension if not exists pg_stat_statements");
+				}
+				createUploader(app);
+				http = new Http("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
+				List<String> big = ingest();
+				largeImport();
+				comparison(big);
+				scale();
+			}
+			finally {
+				app.close();
+			}
+		}
+		finally {
+			report.details().put("total_seconds", (System.nanoTime() - started) / 1e9);
+			report.write(OUT);
+			System.out.println();
+			System.out.println(report.markdown());
+			System.out.println("Written to " + OUT.resolve("results.md") + " and " + OUT.resolve("results.json"));
+		}
+	}
+
+	// ---------------------------------------------------------------- setup
+
+	private EmbeddedPostgres startDatabase() throws IOException {
+		log("starting PostgreSQL (durable, as the application's own embedded server; pg_stat_statements loaded)");
+		Path dataDir = OUT.resolve("postgres");
+		Files.createDirectories(dataDir);
+		return EmbeddedPostgres.builder()
+			.setDataDirectory(dataDir)
+			.setCleanDataDirectory(true)
+			.setPGStartupWait(Duration.ofSeconds(60))
+			.setServerConfig("fsync", "on")
+			.setServerConfig("synchronous_commit", "on")
+			.setServerConfig("full_page_writes", "on")
+			.setServerConfig("shared_preload_libraries", "pg_stat_statements")
+			.setServerConfig("pg_stat_statements.track", "all")
+			.start();
+	}
+
+	private ConfigurableApplicationContext startApplication() {
+		log("starting the application");
+		return new SpringApplicationBuilder(ParityApplication.class).run(applicationArguments(0).toArray(String[]::new));
+	}
+
+	private List<String> applicationArguments(int port) {
+		return List.of("--server.port=" + port, "--parity.db.url=" + jdbcUrl, "--parity.db.user=postgres",
+				"--parity.db.password=", "--parity.admin.user=bench-admin", "--parity.admin.password=bench-admin-secret",
+				"--logging.level.root=WARN", "--spring.main.banner-mode=off",
+				"--spring.web.resources.static-locations=classpath:/static/,file:" + OUT.resolve("static") + "/",
+				"--management.endpoints.web.exposure.include=health");
+	}
+
+	private void createUploader(ConfigurableApplicationContext app) throws SQLException {
+		String hash = app.getBean(PasswordEncoder.class).encode(PASSWORD);
+		try (var statement = db.prepareStatement(
+				"insert into app_user (username, password_hash, role) values (?, ?, 'uploader') on conflict do nothing")) {
+			statement.setString(1, UPLOADER);
+			statement.setString(2, hash);
+			statement.executeUpdate();
+		}
+	}
+
+	// ---------------------------------------------------------------- ingest
+
+	private List<String> ingest() throws Exception {
+		log("ingest: " + CELLS + " cells × " + SAMPLES + " samples, POST /api/runs vs parse + COPY");
+		IngestLimit.createScratchTables(db);
+		CopyManager copy = ScaleSeed.copyManager(db);
+		List<String> ids = new ArrayList<>();
+		// Warm-up of both sides: the JIT, the connection pool, the statements.
+		for (int i = 0; i < 3; i++) {
+			byte[] warm = RunDocuments.document("Warm-up sweep " + i, "bench-system-W", CELLS, SAMPLES, 1000 + i);
+			IngestLimit.parseMillis(warm);
+			IngestLimit.copyMillis(db, copy, IngestLimit.rows("warm" + i, warm));
+			http.postJson("/api/runs", warm, UPLOADER, PASSWORD).ok();
+		}
+		List<Double> app = new ArrayList<>();
+		List<Double> parse = new ArrayList<>();
+		List<Double> tree = new ArrayList<>();
+		List<Double> copied = new ArrayList<>();
+		long size = 0;
+		for (int i = 0; i < 5; i++) {
+			byte[] document = RunDocuments.document("Bench sweep " + i, i % 2 == 0 ? "bench-system-A" : "bench-system-B",
+					CELLS, SAMPLES, i);
+			size = document.length;
+			IngestLimit.Rows rows = IngestLimit.rows("limit" + i, document);
+			System.gc();
+			parse.add(IngestLimit.parseMillis(document));
+			tree.add(IngestLimit.treeMillis(document));
+			System.gc();
+			copied.add(IngestLimit.copyMillis(db, copy, rows));
+			System.gc();
+			Http.Timed stored = http.postJson("/api/runs", document, UPLOADER, PASSWORD).ok();
+			assertThat(stored.status()).isEqualTo(201);
+			app.add(stored.millis());
+			ids.add(JSON.readTree(stored.body()).get("id").asString());
+		}
+		// What HTTP Basic itself costs per request (the password hash is checked on every request).
+		List<Double> basic = new ArrayList<>();
+		List<Double> anonymous = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			anonymous.add(http.get("/api/runs?size=1").ok().millis());
+			basic.add(timedBasicGet("/api/runs?size=1"));
+		}
+		double appMs = Http.median(app);
+		double limitMs = Http.median(parse) + Http.median(copied);
+		ObjectNode details = report.details().putObject("ingest");
+		details.put("document_bytes", size);
+		details.put("cells", CELLS);
+		details.put("samples", CELLS * SAMPLES);
+		details.set("post_ms", array(app));
+		details.set("jackson_token_pass_ms", array(parse));
+		details.set("jackson_tree_ms", array(tree));
+		details.set("copy_commit_ms", array(copied));
+		details.put("http_basic_overhead_ms", Http.median(basic) - Http.median(anonymous));
+		report.ratio("ingest", String.format(Locale.ROOT, "POST %.1f MB run (%d cells, %,d samples), request → committed",
+				size / 1e6, CELLS, CELLS * SAMPLES), appMs, "ms", "parse " + Report.fmt(Http.median(parse)) + " + COPY "
+						+ Report.fmt(Http.median(copied)) + " =", limitMs, "≤ 2×", false, 2.0);
+		report.note(String.format(Locale.ROOT,
+				"ingest: HTTP Basic checks the password hash on every request: %.0f ms of the POST (authenticated minus anonymous GET)",
+				Http.median(basic) - Http.median(anonymous)));
+		return ids;
+	}
+
+	private double timedBasicGet(String path) {
+		return http.getWithBasic(path, UPLOADER, PASSWORD);
+	}
+
+	// ---------------------------------------------------------------- 100 MB at -Xmx512m
+
+	private void largeImport() throws Exception {
+		Path large = OUT.resolve("large-run.json");
+		long size = RunDocuments.documentFile(large, "Bench large sweep", "bench-system-L", 1500, 1000, 77);
+		log(String.format(Locale.ROOT, "large import: %.1f MB (1,500 cells × 1,000 samples) into a child JVM at -Xmx512m",
+				size / 1e6));
+		int port = freePort();
+		Path gcLog = OUT.resolve("child-gc.log");
+		Path jfr = OUT.resolve("child.jfr");
+		Files.deleteIfExists(gcLog);
+		Files.deleteIfExists(jfr);
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog,
+				"-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true", "-cp",
+				System.getProperty("java.class.path"), ParityApplication.class.getName()));
+		command.addAll(applicationArguments(port));
+		Process child = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(OUT.resolve("child.log").toFile())
+			.start();
+		ObjectNode details = report.details().putObject("large_import");
+		details.put("document_bytes", size);
+		details.put("samples", 1_500_000);
+		try {
+			Http childHttp = new Http("http://127.0.0.1:" + port);
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+			while (true) {
+				if (!child.isAlive()) {
+					throw new AssertionError("the child application stopped; see " + OUT.resolve("child.log"));
+				}
+				try {
+					if (childHttp.get("/actuator/health").status() == 200) {
+						break;
+					}
+				}
+				catch (RuntimeException notYet) {
+					// not listening yet
+				}
+				if (System.nanoTime() > deadline) {
+					throw new AssertionError("the child application did not start in 180 s");
+				}
+				Thread.sleep(500);
+			}
+			Http.Timed stored;
+			importFrom = java.time.Instant.now();
+			try {
+				stored = childHttp.postJson("/api/runs", large, UPLOADER, PASSWORD);
+			}
+			catch (RuntimeException ex) {
+				stored = new Http.Timed(-1, ex.toString().getBytes(), 0);
+			}
+			importTo = java.time.Instant.now();
+			boolean alive = child.isAlive();
+			boolean imported = stored.status() == 201 && alive;
+			double[] heap = gcHeap(gcLog);
+			details.put("status", stored.status());
+			details.put("child_alive_after", alive);
+			details.put("seconds", stored.nanos() / 1e9);
+			details.put("mb_per_second", size / 1e6 / (stored.nanos() / 1e9));
+			details.put("peak_heap_before_gc_mb", heap[0]);
+			details.put("peak_heap_after_gc_mb", heap[1]);
+			if (!imported) {
+				details.put("answer", stored.text().substring(0, Math.min(2000, stored.text().length())));
+			}
+			report.check("large import", String.format(Locale.ROOT, "%.0f MB document (1.5 M samples), server at -Xmx512m",
+					size / 1e6),
+					imported ? String.format(Locale.ROOT, "imported in %.1f s; heap peak %.0f MB, %.0f MB live after GC",
+							stored.nanos() / 1e9, heap[0], heap[1])
+							: "FAILED: HTTP " + stored.status() + (alive ? "" : ", server died (out of memory)"),
+					"imports", imported);
+		}
+		finally {
+			child.destroy();
+			if (!child.waitFor(60, TimeUnit.SECONDS)) {
+				child.destroyForcibly();
+			}
+			Files.deleteIfExists(large);
+		}
+		if (Files.exists(jfr) && importFrom != null) {
+			List<String> sites = Allocations.top(jfr, importFrom, importTo == null ? java.time.Instant.now() : importTo, 8);
+			details.set("allocated_during_import_by_site", JSON.valueToTree(sites));
+			report.note("large import, where memory went (JFR allocation samples during the import, by allocating code): "
+					+ String.join("; ", sites));
+		}
+	}
+
+	private java.time.Instant importFrom;
+
+	private java.time.Instant importTo;
+
+	/** The largest heap occupancy before and after a collection, in MB, from a {@code -Xlog:gc} file. */
+	private static double[] gcHeap(Path gcLog) throws IOException {
+		Pattern pause = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
+		double before = 0;
+		double after = 0;
+		if (Files.exists(gcLog)) {
+			for (String line : Files.readAllLines(gcLog)) {
+				Matcher m = pause.matcher(line);
+				if (m.find()) {
+					before = Math.max(before, Double.parseDouble(m.group(1)));
+					after = Math.max(after, Double.parseDouble(m.group(2)));
+				}
+			}
+		}
+		return new double[] { before, after };
+	}
+
+	// ---------------------------------------------------------------- comparison
+
+	private void comparison(List<String> big) throws Exception {
+		log("comparison: two " + CELLS + "-cell runs, first render, then " + CLIENTS + " clients for " + LOAD_TIME.toSeconds()
+				+ " s against a static file of the same size");
+		// Warm the code paths on another pair, each request with other settings (so uncached).
+		for (int i = 0; i < 8; i++) {
+			http.get("/compare/" + big.get(3) + "..." + big.get(4) + "?band=0.1" + (i + 1)).ok();
+			http.get("/api/compare/" + big.get(3) + "..." + big.get(4) + "?band=0.1" + (i + 1)).ok();
+		}
+		List<Double> html = new ArrayList<>();
+		List<Double> json = new ArrayList<>();
+		Http.Timed page = null;
+		Http.Timed api = null;
+		for (int i = 0; i < 3; i++) {
+			System.gc();
+			Http.Timed first = http.get("/compare/" + big.get(i) + "..." + big.get(i + 1)).ok();
+			html.add(first.millis());
+			page = i == 0 ? first : page;
+			System.gc();
+			Http.Timed firstJson = http.get("/api/compare/" + big.get(i + 1) + "..." + big.get(i)).ok();
+			json.add(firstJson.millis());
+			api = api == null ? firstJson : api;
+		}
+		ObjectNode details = report.details().putObject("comparison");
+		details.set("first_html_ms", array(html));
+		details.set("first_json_ms", array(json));
+		details.put("html_bytes", page.body().length);
+		details.put("json_bytes", api.body().length);
+		report.absolute("comparison", "first (uncached) render, HTML page, one client (median of 3 pairs)", Http.median(html),
+				"ms", 300, true);
+		report.absolute("comparison", "first (uncached) render, JSON API, one client (median of 3 pairs)", Http.median(json),
+				"ms", 300, true);
+
+		Files.write(OUT.resolve("static").resolve("bench").resolve("comparison-size.html"), page.body());
+		String apiPath = "/api/compare/" + big.get(1) + "..." + big.get(0);
+		byte[] apiBody = http.get(apiPath).ok().body();
+		Files.write(OUT.resolve("static").resolve("bench").resolve("comparison-size.json"), apiBody);
+		String pagePath = "/compare/" + big.get(0) + "..." + big.get(1);
+		Map<String, String> loads = new LinkedHashMap<>();
+		loads.put("HTML page " + pagePath, pagePath);
+		loads.put("static file, same size", "/bench/comparison-size.html");
+		loads.put("JSON API " + apiPath, apiPath);
+		loads.put("static file, same size ", "/bench/comparison-size.json");
+		Map<String, Http.Load> results = new LinkedHashMap<>();
+		ArrayNode loadJson = details.putArray("load");
+		for (Map.Entry<String, String> load : loads.entrySet()) {
+			http.load(load.getValue(), CLIENTS, Duration.ofSeconds(3));
+			Http.Load result = http.load(load.getValue(), CLIENTS, LOAD_TIME);
+			results.put(load.getKey(), result);
+			ObjectNode row = loadJson.addObject();
+			row.put("what", load.getKey());
+			row.put("path", result.path());
+			row.put("clients", result.clients());
+			row.put("seconds", result.seconds());
+			row.put("requests", result.requests());
+			row.put("errors", result.errors());
+			row.put("bytes_per_response", result.requests() == 0 ? 0 : result.bytes() / result.requests());
+			row.put("p50_ms", result.p50());
+			row.put("p99_ms", result.p99());
+			row.put("max_ms", result.max());
+			row.put("requests_per_second", result.perSecond());
+			log(String.format(Locale.ROOT, "  %-60s %8.1f req/s  p50 %6.1f ms  p99 %6.1f ms  errors %d", load.getKey(),
+					result.perSecond(), result.p50(), result.p99(), result.errors()));
+			assertThat(result.errors()).as(load.getKey() + " errors").isZero();
+		}
+		Http.Load pageLoad = results.get("HTML page " + pagePath);
+		Http.Load pageStatic = results.get("static file, same size");
+		Http.Load apiLoad = results.get("JSON API " + apiPath);
+		Http.Load apiStatic = results.get("static file, same size ");
+		report.absolute("comparison", "HTML page p99 under " + CLIENTS + " clients", pageLoad.p99(), "ms", 100, true);
+		report.ratio("comparison", "HTML page requests/s under " + CLIENTS + " clients", pageLoad.perSecond(), "req/s",
+				"static file", pageStatic.perSecond(), "≥ 1/3", true, 1.0 / 3);
+		report.absolute("comparison", "JSON API p99 under " + CLIENTS + " clients", apiLoad.p99(), "ms", 100, true);
+		report.ratio("comparison", "JSON API requests/s under " + CLIENTS + " clients", apiLoad.perSecond(), "req/s",
+				"static file", apiStatic.perSecond(), "≥ 1/3", true, 1.0 / 3);
+	}
+
+	// ---------------------------------------------------------------- scale
+
+	private void scale() throws Exception {
+		byte[] first = RunDocuments.document("Typical sweep A", "bench-system-A", 200, 0, 501);
+		byte[] second = RunDocuments.document("Typical sweep B", "bench-system-B", 200, 0, 502);
+		String a = JSON.readTree(http.postJson("/api/runs", first, UPLOADER, PASSWORD).ok().body()).get("id").asString();
+		String b = JSON.readTree(http.postJson("/api/runs", second, UPLOADER, PASSWORD).ok().body()).get("id").asString();
+		Map<String, String> pages = new LinkedHashMap<>();
+		pages.put("home", "/");
+		pages.put("run list", "/runs");
+		pages.put("run list, page 3", "/runs?page=3");
+		pages.put("search (free text)", "/runs?q=typical");
+		pages.put("filters (system + role)", "/runs?system=bench-system-A&role=measured");
+		pages.put("filter (commit prefix)", "/runs?commit=3f6c1a2b");
+		pages.put("filter (model + harness)", "/runs?model=example-org/bench-70b&harness=bench-harness");
+		pages.put("run page (200 cells)", "/runs/" + a);
+		pages.put("comparison (200 cells, uncached)", "/compare/" + a + "..." + b + "?band=");
+		log("scale: pages on a near-empty database (" + count("run") + " runs, " + count("cell") + " cells)");
+		Map<String, Double> empty = pageTimes(pages, 0);
+		long runsNow = count("run");
+		long cellsNow = count("cell");
+		int toSeed = (int) (SCALE_RUNS - runsNow);
+		int cellsPerRun = (int) Math.ceil((SCALE_CELLS - cellsNow) / (double) toSeed);
+		log("scale: seeding " + toSeed + " runs × " + cellsPerRun + " cells with COPY");
+		ScaleSeed.Seeded seeded = ScaleSeed.seed(db, toSeed, cellsPerRun, 7);
+		log(String.format(Locale.ROOT, "scale: seeded in %.0f s; now %d runs, %d cells", seeded.seconds(), count("run"),
+				count("cell")));
+		QueryPlans.reset(db);
+		Map<String, Double> full = pageTimes(pages, 1);
+		List<QueryPlans.Planned> plans;
+		// EXPLAIN (GENERIC_PLAN) of a statement with $1 … needs the simple query protocol.
+		try (Connection simple = DriverManager.getConnection(jdbcUrl + "?preferQueryMode=simple", "postgres", "")) {
+			plans = QueryPlans.captured(simple);
+		}
+		ObjectNode details = report.details().putObject("scale");
+		details.put("runs", count("run"));
+		details.put("cells", count("cell"));
+		details.put("caveats", count("caveat"));
+		details.put("retractions", count("retraction"));
+		details.put("seed_seconds", seeded.seconds());
+		ObjectNode times = details.putObject("p50_ms");
+		for (String name : pages.keySet()) {
+			ObjectNode row = times.putObject(name);
+			row.put("near_empty", empty.get(name));
+			row.put("at_scale", full.get(name));
+			report.ratio("scale", name + " at " + String.format(Locale.ROOT, "%,d", SCALE_RUNS) + " runs (p50)",
+					full.get(name), "ms", "near-empty", empty.get(name), "≤ 1.5×", false, 1.5);
+		}
+		ArrayNode planned = details.putArray("queries");
+		List<String> fullScans = new ArrayList<>();
+		for (QueryPlans.Planned plan : plans) {
+			ObjectNode row = planned.addObject();
+			row.put("query", plan.query());
+			row.put("calls", plan.calls());
+			row.put("mean_ms", plan.meanMillis());
+			row.set("scans", JSON.valueToTree(plan.scans()));
+			row.set("full_scans_of_large_tables", JSON.valueToTree(plan.fullScans()));
+			plan.fullScans().forEach(scan -> fullScans.add(scan + " in: " + abbreviate(plan.query())));
+		}
+		report.check("scale", "every query the pages ran uses an index (EXPLAIN of " + plans.size()
+				+ " statements captured by pg_stat_statements)", fullScans.isEmpty() ? "all indexed"
+						: fullScans.size() + " full scans of large tables", "no Seq Scan on a table of ≥ "
+								+ QueryPlans.SMALL_TABLE + " rows", fullScans.isEmpty());
+		fullScans.forEach(scan -> report.note("full scan: " + scan));
+		Files.writeString(OUT.resolve("queries.txt"), plans.stream()
+			.map(p -> p.calls() + " × " + String.format(Locale.ROOT, "%.2f", p.meanMillis()) + " ms  " + p.scans() + "\n    "
+					+ p.query())
+			.reduce("", (x, y) -> x + y + "\n"));
+	}
+
+	private Map<String, Double> pageTimes(Map<String, String> pages, int phase) {
+		Map<String, Double> result = new LinkedHashMap<>();
+		int rounds = 30;
+		Map<String, List<Double>> times = new LinkedHashMap<>();
+		pages.keySet().forEach(name -> times.put(name, new ArrayList<>()));
+		// Interleaved, so that noise from the machine falls on every page alike; the first rounds warm up.
+		for (int round = -5; round < rounds; round++) {
+			for (Map.Entry<String, String> page : pages.entrySet()) {
+				String path = page.getValue();
+				if (path.endsWith("band=")) {
+					path = path + String.format(Locale.ROOT, "0.1%d%03d", phase + 1, round + 10);
+				}
+				Http.Timed answer = http.get(path).ok();
+				if (round >= 0) {
+					times.get(page.getKey()).add(answer.millis());
+				}
+			}
+		}
+		times.forEach((name, list) -> result.put(name, Http.median(list)));
+		return result;
+	}
+
+	// ---------------------------------------------------------------- helpers
+
+	private long count(String table) throws SQLException {
+		try (Statement statement = db.createStatement();
+				ResultSet rs = statement.executeQuery("select count(*) from " + table)) {
+			rs.next();
+			return rs.getLong(1);
+		}
+	}
+
+	private static ArrayNode array(List<Double> values) {
+		ArrayNode array = JSON.createArrayNode();
+		values.forEach(array::add);
+		return array;
+	}
+
+	private static String abbreviate(String text) {
+		return text.length() > 160 ? text.substring(0, 157) + "…" : text;
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+	private void log(String message) {
+		System.out.println("[bench] " + message);
+		if (message.startsWith(" ")) {
+			return;
+		}
+		try {
+			String load = Files.readString(Path.of("/proc/loadavg")).strip();
+			report.details().withArray("load_average").add(message.split(":")[0] + ": " + load);
+		}
+		catch (IOException | RuntimeException ex) {
+			// not Linux: no load average
+		}
+	}
+
+}
