@@ -196,6 +196,8 @@ public final class RunDocumentValidator {
 
 		/** Checks the next cell of {@code $.cells}; returns whether the document is still without problems. */
 		public boolean cell(JsonNode cell, java.util.function.Predicate<String> knownMetric) {
+			// The whole-document check of storable values covers the cells too; here they come one by one.
+			cells.storable(cell, "$.cells[" + count + "]");
 			cells.cell(count++, cell, seenParams, knownMetric);
 			return cells.problems.isEmpty();
 		}
