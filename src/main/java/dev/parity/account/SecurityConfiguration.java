@@ -30,6 +30,7 @@ class SecurityConfiguration {
 	SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
 		http.authorizeHttpRequests(requests -> requests
 			.requestMatchers("/upload", "/upload/**").authenticated()
+			.requestMatchers("/admin/**", "/api/admin/**").hasRole("ADMIN")
 			.requestMatchers(HttpMethod.GET, "/**").permitAll()
 			.requestMatchers(HttpMethod.HEAD, "/**").permitAll()
 			.requestMatchers("/login", "/logout", "/error").permitAll()
