@@ -63,7 +63,7 @@ class SecurityConfiguration {
 			requests.requestMatchers("/login", "/logout", "/error", "/css/**", "/js/**", "/webjars/**", "/actuator/health/**")
 				.permitAll()
 				.requestMatchers("/upload", "/upload/**", "/account", "/account/**").hasAnyRole("UPLOADER", "ADMIN")
-				.requestMatchers("/admin", "/admin/**").hasRole("ADMIN")
+				.requestMatchers("/admin", "/admin/**", "/api/admin/**").hasRole("ADMIN")
 				.requestMatchers(HttpMethod.POST, "/runs/*/retract", "/published/*/retract").hasRole("ADMIN");
 			if (access.publicRead()) {
 				requests.requestMatchers(HttpMethod.GET, "/**").permitAll().requestMatchers(HttpMethod.HEAD, "/**").permitAll();

@@ -255,6 +255,54 @@ public class RunRepository {
 
 	}
 
+	/**
+	 * A run as a backup holds it: the rows of the run, of its files (without their content) and of its cells, as
+	 * PostgreSQL wrote them ({@code to_jsonb} of each row), and the files' content.
+	 *
+	 * @param run the run's row, must not be {@literal null}
+	 * @param files the rows of its files, in position order, must not be {@literal null}
+	 * @param contents the content of each file, in the same order, must not be {@literal null}
+	 * @param cells the rows of its cells, as one JSON array, must not be {@literal null}
+	 */
+	public record RestoredRun(JsonNode run, List<JsonNode> files, List<byte[]> contents, JsonNode cells) {
+
+		public RestoredRun {
+			if (files.size() != contents.size()) {
+				throw new IllegalArgumentException(files.size() + " file rows but " + contents.size() + " contents");
+			}
+		}
+
+	}
+
+	/**
+	 * Inserts a run from a backup exactly as it was stored: the same id, upload time and uploader, the same rows (ids
+	 * included). Only for restoring into an empty instance, in the caller's transaction; it never changes a stored run
+	 * (the tables refuse that anyway), and a run whose id or upload exists already is refused by their keys.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public RunId restore(RestoredRun run) {
+		RunId id = new RunId(run.run().path("id").asString());
+		jdbc.sql("insert into run select * from jsonb_populate_record(null::run, ?::jsonb)")
+			.param(json.writeValueAsString(run.run()))
+			.update();
+		for (int i = 0; i < run.files().size(); i++) {
+			jdbc.sql("""
+					insert into run_file (id, run_id, position, file_name, media_type, sha256, size_bytes, content)
+					select id, run_id, position, file_name, media_type, sha256, size_bytes, ?
+					from jsonb_populate_record(null::run_file, ?::jsonb)""")
+				.params(run.contents().get(i), json.writeValueAsString(run.files().get(i)))
+				.update();
+		}
+		jdbc.sql("insert into cell select * from jsonb_populate_recordset(null::cell, ?::jsonb)")
+			.param(json.writeValueAsString(run.cells()))
+			.update();
+		// The rows kept their ids: later inserts must not take them again.
+		jdbc.sql("select setval(pg_get_serial_sequence('run_file', 'id'), (select max(id) from run_file))").query().singleRow();
+		jdbc.sql("select setval(pg_get_serial_sequence('cell', 'id'), greatest((select max(id) from cell), 1))").query()
+			.singleRow();
+		return id;
+	}
+
 	private void insertFiles(RunId id, List<UploadedFile> files) {
 		for (int i = 0; i < files.size(); i++) {
 			UploadedFile file = files.get(i);

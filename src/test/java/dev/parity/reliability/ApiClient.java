@@ -56,6 +56,14 @@ final class ApiClient {
 			.POST(HttpRequest.BodyPublishers.ofByteArray(document)));
 	}
 
+	/** Restores a backup: the zip as the body of {@code POST /api/admin/restore}. */
+	Answer restore(byte[] zip) {
+		return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/admin/restore"))
+			.header("Authorization", basic)
+			.header("Content-Type", "application/zip")
+			.POST(HttpRequest.BodyPublishers.ofByteArray(zip)));
+	}
+
 	/** A page as a browser asks for it. */
 	Answer page(String path) {
 		return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "text/html").GET());

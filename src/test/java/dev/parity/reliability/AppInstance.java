@@ -21,6 +21,12 @@ final class AppInstance implements AutoCloseable {
 		this.context = context;
 	}
 
+	/** Starts an instance on a new, empty embedded PostgreSQL of its own (as the test configuration sets it up). */
+	static AppInstance startWithItsOwnDatabase() {
+		return new AppInstance(new SpringApplicationBuilder(ParityApplication.class).run("--server.port=0",
+				"--spring.main.banner-mode=off"));
+	}
+
 	/**
 	 * Starts an instance on the database at {@code jdbcUrl} (user {@code postgres}, as the embedded servers have).
 	 * @param settings more {@code name=value} settings

@@ -46,12 +46,6 @@ class ConcurrentUploadsTests {
 
 	private static final int INVALID = 100;
 
-	/**
-	 * A CI uploader with a plain-text password: bcrypt is slow on purpose, and 500 sign-ins would measure it rather
-	 * than the uploads. Signing in is still real HTTP Basic against the user table.
-	 */
-	private static final String UPLOADER = "concurrent-uploader";
-
 	@Autowired
 	JdbcClient jdbc;
 
@@ -60,9 +54,7 @@ class ConcurrentUploadsTests {
 
 	@BeforeEach
 	void createTheUploader() {
-		jdbc.sql("""
-				insert into app_user (username, password_hash, role) values (?, '{noop}ci-secret', 'uploader')
-				on conflict (username) do nothing""").param(UPLOADER).update();
+		TestAccounts.uploader(jdbc);
 	}
 
 	@Test
@@ -103,7 +95,7 @@ class ConcurrentUploadsTests {
 		ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
 		List<Future<?>> running = new ArrayList<>();
 		for (int c = 0; c < CLIENTS; c++) {
-			ApiClient client = new ApiClient(servers.get(c % servers.size()), UPLOADER, "ci-secret");
+			ApiClient client = new ApiClient(servers.get(c % servers.size()), TestAccounts.UPLOADER, TestAccounts.PASSWORD);
 			running.add(clients.submit(() -> {
 				for (Upload upload = queue.poll(); upload != null; upload = queue.poll()) {
 					upload.answer = client.upload(upload.bytes);
