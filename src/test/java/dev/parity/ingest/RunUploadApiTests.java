@@ -176,7 +176,7 @@ class RunUploadApiTests {
 
 	@Test
 	void listsRunsNewestFirstWithFilters() throws Exception {
-		String reference = TestUploads.upload(mvc, "reference.json");
+		String reference = TestUploads.upload(mvc, TestUploads.fresh("reference.json"));
 		TestUploads.upload(mvc, "run-a-thinking-max.json");
 		JsonNode references = TestUploads.tree(mvc.perform(get("/api/runs").param("role", "reference")).andExpect(status().isOk())
 			.andReturn().getResponse().getContentAsByteArray());

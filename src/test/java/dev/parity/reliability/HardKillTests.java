@@ -134,7 +134,8 @@ class HardKillTests {
 	private static long storingCells() {
 		return database().sql("""
 				select count(*) from pg_stat_activity
-				where pid <> pg_backend_pid() and query like 'insert into cell%' and state <> 'idle'""")
+				where pid <> pg_backend_pid() and (query like 'insert into cell%' or query like 'copy cell%')
+				  and state <> 'idle'""")
 			.query(Long.class).single();
 	}
 
