@@ -73,7 +73,7 @@ final class FuzzCases {
 	 * @return what the cases came to
 	 */
 	static Tally check(String property, double share, Case body) {
-		long base = baseSeed();
+		long base = BASE_SEED;
 		String only = System.getProperty("parity.fuzz.case");
 		int tries = only == null ? tries(share) : 1;
 		Tally tally = new Tally();
@@ -101,6 +101,9 @@ final class FuzzCases {
 				Long.toHexString(base)).isEmpty();
 		return tally;
 	}
+
+	/** One base seed for the whole run, so that the seed in the log repeats every property of it. */
+	private static final long BASE_SEED = baseSeed();
 
 	private static long baseSeed() {
 		String configured = System.getProperty("parity.fuzz.seed", "");
