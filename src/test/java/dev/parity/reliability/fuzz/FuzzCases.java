@@ -46,6 +46,13 @@ final class FuzzCases {
 
 		private final Map<String, Integer> counts = new TreeMap<>();
 
+		private int cases;
+
+		/** How many cases ran. */
+		int cases() {
+			return cases;
+		}
+
 		void count(String outcome) {
 			counts.merge(outcome, 1, Integer::sum);
 		}
@@ -82,6 +89,7 @@ final class FuzzCases {
 		long started = System.nanoTime();
 		for (int i = 0; i < tries; i++) {
 			long seed = only == null ? caseSeed(base, property, i) : Long.parseUnsignedLong(only, 16);
+			tally.cases++;
 			try {
 				body.check(new Random(seed), tally);
 			}
