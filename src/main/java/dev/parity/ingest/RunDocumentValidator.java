@@ -38,6 +38,9 @@ public final class RunDocumentValidator {
 	/** A field name written {@code .name} in a path; any other is written {@code ['name']}. */
 	private static final Pattern SIMPLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
+	/** The longest name (system, model repository, engine, harness), in UTF-16 units: at most 1,500 bytes stored. */
+	private static final int MAX_NAME = 500;
+
 	private final List<Problem> problems = new ArrayList<>();
 
 	/** The cells are checked one by one elsewhere ({@link Streaming}); their problems go in at {@link #cellsAt}. */
@@ -52,16 +55,6 @@ public final class RunDocumentValidator {
 	public static List<Problem> validate(JsonNode document) {
 		RunDocumentValidator validator = new RunDocumentValidator();
 		validator.document(document);
-		return List.copyOf(validator.problems);
-	}
-
-	/**
-	 * The values of a JSON tree that cannot be stored as written (see {@link #validate}): numbers beyond the range of
-	 * a double, text with NUL characters or unpaired surrogates. Importers check what they made with it.
-	 */
-	public static List<Problem> unstorable(JsonNode node) {
-		RunDocumentValidator validator = new RunDocumentValidator();
-		validator.storable(node, "$");
 		return List.copyOf(validator.problems);
 	}
 
@@ -452,10 +445,15 @@ public final class RunDocumentValidator {
 		return optionalString(parent, parentPath, field);
 	}
 
+	/** A required name: the system, model repository, engine and harness names (listed and indexed for search). */
 	private void requiredText(JsonNode parent, String parentPath, String field) {
 		String value = requiredString(parent, parentPath, field);
 		if (value != null && value.isBlank()) {
 			problem(parentPath + "." + field, "must not be blank");
+		}
+		// PostgreSQL cannot index a longer value (about 2,700 bytes), and no real name is that long.
+		else if (value != null && value.length() > MAX_NAME) {
+			problem(parentPath + "." + field, "is " + value.length() + " characters; at most " + MAX_NAME);
 		}
 	}
 
@@ -507,46 +505,70 @@ public final class RunDocumentValidator {
 	 * double (1e400 would become Infinity, or break every page that shows it), and text without NUL characters
 	 * (PostgreSQL refuses them) or unpaired surrogates (they cannot be encoded, so they would come back as "?").
 	 */
-	private void storable(JsonNode node, String path) {
+	private void storable(JsonNode node, String root) {
+		storable(node, root, new ArrayList<>());
+	}
+
+	/** The walk of {@link #storable(JsonNode, String)}; the path is built only for a problem (documents are large). */
+	private void storable(JsonNode node, String root, List<Object> path) {
 		if (node.isNumber()) {
-			if (!finite(node)) {
-				problem(path, "the number " + abbreviate(node.toString()) + " is beyond the range of a 64-bit floating-point"
-						+ " number (about ±1.8e308)");
+			if (node.isDouble() && Double.isNaN(node.doubleValue())) {
+				problem(path(root, path), "NaN is not a number that can be stored");
+			}
+			else if (!finite(node)) {
+				problem(path(root, path), "the number " + abbreviate(node.toString())
+						+ " is beyond the range of a 64-bit floating-point number (about ±1.8e308)");
 			}
 		}
 		else if (node.isString()) {
-			text(node.stringValue(), path, "");
+			String problem = unstorableText(node.stringValue());
+			if (problem != null) {
+				problem(path(root, path), "the text " + problem);
+			}
 		}
 		else if (node.isObject()) {
 			for (Map.Entry<String, JsonNode> field : node.properties()) {
-				String fieldPath = path + key(field.getKey());
-				text(field.getKey(), fieldPath, "field name ");
-				storable(field.getValue(), fieldPath);
+				path.add(field.getKey());
+				String problem = unstorableText(field.getKey());
+				if (problem != null) {
+					problem(path(root, path), "the field name " + problem);
+				}
+				storable(field.getValue(), root, path);
+				path.remove(path.size() - 1);
 			}
 		}
 		else if (node.isArray()) {
 			for (int i = 0; i < node.size(); i++) {
-				storable(node.get(i), path + "[" + i + "]");
+				path.add(i);
+				storable(node.get(i), root, path);
+				path.remove(path.size() - 1);
 			}
 		}
 	}
 
-	private void text(String text, String path, String what) {
+	private static String path(String root, List<Object> segments) {
+		StringBuilder path = new StringBuilder(root);
+		for (Object segment : segments) {
+			path.append(segment instanceof Integer index ? "[" + index + "]" : key((String) segment));
+		}
+		return path.toString();
+	}
+
+	/** What makes a text unstorable, or {@code null}: a NUL, or an unpaired surrogate. */
+	private static @Nullable String unstorableText(String text) {
 		for (int i = 0; i < text.length(); i++) {
 			char c = text.charAt(i);
 			if (c == '\0') {
-				problem(path, "the " + what + "text holds a NUL character (\\u0000), which cannot be stored");
-				return;
+				return "holds a NUL character (\\u0000), which cannot be stored";
 			}
 			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
 				i++;
 			}
 			else if (Character.isSurrogate(c)) {
-				problem(path, "the " + what + "text holds an unpaired surrogate (\\u" + Integer.toHexString(c)
-						+ "), which is not Unicode text");
-				return;
+				return "holds an unpaired surrogate (\\u" + Integer.toHexString(c) + "), which is not Unicode text";
 			}
 		}
+		return null;
 	}
 
 	/** Whether a number node's value is a finite double; {@code doubleValue()} itself throws for huge integers. */

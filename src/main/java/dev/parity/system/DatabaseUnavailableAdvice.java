@@ -50,14 +50,17 @@ class DatabaseUnavailableAdvice {
 
 	@ExceptionHandler({ DataAccessResourceFailureException.class, CannotCreateTransactionException.class,
 			TransientDataAccessException.class, RecoverableDataAccessException.class })
-	Object databaseUnavailable(Exception ex, HttpServletRequest request, HttpServletResponse response) {
+	Object databaseUnavailable(RuntimeException ex, HttpServletRequest request, HttpServletResponse response) {
+		if (!isDatabaseUnavailable(ex)) {
+			throw ex;
+		}
 		return unavailable(ex, request, response);
 	}
 
 	/**
 	 * A commit or a rollback that failed because the connection broke (the server stopped under it); any other
-	 * failure of these kinds is left to the default handling (a 500). Only these two types are handled
-	 * conditionally: a handler chosen here hides the handlers of other advice for the same type.
+	 * failure of these kinds is left to the default handling (a 500). A handler chosen here hides the handlers of
+	 * other advice for the same types, so only these and the ones above are handled.
 	 */
 	@ExceptionHandler({ TransactionSystemException.class, UncategorizedDataAccessException.class })
 	Object transactionFailed(RuntimeException ex, HttpServletRequest request, HttpServletResponse response) {
@@ -94,6 +97,9 @@ class DatabaseUnavailableAdvice {
 	 * refused, which is a bug or a bad request).
 	 */
 	static boolean isDatabaseUnavailable(Throwable failure) {
+		if (limitExceeded(failure)) {
+			return false;
+		}
 		for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
 			if (cause instanceof DataAccessResourceFailureException || cause instanceof CannotCreateTransactionException
 					|| cause instanceof TransientDataAccessException || cause instanceof RecoverableDataAccessException
@@ -109,6 +115,19 @@ class DatabaseUnavailableAdvice {
 			// (a rollback) or may have (a commit: an upload repeated then resolves to the run it stored).
 			if (cause instanceof org.hibernate.TransactionException && cause.getCause() instanceof SQLException sql
 					&& (sql.getSQLState() == null || connectionLost(sql.getSQLState()))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * A statement beyond a limit of PostgreSQL (54xxx: an index row too large, a statement too complex): Spring
+	 * reports it as a resource failure, but it fails the same way however often it is repeated.
+	 */
+	private static boolean limitExceeded(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+			if (cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("54")) {
 				return true;
 			}
 		}

@@ -64,6 +64,39 @@ final class ApiClient {
 			.POST(HttpRequest.BodyPublishers.ofByteArray(zip)));
 	}
 
+	/**
+	 * Signs in with the login form as a browser does: the form first (for its session and CSRF token), then the
+	 * user name and password posted to it. The answer is the one to the post, redirects not followed.
+	 */
+	Answer signIn(String user, String password) {
+		HttpClient browser = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+		try {
+			String form = browser.send(HttpRequest.newBuilder(URI.create(baseUrl + "/login")).header("Accept", "text/html")
+				.timeout(HUNG).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+			java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"")
+				.matcher(form);
+			if (!token.find()) {
+				throw new IllegalStateException("no CSRF token in the login form: " + form);
+			}
+			String body = "username=" + encode(user) + "&password=" + encode(password) + "&_csrf=" + encode(token.group(1));
+			HttpResponse<String> response = browser.send(HttpRequest.newBuilder(URI.create(baseUrl + "/login"))
+				.header("Accept", "text/html").header("Content-Type", "application/x-www-form-urlencoded").timeout(HUNG)
+				.POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+			return new Answer(response.statusCode(), response.headers().firstValue("Retry-After"), response.body());
+		}
+		catch (IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static String encode(String text) {
+		return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
+	}
+
 	/** A page as a browser asks for it. */
 	Answer page(String path) {
 		return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Accept", "text/html").GET());

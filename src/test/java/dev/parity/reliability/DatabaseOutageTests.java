@@ -102,6 +102,10 @@ class DatabaseOutageTests {
 		assertThat(page.retryAfter()).contains("5");
 		assertThat(page.body()).contains("The database is unavailable").contains("Try again in a few seconds")
 			.contains("class=\"site-header\"");
+		Answer signIn = client.signIn(TestUploads.USER, TestUploads.PASSWORD);
+		assertThat(signIn.status()).as("signing in with the form while the database is away: %s", signIn).isEqualTo(503);
+		assertThat(signIn.retryAfter()).contains("5");
+		assertThat(signIn.body()).contains("The database is unavailable").doesNotContain("Wrong user name or password");
 		Answer api = client.get("/api/runs/" + storedRun);
 		assertThat(api.status()).isEqualTo(503);
 		assertThat(TestUploads.tree(api.body().getBytes()).at("/errors/0/message").asString())

@@ -49,6 +49,8 @@ class HostileDocumentTests {
 						"$.workload['warmup_requests\\u0000']", "NUL character"),
 				arguments("an unpaired surrogate in an engine flag", "\"fp8\"", "\"fp8\\ud800\"",
 						"$.engine.flags['kv-cache-dtype']", "unpaired surrogate"),
+				arguments("a system name too long to index", "\"name\":\"2x DGX Spark\"",
+						"\"name\":\"" + "x".repeat(1_000_000) + "\"", "$.system.name", "at most 500"),
 				arguments("an instant in the year 300000", "\"2026-08-11T10:10:00Z\"", "\"+300000-08-11T10:10:00Z\"",
 						"$.recorded_at", "years 1 to 9999"));
 	}

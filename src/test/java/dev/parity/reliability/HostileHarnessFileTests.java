@@ -30,6 +30,18 @@ class HostileHarnessFileTests {
 	}
 
 	@Test
+	void aRequestRateBeyondTheRangeOfADoubleIsNotACrash() {
+		String sample = sample("sglang-bench-serving-details.jsonl");
+		String hostile = sample.replaceFirst("\"request_rate\": [^,]+,", "\"request_rate\": 1" + "0".repeat(400) + ",");
+		assertThat(hostile).isNotEqualTo(sample);
+
+		HarnessImport imported = HarnessImporters.read(HarnessFormat.SGLANG, List.of(InputFile.of("details.jsonl", hostile)),
+				null);
+
+		assertThat(imported.cellsDocument().at("/cells/0/params/request_rate").asString()).isEqualTo("inf");
+	}
+
+	@Test
 	void aFieldNameThatCannotBeStoredIsRefusedNamingTheFile() {
 		String sample = sample("vllm-bench-sweep-run.json");
 		String hostile = sample.replaceFirst("\"request_throughput\"", "\"request_throughput\\\\u0000\"");
@@ -38,8 +50,33 @@ class HostileHarnessFileTests {
 		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.VLLM_SWEEP, List.of(InputFile.of("run=0.json", hostile)),
 				null))
 			.isInstanceOf(ImportRejected.class)
-			.hasMessageStartingWith("run=0.json: holds a value that cannot be stored: ")
+			.hasMessageStartingWith("run=0.json: cannot be imported as it is: $.cells[0].params['request_throughput\\u0000']: ")
 			.hasMessageContaining("NUL character");
+	}
+
+	@Test
+	void aNegativeTokenCountIsRefusedNamingTheFileAndTheValue() {
+		String sample = sample("llmperf-individual-responses.json");
+		String hostile = sample.replaceFirst("\"number_output_tokens\": [0-9]+", "\"number_output_tokens\": -152");
+		assertThat(hostile).isNotEqualTo(sample);
+
+		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.LLMPERF_RESPONSES,
+				List.of(InputFile.of("bedrock_70b_individual_responses.json", hostile)), null))
+			.isInstanceOf(ImportRejected.class)
+			.hasMessageStartingWith("bedrock_70b_individual_responses.json: cannot be imported as it is: $.cells[0].")
+			.hasMessageContaining("must not be negative, not -152");
+	}
+
+	@Test
+	void anErrorCodeThatIsAnObjectIsAFailedRequestNotACrash() {
+		String sample = sample("llmperf-individual-responses.json");
+		String hostile = sample.replaceFirst("\"error_code\": null", "\"error_code\": {}");
+		assertThat(hostile).isNotEqualTo(sample);
+
+		HarnessImport imported = HarnessImporters.read(HarnessFormat.LLMPERF_RESPONSES,
+				List.of(InputFile.of("bedrock_70b_individual_responses.json", hostile)), null);
+
+		assertThat(imported.cellsDocument().at("/cells/0/requests/failed").asInt()).isEqualTo(50);
 	}
 
 	private static String sample(String name) {

@@ -334,7 +334,7 @@ final class GuidellmReport implements HarnessImporter {
 		constraints.forEachEntry((name, constraint) -> {
 			if (constraint.path("metadata").path("duration_exceeded").asBoolean(false)) {
 				run.note(source + ": the benchmark stopped at its time limit (" + name + " "
-						+ constraint.path("metadata").path("max_duration").asString() + " s): requests still running were"
+						+ constraint.path("metadata").path("max_duration").asString("?") + " s): requests still running were"
 						+ " cancelled");
 			}
 		});

@@ -4,7 +4,9 @@ import java.util.List;
 
 import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunDocumentValidator;
+import dev.parity.run.RunDocumentReader;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads uploaded files in a given format (usually the one {@link FormatDetector} found, or the
@@ -18,6 +20,40 @@ public final class HarnessImporters {
 			PublishedTable.csv(), PublishedTable.markdown());
 
 	private HarnessImporters() {
+	}
+
+	/**
+	 * The import with placeholders for the provenance the uploader adds where the files state none (title, system,
+	 * model repository, engine, harness, workload): the rest is what the files gave.
+	 */
+	private static ObjectNode withPlaceholders(ObjectNode imported) {
+		ObjectNode document = imported.deepCopy();
+		if (!document.has("format")) {
+			document.put("format", RunDocumentReader.FORMAT);
+		}
+		if (!document.has("title")) {
+			document.put("title", "import");
+		}
+		if (!document.has("role")) {
+			document.put("role", "measured");
+		}
+		named(document, "system", "name");
+		named(document, "model", "repo");
+		named(document, "engine", "name");
+		named(document, "harness", "name");
+		if (!document.has("workload")) {
+			document.putObject("workload");
+		}
+		return document;
+	}
+
+	private static void named(ObjectNode document, String group, String field) {
+		if (!document.has(group)) {
+			document.putObject(group);
+		}
+		if (document.get(group) instanceof ObjectNode object && !object.has(field)) {
+			object.put(field, "uploader");
+		}
 	}
 
 	static List<HarnessImporter> all() {
@@ -44,15 +80,17 @@ public final class HarnessImporters {
 		}
 		List<InputFile> expanded = InputFiles.expand(files);
 		HarnessImport imported = of(format).read(ParsedFile.of(expanded), mapping);
-		// A file can hold what no run can: a field name with a NUL, a number written as 1e999. Say so here, naming
-		// the file, rather than leave it to a validation of a document the user never wrote (the native format is
-		// the user's own document: its validation names the place).
-		List<Problem> unstorable = format == HarnessFormat.NATIVE ? List.of()
-				: RunDocumentValidator.unstorable(imported.cellsDocument());
-		if (!unstorable.isEmpty()) {
-			String names = String.join(", ", expanded.stream().map(InputFile::name).limit(3).toList());
-			throw new ImportRejected(RunDocumentValidator.printable(names) + ": holds a value that cannot be stored: "
-					+ unstorable.get(0).message() + (unstorable.size() > 1 ? " (and " + (unstorable.size() - 1) + " more)" : ""));
+		// What the files give must be valid as they give it (a negative token count, a field name with a NUL, a
+		// number written as 1e999): say so here, naming the files, rather than leave it to the validation of a
+		// document the user never wrote. A run document is the user's own: its validation names each place.
+		if (format != HarnessFormat.NATIVE) {
+			List<Problem> problems = RunDocumentValidator.validate(withPlaceholders(imported.cellsDocument()));
+			if (!problems.isEmpty()) {
+				String names = RunDocumentValidator.printable(
+						String.join(", ", expanded.stream().map(InputFile::name).limit(3).toList()));
+				throw new ImportRejected(names + ": cannot be imported as it is: " + problems.get(0)
+						+ (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)" : ""));
+			}
 		}
 		return imported;
 	}

@@ -71,7 +71,9 @@ final class LlmperfResponseSet {
 		if (error) {
 			failed++;
 			String message = Fields.text(response, "error_msg");
-			String kind = code.asString() + (message == null ? "" : " (" + message.replaceAll("\\d+$", "N") + ")");
+			// Jackson 3 refuses asString() of an object or array: a broken file may hold one here.
+			String kind = (code.isContainer() ? code.toString() : code.asString())
+					+ (message == null ? "" : " (" + message.replaceAll("\\d+$", "N") + ")");
 			errors.merge(kind, 1, Integer::sum);
 		}
 		else {

@@ -97,7 +97,8 @@ final class VllmResult {
 			return number != null ? number : text;
 		}
 		if (rate.isNumber()) {
-			double value = rate.doubleValue();
+			// Not rate.doubleValue(): it throws for an integer beyond the range of a double.
+			double value = rate.numberValue().doubleValue();
 			return Double.isInfinite(value) && value > 0 ? "inf" : Double.isFinite(value) ? value : null;
 		}
 		return null;

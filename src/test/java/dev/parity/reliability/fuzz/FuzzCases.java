@@ -46,6 +46,13 @@ final class FuzzCases {
 
 		private final Map<String, Integer> counts = new TreeMap<>();
 
+		private int cases;
+
+		/** How many cases ran. */
+		int cases() {
+			return cases;
+		}
+
 		void count(String outcome) {
 			counts.merge(outcome, 1, Integer::sum);
 		}
@@ -73,7 +80,7 @@ final class FuzzCases {
 	 * @return what the cases came to
 	 */
 	static Tally check(String property, double share, Case body) {
-		long base = baseSeed();
+		long base = BASE_SEED;
 		String only = System.getProperty("parity.fuzz.case");
 		int tries = only == null ? tries(share) : 1;
 		Tally tally = new Tally();
@@ -82,6 +89,7 @@ final class FuzzCases {
 		long started = System.nanoTime();
 		for (int i = 0; i < tries; i++) {
 			long seed = only == null ? caseSeed(base, property, i) : Long.parseUnsignedLong(only, 16);
+			tally.cases++;
 			try {
 				body.check(new Random(seed), tally);
 			}
@@ -101,6 +109,9 @@ final class FuzzCases {
 				Long.toHexString(base)).isEmpty();
 		return tally;
 	}
+
+	/** One base seed for the whole run, so that the seed in the log repeats every property of it. */
+	private static final long BASE_SEED = baseSeed();
 
 	private static long baseSeed() {
 		String configured = System.getProperty("parity.fuzz.seed", "");

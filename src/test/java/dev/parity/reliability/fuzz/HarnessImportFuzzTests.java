@@ -68,7 +68,8 @@ class HarnessImportFuzzTests {
 				throw new AssertionError(input.name() + " as " + format.id() + ", " + mutation.describe() + ": " + ex, ex);
 			}
 		});
-		if (FuzzCases.tries(SHARE) >= 100) {
+		// Enough cases explore both sides; a mutator that only ever broke documents (or never) would test little.
+		if (tally.cases() >= 100) {
 			assertThat(tally.get("rejected")).as("rejected cases").isPositive();
 			assertThat(tally.get("imported")).as("imported cases").isPositive();
 		}

@@ -51,7 +51,8 @@ class RunUploadFuzzTests {
 				throw new AssertionError(mutation.describe() + ": " + ex.getMessage(), ex);
 			}
 		});
-		if (FuzzCases.tries(SHARE) >= 100) {
+		// Enough cases explore both sides; a mutator that only ever broke documents (or never) would test little.
+		if (tally.cases() >= 100) {
 			assertThat(tally.get("rejected")).as("rejected cases").isPositive();
 			assertThat(tally.get("stored")).as("stored cases").isPositive();
 		}
