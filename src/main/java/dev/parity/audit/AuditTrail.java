@@ -60,8 +60,13 @@ public class AuditTrail {
 
 	private void insert(String action, @Nullable String subject, String outcome, @Nullable String detail) {
 		jdbc.sql("insert into audit_event (username, action, subject, outcome, detail, remote) values (?, ?, ?, ?, ?, ?)")
-			.params(currentUser(), action, subject, outcome, detail, remoteAddress())
+			.params(currentUser(), action, text(subject), outcome, text(detail), remoteAddress())
 			.update();
+	}
+
+	/** PostgreSQL refuses a NUL character in text: what users wrote is stored with it escaped. */
+	private static @Nullable String text(@Nullable String value) {
+		return value == null ? null : value.replace("\u0000", "\\u0000");
 	}
 
 	private static @Nullable String currentUser() {

@@ -199,6 +199,9 @@ public class Caveats {
 			throw new CaveatRejected(what + " must not be empty");
 		}
 		String clean = text.strip();
+		if (clean.indexOf('\u0000') >= 0) {
+			throw new CaveatRejected(what + " holds a NUL character, which cannot be stored");
+		}
 		if (clean.length() > MAX_TEXT) {
 			throw new CaveatRejected(what + " is " + clean.length() + " characters; at most " + MAX_TEXT);
 		}

@@ -20,10 +20,10 @@ final class WarningInapplicable implements CellRule {
 
 	static final String ID = "warning-inapplicable";
 
-	private static final Pattern NUMBER = Pattern.compile("\\d[\\d,]*(?:\\.\\d+)?");
+	private static final Pattern NUMBER = Pattern.compile("(?<![\\d,])\\d[\\d,]*+(?:\\.\\d++)?+");
 
 	/** A flag-like name in a warning: words joined by {@code _} or {@code -}, e.g. {@code max_num_seqs}. */
-	private static final Pattern FLAG_NAME = Pattern.compile("[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+");
+	private static final Pattern FLAG_NAME = Pattern.compile("(?<![a-z0-9])[a-z][a-z0-9]*+(?:[-_][a-z0-9]++)++");
 
 	@Override
 	public List<Flag> check(Cell cell, RunContext context) {

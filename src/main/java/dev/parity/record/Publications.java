@@ -50,6 +50,9 @@ public class Publications {
 		if (title.strip().length() > 200) {
 			throw new RecordRejected("the title is " + title.strip().length() + " characters; at most 200");
 		}
+		if ((title + caption).indexOf('\u0000') >= 0) {
+			throw new RecordRejected("the title or caption holds a NUL character, which cannot be stored");
+		}
 		String id = RunId.random().value();
 		jdbc.sql("""
 				insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by)
@@ -97,6 +100,9 @@ public class Publications {
 		}
 		if (!StringUtils.hasText(reason)) {
 			throw new RecordRejected("a retraction says why: the reason must not be empty");
+		}
+		if (reason.indexOf('\u0000') >= 0) {
+			throw new RecordRejected("the reason holds a NUL character, which cannot be stored");
 		}
 		String replacement = StringUtils.hasText(replacementId) ? replacementId.strip() : null;
 		if (replacement != null) {
