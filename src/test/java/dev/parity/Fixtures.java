@@ -2,25 +2,37 @@ package dev.parity;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The given inputs in {@code ../shared/}: the seed-story run documents and the harness samples.
+ * The given inputs, copied into the project's test resources ({@code src/test/resources/given/}): the seed-story
+ * run documents and the real harness samples, each folder with its README.
  */
 public final class Fixtures {
 
 	private Fixtures() {
 	}
 
-	public static Path shared() {
-		return Path.of(System.getProperty("parity.shared", "../shared"));
+	/** The folder holding {@code seed-story/} and {@code samples/}, on the test class path. */
+	public static Path given() {
+		try {
+			return Path.of(Fixtures.class.getResource("/given").toURI());
+		}
+		catch (URISyntaxException | NullPointerException ex) {
+			throw new IllegalStateException("the test resources folder given/ is missing from the class path", ex);
+		}
+	}
+
+	public static Path sample(String name) {
+		return given().resolve("samples").resolve(name);
 	}
 
 	public static Path seedStory(String name) {
-		return shared().resolve("fixtures/seed-story").resolve(name);
+		return given().resolve("seed-story").resolve(name);
 	}
 
 	public static byte[] seedStoryBytes(String name) {
@@ -29,7 +41,7 @@ public final class Fixtures {
 
 	/** Every run document of the seed story. */
 	public static List<String> seedStoryNames() {
-		try (Stream<Path> files = Files.list(shared().resolve("fixtures/seed-story"))) {
+		try (Stream<Path> files = Files.list(given().resolve("seed-story"))) {
 			return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).sorted().toList();
 		}
 		catch (IOException ex) {

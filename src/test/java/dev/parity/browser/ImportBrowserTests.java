@@ -22,7 +22,7 @@ class ImportBrowserTests extends BrowserTest {
 	void importsAVllmSweepFileThroughThePreview() throws Exception {
 		String base = "http://localhost:" + port;
 		Browser.signIn(browser, base);
-		Path sample = Fixtures.shared().resolve("samples/vllm-bench-sweep-run.json").toRealPath();
+		Path sample = Fixtures.sample("vllm-bench-sweep-run.json").toRealPath();
 
 		browser.get(base + "/upload");
 		browser.findElement(By.name("file")).sendKeys(sample.toString());

@@ -25,7 +25,7 @@ class SeedStoryTests {
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-	private static final Path FIXTURES = Path.of(System.getProperty("parity.shared", "../shared"), "fixtures", "seed-story");
+	private static final Path FIXTURES = dev.parity.Fixtures.given().resolve("seed-story");
 
 	private static final List<String> OUTPUT_SENSITIVE = List.of("decode_tps", "throughput_tps", "e2e_latency_s");
 

@@ -46,7 +46,7 @@ class ImportApiTests {
 			"aiperf-profile-export.jsonl, aiperf-records", "llmperf-individual-responses.json, llmperf-responses",
 			"guidellm-report.json, guidellm" })
 	void importsEverySampleAsDetectedKeepingTheFileVerbatim(String sample, String format) throws Exception {
-		byte[] bytes = Fixtures.read(Fixtures.shared().resolve("samples").resolve(sample));
+		byte[] bytes = Fixtures.read(Fixtures.sample(sample));
 		String id = importRun(List.of(new MockMultipartFile("files", sample, "application/octet-stream", bytes)), null,
 				provenance("Sample " + sample + " " + UUID.randomUUID()), 201);
 		JsonNode run = run(id);
@@ -93,7 +93,7 @@ class ImportApiTests {
 
 	@Test
 	void sameFilesAndProvenanceGiveTheSameRunAndCorrectedProvenanceANewOne() throws Exception {
-		byte[] bytes = Fixtures.read(Fixtures.shared().resolve("samples/guidellm-report.json"));
+		byte[] bytes = Fixtures.read(Fixtures.sample("guidellm-report.json"));
 		String title = "guidellm " + UUID.randomUUID();
 		MockMultipartFile file = new MockMultipartFile("files", "guidellm-report.json", "application/json", bytes);
 		String first = importRun(List.of(file), null, provenance(title), 201);
@@ -113,13 +113,13 @@ class ImportApiTests {
 				"{\"hello\": \"world\"}".getBytes())), null, provenance("unknown")))
 			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
 		assertThat(unknown).contains("\"path\":\"format\"");
-		byte[] whole = Fixtures.read(Fixtures.shared().resolve("samples/aiperf-profile-export.json"));
+		byte[] whole = Fixtures.read(Fixtures.sample("aiperf-profile-export.json"));
 		String truncated = mvc.perform(request(List.of(new MockMultipartFile("files", "profile_export_aiperf.json",
 				"application/json", java.util.Arrays.copyOf(whole, whole.length / 3))), "aiperf", provenance("truncated")))
 			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
 		assertThat(truncated).contains("profile_export_aiperf.json");
 		String noProvenance = mvc.perform(request(List.of(new MockMultipartFile("files", "guidellm-report.json",
-				"application/json", Fixtures.read(Fixtures.shared().resolve("samples/guidellm-report.json")))), null, "{}"))
+				"application/json", Fixtures.read(Fixtures.sample("guidellm-report.json")))), null, "{}"))
 			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
 		assertThat(noProvenance).contains("$.title").contains("$.system").contains("$.engine");
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
@@ -143,7 +143,7 @@ class ImportApiTests {
 	}
 
 	private String importSample(String sample) throws Exception {
-		byte[] bytes = Fixtures.read(Fixtures.shared().resolve("samples").resolve(sample));
+		byte[] bytes = Fixtures.read(Fixtures.sample(sample));
 		return importRun(List.of(new MockMultipartFile("files", sample, "application/octet-stream", bytes)), null,
 				provenance(sample + " " + UUID.randomUUID()), 201);
 	}

@@ -80,7 +80,7 @@ class HostileHarnessFileTests {
 	}
 
 	private static String sample(String name) {
-		return new String(Fixtures.read(Fixtures.shared().resolve("samples").resolve(name)), StandardCharsets.UTF_8);
+		return new String(Fixtures.read(Fixtures.sample(name)), StandardCharsets.UTF_8);
 	}
 
 }

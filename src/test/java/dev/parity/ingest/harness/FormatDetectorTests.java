@@ -59,8 +59,7 @@ class FormatDetectorTests {
 
 	@Test
 	void recognisesTheNativeDocument() throws Exception {
-		Path fixture = Path.of(System.getProperty("parity.shared", "../shared"), "fixtures", "seed-story",
-				"reference.json");
+		Path fixture = dev.parity.Fixtures.seedStory("reference.json");
 		InputFile document = new InputFile("reference.json", Files.readAllBytes(fixture));
 
 		assertThat(FormatDetector.detect(List.of(document)).format()).isEqualTo(HarnessFormat.NATIVE);

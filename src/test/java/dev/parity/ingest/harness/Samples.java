@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The real harness outputs in {@code ../shared/samples/} (read as they are) and this package's own
+ * The real harness outputs in {@code src/test/resources/given/samples/} (read as they are) and this package's own
  * cases in {@code src/test/resources/harness/}.
  */
 final class Samples {
@@ -19,7 +19,7 @@ final class Samples {
 	}
 
 	static Path sharedDirectory() {
-		return Path.of(System.getProperty("parity.shared", "../shared"), "samples");
+		return dev.parity.Fixtures.given().resolve("samples");
 	}
 
 	/** A real sample by file name, named as uploaded (its bare file name). */

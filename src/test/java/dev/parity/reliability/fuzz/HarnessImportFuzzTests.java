@@ -34,7 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Broken and hostile harness files (every real sample in {@code ../shared/samples/} and a published table, mutated):
+ * Broken and hostile harness files (every real sample in {@code src/test/resources/given/samples/} and a published table, mutated):
  * detection never fails, and reading them, as the format they are or as one the user picked wrongly, either gives
  * a document that is a valid run once the uploader's provenance is added, or an {@link ImportRejected} that says
  * what is wrong. Never another exception.
@@ -183,7 +183,7 @@ class HarnessImportFuzzTests {
 				"llama-benchy-report.json", "llmperf-individual-responses.json", "llmperf-summary.json",
 				"sglang-bench-serving-details.jsonl", "sglang-bench-serving.jsonl", "vllm-bench-serve-all-failed.json",
 				"vllm-bench-serve-detailed.json", "vllm-bench-sweep-run.json")) {
-			byte[] content = Fixtures.read(Fixtures.shared().resolve("samples").resolve(name));
+			byte[] content = Fixtures.read(Fixtures.sample(name));
 			Detection detection = FormatDetector.detect(List.of(new InputFile(name, content)));
 			assertThat(detection.certain()).as("the sample %s is recognised: %s", name, detection.explanation()).isTrue();
 			inputs.add(new Input(name, content, detection.format(),
