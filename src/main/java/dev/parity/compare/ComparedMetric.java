@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Set;
 
 import dev.parity.run.MetricDefinition;
+import dev.parity.stats.RatioInterval;
+import dev.parity.stats.Verdict;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,14 +20,41 @@ import org.jspecify.annotations.Nullable;
  * @param comparable whether the ratio counts: both values present and no flag greys this metric here
  * @param flags every flag that greys or annotates this metric here: the comparison's, both runs' (with their
  * side), the cell's and the metric's own
+ * @param interval the ratio's 95 % interval; {@code null} when the runs give none or the value is not comparable
+ * @param verdict the ratio against the band in the metric's direction; {@code null} when not comparable
+ * @param significant whether the Benjamini–Hochberg-adjusted p-value is ≤ 0.05 across the comparison; {@code null}
+ * without a p-value
  */
 public record ComparedMetric(String metric, MetricDefinition definition, @Nullable Double baseline,
-		@Nullable Double contender, @Nullable Double ratio, boolean comparable, List<Flag> flags) {
+		@Nullable Double contender, @Nullable Double ratio, boolean comparable, List<Flag> flags,
+		@Nullable RatioInterval interval, @Nullable Verdict verdict, @Nullable Boolean significant) {
 
 	private static final Set<String> TIME_UNITS = Set.of("s", "ms", "us", "µs", "ns", "min", "h");
 
 	public ComparedMetric {
 		flags = List.copyOf(flags);
+	}
+
+	/** A metric without interval, verdict or significance. */
+	public ComparedMetric(String metric, MetricDefinition definition, @Nullable Double baseline,
+			@Nullable Double contender, @Nullable Double ratio, boolean comparable, List<Flag> flags) {
+		this(metric, definition, baseline, contender, ratio, comparable, flags, null, null, null);
+	}
+
+	/** This metric with its significance across the comparison. */
+	ComparedMetric withSignificance(@Nullable Boolean significant) {
+		return new ComparedMetric(metric, definition, baseline, contender, ratio, comparable, flags, interval, verdict,
+				significant);
+	}
+
+	/** The interval in the metric's words, e.g. {@code 95 % interval 0.962–1.018}; empty without one. */
+	public String intervalPhrase() {
+		if (interval == null) {
+			return "";
+		}
+		String caution = interval.caution();
+		return "95 % interval " + Figures.ratio(interval.low()) + "–" + Figures.ratio(interval.high())
+				+ (caution == null ? "" : " (" + caution + ")");
 	}
 
 	/** Whether a flag greys this number. */

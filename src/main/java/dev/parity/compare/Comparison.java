@@ -20,10 +20,21 @@ import dev.parity.run.Run;
  * @param cells the matched cells, in the baseline's order
  * @param unmatched the cells on one side only, the baseline's first
  * @param provenance what differs between the two runs' provenance, field by field
+ * @param baselineRuns the baseline's replicates, {@code baseline} first; just {@code baseline} for a single run
+ * @param contenderRuns the contender's replicates, {@code contender} first; just {@code contender} for a single run
  */
 public record Comparison(Run baseline, Run contender, CompareSettings settings, List<Flag> flags,
 		RunFlags baselineChecks, RunFlags contenderChecks, List<String> metrics, List<Headline> headlines,
-		List<ComparedCell> cells, List<UnmatchedCell> unmatched, List<ProvenanceDifference> provenance) {
+		List<ComparedCell> cells, List<UnmatchedCell> unmatched, List<ProvenanceDifference> provenance,
+		List<Run> baselineRuns, List<Run> contenderRuns) {
+
+	/** Two single runs compared. */
+	public Comparison(Run baseline, Run contender, CompareSettings settings, List<Flag> flags,
+			RunFlags baselineChecks, RunFlags contenderChecks, List<String> metrics, List<Headline> headlines,
+			List<ComparedCell> cells, List<UnmatchedCell> unmatched, List<ProvenanceDifference> provenance) {
+		this(baseline, contender, settings, flags, baselineChecks, contenderChecks, metrics, headlines, cells,
+				unmatched, provenance, List.of(baseline), List.of(contender));
+	}
 
 	public Comparison {
 		flags = List.copyOf(flags);
@@ -32,6 +43,8 @@ public record Comparison(Run baseline, Run contender, CompareSettings settings, 
 		cells = List.copyOf(cells);
 		unmatched = List.copyOf(unmatched);
 		provenance = List.copyOf(provenance);
+		baselineRuns = List.copyOf(baselineRuns);
+		contenderRuns = List.copyOf(contenderRuns);
 	}
 
 	public Optional<ComparedCell> cell(String anchor) {

@@ -10,10 +10,17 @@ import dev.parity.run.Cell;
 import dev.parity.run.Params;
 import dev.parity.run.Run;
 import dev.parity.run.RunDocument;
+import dev.parity.stats.BenjaminiHochberg;
+import dev.parity.stats.Noise;
+import dev.parity.stats.RatioInterval;
+import dev.parity.stats.Seed;
+import dev.parity.stats.Verdict;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Builds a {@link Comparison} from two runs: matches their cells on params, carries both runs' checks (computed with
- * the comparison's settings), applies the comparison's rules and counts the headlines. Stateless.
+ * Builds a {@link Comparison} from two runs, or two groups of replicates: matches their cells on params, carries
+ * every run's checks (computed with the comparison's settings), applies the comparison's rules, gives each
+ * comparable ratio an interval and a verdict, and counts the headlines. Stateless.
  */
 public final class ComparisonBuilder {
 
@@ -26,46 +33,97 @@ public final class ComparisonBuilder {
 	private final List<MetricRule> metricRules = List.of(new StatisticMissing(), new ImplausibleRatio());
 
 	public Comparison compare(Run baseline, Run contender, CompareSettings settings) {
+		return compare(List.of(baseline), List.of(contender), settings, BootstrapMedians.FROM_SAMPLES);
+	}
+
+	/**
+	 * Compares two groups of replicates (a group of one is a single run): per cell, each side's value is the median
+	 * of its runs' values, a run whose own checks grey a metric there leaving its group for that metric.
+	 *
+	 * @param baselines the baseline's runs, replicates of each other, must not be empty
+	 * @param contenders the contender's runs, replicates of each other, must not be empty
+	 * @param medians where single runs' bootstrap medians come from
+	 */
+	public Comparison compare(List<Run> baselines, List<Run> contenders, CompareSettings settings,
+			BootstrapMedians medians) {
+		Run baseline = baselines.get(0);
+		Run contender = contenders.get(0);
 		RunDocument base = baseline.document();
 		RunDocument other = contender.document();
 		MetricScope scope = MetricScope.of(base, other);
 		ComparisonContext context = new ComparisonContext(settings, scope);
-		RunFlags baselineChecks = RunChecks.check(base, settings, scope).onSide(Flag.BASELINE);
-		RunFlags contenderChecks = RunChecks.check(other, settings, scope).onSide(Flag.CONTENDER);
+		ReplicateGroup baseGroup = ReplicateGroup.of(baselines, Flag.BASELINE, settings, scope);
+		ReplicateGroup otherGroup = ReplicateGroup.of(contenders, Flag.CONTENDER, settings, scope);
 		List<ProvenanceDifference> provenance = ProvenanceDiff.between(base.provenance(), other.provenance(), settings);
 		List<Flag> flags = provenanceRules.stream().flatMap(rule -> rule.check(provenance, context).stream()).toList();
-		List<String> metrics = scope.reportedBy(base, other);
+		List<String> metrics = scope.reportedBy(Stream.concat(baselines.stream(), contenders.stream())
+			.map(Run::document).toArray(RunDocument[]::new));
 		// Flags about a whole run or the whole comparison, which concern every cell.
-		List<Flag> everywhere = Stream.of(flags, baselineChecks.run(), contenderChecks.run()).flatMap(List::stream)
-			.toList();
+		List<Flag> everywhere = Stream.of(flags, baseGroup.checks().run(), otherGroup.checks().run())
+			.flatMap(List::stream).toList();
+		String seedRuns = baseGroup.ids() + "..." + otherGroup.ids();
+		boolean singleRuns = baselines.size() == 1 && contenders.size() == 1;
 
-		Map<Params, Cell> unmatchedContender = new LinkedHashMap<>();
-		other.cells().forEach(cell -> unmatchedContender.put(cell.params(), cell));
+		Map<Params, ReplicateGroup.GroupCell> unmatchedContender = new LinkedHashMap<>();
+		otherGroup.cells().forEach(cell -> unmatchedContender.put(cell.params(), cell));
 		List<ComparedCell> cells = new ArrayList<>();
 		List<UnmatchedCell> unmatched = new ArrayList<>();
-		for (Cell cell : base.cells()) {
-			Cell match = unmatchedContender.remove(cell.params());
+		// What the headlines' intervals resample, by metric: each comparable cell's resampled ratios (single runs),
+		// or each comparable cell's value per run (groups).
+		Map<String, List<double[]>> resampledRatios = new LinkedHashMap<>();
+		Map<String, List<double[][]>> runValues = new LinkedHashMap<>();
+		for (ReplicateGroup.GroupCell cell : baseGroup.cells()) {
+			ReplicateGroup.GroupCell match = unmatchedContender.remove(cell.params());
 			if (match == null) {
 				unmatched.add(new UnmatchedCell(Flag.BASELINE, cell.params(), cell.anchor()));
 				continue;
 			}
-			List<Flag> cellFlags = new ArrayList<>(baselineChecks.forCell(cell.anchor()));
-			cellFlags.addAll(contenderChecks.forCell(cell.anchor()));
-			cellRules.forEach(rule -> cellFlags.addAll(rule.check(cell, match, context)));
+			List<Flag> cellFlags = new ArrayList<>(cell.flags());
+			cellFlags.addAll(match.flags());
+			cellRules.forEach(rule -> cellFlags.addAll(rule.check(cell.combined(), match.combined(), context)));
 			List<Flag> concerning = Stream.concat(everywhere.stream(), cellFlags.stream()).toList();
-			List<ComparedMetric> compared = metrics.stream()
-				.filter(metric -> cell.metric(metric).isPresent() || match.metric(metric).isPresent())
-				.map(metric -> compare(new MetricPair(metric, cell.metrics().get(metric), match.metrics().get(metric)),
-						concerning, context))
-				.toList();
+			List<ComparedMetric> compared = new ArrayList<>();
+			for (String metric : metrics) {
+				if (cell.combined().metric(metric).isEmpty() && match.combined().metric(metric).isEmpty()) {
+					continue;
+				}
+				ComparedMetric point = compare(new MetricPair(metric, cell.combined().metrics().get(metric),
+						match.combined().metrics().get(metric)), concerning, context);
+				RatioInterval interval = null;
+				if (point.comparable()) {
+					long seed = Seed.of(seedRuns, cell.anchor(), metric, settings.stat());
+					if (singleRuns) {
+						double[] ratios = sampleRatios(cell, match, metric, settings.stat(), medians, seed);
+						resampledRatios.computeIfAbsent(metric, m -> new ArrayList<>()).add(ratios);
+						interval = ratios.length == 0 ? null : Noise.overSamples(
+								medians.of(cell.members().get(0).run(), cell.members().get(0).cell(), metric),
+								medians.of(match.members().get(0).run(), match.members().get(0).cell(), metric), seed)
+							.orElse(null);
+					}
+					else {
+						interval = Noise.overRuns(cell.values(metric, settings.stat()),
+								match.values(metric, settings.stat()), seed).orElse(null);
+						runValues.computeIfAbsent(metric, m -> new ArrayList<>()).add(new double[][] {
+								cell.valuesByRun(metric, settings.stat(), baselines),
+								match.valuesByRun(metric, settings.stat(), contenders) });
+					}
+				}
+				compared.add(judged(point, interval, settings.band()));
+			}
 			cells.add(new ComparedCell(cell.params(), cell.anchor(), cellFlags, compared));
 		}
 		unmatchedContender.values()
 			.forEach(cell -> unmatched.add(new UnmatchedCell(Flag.CONTENDER, cell.params(), cell.anchor())));
+		cells = significance(cells);
 
-		List<Headline> headlines = metrics.stream().map(metric -> Headline.over(metric, cells, settings.band())).toList();
-		return new Comparison(baseline, contender, settings, flags, baselineChecks, contenderChecks, metrics, headlines,
-				cells, unmatched, provenance);
+		List<ComparedCell> matched = cells;
+		List<Headline> headlines = metrics.stream()
+			.map(metric -> Headline.over(metric, matched, settings.band())
+				.withMedianRatioInterval(medianRatioInterval(resampledRatios.get(metric), runValues.get(metric),
+						Seed.of(seedRuns, "headline", metric, settings.stat()))))
+			.toList();
+		return new Comparison(baseline, contender, settings, flags, baseGroup.checks(), otherGroup.checks(), metrics,
+				headlines, cells, unmatched, provenance, baselines, contenders);
 	}
 
 	private ComparedMetric compare(MetricPair pair, List<Flag> concerning, ComparisonContext context) {
@@ -79,6 +137,81 @@ public final class ComparisonBuilder {
 		boolean comparable = ratio != null && flags.stream().noneMatch(flag -> flag.greys(metric));
 		return new ComparedMetric(metric, context.metrics().definition(metric), baseline, contender, ratio, comparable,
 				flags);
+	}
+
+	/** A comparable ratio with its interval and verdict; a greyed one gets neither. */
+	private static ComparedMetric judged(ComparedMetric point, @Nullable RatioInterval interval, double band) {
+		if (!point.comparable() || point.ratio() == null) {
+			return point;
+		}
+		Verdict verdict = Verdict.of(point.ratio(), interval, band, point.definition().higherIsBetter());
+		return new ComparedMetric(point.metric(), point.definition(), point.baseline(), point.contender(),
+				point.ratio(), true, point.flags(), interval, verdict, null);
+	}
+
+	/**
+	 * One run per side: their samples' bootstrap medians paired, for the median only (the medians are what is
+	 * resampled); empty when either side has too few samples.
+	 */
+	private static double[] sampleRatios(ReplicateGroup.GroupCell cell, ReplicateGroup.GroupCell match, String metric,
+			String stat, BootstrapMedians medians, long seed) {
+		if (!stat.equals("median") && !stat.equals("p50")) {
+			return new double[0];
+		}
+		ReplicateGroup.Member base = cell.members().get(0);
+		ReplicateGroup.Member other = match.members().get(0);
+		double[] baseMedians = medians.of(base.run(), base.cell(), metric);
+		double[] otherMedians = medians.of(other.run(), other.cell(), metric);
+		if (Noise.overSamples(baseMedians, otherMedians, seed).isEmpty()) {
+			return new double[0];
+		}
+		return Noise.pairedRatios(baseMedians, otherMedians, seed);
+	}
+
+	/**
+	 * The interval of a headline's median ratio, resampled as its cells' intervals are: only when every comparable
+	 * cell has resampled ratios (single runs), or over runs from 8 runs per side (groups).
+	 */
+	private static @Nullable RatioInterval medianRatioInterval(@Nullable List<double[]> resampledRatios,
+			@Nullable List<double[][]> runValues, long seed) {
+		if (resampledRatios != null && !resampledRatios.isEmpty()
+				&& resampledRatios.stream().allMatch(ratios -> ratios.length == Noise.RESAMPLES)) {
+			return Noise.medianOverCells(resampledRatios.toArray(double[][]::new), RatioInterval.BOOTSTRAP_SAMPLES);
+		}
+		if (runValues != null && !runValues.isEmpty()) {
+			double[][] base = runValues.stream().map(pair -> pair[0]).toArray(double[][]::new);
+			double[][] other = runValues.stream().map(pair -> pair[1]).toArray(double[][]::new);
+			return Noise.medianOverCellsByRuns(base, other, seed).orElse(null);
+		}
+		return null;
+	}
+
+	/** Each p-value adjusted (Benjamini–Hochberg) over every comparable cell × metric that has one. */
+	private static List<ComparedCell> significance(List<ComparedCell> cells) {
+		List<Double> pValues = new ArrayList<>();
+		for (ComparedCell cell : cells) {
+			for (ComparedMetric metric : cell.metrics()) {
+				if (metric.interval() != null && metric.interval().pValue() != null) {
+					pValues.add(metric.interval().pValue());
+				}
+			}
+		}
+		double[] adjusted = BenjaminiHochberg.adjust(pValues.stream().mapToDouble(Double::doubleValue).toArray());
+		int next = 0;
+		List<ComparedCell> result = new ArrayList<>();
+		for (ComparedCell cell : cells) {
+			List<ComparedMetric> metrics = new ArrayList<>();
+			for (ComparedMetric metric : cell.metrics()) {
+				if (metric.interval() != null && metric.interval().pValue() != null) {
+					metrics.add(metric.withSignificance(adjusted[next++] <= BenjaminiHochberg.FALSE_DISCOVERY_RATE));
+				}
+				else {
+					metrics.add(metric);
+				}
+			}
+			result.add(new ComparedCell(cell.params(), cell.anchor(), cell.flags(), metrics));
+		}
+		return result;
 	}
 
 }

@@ -6,6 +6,8 @@ import java.util.List;
 import dev.parity.run.Params;
 import dev.parity.run.Provenance;
 import dev.parity.run.Run;
+import dev.parity.stats.RatioInterval;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -23,6 +25,8 @@ public final class ComparisonJson {
 		ObjectNode json = mapper.createObjectNode();
 		json.set("baseline", run(comparison.baseline(), comparison.baselineChecks(), mapper));
 		json.set("contender", run(comparison.contender(), comparison.contenderChecks(), mapper));
+		replicates((ObjectNode) json.get("baseline"), comparison.baselineRuns());
+		replicates((ObjectNode) json.get("contender"), comparison.contenderRuns());
 		json.set("settings", settings(comparison.settings(), mapper));
 		json.set("flags", flags(comparison.flags(), mapper));
 		ArrayNode headlines = json.putArray("headlines");
@@ -74,6 +78,14 @@ public final class ComparisonJson {
 		return json;
 	}
 
+	/** A side of several replicates lists them all: {@code "runs": ["a1", "a2", "a3"]}. */
+	private static void replicates(ObjectNode side, List<Run> runs) {
+		if (runs.size() > 1) {
+			ArrayNode ids = side.putArray("runs");
+			runs.forEach(run -> ids.add(run.id().value()));
+		}
+	}
+
 	private static ObjectNode run(Run run, RunFlags checks, JsonMapper mapper) {
 		ObjectNode json = mapper.createObjectNode();
 		json.put("id", run.id().value());
@@ -116,6 +128,9 @@ public final class ComparisonJson {
 		json.put("excluded", headline.excluded());
 		ObjectNode reasons = json.putObject("excluded_reasons");
 		headline.excludedReasons().forEach(reasons::put);
+		ObjectNode verdicts = json.putObject("verdicts");
+		headline.verdicts().forEach(verdicts::put);
+		json.set("median_ratio_interval", interval(headline.medianRatioInterval(), mapper));
 		return json;
 	}
 
@@ -133,6 +148,28 @@ public final class ComparisonJson {
 			entry.put("ratio", metric.ratio());
 			entry.put("comparable", metric.comparable());
 			entry.set("flags", flags(metric.flags(), mapper));
+			entry.set("interval", interval(metric.interval(), mapper));
+			entry.put("verdict", metric.verdict() == null ? null : metric.verdict().id());
+			entry.put("significant", metric.significant());
+		}
+		return json;
+	}
+
+	/**
+	 * An interval as {@code {low, high, confidence, method[, caution]}} ({@code caution} for an interval from one
+	 * run's samples); JSON null without one.
+	 */
+	public static tools.jackson.databind.JsonNode interval(@Nullable RatioInterval interval, JsonMapper mapper) {
+		if (interval == null) {
+			return mapper.nullNode();
+		}
+		ObjectNode json = mapper.createObjectNode();
+		json.put("low", interval.low());
+		json.put("high", interval.high());
+		json.put("confidence", interval.confidence());
+		json.put("method", interval.method());
+		if (interval.caution() != null) {
+			json.put("caution", interval.caution());
 		}
 		return json;
 	}

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.parity.stats.RatioInterval;
+import dev.parity.stats.Verdict;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,15 +25,28 @@ import org.jspecify.annotations.Nullable;
  * @param excluded the other cells
  * @param excludedReasons each excluded cell counted under every rule that greys the metric there
  * ({@code missing-value} when none does), most frequent first; the counts may add up to more than {@code excluded}
+ * @param verdicts the comparable cells counted by verdict, in the order of {@link Verdict}; zero counts included
+ * @param medianRatioInterval the median ratio's 95 % interval; {@code null} when the runs give none
  */
 public record Headline(String metric, int comparable, int withinBand, @Nullable Double medianRatio, int excluded,
-		Map<String, Integer> excludedReasons) {
+		Map<String, Integer> excludedReasons, Map<String, Integer> verdicts, @Nullable RatioInterval medianRatioInterval) {
+
+	public Headline(String metric, int comparable, int withinBand, @Nullable Double medianRatio, int excluded,
+			Map<String, Integer> excludedReasons) {
+		this(metric, comparable, withinBand, medianRatio, excluded, excludedReasons, Map.of(), null);
+	}
 
 	/** The reason of an excluded cell that lacks a value without any rule greying it. */
 	public static final String MISSING_VALUE = "missing-value";
 
 	public Headline {
 		excludedReasons = Collections.unmodifiableMap(new LinkedHashMap<>(excludedReasons));
+		verdicts = Collections.unmodifiableMap(new LinkedHashMap<>(verdicts));
+	}
+
+	/** This headline with the median ratio's interval. */
+	Headline withMedianRatioInterval(@Nullable RatioInterval interval) {
+		return new Headline(metric, comparable, withinBand, medianRatio, excluded, excludedReasons, verdicts, interval);
 	}
 
 	/** The headline of one metric over the compared cells. */
@@ -40,6 +55,10 @@ public record Headline(String metric, int comparable, int withinBand, @Nullable 
 		int within = 0;
 		int excluded = 0;
 		Map<String, Integer> reasons = new LinkedHashMap<>();
+		Map<String, Integer> verdicts = new LinkedHashMap<>();
+		for (Verdict verdict : Verdict.values()) {
+			verdicts.put(verdict.id(), 0);
+		}
 		for (ComparedCell cell : cells) {
 			ComparedMetric compared = cell.metric(metric).orElse(null);
 			if (compared == null) {
@@ -48,6 +67,9 @@ public record Headline(String metric, int comparable, int withinBand, @Nullable 
 			if (compared.comparable()) {
 				ratios.add(compared.ratio());
 				within += Thresholds.exceeds(Math.abs(compared.ratio() - 1), band) ? 0 : 1;
+				if (compared.verdict() != null) {
+					verdicts.merge(compared.verdict().id(), 1, Integer::sum);
+				}
 				continue;
 			}
 			excluded++;
@@ -62,7 +84,7 @@ public record Headline(String metric, int comparable, int withinBand, @Nullable 
 			.sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()))
 			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
 		return new Headline(metric, ratios.size(), within, ratios.isEmpty() ? null : SampleStatistics.median(ratios),
-				excluded, mostFrequentFirst);
+				excluded, mostFrequentFirst, verdicts, null);
 	}
 
 	/**

@@ -40,4 +40,10 @@ public record Cell(Params params, @Nullable Integer order, RequestCounts request
 		return Optional.ofNullable(outputTokens).map(TokenStats::median);
 	}
 
+	/** A metric's values over the completed samples that record it, in completion order. */
+	public double[] sampleValues(String metric) {
+		return samples.stream().filter(Sample::ok).map(sample -> sample.metrics().get(metric))
+			.filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+	}
+
 }

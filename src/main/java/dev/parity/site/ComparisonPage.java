@@ -46,7 +46,12 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/** One metric's headline. */
-	public record HeadlineView(String metric, String sentence, int comparable, int withinBand, int excluded) {
+	public record HeadlineView(String metric, String sentence, int comparable, int withinBand, int excluded,
+			String verdicts) {
+
+		public HeadlineView(String metric, String sentence, int comparable, int withinBand, int excluded) {
+			this(metric, sentence, comparable, withinBand, excluded, "");
+		}
 	}
 
 	/** A metric column. */
@@ -59,7 +64,15 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 
 	/** One metric of one matched cell. */
 	public record Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
-			boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers) {
+			boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers,
+			String interval, @Nullable String verdict, @Nullable String verdictWords, @Nullable Boolean significant,
+			@Nullable IntervalBar bar) {
+
+		public Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
+				boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers) {
+			this(metric, baseline, contender, ratio, phrase, greyed, comparable, greyReasons, markers, caveatMarkers, "",
+					null, null, null, null);
+		}
 	}
 
 	/** A cell on one side only. */
@@ -96,7 +109,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		List<HeadlineView> headlines = new ArrayList<>();
 		for (JsonNode headline : snapshot.get("headlines")) {
 			headlines.add(new HeadlineView(headline.get("metric").asString(), headline.get("sentence").asString(),
-					headline.get("comparable").asInt(), headline.get("within_band").asInt(), headline.get("excluded").asInt()));
+					headline.get("comparable").asInt(), headline.get("within_band").asInt(), headline.get("excluded").asInt(),
+					verdicts(headline)));
 		}
 		List<MetricHead> metrics = new ArrayList<>();
 		for (JsonNode metric : snapshot.get("metrics")) {
@@ -160,7 +174,10 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 				values.add(new Value(metric.metric(), number(entry.get("baseline")), number(entry.get("contender")),
 						entry.get("ratio").isNumber() ? String.format(java.util.Locale.ROOT, "%.3f", entry.get("ratio").doubleValue()) : "",
 						entry.path("phrase").asString(""), entry.path("greyed").asBoolean(false),
-						entry.get("comparable").asBoolean(), reasons, markers, cMarkers));
+						entry.get("comparable").asBoolean(), reasons, markers, cMarkers, entry.path("interval_phrase").asString(""),
+						entry.path("verdict").asString(null), entry.path("verdict_phrase").asString(null),
+						entry.path("significant").isBoolean() ? entry.get("significant").asBoolean() : null,
+						IntervalBar.of(entry, snapshot.get("settings").path("band").asDouble(0.1))));
 			}
 			List<String> paramValues = paramNames.stream().map(name -> {
 				JsonNode value = cell.get("params").get(name);
@@ -185,6 +202,55 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		return new ComparisonPage(baseline, contender, settings, comparisonFlags, headlines, metrics, paramNames, rows,
 				unmatched, provenance, notes.list(), caveats, chartData(snapshot, metrics, paramNames),
 				snapshot.path("rules_version").asString(""), snapshot.path("computed_at").asString(""));
+	}
+
+	/**
+	 * The verdicts of a headline in words, e.g. {@code verdicts: 16 within-band, 2 worse · median ratio 95 % interval
+	 * 0.981–1.020}; empty for a snapshot computed before verdicts existed.
+	 */
+	private static String verdicts(JsonNode headline) {
+		List<String> counts = new ArrayList<>();
+		headline.path("verdicts").forEachEntry((verdict, count) -> {
+			if (count.asInt() > 0) {
+				counts.add(count.asInt() + " " + verdict);
+			}
+		});
+		StringBuilder text = new StringBuilder(counts.isEmpty() ? "" : "verdicts: " + String.join(", ", counts));
+		JsonNode interval = headline.path("median_ratio_interval");
+		if (interval.isObject()) {
+			text.append(text.isEmpty() ? "" : " · ").append("median ratio 95 % interval ")
+				.append(String.format(java.util.Locale.ROOT, "%.3f–%.3f", interval.get("low").doubleValue(),
+						interval.get("high").doubleValue()));
+			if (interval.has("caution")) {
+				text.append(" (").append(interval.get("caution").asString()).append(')');
+			}
+		}
+		return text.toString();
+	}
+
+	/**
+	 * A small bar for an interval, as SVG coordinates on a 0–100 scale spanning ratio 1 ± 3 × band (the content
+	 * security policy allows no inline style): the band shaded, the interval drawn over it, a tick at ratio 1.
+	 */
+	public record IntervalBar(double bandX, double bandWidth, double lowX, double width, double oneX, double ratioX) {
+
+		static @Nullable IntervalBar of(JsonNode entry, double band) {
+			JsonNode interval = entry.path("interval");
+			if (!interval.isObject() || !entry.path("ratio").isNumber() || band <= 0) {
+				return null;
+			}
+			double span = 3 * band;
+			double low = x(interval.get("low").doubleValue(), span);
+			double high = x(interval.get("high").doubleValue(), span);
+			double bandLow = x(1 - band, span);
+			return new IntervalBar(bandLow, x(1 + band, span) - bandLow, low, Math.max(high - low, 0.8), 50,
+					x(entry.get("ratio").doubleValue(), span));
+		}
+
+		private static double x(double ratio, double span) {
+			double x = 50 + 50 * (ratio - 1) / span;
+			return Math.round(Math.max(0, Math.min(100, x)) * 100) / 100.0;
+		}
 	}
 
 	private static RunRef runRef(JsonNode run, Footnotes notes, @Nullable Retraction retraction) {

@@ -27,7 +27,7 @@ final class ComparisonSnapshot {
 	 * The version of the rules that computed a comparison. Change it whenever a rule, a threshold
 	 * default or a phrase changes, so that a published comparison can say it was computed by older rules.
 	 */
-	static final String RULES_VERSION = "2026-11-29.1";
+	static final String RULES_VERSION = "2026-12-01.1";
 
 	private static final JsonMapper TEXT = JsonMapper.builder().build();
 
@@ -66,6 +66,8 @@ final class ComparisonSnapshot {
 				ObjectNode entry = (ObjectNode) metricJson.next();
 				entry.put("phrase", metric.ratioPhrase());
 				entry.put("greyed", metric.greyed());
+				entry.put("interval_phrase", metric.intervalPhrase());
+				entry.put("verdict_phrase", metric.verdict() == null ? null : metric.verdict().words());
 			}
 		}
 		ArrayNode provenance = snapshot.putArray("provenance");

@@ -34,10 +34,10 @@ class ComparisonJsonTests {
 		assertThat(json.get("contender").propertyNames()).containsExactly("id", "url", "title", "role", "system", "model",
 				"flags");
 		assertThat(json.get("headlines").get(0).propertyNames()).containsExactly("metric", "comparable", "within_band",
-				"median_ratio", "excluded", "excluded_reasons");
+				"median_ratio", "excluded", "excluded_reasons", "verdicts", "median_ratio_interval");
 		assertThat(json.get("cells").get(0).propertyNames()).containsExactly("params", "anchor", "flags", "metrics");
 		assertThat(json.get("cells").get(0).get("metrics").get(0).propertyNames()).containsExactly("metric", "baseline",
-				"contender", "ratio", "comparable", "flags");
+				"contender", "ratio", "comparable", "flags", "interval", "verdict", "significant");
 		assertThat(json.get("unmatched").get(0).propertyNames()).containsExactly("side", "params", "anchor");
 	}
 

@@ -66,7 +66,8 @@ class SeedStoryTests {
 		JsonNode json = ComparisonJson.toJson(comparison, MAPPER);
 		assertThat(jsonHeadline(json, "decode_tps").toString()).isEqualTo("{\"metric\":\"decode_tps\",\"comparable\":18,"
 				+ "\"within_band\":18,\"median_ratio\":" + comparison.headline("decode_tps").orElseThrow().medianRatio()
-				+ ",\"excluded\":2,\"excluded_reasons\":{\"failures\":2}}");
+				+ ",\"excluded\":2,\"excluded_reasons\":{\"failures\":2},\"verdicts\":{\"within-band\":18,\"better\":0,"
+				+ "\"worse\":0,\"inconclusive\":0},\"median_ratio_interval\":null}");
 		assertThat(jsonMetric(json, "cell-concurrency-4--prompt_tokens-280", "ttft_s").get("flags"))
 			.anySatisfy(flag -> assertThat(flag.get("rule").asString()).isEqualTo("latency-spike"));
 	}

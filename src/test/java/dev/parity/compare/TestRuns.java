@@ -233,6 +233,11 @@ final class TestRuns {
 			return new Run(RunId.random(), document(), "fp", Instant.now(), "test", List.of());
 		}
 
+		/** The run with this id (10 characters from [a-z0-9]), e.g. to seed its resampling the same every time. */
+		Run build(String id) {
+			return new Run(new RunId(id), document(), "fp", Instant.now(), "test", List.of());
+		}
+
 	}
 
 	static final class CellBuilder {

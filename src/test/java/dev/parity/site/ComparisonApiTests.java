@@ -41,6 +41,10 @@ class ComparisonApiTests {
 		assertThat(decode.get("excluded").asInt()).isEqualTo(2);
 		assertThat(decode.get("excluded_reasons").propertyNames()).containsExactly("failures");
 		assertThat(decode.get("excluded_reasons").get("failures").asInt()).isEqualTo(2);
+		// Single runs without per-request samples: verdicts from the point ratios, no interval, no significance.
+		assertThat(decode.get("verdicts").toString())
+			.isEqualTo("{\"within-band\":18,\"better\":0,\"worse\":0,\"inconclusive\":0}");
+		assertThat(decode.get("median_ratio_interval").isNull()).isTrue();
 		assertThat(rules(comparison)).doesNotContain("checkpoint-differs", "checkpoint-unknown", "output-length-differs",
 				"output-length-unknown");
 
@@ -50,10 +54,14 @@ class ComparisonApiTests {
 		assertThat(ttft.get("ratio").asDouble()).isCloseTo(0.729, within(0.0005));
 		assertThat(ttft.get("comparable").asBoolean()).isTrue();
 		assertThat(ttft.get("phrase").asString()).isEqualTo("27 % less time (1.37× faster)");
+		assertThat(ttft.get("interval").isNull()).isTrue();
+		assertThat(ttft.get("verdict").asString()).isEqualTo("better");
+		assertThat(ttft.get("significant").isNull()).isTrue();
 
 		JsonNode spike = metric(cell(comparison, "cell-concurrency-4--prompt_tokens-280"), "ttft_s");
 		assertThat(spike.get("comparable").asBoolean()).isFalse();
 		assertThat(flagRules(spike)).contains("latency-spike");
+		assertThat(spike.get("verdict").isNull()).as("a greyed value has no verdict").isTrue();
 		assertThat(spike.get("flags").findValuesAsString("side")).contains("contender");
 	}
 

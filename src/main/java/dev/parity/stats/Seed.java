@@ -1,0 +1,32 @@
+package dev.parity.stats;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * The seed of a resampling, derived from what it resamples (run ids, anchor, metric, statistic) and nothing else,
+ * so that the same comparison gives the same interval on every load, on every server, under any other setting.
+ */
+public final class Seed {
+
+	private Seed() {
+	}
+
+	/** The first 8 bytes of the SHA-256 of the parts, joined by a character none of them contains. */
+	public static long of(String... parts) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256")
+				.digest(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
+			long seed = 0;
+			for (int i = 0; i < 8; i++) {
+				seed = (seed << 8) | (digest[i] & 0xff);
+			}
+			return seed;
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java has SHA-256", ex);
+		}
+	}
+
+}
