@@ -1,9 +1,11 @@
 package dev.parity.compare;
 
+import java.util.Map;
+
 import dev.parity.run.Cell;
+import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
 import dev.parity.stats.Noise;
-import dev.parity.stats.Seed;
 
 /**
  * Where a comparison finds a run's bootstrap medians of one cell × metric: stored at ingest, or computed from the
@@ -11,6 +13,7 @@ import dev.parity.stats.Seed;
  */
 @FunctionalInterface
 public interface BootstrapMedians {
+
 
 	/** Computes them from the run's samples now. */
 	BootstrapMedians FROM_SAMPLES = BootstrapMedians::compute;
@@ -21,13 +24,16 @@ public interface BootstrapMedians {
 	 */
 	double[] of(Run run, Cell cell, String metric);
 
-	/** The medians a run gets at ingest, seeded from the run id, the cell's anchor and the metric. */
-	static double[] compute(String runId, Cell cell, String metric) {
-		return Noise.bootstrapMedians(cell.sampleValues(metric), Seed.of(runId, cell.anchor(), metric, "median"));
+	/** The stored medians where there are some, else computed from the samples (the same numbers). */
+	public static BootstrapMedians stored(Map<CellBootstraps.Key, double[]> stored) {
+		return (run, cell, metric) -> {
+			double[] medians = stored.get(new CellBootstraps.Key(run.id().value(), cell.anchor(), metric));
+			return medians != null ? medians : compute(run, cell, metric);
+		};
 	}
 
 	private static double[] compute(Run run, Cell cell, String metric) {
-		return compute(run.id().value(), cell, metric);
+		return CellBootstraps.medians(run.id().value(), cell, metric);
 	}
 
 }

@@ -123,6 +123,9 @@ public class RunRepository {
 
 		private int cells;
 
+		/** The cells' bootstrap medians, stored after the run row ({@link CellBootstraps}). */
+		private final List<CellBootstraps.Row> bootstraps = new ArrayList<>();
+
 		private boolean finished;
 
 		private Storing(Connection connection, Savepoint savepoint) {
@@ -151,6 +154,9 @@ public class RunRepository {
 					.json(json, node.get("metrics")).tab().json(json, node.get("samples")).newline();
 				if (row.size() >= FLUSH_AT) {
 					row.flushTo(copy);
+				}
+				if (node.path("samples").size() >= dev.parity.stats.Noise.MIN_SAMPLES) {
+					bootstraps.addAll(CellBootstraps.of(id, RunDocumentReader.cell(node)));
 				}
 			}
 			catch (SQLException ex) {
@@ -215,6 +221,7 @@ public class RunRepository {
 					return new Stored(findIdByUploadSha(uploadSha256).orElseThrow(), false);
 				}
 				insertFiles(id, files);
+				CellBootstraps.insert(connection, id, bootstraps);
 				return new Stored(id, true);
 			}
 			catch (SQLException ex) {

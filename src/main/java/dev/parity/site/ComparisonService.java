@@ -13,8 +13,10 @@ import java.util.concurrent.Executors;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.caveat.Caveats;
+import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonBuilder;
+import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
@@ -45,6 +47,8 @@ class ComparisonService {
 
 	private final RunRepository runs;
 
+	private final CellBootstraps bootstraps;
+
 	private final ThresholdDefaults defaults;
 
 	private final JsonMapper json;
@@ -67,8 +71,9 @@ class ComparisonService {
 	/** How often the record (caveats, statuses, retractions) of each run has changed since start. */
 	private final Map<String, Long> recordVersions = new ConcurrentHashMap<>();
 
-	ComparisonService(RunRepository runs, ThresholdDefaults defaults, JsonMapper json) {
+	ComparisonService(RunRepository runs, CellBootstraps bootstraps, ThresholdDefaults defaults, JsonMapper json) {
 		this.runs = runs;
+		this.bootstraps = bootstraps;
 		this.defaults = defaults;
 		this.json = json;
 	}
@@ -143,7 +148,8 @@ class ComparisonService {
 		if (contender == null) {
 			throw new RunNotFoundException(pair.contenderId());
 		}
-		return ComparisonSnapshot.of(builder.compare(baseline, contender, settings), json);
+		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(List.of(baselineId, contenderId)));
+		return ComparisonSnapshot.of(builder.compare(List.of(baseline), List.of(contender), settings, medians), json);
 	}
 
 	/**

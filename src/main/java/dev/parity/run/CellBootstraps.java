@@ -1,0 +1,110 @@
+package dev.parity.run;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.parity.stats.Noise;
+import dev.parity.stats.Seed;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Each run's bootstrap medians per cell × metric, computed at ingest from the cell's per-request samples and stored
+ * beside the cells (table {@code cell_bootstrap}, append-only), so that a comparison of two single runs only pairs
+ * them. The same medians can always be computed again from the samples ({@link #medians}): a run stored before
+ * this table existed, or restored from a backup, gives the same numbers.
+ */
+@Repository
+public class CellBootstraps {
+
+	private final JdbcClient jdbc;
+
+	CellBootstraps(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** One cell × metric of one run. */
+	public record Key(String runId, String anchor, String metric) {
+	}
+
+	/**
+	 * A run's bootstrap medians of a cell × metric: {@link Noise#RESAMPLES} medians of its completed samples
+	 * resampled, seeded from (run id, anchor, metric, {@code median}); none with fewer than {@link Noise#MIN_SAMPLES}
+	 * samples.
+	 */
+	public static double[] medians(String runId, Cell cell, String metric) {
+		return Noise.bootstrapMedians(cell.sampleValues(metric), Seed.of(runId, cell.anchor(), metric, "median"));
+	}
+
+	/** The stored medians of these runs, by run, anchor and metric. */
+	public Map<Key, double[]> find(Collection<RunId> runs) {
+		Map<Key, double[]> found = new HashMap<>();
+		if (runs.isEmpty()) {
+			return found;
+		}
+		jdbc.sql("select run_id, anchor, metric, medians from cell_bootstrap where run_id = any(?)")
+			.param(runs.stream().map(RunId::value).toArray(String[]::new))
+			.query((ResultSet rs) -> {
+				Object[] values = (Object[]) rs.getArray("medians").getArray();
+				double[] medians = new double[values.length];
+				for (int i = 0; i < values.length; i++) {
+					medians[i] = ((Number) values[i]).doubleValue();
+				}
+				found.put(new Key(rs.getString("run_id"), rs.getString("anchor"), rs.getString("metric")), medians);
+			});
+		return found;
+	}
+
+	/** The medians of every metric a cell's samples record (with enough samples), read from the cell's JSON. */
+	static List<Row> of(RunId run, Cell cell) {
+		Set<String> metrics = new LinkedHashSet<>();
+		cell.samples().forEach(sample -> metrics.addAll(sample.metrics().keySet()));
+		List<Row> rows = new ArrayList<>();
+		for (String metric : metrics) {
+			double[] medians = medians(run.value(), cell, metric);
+			if (medians.length > 0) {
+				rows.add(new Row(cell.anchor(), metric, medians));
+			}
+		}
+		return rows;
+	}
+
+	/** A row to store. */
+	record Row(String anchor, String metric, double[] medians) {
+	}
+
+	/** Stores a run's rows on the connection of its upload (after its run row). */
+	static void insert(Connection connection, RunId run, List<Row> rows) throws SQLException {
+		if (rows.isEmpty()) {
+			return;
+		}
+		try (PreparedStatement insert = connection
+			.prepareStatement("insert into cell_bootstrap (run_id, anchor, metric, medians) values (?, ?, ?, ?)")) {
+			for (Row row : rows) {
+				Double[] boxed = new Double[row.medians().length];
+				for (int i = 0; i < boxed.length; i++) {
+					boxed[i] = row.medians()[i];
+				}
+				Array array = connection.createArrayOf("float8", boxed);
+				insert.setString(1, run.value());
+				insert.setString(2, row.anchor());
+				insert.setString(3, row.metric());
+				insert.setArray(4, array);
+				insert.addBatch();
+			}
+			insert.executeBatch();
+		}
+	}
+
+}

@@ -1,0 +1,112 @@
+package dev.parity.run;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.parity.ParityTest;
+import dev.parity.TestUploads;
+import dev.parity.stats.Noise;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Bootstrap medians are computed at ingest, stored with the run, append-only, and equal to a fresh computation. */
+@ParityTest
+class CellBootstrapsTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	CellBootstraps bootstraps;
+
+	@Autowired
+	RunRepository runs;
+
+	/** The control run with 12 ttft samples in its first cell and 5 in its second. */
+	private byte[] withSamples() {
+		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
+		ArrayNode cells = (ArrayNode) document.get("cells");
+		for (int c = 0; c < 2; c++) {
+			ArrayNode samples = ((ObjectNode) cells.get(c)).putArray("samples");
+			for (int i = 0; i < (c == 0 ? 12 : 5); i++) {
+				samples.addObject().put("ttft_s", 1 + i / 100.0);
+			}
+		}
+		return JSON.writeValueAsBytes(document);
+	}
+
+	@Test
+	void storesEachCellsMediansWithTheUploadAndTheyEqualAFreshComputation() throws Exception {
+		String id = TestUploads.upload(mvc, withSamples());
+
+		Map<CellBootstraps.Key, double[]> stored = bootstraps.find(List.of(new RunId(id)));
+
+		Run run = runs.find(new RunId(id)).orElseThrow();
+		Cell first = run.cells().get(0);
+		assertThat(stored).containsOnlyKeys(new CellBootstraps.Key(id, first.anchor(), "ttft_s"));
+		double[] medians = stored.values().iterator().next();
+		assertThat(medians).hasSize(Noise.RESAMPLES);
+		assertThat(medians).containsExactly(CellBootstraps.medians(id, first, "ttft_s"));
+	}
+
+	@Test
+	void aComparisonOfTwoStoredRunsGivesTheSameWithinRunIntervalOnEveryLoadAndUnderOtherParameters() throws Exception {
+		String baseline = TestUploads.upload(mvc, withSamples());
+		String contender = TestUploads.upload(mvc, withSamples());
+		String path = "/api/compare/" + baseline + "..." + contender;
+
+		String first = interval(path);
+		assertThat(first).contains("\"method\":\"bootstrap-samples\"")
+			.contains("\"caution\":\"within-run noise only: run-to-run drift not measured\"");
+		assertThat(interval(path)).isEqualTo(first);
+		assertThat(interval(path + "?band=0.05&implausible=4")).isEqualTo(first);
+	}
+
+	private String interval(String path) throws Exception {
+		var json = TestUploads.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(path))
+			.andReturn().getResponse().getContentAsByteArray());
+		return json.get("cells").get(0).get("metrics").valueStream()
+			.filter(metric -> metric.get("metric").asString().equals("ttft_s")).findFirst().orElseThrow()
+			.get("interval").toString();
+	}
+
+	@Test
+	void areAppendOnly() throws Exception {
+		String id = TestUploads.upload(mvc, withSamples());
+
+		assertThatThrownBy(() -> jdbc.sql("update cell_bootstrap set medians = '{1}' where run_id = ?").param(id).update())
+			.rootCause().hasMessageContaining("append-only");
+		assertThatThrownBy(() -> jdbc.sql("delete from cell_bootstrap where run_id = ?").param(id).update())
+			.rootCause().hasMessageContaining("append-only");
+	}
+
+	@Test
+	void aRefusedUploadLeavesNone() throws Exception {
+		long before = jdbc.sql("select count(*) from cell_bootstrap").query(Long.class).single();
+		ObjectNode document = (ObjectNode) TestUploads.tree(withSamples());
+		((ObjectNode) document.get("cells").get(3)).putObject("requests").put("failed", -1);
+
+		mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/runs")
+			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
+				.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON).content(JSON.writeValueAsBytes(document)))
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isBadRequest());
+
+		assertThat(jdbc.sql("select count(*) from cell_bootstrap").query(Long.class).single()).isEqualTo(before);
+	}
+
+}
