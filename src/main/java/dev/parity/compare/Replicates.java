@@ -13,13 +13,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Replicates: runs whose whole provenance is identical — system, checkpoint, engine (version, commit, flags),
  * harness, declared workload, environment, role and source — so that their differences are noise. What the engine
- * printed (its warnings) and what the uploader disclosed (caveats) are notes about a run, not what it ran, and may
- * differ. Every field of {@link Provenance} takes part, including any added later.
+ * printed (its warnings), what the uploader disclosed (caveats) and where it came from (its CI context) are notes
+ * about a run, not what it ran, and may differ. Every field of {@link Provenance} takes part, including any added later.
  */
 public final class Replicates {
 
-	/** Fields that describe a run rather than what it ran. */
-	private static final Set<String> NOT_COMPARED = Set.of("caveats", "engine.warnings");
+	/** Fields that describe a run rather than what it ran (context: the branch, pull request and CI job). */
+	private static final Set<String> NOT_COMPARED = Set.of("caveats", "engine.warnings", "context");
 
 	private Replicates() {
 	}

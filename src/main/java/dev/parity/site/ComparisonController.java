@@ -224,6 +224,12 @@ class ComparisonController {
 				publications.retractionOf("run", runs.contenderId()).orElse(null), comparisons.defaultSettings());
 	}
 
+	@ExceptionHandler(ComparisonService.NotReplicates.class)
+	ResponseEntity<String> rejectGroup(ComparisonService.NotReplicates ex) {
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(org.springframework.http.MediaType.TEXT_PLAIN)
+			.body(ex.getMessage());
+	}
+
 	@ExceptionHandler(IllegalArgumentException.class)
 	ResponseEntity<String> rejectSettings(IllegalArgumentException ex) {
 		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(org.springframework.http.MediaType.TEXT_PLAIN)

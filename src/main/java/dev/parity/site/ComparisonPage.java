@@ -26,7 +26,14 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	/** One side of the comparison. */
 	public record RunRef(String id, String url, String title, String role, String system, String modelRepo,
 			@Nullable String revision, @Nullable String commit, List<Note> flags, List<String> disclosedCaveats,
-			@Nullable Retraction retraction) {
+			@Nullable Retraction retraction, List<String> replicates) {
+
+		public RunRef(String id, String url, String title, String role, String system, String modelRepo,
+				@Nullable String revision, @Nullable String commit, List<Note> flags, List<String> disclosedCaveats,
+				@Nullable Retraction retraction) {
+			this(id, url, title, role, system, modelRepo, revision, commit, flags, disclosedCaveats, retraction,
+					List.of());
+		}
 	}
 
 	/** A threshold or setting in force. */
@@ -260,7 +267,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		return new RunRef(run.get("id").asString(), "/runs/" + run.get("id").asString(), run.get("title").asString(),
 				run.get("role").asString(), run.get("system").asString(), model.get("repo").asString(),
 				model.get("revision").asString(null), model.get("commit").asString(null), notes.all(run.get("flags")),
-				disclosed, retraction);
+				disclosed, retraction, run.path("runs").valueStream().map(JsonNode::asString).toList());
 	}
 
 	private static String about(Caveat caveat) {

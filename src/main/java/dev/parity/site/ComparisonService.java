@@ -78,27 +78,83 @@ class ComparisonService {
 		this.json = json;
 	}
 
-	/** A baseline and a contender, as written in URLs: {@code baselineId...contenderId}. */
-	record Pair(String baselineId, String contenderId) {
+	/**
+	 * A baseline and a contender, as written in URLs: {@code baselineId...contenderId}, or groups of replicates
+	 * {@code a1+a2+a3...b1+b2}.
+	 *
+	 * @param baselineIds the baseline's runs, at least one, each once
+	 * @param contenderIds the contender's runs, at least one, each once
+	 */
+	record Pair(List<String> baselineIds, List<String> contenderIds) {
+
+		Pair {
+			baselineIds = List.copyOf(baselineIds);
+			contenderIds = List.copyOf(contenderIds);
+		}
+
+		Pair(String baselineId, String contenderId) {
+			this(List.of(baselineId), List.of(contenderId));
+		}
 
 		static Pair parse(String text) {
 			int dots = text.indexOf("...");
 			if (dots < 0) {
 				throw new RunNotFoundException(text);
 			}
-			String baseline = text.substring(0, dots);
-			String contender = text.substring(dots + 3);
-			for (String id : List.of(baseline, contender)) {
+			return new Pair(group(text.substring(0, dots)), group(text.substring(dots + 3)));
+		}
+
+		/** The groups a publication froze (its snapshot lists the runs of a group), else its two runs. */
+		static Pair of(dev.parity.record.Publication publication) {
+			return new Pair(frozenGroup(publication.result().path("baseline"), publication.baselineId()),
+					frozenGroup(publication.result().path("contender"), publication.contenderId()));
+		}
+
+		private static List<String> frozenGroup(tools.jackson.databind.JsonNode side, String first) {
+			List<String> ids = side.path("runs").valueStream().map(tools.jackson.databind.JsonNode::asString).toList();
+			return ids.isEmpty() ? List.of(first) : ids;
+		}
+
+		private static List<String> group(String text) {
+			List<String> ids = List.of(text.split("\\+", -1));
+			for (String id : ids) {
 				if (!RunId.isValid(id)) {
 					throw new RunNotFoundException(id);
 				}
 			}
-			return new Pair(baseline, contender);
+			if (Set.copyOf(ids).size() != ids.size()) {
+				throw new IllegalArgumentException("a run appears twice in the group " + text);
+			}
+			return ids;
+		}
+
+		/** The first run of the baseline: the one caveats and publications of this comparison are filed under. */
+		String baselineId() {
+			return baselineIds.get(0);
+		}
+
+		/** The first run of the contender. */
+		String contenderId() {
+			return contenderIds.get(0);
+		}
+
+		boolean involves(String runId) {
+			return baselineIds.contains(runId) || contenderIds.contains(runId);
 		}
 
 		String path() {
-			return baselineId + "..." + contenderId;
+			return String.join("+", baselineIds) + "..." + String.join("+", contenderIds);
 		}
+	}
+
+	/** A group whose runs are not replicates of each other: a 400 naming the differing field. */
+	static final class NotReplicates extends RuntimeException {
+
+		NotReplicates(String side, String first, String other, String field) {
+			super("The " + side + " group is not a group of replicates: run " + other + " differs from run " + first
+					+ " in " + field + ". Replicates have identical provenance.");
+		}
+
 	}
 
 	/** What a snapshot is computed from: two immutable runs and every setting, as the snapshot writes them. */
@@ -136,6 +192,9 @@ class ComparisonService {
 	}
 
 	private ObjectNode compute(Pair pair, CompareSettings settings) {
+		if (pair.baselineIds().size() > 1 || pair.contenderIds().size() > 1) {
+			return computeGroups(pair, settings);
+		}
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
 		// Both runs at once (most of a large run is its samples, read and parsed on each side): three queries each.
@@ -150,6 +209,35 @@ class ComparisonService {
 		}
 		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(List.of(baselineId, contenderId)));
 		return ComparisonSnapshot.of(builder.compare(List.of(baseline), List.of(contender), settings, medians), json);
+	}
+
+	/** Groups of replicates: every run loaded at once, each group checked to be replicates. */
+	private ObjectNode computeGroups(Pair pair, CompareSettings settings) {
+		List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
+			.distinct().map(RunId::new).toList();
+		Map<RunId, Run> loaded = runs.findAll(ids);
+		List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
+		List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
+		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(ids));
+		return ComparisonSnapshot.of(builder.compare(baselines, contenders, settings, medians), json);
+	}
+
+	private static List<Run> group(List<String> ids, Map<RunId, Run> loaded, String side) {
+		List<Run> group = new java.util.ArrayList<>();
+		for (String id : ids) {
+			Run run = loaded.get(new RunId(id));
+			if (run == null) {
+				throw new RunNotFoundException(id);
+			}
+			group.add(run);
+		}
+		for (Run run : group) {
+			var field = dev.parity.compare.Replicates.differingField(group.get(0), run);
+			if (field.isPresent()) {
+				throw new NotReplicates(side, group.get(0).id().value(), run.id().value(), field.get());
+			}
+		}
+		return group;
 	}
 
 	/**
@@ -178,8 +266,7 @@ class ComparisonService {
 
 	private void forget(Set<String> runIds) {
 		runIds.forEach(id -> recordVersions.merge(id, 1L, Long::sum));
-		snapshots.asMap().keySet().removeIf(key -> runIds.contains(key.pair().baselineId())
-				|| runIds.contains(key.pair().contenderId()));
+		snapshots.asMap().keySet().removeIf(key -> runIds.stream().anyMatch(key.pair()::involves));
 	}
 
 }

@@ -55,7 +55,7 @@ class PublicationController {
 	@GetMapping("/published/{id}")
 	String showPublication(@PathVariable String id, Model model) {
 		Publication publication = load(id);
-		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
+		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		ComparisonPage page = comparisonPages.page(publication.result(), pair);
 		Map<String, String> settings = settingsQuery(publication.settings());
 		Retraction retraction = publications.retractionOf("publication", id).orElse(null);
@@ -105,7 +105,7 @@ class PublicationController {
 	@GetMapping("/published/{id}/export.{format}")
 	org.springframework.http.ResponseEntity<String> exportPublication(@PathVariable String id, @PathVariable String format) {
 		Publication publication = load(id);
-		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
+		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
 			.path(publication.url()).build().toUriString();
 		return comparisonPages.export(comparisonPages.page(publication.result(), pair), publication.result(), format,

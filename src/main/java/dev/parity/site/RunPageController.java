@@ -7,6 +7,7 @@ import dev.parity.record.Publications;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
+import dev.parity.run.RunReplicates;
 import dev.parity.run.RunRepository;
 import dev.parity.run.RunSummaries;
 import dev.parity.run.RunSummaries.RunFilter;
@@ -41,8 +42,11 @@ class RunPageController {
 
 	private final Publications publications;
 
+	private final RunReplicates replicates;
+
 	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
-			Caveats caveats, Publications publications) {
+			Caveats caveats, Publications publications, RunReplicates replicates) {
+		this.replicates = replicates;
 		this.caveats = caveats;
 		this.publications = publications;
 		this.runs = runs;
@@ -77,6 +81,7 @@ class RunPageController {
 				: summaries.findTop20ByModelCommitAndWorkloadFingerprintAndIdNotOrderByUploadedAtDesc(
 						run.provenance().model().commit().value(), run.workloadFingerprint(), run.id().value());
 		model.addAttribute("similar", similar);
+		model.addAttribute("replicates", replicates.of(run.id()));
 		model.addAttribute("caveats", caveats.forRun(id));
 		model.addAttribute("retraction", publications.retractionOf("run", id).orElse(null));
 		model.addAttribute("supersedes", publications.superseded("run", id));
