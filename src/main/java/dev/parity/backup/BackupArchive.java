@@ -11,7 +11,6 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
 
-import dev.parity.run.RunRepository.RestoredRun;
 import dev.parity.run.Sha256;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -118,7 +117,7 @@ final class BackupArchive implements Closeable {
 		return runs;
 	}
 
-	RestoredRun run(JsonNode entry) throws IOException {
+	RunRestore.RestoredRun run(JsonNode entry) throws IOException {
 		List<JsonNode> rows = new ArrayList<>();
 		List<byte[]> contents = new ArrayList<>();
 		for (JsonNode file : entry.path("files")) {
@@ -137,7 +136,7 @@ final class BackupArchive implements Closeable {
 			throw new BackupRejected("damaged archive: run '" + entry.path("run").path("id").asString() + "' has "
 					+ entry.path("run").path("cell_count") + " cells, but its cells entry holds " + cells.size());
 		}
-		return new RestoredRun(entry.path("run"), rows, contents, cells);
+		return new RunRestore.RestoredRun(entry.path("run"), rows, contents, cells);
 	}
 
 	/** A file's content, after checking its size and SHA-256 against the manifest. */

@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 import dev.parity.audit.AuditTrail;
-import dev.parity.run.RunRepository;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,7 +27,7 @@ public class Restores {
 
 	private final JsonMapper json;
 
-	private final RunRepository runs;
+	private final RunRestore runs;
 
 	private final Backups backups;
 
@@ -35,7 +35,7 @@ public class Restores {
 
 	private final TransactionTemplate transaction;
 
-	Restores(JdbcClient jdbc, JsonMapper json, RunRepository runs, Backups backups, AuditTrail audit,
+	Restores(JdbcClient jdbc, JsonMapper json, RunRestore runs, Backups backups, AuditTrail audit,
 			PlatformTransactionManager transactions) {
 		this.jdbc = jdbc;
 		this.json = json;
