@@ -49,7 +49,7 @@ class HarnessImportFuzzTests {
 	private static final List<Input> INPUTS = inputs();
 
 	/** A valid input, the format it is, and how to mutate it. */
-	private record Input(String name, byte[] content, HarnessFormat format, Mutator.Shape shape,
+	record Input(String name, byte[] content, HarnessFormat format, Mutator.Shape shape,
 			@Nullable TableMapping mapping) {
 	}
 
@@ -126,7 +126,7 @@ class HarnessImportFuzzTests {
 	}
 
 	/** The provenance an uploader adds in the form where the files state none. */
-	private static ObjectNode withProvenance(ObjectNode imported) {
+	static ObjectNode withProvenance(ObjectNode imported) {
 		ObjectNode document = imported.deepCopy();
 		document.put("title", "imported");
 		if (!document.has("role")) {
@@ -177,7 +177,7 @@ class HarnessImportFuzzTests {
 		return bytes.toByteArray();
 	}
 
-	private static List<Input> inputs() {
+	static List<Input> inputs() {
 		List<Input> inputs = new ArrayList<>();
 		for (String name : List.of("aiperf-profile-export.json", "aiperf-profile-export.jsonl", "guidellm-report.json",
 				"llama-benchy-report.json", "llmperf-individual-responses.json", "llmperf-summary.json",
