@@ -37,8 +37,6 @@ final class RunDocumentSchema {
 
 	private static final String COMMIT_PATTERN = "^[0-9a-fA-F]{40}$";
 
-	private static final String URL_PATTERN = "^https?://\\S+$";
-
 	private static final String NOT_BLANK_PATTERN = "\\S";
 
 	private static final RunDocumentSchema INSTANCE = load();
@@ -210,7 +208,7 @@ final class RunDocumentSchema {
 			case "minLength" -> new Problem(path, "must not be blank");
 			case "maxLength" -> new Problem(path, "is " + value.asString().codePointCount(0, value.asString().length())
 					+ " characters; at most " + keyword);
-			case "pattern" -> new Problem(path, pattern(keyword.asString(), value));
+			case "pattern" -> new Problem(path, pattern(keyword.asString(), value, path));
 			case "minItems" -> new Problem(path, path.equals("$.cells") && keyword.asInt() == 1
 					? "must hold at least one cell" : "must hold at least " + keyword + " items");
 			default -> new Problem(path, RunDocumentValidator.printable(error.getMessage()));
@@ -223,11 +221,11 @@ final class RunDocumentSchema {
 		return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : bound.toString();
 	}
 
-	private static String pattern(String pattern, JsonNode value) {
+	private static String pattern(String pattern, JsonNode value, String path) {
 		return switch (pattern) {
 			case NOT_BLANK_PATTERN -> "must not be blank";
-			case COMMIT_PATTERN -> "must be the 40 hexadecimal characters of a commit, not " + shown(value);
-			case URL_PATTERN -> "must be an http or https URL, not " + shown(value);
+			case COMMIT_PATTERN -> "must be the 40 hexadecimal characters of the "
+					+ (path.equals("$.engine.commit") ? "engine's" : "resolved") + " commit, not " + shown(value);
 			default -> "must match the pattern " + pattern + ", not " + shown(value);
 		};
 	}
