@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 import com.networknt.schema.Error;
+import com.networknt.schema.ExecutionContext;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
@@ -98,7 +99,7 @@ final class RunDocumentSchema {
 	 * through {@link #cell} (then the header has no {@code cells}, and that is not a problem here).
 	 */
 	List<Problem> document(JsonNode document, boolean cellsApart) {
-		List<Problem> problems = problems(this.document.validate(document), root, "$");
+		List<Problem> problems = problems(this.document.validate(document, RunDocumentSchema::plain), root, "$");
 		wholeNumbers(document, root, "$", problems);
 		if (cellsApart) {
 			problems.removeIf(problem -> problem.path().equals("$.cells") && problem.message().startsWith("is required"));
@@ -108,7 +109,7 @@ final class RunDocumentSchema {
 
 	/** The structural problems of one cell, at {@code path} (e.g. {@code $.cells[3]}). */
 	List<Problem> cell(JsonNode cell, String path) {
-		List<Problem> problems = problems(this.cell.validate(cell), cellRoot, path);
+		List<Problem> problems = problems(this.cell.validate(cell, RunDocumentSchema::plain), cellRoot, path);
 		wholeNumbers(cell, cellRoot, path, problems);
 		return problems;
 	}
@@ -171,6 +172,11 @@ final class RunDocumentSchema {
 	private static boolean allows(JsonNode schema, String type) {
 		JsonNode types = schema.path("type");
 		return types.isArray() ? types.valueStream().anyMatch(t -> t.asString().equals(type)) : types.asString("").equals(type);
+	}
+
+	/** Validation only: no annotations are collected (nothing here reads them, and a cell may hold many samples). */
+	private static void plain(ExecutionContext context) {
+		context.executionConfig(config -> config.annotationCollectionEnabled(false));
 	}
 
 	/** One problem per path (the first the schema reports there), in the schema's order. */
