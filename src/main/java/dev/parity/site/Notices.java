@@ -24,15 +24,16 @@ import tools.jackson.databind.node.ObjectNode;
  * @param noComparable whether the item is a publication of a comparison with no comparable cell
  * @param others further notices, e.g. a retracted run of a comparison
  */
-record Notices(@Nullable Retraction retraction, @Nullable String replacementTitle, @Nullable String replacementUrl,
+public record Notices(@Nullable Retraction retraction, @Nullable String replacementTitle, @Nullable String replacementUrl,
 		@Nullable String settings, @Nullable String settingsReason, boolean noComparable, List<String> others) {
 
+	/** Said by a publication with no comparable cell; the page's banner says the same. */
 	static final String NO_COMPARABLE = "No cell of this comparison is comparable: every number in it is greyed. "
 			+ "It was published so, its author having confirmed it.";
 
 	private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
 
-	Notices {
+	public Notices {
 		others = List.copyOf(others);
 	}
 

@@ -66,7 +66,6 @@ class RunPageController {
 		model.addAttribute("pageTitle", "Runs");
 		model.addAttribute("filter", applied);
 		model.addAttribute("runs", found);
-		model.addAttribute("retracted", publications.retractedAmong("run", found.map(RunSummary::getId).getContent()));
 		model.addAttribute("runMarks", notices.runMarks(found.map(RunSummary::getId).getContent()));
 		return "runs/list";
 	}
@@ -84,7 +83,21 @@ class RunPageController {
 						run.provenance().model().commit().value(), run.workloadFingerprint(), run.id().value());
 		model.addAttribute("similar", similar);
 		model.addAttribute("runMarks", notices.runMarks(similar.stream().map(RunSummary::getId).toList()));
-		model.addAttribute("caveats", caveats.forRun(id));
+		List<dev.parity.caveat.Caveat> onRun = caveats.forRun(id);
+		model.addAttribute("caveats", onRun);
+		// Markers c1, c2, … in the order of the list; a caveat on a cell shows its marker in that cell's row.
+		List<ComparisonPage.CaveatView> views = new java.util.ArrayList<>();
+		Map<String, List<ComparisonPage.CaveatView>> cellCaveats = new java.util.HashMap<>();
+		for (dev.parity.caveat.Caveat caveat : onRun) {
+			ComparisonPage.CaveatView view = new ComparisonPage.CaveatView("c" + (views.size() + 1), caveat,
+					caveat.target().describe());
+			views.add(view);
+			if (caveat.target().cellAnchor() != null) {
+				cellCaveats.computeIfAbsent(caveat.target().cellAnchor(), k -> new java.util.ArrayList<>()).add(view);
+			}
+		}
+		model.addAttribute("caveatViews", views);
+		model.addAttribute("cellCaveats", cellCaveats);
 		Retraction retraction = publications.retractionOf("run", id).orElse(null);
 		model.addAttribute("retraction", retraction);
 		model.addAttribute("replacementTitle", notices.replacementTitle(retraction));
