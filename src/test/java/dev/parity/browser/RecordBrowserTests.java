@@ -54,6 +54,8 @@ class RecordBrowserTests extends BrowserTest {
 	private String publish(String base, String baseline, String contender, String title) {
 		browser.get(base + "/compare/" + baseline + "..." + contender);
 		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys(title);
+		// A comparison with no comparable cell is published only when that is confirmed.
+		browser.findElements(By.cssSelector("section.publish input[name=confirm_no_comparable]")).forEach(box -> box.click());
 		browser.findElement(By.cssSelector("section.publish button")).click();
 		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().matches(".*/published/[a-z0-9]{10}$"));
 		String url = browser.getCurrentUrl();
