@@ -39,7 +39,7 @@ public class HarnessIngest {
 
 	/** The provenance fields an uploader may give: the run document without its cells. */
 	private static final Set<String> PROVENANCE_FIELDS = Set.of("title", "role", "source", "recorded_at", "system",
-			"model", "engine", "harness", "workload", "metric_definitions", "caveats");
+			"model", "engine", "harness", "workload", "metric_definitions", "caveats", "context", "environment");
 
 	private final RunRepository runs;
 
@@ -182,7 +182,7 @@ public class HarnessIngest {
 		// Keep the document's field order readable: format and title first, cells last.
 		ObjectNode ordered = json.createObjectNode();
 		for (String field : List.of("format", "title", "role", "source", "recorded_at", "system", "model", "engine",
-				"harness", "workload", "metric_definitions")) {
+				"harness", "workload", "context", "environment", "metric_definitions")) {
 			if (document.has(field)) {
 				ordered.set(field, document.get(field));
 			}

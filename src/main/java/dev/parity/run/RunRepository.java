@@ -195,8 +195,8 @@ public class RunRepository {
 				List<String> inserted = jdbc.sql("""
 						insert into run (id, upload_sha256, title, role, system_name, model_repo, model_revision, model_commit,
 						                 engine_name, engine_version, harness_name, harness_version, source_url, recorded_at,
-						                 workload_fingerprint, provenance, cell_count, uploaded_by)
-						values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
+						                 workload_fingerprint, provenance, cell_count, uploaded_by, engine_commit, branch)
+						values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
 						on conflict (upload_sha256) do nothing
 						returning id""")
 					.params(id.value(), uploadSha256, document.title(), document.role().id(), provenance.system().name(),
@@ -206,7 +206,9 @@ public class RunRepository {
 							provenance.harness().version(), provenance.source() == null ? null : provenance.source().url(),
 							document.recordedAt() == null ? null : Timestamp.from(document.recordedAt()),
 							WorkloadFingerprint.of(provenance.workload(), document.cells()),
-							json.writeValueAsString(provenanceJson), document.cells().size(), uploadedBy)
+							json.writeValueAsString(provenanceJson), document.cells().size(), uploadedBy,
+							provenance.engine().commit() == null ? null : provenance.engine().commit().value(),
+							provenance.branch())
 					.query(String.class)
 					.list();
 				if (inserted.isEmpty()) {
