@@ -143,6 +143,7 @@ class ComparisonController {
 		model.addAttribute("publishedBefore", publishedBefore);
 		model.addAttribute("publicationMarks", notices.publicationMarks(publishedBefore));
 		model.addAttribute("notices", notices.forComparison(snapshot, page, ""));
+		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("noComparable", page.headlines().stream().allMatch(h -> h.comparable() == 0));
 		model.addAttribute("live", true);
 		if (!shared) {

@@ -78,6 +78,7 @@ class PublicationController {
 				publications.find(r.subjectId()).map(Publication::title).orElse(r.subjectId())));
 		model.addAttribute("supersededTitles", supersededTitles);
 		model.addAttribute("notices", notices.forPublication(publication, page, ""));
+		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("live", false);
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		model.addAttribute("liveUrl", liveUrl);

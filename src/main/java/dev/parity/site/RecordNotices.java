@@ -67,6 +67,18 @@ class RecordNotices {
 		return publications.find(id).map(Publication::title).orElse(id);
 	}
 
+	/** The titles of the runs that supersede either side of a comparison, by id: its banners name them. */
+	Map<String, String> replacementTitles(ComparisonPage page) {
+		Map<String, String> titles = new java.util.HashMap<>();
+		for (ComparisonPage.RunRef side : List.of(page.baseline(), page.contender())) {
+			Retraction retraction = side.retraction();
+			if (retraction != null && retraction.replacementId() != null) {
+				titles.put(retraction.replacementId(), replacementTitle(retraction));
+			}
+		}
+		return titles;
+	}
+
 	/** How lists mark runs: the latest retraction or supersession of each run among these that has one. */
 	Map<String, Retraction> runMarks(Collection<String> runIds) {
 		return publications.retractionsAmong("run", runIds);

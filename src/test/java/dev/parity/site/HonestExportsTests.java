@@ -206,6 +206,7 @@ class HonestExportsTests {
 				+ "\">Spark: +101 % decode</a>”");
 		assertThat(page("/runs/" + c)).contains(">" + HtmlUtils.htmlEscape(eTitle) + "</a>”");
 		assertThat(page("/runs/" + e)).contains(">" + HtmlUtils.htmlEscape(cTitle) + "</a>”");
+		assertThat(page("/compare/" + reference + "..." + c)).contains("by “<a href=\"/runs/" + e + "\">" + HtmlUtils.htmlEscape(eTitle) + "</a>”");
 		String mark = "<span class=\"record-mark superseded\" title=\"" + "longer outputs | other weights &lt;b&gt;" + "\">superseded</span>";
 		assertThat(between(page("/"), "Recently published", "</section>")).contains(mark);
 		assertThat(between(page("/compare"), "Published comparisons", "</section>")).contains(mark);
