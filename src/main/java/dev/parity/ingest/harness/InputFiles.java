@@ -27,7 +27,8 @@ public final class InputFiles {
 	/** Entries inflated since the start, all uploads together: to check that an upload is expanded only once. */
 	static final LongAdder INFLATED_ENTRIES = new LongAdder();
 
-	private static final int CHUNK = 1 << 20;
+	/** Inflated in pieces smaller than a heap region, so a refused entry never sat in half-empty humongous regions. */
+	private static final int CHUNK = 256 << 10;
 
 	private static final byte[] ZIP_MAGIC = { 'P', 'K', 3, 4 };
 
@@ -83,6 +84,8 @@ public final class InputFiles {
 					continue;
 				}
 				budget.countEntry(zip.name());
+				// A size the header declares is refused at once; one that lies is caught while inflating.
+				budget.checkDeclared(zip.name(), entry.getSize());
 				INFLATED_ENTRIES.increment();
 				entries.add(new InputFile(entry.getName(), inflate(in, zip.name(), budget)));
 			}
@@ -144,12 +147,22 @@ public final class InputFiles {
 			}
 		}
 
+		void checkDeclared(String zipName, long size) {
+			if (size > 0 && bytes + size > maxBytes) {
+				throw tooLarge(zipName);
+			}
+		}
+
 		void countBytes(String zipName, int more) {
 			bytes += more;
 			if (bytes > maxBytes) {
-				throw new ImportRejected(zipName + ": the uploaded zips inflate to more than " + describe(maxBytes)
-						+ "; upload fewer files at once");
+				throw tooLarge(zipName);
 			}
+		}
+
+		private ImportRejected tooLarge(String zipName) {
+			return new ImportRejected(zipName + ": the uploaded zips inflate to more than " + describe(maxBytes)
+					+ "; upload fewer files at once");
 		}
 
 		private static String describe(long bytes) {
