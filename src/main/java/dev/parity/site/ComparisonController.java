@@ -124,8 +124,11 @@ class ComparisonController {
 		List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
 		// Only a visitor who is not signed in (and has no session) sees the page everybody else sees.
 		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
+		// A publication of the pair taken back changes how the page marks it: its mark is part of the key.
+		Map<String, dev.parity.record.Retraction> publicationMarks = notices.publicationMarks(publishedBefore);
 		RenderedPage key = new RenderedPage(runs.path(), queryString(query), settings.asMap(),
-				publishedBefore.stream().map(Publication::id).toList(), baselineVersion, contenderVersion);
+				publishedBefore.stream().map(p -> p.id() + (publicationMarks.containsKey(p.id())
+						? ":" + publicationMarks.get(p.id()).kind() : "")).toList(), baselineVersion, contenderVersion);
 		if (shared) {
 			byte[] html = renderedPages.getIfPresent(key);
 			if (html != null) {
@@ -141,7 +144,7 @@ class ComparisonController {
 		model.addAttribute("query", queryString(query));
 		model.addAttribute("settingsJson", json.writeValueAsString(snapshot.get("settings")));
 		model.addAttribute("publishedBefore", publishedBefore);
-		model.addAttribute("publicationMarks", notices.publicationMarks(publishedBefore));
+		model.addAttribute("publicationMarks", publicationMarks);
 		model.addAttribute("notices", notices.forComparison(snapshot, page, ""));
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("noComparable", page.headlines().stream().allMatch(h -> h.comparable() == 0));
