@@ -172,6 +172,8 @@ class HonestExportsTests {
 		String reason = "longer outputs | other weights <b>";
 		mvc.perform(post("/published/{id}/retract", old).param("reason", reason).param("replacement", replacement)
 			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
+		assertThat(between(page("/compare/" + reference + "..." + c), "Published from these runs", "</section>"))
+			.contains("record-mark superseded");
 		mvc.perform(post("/runs/{id}/retract", c).param("reason", "superseded by the control").param("replacement", e)
 			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
 
