@@ -19,7 +19,9 @@ import dev.parity.caveat.Caveats;
 import dev.parity.compare.CompareSettings;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
+import dev.parity.record.Retraction;
 import dev.parity.run.RunSummaries;
+import dev.parity.run.RunSummary;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -102,9 +104,9 @@ class ComparisonController {
 			return "redirect:/compare/" + baseline.strip() + "..." + contender.strip() + queryString(rest);
 		}
 		model.addAttribute("pageTitle", "Compare");
-		List<dev.parity.run.RunSummary> recent = summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent();
+		List<RunSummary> recent = summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent();
 		model.addAttribute("recent", recent);
-		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(dev.parity.run.RunSummary::getId).toList()));
+		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(RunSummary::getId).toList()));
 		model.addAttribute("baseline", baseline);
 		model.addAttribute("contender", contender);
 		List<Publication> published = publications.recent(20);
@@ -124,8 +126,11 @@ class ComparisonController {
 		List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
 		// Only a visitor who is not signed in (and has no session) sees the page everybody else sees.
 		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
+		// A publication of the pair taken back changes how the page marks it: its mark is part of the key.
+		Map<String, Retraction> publicationMarks = notices.publicationMarks(publishedBefore);
 		RenderedPage key = new RenderedPage(runs.path(), queryString(query), settings.asMap(),
-				publishedBefore.stream().map(Publication::id).toList(), baselineVersion, contenderVersion);
+				publishedBefore.stream().map(p -> p.id() + (publicationMarks.containsKey(p.id())
+						? ":" + publicationMarks.get(p.id()).kind() : "")).toList(), baselineVersion, contenderVersion);
 		if (shared) {
 			byte[] html = renderedPages.getIfPresent(key);
 			if (html != null) {
@@ -141,7 +146,7 @@ class ComparisonController {
 		model.addAttribute("query", queryString(query));
 		model.addAttribute("settingsJson", json.writeValueAsString(snapshot.get("settings")));
 		model.addAttribute("publishedBefore", publishedBefore);
-		model.addAttribute("publicationMarks", notices.publicationMarks(publishedBefore));
+		model.addAttribute("publicationMarks", publicationMarks);
 		model.addAttribute("notices", notices.forComparison(snapshot, page, ""));
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("noComparable", page.headlines().stream().allMatch(h -> h.comparable() == 0));

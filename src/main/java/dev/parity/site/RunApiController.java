@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import dev.parity.record.Retraction;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
@@ -70,9 +71,9 @@ class RunApiController {
 		body.put("page", found.getNumber());
 		body.put("size", found.getSize());
 		ArrayNode list = body.putArray("runs");
-		java.util.Map<String, dev.parity.record.Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
+		java.util.Map<String, Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
 		found.forEach(run -> {
-			dev.parity.record.Retraction mark = marks.get(run.getId());
+			Retraction mark = marks.get(run.getId());
 			list.add(runJson.summary(run).put("retracted", mark != null)
 				.put("record_status", mark == null ? null : mark.kind()));
 		});
