@@ -66,6 +66,8 @@ class ComparisonController {
 
 	private final ViewResolver views;
 
+	private final SiteUrls siteUrls;
+
 	/**
 	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
 	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
@@ -78,7 +80,8 @@ class ComparisonController {
 		.build();
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
-			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views) {
+			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views, SiteUrls siteUrls) {
+		this.siteUrls = siteUrls;
 		this.views = views;
 		this.comparisons = comparisons;
 		this.caveats = caveats;
@@ -95,7 +98,8 @@ class ComparisonController {
 			Map<String, String> rest = new LinkedHashMap<>(query);
 			rest.remove("baseline");
 			rest.remove("contender");
-			return "redirect:/compare/" + baseline.strip() + "..." + contender.strip() + queryString(rest);
+			return "redirect:/compare/" + RequestChecks.forRedirect("baseline", baseline).strip() + "..."
+					+ RequestChecks.forRedirect("contender", contender).strip() + queryString(rest);
 		}
 		model.addAttribute("pageTitle", "Compare");
 		model.addAttribute("recent", summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent());
@@ -190,8 +194,7 @@ class ComparisonController {
 			@RequestParam Map<String, String> query) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
-		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
-			.path("/compare/" + runs.path()).build().toUriString() + queryString(query);
+		String permalink = siteUrls.link("/compare/" + runs.path()) + queryString(query);
 		return export(page(snapshot, runs), snapshot, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path());
 	}
 

@@ -43,8 +43,11 @@ class PublicationController {
 
 	private final JsonMapper json;
 
+	private final SiteUrls siteUrls;
+
 	PublicationController(Publications publications, ComparisonService comparisons, ComparisonController comparisonPages,
-			Caveats caveats, JsonMapper json) {
+			Caveats caveats, JsonMapper json, SiteUrls siteUrls) {
+		this.siteUrls = siteUrls;
 		this.publications = publications;
 		this.comparisons = comparisons;
 		this.comparisonPages = comparisonPages;
@@ -106,8 +109,7 @@ class PublicationController {
 	org.springframework.http.ResponseEntity<String> exportPublication(@PathVariable String id, @PathVariable String format) {
 		Publication publication = load(id);
 		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
-		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
-			.path(publication.url()).build().toUriString();
+		String permalink = siteUrls.link(publication.url());
 		return comparisonPages.export(comparisonPages.page(publication.result(), pair), publication.result(), format,
 				publication.title(), permalink, "published-" + id);
 	}
@@ -142,7 +144,7 @@ class PublicationController {
 			@RequestParam(name = "decided_by", required = false) @Nullable String decidedBy,
 			@RequestParam(defaultValue = "") String back, Principal principal) {
 		caveats.changeStatus(id, status, reason, decidedBy, principal.getName());
-		String target = back.startsWith("/") && !back.startsWith("//") ? back : "/";
+		String target = back.startsWith("/") && !back.startsWith("//") ? RequestChecks.forRedirect("back", back) : "/";
 		return "redirect:" + target + "#caveat-" + id;
 	}
 

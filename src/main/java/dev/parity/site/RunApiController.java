@@ -57,11 +57,11 @@ class RunApiController {
 
 	@Operation(summary = "List runs, newest first, with the filters of /runs")
 	@GetMapping("/api/runs")
-	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page,
+	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(defaultValue = "25") int size,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
 		Page<RunSummary> found = summaries.search(filter == null ? RunFilter.none() : filter,
-				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), Math.max(page, 0), Math.min(Math.max(size, 1), 200));
+				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page), Math.min(Math.max(size, 1), 200));
 		ObjectNode body = json.createObjectNode();
 		body.put("total", found.getTotalElements());
 		body.put("page", found.getNumber());

@@ -41,8 +41,11 @@ class RunPageController {
 
 	private final Publications publications;
 
+	private final SiteUrls siteUrls;
+
 	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
-			Caveats caveats, Publications publications) {
+			Caveats caveats, Publications publications, SiteUrls siteUrls) {
+		this.siteUrls = siteUrls;
 		this.caveats = caveats;
 		this.publications = publications;
 		this.runs = runs;
@@ -52,11 +55,11 @@ class RunPageController {
 	}
 
 	@GetMapping("/runs")
-	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page,
+	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted, Model model) {
 		RunFilter applied = filter == null ? RunFilter.none() : filter;
 		Page<RunSummary> found = summaries.search(applied, hideRetracted ? publications.retractedRuns() : java.util.Set.of(),
-				Math.max(page, 0), PAGE_SIZE);
+				RequestChecks.page(page), PAGE_SIZE);
 		model.addAttribute("hideRetracted", hideRetracted);
 		model.addAttribute("pageTitle", "Runs");
 		model.addAttribute("filter", applied);
@@ -88,8 +91,7 @@ class RunPageController {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
-		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
-			.path(run.url()).build().toUriString();
+		String permalink = siteUrls.link(run.url());
 		String thresholds = flagging.thresholds();
 		String body = switch (format) {
 			case "md" -> RunExport.markdown(page, caveats.forRun(id), permalink, thresholds);
