@@ -47,10 +47,12 @@ class SignInLimitTests {
 		String name = lockedOut();
 		String basic = Base64.getEncoder().encodeToString((name + ":" + RIGHT).getBytes(StandardCharsets.UTF_8));
 		String spaced = Base64.getEncoder().encodeToString((" " + name + ":" + RIGHT).getBytes(StandardCharsets.UTF_8));
-		for (String authorization : List.of("Basic " + basic, "Basic\t" + basic, "Basicx" + basic, "basic  " + basic, "Basic " + spaced)) {
+		for (String authorization : List.of("Basic " + basic, "Basic\t" + basic, "Basicx" + basic, "BASIC " + basic, "Basic " + spaced)) {
 			mvc.perform(get("/account").header("Authorization", authorization)).andExpect(status().isTooManyRequests())
 				.andExpect(header().exists("Retry-After"));
 		}
+		// Not a credential Spring Security can read: refused, and not a way in either.
+		mvc.perform(get("/account").header("Authorization", "Basic  " + basic)).andExpect(status().isUnauthorized());
 		for (String spelled : List.of(name, " " + name, name + " ", name.toUpperCase(java.util.Locale.ROOT))) {
 			mvc.perform(post("/login").param("username", spelled).param("password", RIGHT).with(csrf()))
 				.andExpect(status().isTooManyRequests());
@@ -74,7 +76,6 @@ class SignInLimitTests {
 	@Test
 	void anAttackerFromOneAddressCannotLockTheUserOutFromAnother() throws Exception {
 		String name = lockedOut();
-		mvc.perform(get("/account").with(httpBasic(name, RIGHT)).with(from("203.0.113.9"))).andExpect(status().isTooManyRequests());
 		mvc.perform(get("/account").with(httpBasic(name, RIGHT)).with(from("198.51.100.20"))).andExpect(status().isOk());
 		mvc.perform(post("/login").param("username", name).param("password", RIGHT).with(csrf()).with(from("198.51.100.21")))
 			.andExpect(status().is3xxRedirection());
