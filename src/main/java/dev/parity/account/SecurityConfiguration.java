@@ -114,7 +114,12 @@ class SecurityConfiguration {
 				|| header.regionMatches(true, 0, "Bearer ", 0, 7));
 	}
 
-	private static final RequestMatcher SCRIPT_CALL = request -> API.matches(request) && carriesCredentials(request);
+	/**
+	 * An API call that the session cookie cannot sign in: one with its own credentials, or without a session
+	 * (refused with 401 when it needs a user, rather than 403 for a missing CSRF token).
+	 */
+	private static final RequestMatcher SCRIPT_CALL = request -> API.matches(request)
+			&& (carriesCredentials(request) || request.getSession(false) == null);
 
 	private static final BasicAuthenticationEntryPoint BASIC = basicEntryPoint();
 

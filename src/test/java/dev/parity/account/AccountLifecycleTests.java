@@ -86,6 +86,16 @@ class AccountLifecycleTests {
 	}
 
 	@Test
+	void anAccountRemovedFromTheDatabaseEndsItsSession() throws Exception {
+		String name = name("removed");
+		addUser(name, SECRET, "admin");
+		MockHttpSession session = signIn(name, SECRET);
+		mvc.perform(get("/admin/users").session(session)).andExpect(status().isOk());
+		jdbc.sql("delete from app_user where username = ?").param(name).update();
+		mvc.perform(get("/admin/users").session(session).accept(MediaType.TEXT_HTML)).andExpect(redirectedUrl("/login"));
+	}
+
+	@Test
 	void anAdministratorCannotDisableThemselves() throws Exception {
 		mvc.perform(post("/admin/users/{name}/enabled", USER).param("enabled", "false").with(httpBasic(USER, PASSWORD)).with(csrf()))
 			.andExpect(status().isBadRequest());
