@@ -58,6 +58,16 @@ public final class MultipartBody {
 		return this;
 	}
 
+	/** A part with the header lines given as they are (CRLF-separated, without the blank line that ends them). */
+	public MultipartBody rawPart(String headers, byte[] content) {
+		ByteArrayOutputStream part = new ByteArrayOutputStream();
+		part.writeBytes(("--" + BOUNDARY + "\r\n" + headers + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+		part.writeBytes(content);
+		part.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+		parts.add(part.toByteArray());
+		return this;
+	}
+
 	public byte[] bytes() {
 		ByteArrayOutputStream body = new ByteArrayOutputStream();
 		parts.forEach(body::writeBytes);
@@ -77,13 +87,18 @@ public final class MultipartBody {
 
 	/** Posts the body to the URL as the test administrator (HTTP Basic). */
 	public Answer post(String url) {
+		return post(url, bytes());
+	}
+
+	/** Posts these bytes (a body perhaps cut short) as a multipart body to the URL as the test administrator. */
+	public static Answer post(String url, byte[] body) {
 		String basic = "Basic " + Base64.getEncoder()
 			.encodeToString((TestUploads.USER + ":" + TestUploads.PASSWORD).getBytes(StandardCharsets.UTF_8));
 		HttpRequest request = HttpRequest.newBuilder(URI.create(url))
 			.header("Authorization", basic)
 			.header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
 			.timeout(Duration.ofSeconds(90))
-			.POST(HttpRequest.BodyPublishers.ofByteArray(bytes()))
+			.POST(HttpRequest.BodyPublishers.ofByteArray(body))
 			.build();
 		try {
 			HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
