@@ -20,20 +20,22 @@ import org.slf4j.LoggerFactory;
  * of the schema, whichever migration made it. A table with an append-only trigger (one that calls
  * {@code parity_refuse_change}) gets {@code SELECT} and {@code INSERT} only; every other table {@code SELECT},
  * {@code INSERT}, {@code UPDATE} and {@code DELETE}; sequences {@code USAGE}, {@code SELECT} and {@code UPDATE} (a
- * restore sets them past the ids it brought). Nothing else: no {@code TRUNCATE}, no ownership, so the role can neither
- * change a record nor alter, disable or drop a trigger. Flyway's own history table is left to the owner.
+ * restore sets them past the ids it brought); Flyway's history and views {@code SELECT} (a backup names the schema
+ * version). Nothing else: no {@code TRUNCATE}, no ownership, so the role can neither change a record nor alter,
+ * disable or drop a trigger.
  */
 class ApplicationRoleGrants extends BaseCallback {
 
 	private static final Logger log = LoggerFactory.getLogger(ApplicationRoleGrants.class);
 
-	/** The schema's tables and views, and whether an append-only trigger guards each. */
+	/** The schema's tables and views: which the application only reads, and which an append-only trigger guards. */
 	private static final String TABLES = """
-			select format('%I.%I', n.nspname, c.relname) as name, c.relkind in ('v', 'm') as view,
+			select format('%I.%I', n.nspname, c.relname) as name,
+			       c.relkind in ('v', 'm') or c.relname = ? as read_only,
 			       exists (select 1 from pg_trigger t join pg_proc p on p.oid = t.tgfoid
 			               where t.tgrelid = c.oid and p.proname = 'parity_refuse_change') as append_only
 			from pg_class c join pg_namespace n on n.oid = c.relnamespace
-			where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm') and c.relname <> ?
+			where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm')
 			order by c.relname""";
 
 	private final SchemaOwner owner;
@@ -59,7 +61,7 @@ class ApplicationRoleGrants extends BaseCallback {
 				for (Table table : tables(connection, context.getConfiguration().getTable())) {
 					statement.execute("revoke all on " + table.name() + " from " + role);
 					String privileges = "select, insert, update, delete";
-					if (table.view()) {
+					if (table.readOnly()) {
 						privileges = "select";
 					}
 					else if (table.appendOnly()) {
@@ -80,7 +82,7 @@ class ApplicationRoleGrants extends BaseCallback {
 		}
 	}
 
-	private record Table(String name, boolean view, boolean appendOnly) {
+	private record Table(String name, boolean readOnly, boolean appendOnly) {
 	}
 
 	private static List<Table> tables(Connection connection, String historyTable) throws SQLException {
@@ -89,7 +91,7 @@ class ApplicationRoleGrants extends BaseCallback {
 			query.setString(1, historyTable);
 			try (ResultSet rs = query.executeQuery()) {
 				while (rs.next()) {
-					tables.add(new Table(rs.getString("name"), rs.getBoolean("view"), rs.getBoolean("append_only")));
+					tables.add(new Table(rs.getString("name"), rs.getBoolean("read_only"), rs.getBoolean("append_only")));
 				}
 			}
 		}

@@ -63,9 +63,11 @@ class DatabaseRolesTests {
 				assertThat(privilege(table, privilege)).as("%s on %s", privilege, table).isFalse();
 			}
 		}
-		// Tables outside the record stay writable: users, tokens.
+		// Tables outside the record stay writable: users, tokens. Flyway's history is only read (backups name it).
 		assertThat(privilege("app_user", "UPDATE")).isTrue();
 		assertThat(privilege("api_token", "UPDATE")).isTrue();
+		assertThat(privilege("flyway_schema_history", "SELECT")).isTrue();
+		assertThat(privilege("flyway_schema_history", "INSERT")).isFalse();
 	}
 
 	@ParameterizedTest
