@@ -264,6 +264,20 @@ class ComparisonController {
 				publications.retractionOf("run", runs.contenderId()).orElse(null), comparisons.defaultSettings());
 	}
 
+	/** 503 with {@code Retry-After}: a page for a browser, the usual {@code errors} body for the API and scripts. */
+	@ExceptionHandler(ComparisonsBusy.class)
+	Object busy(ComparisonsBusy busy, HttpServletRequest request, HttpServletResponse response) {
+		response.setHeader(org.springframework.http.HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
+		String accept = request.getHeader(org.springframework.http.HttpHeaders.ACCEPT);
+		if (!request.getRequestURI().startsWith("/api/") && accept != null && accept.contains("text/html")) {
+			return new ModelAndView("error/busy", Map.of("pageTitle", "Busy", "message", busy.getMessage()),
+					HttpStatus.SERVICE_UNAVAILABLE);
+		}
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.body(Map.of("errors", List.of(Map.of("path", "$", "message", busy.getMessage()))));
+	}
+
 	@ExceptionHandler(IllegalArgumentException.class)
 	ResponseEntity<String> rejectSettings(IllegalArgumentException ex) {
 		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(org.springframework.http.MediaType.TEXT_PLAIN)

@@ -180,6 +180,10 @@ class PublicationController {
 		catch (RunNotFoundException | IllegalArgumentException ex) {
 			return "it cannot be recomputed: " + (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
 		}
+		catch (ComparisonsBusy busy) {
+			// The frozen numbers need no computing: they are shown now, and the banner once a turn is free.
+			return null;
+		}
 		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
 		if (frozen.equals(ComparisonSnapshot.claim(live))) {
 			return null;
