@@ -19,7 +19,9 @@ import dev.parity.caveat.Caveats;
 import dev.parity.compare.CompareSettings;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
+import dev.parity.record.Retraction;
 import dev.parity.run.RunSummaries;
+import dev.parity.run.RunSummary;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -66,6 +68,10 @@ class ComparisonController {
 
 	private final ViewResolver views;
 
+	private final RecordNotices notices;
+
+	private final SiteUrls siteUrls;
+
 	/**
 	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
 	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
@@ -78,8 +84,11 @@ class ComparisonController {
 		.build();
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
-			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views) {
+			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
+			RecordNotices notices, SiteUrls siteUrls) {
+		this.siteUrls = siteUrls;
 		this.views = views;
+		this.notices = notices;
 		this.comparisons = comparisons;
 		this.caveats = caveats;
 		this.publications = publications;
@@ -95,13 +104,18 @@ class ComparisonController {
 			Map<String, String> rest = new LinkedHashMap<>(query);
 			rest.remove("baseline");
 			rest.remove("contender");
-			return "redirect:/compare/" + baseline.strip() + "..." + contender.strip() + queryString(rest);
+			return "redirect:/compare/" + RequestChecks.forRedirect("baseline", baseline).strip() + "..."
+					+ RequestChecks.forRedirect("contender", contender).strip() + queryString(rest);
 		}
 		model.addAttribute("pageTitle", "Compare");
-		model.addAttribute("recent", summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent());
+		List<RunSummary> recent = summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent();
+		model.addAttribute("recent", recent);
+		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(RunSummary::getId).toList()));
 		model.addAttribute("baseline", baseline);
 		model.addAttribute("contender", contender);
-		model.addAttribute("published", publications.recent(20));
+		List<Publication> published = publications.recent(20);
+		model.addAttribute("published", published);
+		model.addAttribute("publicationMarks", notices.publicationMarks(published));
 		return "compare/pick";
 	}
 
@@ -116,8 +130,11 @@ class ComparisonController {
 		List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
 		// Only a visitor who is not signed in (and has no session) sees the page everybody else sees.
 		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
+		// A publication of the pair taken back changes how the page marks it: its mark is part of the key.
+		Map<String, Retraction> publicationMarks = notices.publicationMarks(publishedBefore);
 		RenderedPage key = new RenderedPage(runs.path(), queryString(query), settings.asMap(),
-				publishedBefore.stream().map(Publication::id).toList(), baselineVersion, contenderVersion);
+				publishedBefore.stream().map(p -> p.id() + (publicationMarks.containsKey(p.id())
+						? ":" + publicationMarks.get(p.id()).kind() : "")).toList(), baselineVersion, contenderVersion);
 		if (shared) {
 			byte[] html = renderedPages.getIfPresent(key);
 			if (html != null) {
@@ -133,6 +150,10 @@ class ComparisonController {
 		model.addAttribute("query", queryString(query));
 		model.addAttribute("settingsJson", json.writeValueAsString(snapshot.get("settings")));
 		model.addAttribute("publishedBefore", publishedBefore);
+		model.addAttribute("publicationMarks", publicationMarks);
+		model.addAttribute("notices", notices.forComparison(snapshot, page, ""));
+		model.addAttribute("replacementTitles", notices.replacementTitles(page));
+		model.addAttribute("noComparable", page.headlines().stream().allMatch(h -> h.comparable() == 0));
 		model.addAttribute("live", true);
 		if (!shared) {
 			return new ModelAndView("compare/table");
@@ -173,15 +194,23 @@ class ComparisonController {
 		return "redirect:/compare/" + runs.path() + safeQuery(query) + "#caveat-" + added.id();
 	}
 
+	/**
+	 * Publishes the comparison as computed now. With settings other than the defaults it needs a {@code reason}; with
+	 * no comparable cell, {@code confirm_no_comparable=true} (a 400 naming the missing field otherwise).
+	 */
 	@PostMapping("/compare/{pair:.+}/publish")
 	String publish(@PathVariable String pair, @RequestParam String title, @RequestParam(defaultValue = "") String caption,
-			@RequestParam(required = false, defaultValue = "") String query, Principal principal) {
+			@RequestParam(required = false, defaultValue = "") String query,
+			@RequestParam(required = false) @Nullable String reason,
+			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
+			Principal principal) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		Map<String, String> settingsQuery = parseQuery(query);
 		CompareSettings settings = comparisons.settings(settingsQuery);
 		ObjectNode snapshot = comparisons.freshSnapshot(runs, settings);
 		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), snapshot.get("settings"),
-				title, caption, snapshot, snapshot.get("rules_version").asString(), principal.getName());
+				title, caption, snapshot, snapshot.get("rules_version").asString(), reason, confirmNoComparable,
+				principal.getName());
 		return "redirect:" + publication.url();
 	}
 
@@ -190,18 +219,29 @@ class ComparisonController {
 			@RequestParam Map<String, String> query) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
-		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
-			.path("/compare/" + runs.path()).build().toUriString() + queryString(query);
-		return export(page(snapshot, runs), snapshot, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path());
+		String permalink = siteUrls.link("/compare/" + runs.path()) + queryString(query);
+		ComparisonPage page = page(snapshot, runs);
+		return export(page, snapshot, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path(),
+				notices.forComparison(snapshot, page, ComparisonExport.absolute(permalink, "")), null);
 	}
 
+	/**
+	 * A comparison as Markdown, CSV or JSON, each starting with its notices.
+	 *
+	 * @param publication for a published comparison, its own fields (title, reason, …), first in the JSON
+	 */
 	ResponseEntity<String> export(ComparisonPage page, JsonNode snapshot, String format, String title, String permalink,
-			String fileName) {
+			String fileName, Notices notices, @Nullable ObjectNode publication) {
 		return switch (format) {
-			case "md" -> download(ComparisonExport.markdown(page, title, permalink), "text/markdown", fileName + ".md");
-			case "csv" -> download(ComparisonExport.csv(page, permalink), "text/csv", fileName + ".csv");
+			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices), "text/markdown", fileName + ".md");
+			case "csv" -> download(ComparisonExport.csv(page, permalink, notices), "text/csv", fileName + ".csv");
 			case "json" -> {
-				ObjectNode body = ((ObjectNode) snapshot).deepCopy();
+				ObjectNode body = json.createObjectNode();
+				notices.writeJson(body);
+				if (publication != null) {
+					body.setAll(publication);
+				}
+				body.setAll((ObjectNode) snapshot);
 				body.put("permalink", permalink);
 				yield download(json.writeValueAsString(body), "application/json", fileName + ".json");
 			}
@@ -228,6 +268,20 @@ class ComparisonController {
 	ResponseEntity<String> rejectGroup(ComparisonService.NotReplicates ex) {
 		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(org.springframework.http.MediaType.TEXT_PLAIN)
 			.body(ex.getMessage());
+	}
+
+	/** 503 with {@code Retry-After}: a page for a browser, the usual {@code errors} body for the API and scripts. */
+	@ExceptionHandler(ComparisonsBusy.class)
+	Object busy(ComparisonsBusy busy, HttpServletRequest request, HttpServletResponse response) {
+		response.setHeader(org.springframework.http.HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
+		String accept = request.getHeader(org.springframework.http.HttpHeaders.ACCEPT);
+		if (!request.getRequestURI().startsWith("/api/") && accept != null && accept.contains("text/html")) {
+			return new ModelAndView("error/busy", Map.of("pageTitle", "Busy", "message", busy.getMessage()),
+					HttpStatus.SERVICE_UNAVAILABLE);
+		}
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.body(Map.of("errors", List.of(Map.of("path", "$", "message", busy.getMessage()))));
 	}
 
 	@ExceptionHandler(IllegalArgumentException.class)

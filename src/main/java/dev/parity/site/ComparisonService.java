@@ -34,7 +34,9 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * with the settings in force, the result as a snapshot a page or the API shows.
  *
  * <p>Runs are immutable, so a computed snapshot is a function of the two run ids and the settings alone: it is
- * kept (by id pair and every setting, critical flags in order) and served again until memory runs short. Caveats,
+ * kept (by id pair and every setting, critical flags in order, weighed by the bytes of its JSON) and served again
+ * until memory runs short. Computing one is costly in memory, so only a few are computed at once
+ * ({@link ComparisonBudget}); a request beyond them gets {@link ComparisonsBusy}. Caveats,
  * hypothesis statuses and retractions are not part of a snapshot (pages and the API read them on every request), yet
  * a change to the record of a run still drops that run's snapshots, and advances the run's
  * {@linkplain #recordVersion record version}, which every rendered view that shows the record has in its key.
@@ -55,6 +57,8 @@ class ComparisonService {
 
 	private final ComparisonBuilder builder = new ComparisonBuilder();
 
+	private final ComparisonBudget budget;
+
 	private final Cache<Key, byte[]> snapshots = Caffeine.newBuilder()
 		.maximumWeight(SNAPSHOT_CACHE_BYTES)
 		.weigher((Key key, byte[] snapshot) -> snapshot.length)
@@ -71,9 +75,11 @@ class ComparisonService {
 	/** How often the record (caveats, statuses, retractions) of each run has changed since start. */
 	private final Map<String, Long> recordVersions = new ConcurrentHashMap<>();
 
-	ComparisonService(RunRepository runs, CellBootstraps bootstraps, ThresholdDefaults defaults, JsonMapper json) {
+	ComparisonService(RunRepository runs, CellBootstraps bootstraps, ThresholdDefaults defaults, JsonMapper json,
+			ComparisonBudget budget) {
 		this.runs = runs;
 		this.bootstraps = bootstraps;
+		this.budget = budget;
 		this.defaults = defaults;
 		this.json = json;
 	}
@@ -170,12 +176,18 @@ class ComparisonService {
 		return defaults.settings().asMap();
 	}
 
+	/** The server's defaults: PRODUCT.md's, as configured under {@code parity.thresholds.*}. */
+	CompareSettings defaults() {
+		return defaults.settings();
+	}
+
 	/**
 	 * The comparison of two stored runs as a snapshot, computed now or kept from an earlier request. The returned
 	 * tree is the caller's own.
 	 *
 	 * @throws RunNotFoundException when either run does not exist
 	 * @throws IllegalArgumentException naming a bad URL parameter
+	 * @throws ComparisonsBusy when it is not kept and no turn to compute it came in time
 	 */
 	ObjectNode snapshot(Pair pair, CompareSettings settings) {
 		return (ObjectNode) json.readTree(snapshotJson(pair, settings));
@@ -183,12 +195,18 @@ class ComparisonService {
 
 	/** The same snapshot as JSON text (UTF-8), as {@link #snapshot} would write it; the array must not be changed. */
 	byte[] snapshotJson(Pair pair, CompareSettings settings) {
-		return snapshots.get(new Key(pair, settings.asMap()), key -> json.writeValueAsBytes(compute(pair, settings)));
+		Key key = new Key(pair, settings.asMap());
+		byte[] kept = snapshots.getIfPresent(key);
+		if (kept != null) {
+			return kept;
+		}
+		// A request for the same snapshot that is being computed waits for it (in the cache), in a turn of its own.
+		return budget.compute(() -> snapshots.get(key, k -> json.writeValueAsBytes(compute(pair, settings))));
 	}
 
 	/** A snapshot computed now, whatever is kept: what a publication freezes. */
 	ObjectNode freshSnapshot(Pair pair, CompareSettings settings) {
-		return compute(pair, settings);
+		return budget.compute(() -> compute(pair, settings));
 	}
 
 	private ObjectNode compute(Pair pair, CompareSettings settings) {
@@ -208,7 +226,8 @@ class ComparisonService {
 			throw new RunNotFoundException(pair.contenderId());
 		}
 		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(List.of(baselineId, contenderId)));
-		return ComparisonSnapshot.of(builder.compare(List.of(baseline), List.of(contender), settings, medians), json);
+		return ComparisonSnapshot.of(builder.compare(List.of(baseline), List.of(contender), settings, medians),
+				defaults.settings(), json);
 	}
 
 	/** Groups of replicates: every run loaded at once, each group checked to be replicates. */
@@ -219,7 +238,8 @@ class ComparisonService {
 		List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
 		List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
 		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(ids));
-		return ComparisonSnapshot.of(builder.compare(baselines, contenders, settings, medians), json);
+		return ComparisonSnapshot.of(builder.compare(baselines, contenders, settings, medians), defaults.settings(),
+				json);
 	}
 
 	private static List<Run> group(List<String> ids, Map<RunId, Run> loaded, String side) {

@@ -1,5 +1,9 @@
 package dev.parity.site;
 
+import java.util.List;
+
+import dev.parity.record.Publication;
+import dev.parity.run.RunSummary;
 import dev.parity.run.RunSummaries;
 
 import org.springframework.stereotype.Controller;
@@ -16,16 +20,23 @@ class HomeController {
 
 	private final dev.parity.record.Publications publications;
 
-	HomeController(RunSummaries summaries, dev.parity.record.Publications publications) {
+	private final RecordNotices notices;
+
+	HomeController(RunSummaries summaries, dev.parity.record.Publications publications, RecordNotices notices) {
+		this.notices = notices;
 		this.summaries = summaries;
 		this.publications = publications;
 	}
 
 	@GetMapping("/")
 	String showHome(Model model) {
-		model.addAttribute("recent", summaries.findTop10ByOrderByUploadedAtDescIdAsc());
+		List<RunSummary> recent = summaries.findTop10ByOrderByUploadedAtDescIdAsc();
+		model.addAttribute("recent", recent);
+		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(RunSummary::getId).toList()));
 		model.addAttribute("total", summaries.count());
-		model.addAttribute("published", publications.recent(5));
+		List<Publication> published = publications.recent(5);
+		model.addAttribute("published", published);
+		model.addAttribute("publicationMarks", notices.publicationMarks(published));
 		return "home";
 	}
 

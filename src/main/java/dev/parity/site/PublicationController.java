@@ -43,8 +43,14 @@ class PublicationController {
 
 	private final JsonMapper json;
 
+	private final RecordNotices notices;
+
+	private final SiteUrls siteUrls;
+
 	PublicationController(Publications publications, ComparisonService comparisons, ComparisonController comparisonPages,
-			Caveats caveats, JsonMapper json) {
+			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls) {
+		this.notices = notices;
+		this.siteUrls = siteUrls;
 		this.publications = publications;
 		this.comparisons = comparisons;
 		this.comparisonPages = comparisonPages;
@@ -68,7 +74,14 @@ class PublicationController {
 		model.addAttribute("publicationRetraction", retraction);
 		model.addAttribute("replacementTitle", retraction == null || retraction.replacementId() == null ? null
 				: publications.find(retraction.replacementId()).map(Publication::title).orElse(retraction.replacementId()));
-		model.addAttribute("supersedes", publications.superseded("publication", id));
+		List<Retraction> supersedes = publications.superseded("publication", id);
+		model.addAttribute("supersedes", supersedes);
+		Map<String, String> supersededTitles = new java.util.HashMap<>();
+		supersedes.forEach(r -> supersededTitles.put(r.subjectId(),
+				publications.find(r.subjectId()).map(Publication::title).orElse(r.subjectId())));
+		model.addAttribute("supersededTitles", supersededTitles);
+		model.addAttribute("notices", notices.forPublication(publication, page, ""));
+		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("live", false);
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		model.addAttribute("liveUrl", liveUrl);
@@ -91,6 +104,11 @@ class PublicationController {
 		body.put("published_at", publication.createdAt().toString());
 		body.put("published_by", publication.createdBy());
 		body.put("rules_version", publication.rulesVersion());
+		body.put("settings_reason", publication.settingsReason());
+		body.put("no_comparable_confirmed", publication.noComparableConfirmed());
+		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
+		String base = siteUrls.link("");
+		notices.forPublication(publication, comparisonPages.page(publication.result(), pair), base).writeJson(body);
 		publications.retractionOf("publication", id).ifPresent(r -> {
 			ObjectNode retraction = body.putObject("retraction");
 			retraction.put("kind", r.kind());
@@ -106,10 +124,17 @@ class PublicationController {
 	org.springframework.http.ResponseEntity<String> exportPublication(@PathVariable String id, @PathVariable String format) {
 		Publication publication = load(id);
 		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
-		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
-			.path(publication.url()).build().toUriString();
-		return comparisonPages.export(comparisonPages.page(publication.result(), pair), publication.result(), format,
-				publication.title(), permalink, "published-" + id);
+		String permalink = siteUrls.link(publication.url());
+		ComparisonPage page = comparisonPages.page(publication.result(), pair);
+		ObjectNode fields = json.createObjectNode();
+		fields.put("title", publication.title());
+		fields.put("caption", publication.caption());
+		fields.put("published_at", publication.createdAt().toString());
+		fields.put("published_by", publication.createdBy());
+		fields.put("settings_reason", publication.settingsReason());
+		fields.put("no_comparable_confirmed", publication.noComparableConfirmed());
+		return comparisonPages.export(page, publication.result(), format, publication.title(), permalink, "published-" + id,
+				notices.forPublication(publication, page, ComparisonExport.absolute(permalink, "")), fields);
 	}
 
 	@PostMapping("/published/{id}/retract")
@@ -142,7 +167,7 @@ class PublicationController {
 			@RequestParam(name = "decided_by", required = false) @Nullable String decidedBy,
 			@RequestParam(defaultValue = "") String back, Principal principal) {
 		caveats.changeStatus(id, status, reason, decidedBy, principal.getName());
-		String target = back.startsWith("/") && !back.startsWith("//") ? back : "/";
+		String target = back.startsWith("/") && !back.startsWith("//") ? RequestChecks.forRedirect("back", back) : "/";
 		return "redirect:" + target + "#caveat-" + id;
 	}
 
@@ -154,6 +179,10 @@ class PublicationController {
 		}
 		catch (RunNotFoundException | IllegalArgumentException ex) {
 			return "it cannot be recomputed: " + (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
+		}
+		catch (ComparisonsBusy busy) {
+			// The frozen numbers need no computing: they are shown now, and the banner once a turn is free.
+			return null;
 		}
 		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
 		if (frozen.equals(ComparisonSnapshot.claim(live))) {

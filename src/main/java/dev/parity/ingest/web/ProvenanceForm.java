@@ -29,11 +29,12 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		@Nullable String harnessCommand, @Nullable String tokenCounting, @Nullable String dataset,
 		@Nullable String outputTokens, @Nullable String reasoning, @Nullable String requestParams,
 		@Nullable String warmupRequests, @Nullable String caveats, @Nullable String promptColumn,
-		@Nullable String concurrencyColumn, @Nullable String metricColumns, @Nullable String paramColumns) {
+		@Nullable String concurrencyColumn, @Nullable String metricColumns, @Nullable String paramColumns,
+		@Nullable String engineCommit, @Nullable String branch) {
 
 	static ProvenanceForm empty() {
 		return new ProvenanceForm(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 	}
 
 	/** The run-document shape of what was filled in; blank fields are left out. */
@@ -62,6 +63,7 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		ObjectNode engine = json.createObjectNode();
 		put(engine, "name", engineName);
 		put(engine, "version", engineVersion);
+		put(engine, "commit", engineCommit);
 		Map<String, String> flags = keyValues(engineFlags);
 		if (!flags.isEmpty()) {
 			ObjectNode flagNode = engine.putObject("flags");
@@ -93,6 +95,9 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		}
 		putInteger(workload, "warmup_requests", warmupRequests);
 		setIfAny(doc, "workload", workload);
+		ObjectNode context = json.createObjectNode();
+		put(context, "branch", branch);
+		setIfAny(doc, "context", context);
 		List<String> caveatLines = lines(caveats);
 		if (!caveatLines.isEmpty()) {
 			ArrayNode array = doc.putArray("caveats");
@@ -118,7 +123,8 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 				typed.requestParams != null ? typed.requestParams
 						: f.path("workload").has("request_params") ? f.path("workload").get("request_params").toString() : null,
 				or(typed.warmupRequests, f.path("workload").path("warmup_requests")), typed.caveats, typed.promptColumn,
-				typed.concurrencyColumn, typed.metricColumns, typed.paramColumns);
+				typed.concurrencyColumn, typed.metricColumns, typed.paramColumns,
+				or(typed.engineCommit, f.path("engine").path("commit")), or(typed.branch, f.path("context").path("branch")));
 	}
 
 	/**
