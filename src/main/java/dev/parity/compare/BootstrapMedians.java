@@ -5,7 +5,6 @@ import java.util.Map;
 import dev.parity.run.Cell;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
-import dev.parity.stats.Noise;
 
 /**
  * Where a comparison finds a run's bootstrap medians of one cell × metric: stored at ingest, or computed from the
@@ -19,8 +18,8 @@ public interface BootstrapMedians {
 	BootstrapMedians FROM_SAMPLES = BootstrapMedians::compute;
 
 	/**
-	 * The run's bootstrap medians of the cell × metric: {@link Noise#RESAMPLES} values, or none when the cell has
-	 * fewer than {@link Noise#MIN_SAMPLES} samples of the metric.
+	 * The run's bootstrap medians of the cell × metric: {@code Noise.RESAMPLES} values, or none when the cell has
+	 * fewer than {@code Noise.MIN_SAMPLES} samples of the metric.
 	 */
 	double[] of(Run run, Cell cell, String metric);
 
@@ -33,7 +32,7 @@ public interface BootstrapMedians {
 	}
 
 	private static double[] compute(Run run, Cell cell, String metric) {
-		return CellBootstraps.medians(run.id().value(), cell, metric);
+		return SampleMedians.compute(run.id().value(), cell, metric);
 	}
 
 }

@@ -47,6 +47,11 @@ public record ComparedMetric(String metric, MetricDefinition definition, @Nullab
 				significant);
 	}
 
+	/** The verdict in words, e.g. {@code within the band}; {@code null} without a verdict. */
+	public @Nullable String verdictWords() {
+		return verdict == null ? null : verdict.words();
+	}
+
 	/** The interval in the metric's words, e.g. {@code 95 % interval 0.962–1.018}; empty without one. */
 	public String intervalPhrase() {
 		if (interval == null) {

@@ -118,14 +118,10 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 	private static GroupCell combine(List<Member> members) {
 		Set<String> metricNames = new LinkedHashSet<>();
 		members.forEach(member -> metricNames.addAll(member.cell().metrics().keySet()));
-		Set<String> leftByAll = new LinkedHashSet<>();
 		Map<String, MetricValue> metrics = new LinkedHashMap<>();
 		for (String metric : metricNames) {
 			List<MetricValue> kept = members.stream().filter(member -> !member.greys(metric))
 				.map(member -> member.cell().metrics().get(metric)).filter(java.util.Objects::nonNull).toList();
-			if (members.stream().allMatch(member -> member.greys(metric))) {
-				leftByAll.add(metric);
-			}
 			if (kept.isEmpty()) {
 				kept = members.stream().map(member -> member.cell().metrics().get(metric))
 					.filter(java.util.Objects::nonNull).toList();
@@ -135,8 +131,9 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 		Set<Flag> flags = new LinkedHashSet<>();
 		for (Member member : members) {
 			for (Flag flag : member.flags()) {
-				Set<String> applied = new LinkedHashSet<>(flag.greys());
-				applied.retainAll(leftByAll);
+				Set<String> applied = new LinkedHashSet<>();
+				flag.greys().stream().filter(metric -> members.stream().allMatch(other -> other.greys(metric)))
+					.forEach(applied::add);
 				if (applied.equals(flag.greys())) {
 					flags.add(flag);
 					continue;

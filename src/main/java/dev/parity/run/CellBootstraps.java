@@ -13,17 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.parity.stats.Noise;
-import dev.parity.stats.Seed;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
  * Each run's bootstrap medians per cell × metric, computed at ingest from the cell's per-request samples and stored
  * beside the cells (table {@code cell_bootstrap}, append-only), so that a comparison of two single runs only pairs
- * them. The same medians can always be computed again from the samples ({@link #medians}): a run stored before
- * this table existed, or restored from a backup, gives the same numbers.
+ * them. The same medians can always be computed again from the samples ({@link Medians}, seeded from the run id, the
+ * anchor and the metric): a run stored before this table existed, or restored from a backup, gives the same numbers.
  */
 @Repository
 public class CellBootstraps {
@@ -38,13 +35,19 @@ public class CellBootstraps {
 	public record Key(String runId, String anchor, String metric) {
 	}
 
+	/** Fewer samples of a metric than this never give bootstrap medians. */
+	static final int MIN_SAMPLES = 10;
+
 	/**
-	 * A run's bootstrap medians of a cell × metric: {@link Noise#RESAMPLES} medians of its completed samples
-	 * resampled, seeded from (run id, anchor, metric, {@code median}); none with fewer than {@link Noise#MIN_SAMPLES}
-	 * samples.
+	 * How a run's bootstrap medians of a cell × metric are computed: by the statistics of comparisons
+	 * ({@code compare.SampleMedians}), which this module does not depend on.
 	 */
-	public static double[] medians(String runId, Cell cell, String metric) {
-		return Noise.bootstrapMedians(cell.sampleValues(metric), Seed.of(runId, cell.anchor(), metric, "median"));
+	@FunctionalInterface
+	public interface Medians {
+
+		/** The medians; none when the cell has too few samples of the metric. */
+		double[] of(String runId, Cell cell, String metric);
+
 	}
 
 	/** The stored medians of these runs, by run, anchor and metric. */
@@ -67,12 +70,12 @@ public class CellBootstraps {
 	}
 
 	/** The medians of every metric a cell's samples record (with enough samples), read from the cell's JSON. */
-	static List<Row> of(RunId run, Cell cell) {
+	static List<Row> of(RunId run, Cell cell, Medians computed) {
 		Set<String> metrics = new LinkedHashSet<>();
 		cell.samples().forEach(sample -> metrics.addAll(sample.metrics().keySet()));
 		List<Row> rows = new ArrayList<>();
 		for (String metric : metrics) {
-			double[] medians = medians(run.value(), cell, metric);
+			double[] medians = computed.of(run.value(), cell, metric);
 			if (medians.length > 0) {
 				rows.add(new Row(cell.anchor(), metric, medians));
 			}

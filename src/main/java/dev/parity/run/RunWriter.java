@@ -43,7 +43,11 @@ public class RunWriter {
 
 	private final DataSource dataSource;
 
-	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource) {
+	private final CellBootstraps.Medians medians;
+
+	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource,
+			CellBootstraps.Medians medians) {
+		this.medians = medians;
 		this.dataSource = dataSource;
 		this.jdbc = jdbc;
 		this.jdbcTemplate = jdbcTemplate;
@@ -147,8 +151,8 @@ public class RunWriter {
 				if (row.size() >= FLUSH_AT) {
 					row.flushTo(copy);
 				}
-				if (node.path("samples").size() >= dev.parity.stats.Noise.MIN_SAMPLES) {
-					bootstraps.addAll(CellBootstraps.of(id, RunDocumentReader.cell(node)));
+				if (node.path("samples").size() >= CellBootstraps.MIN_SAMPLES) {
+					bootstraps.addAll(CellBootstraps.of(id, RunDocumentReader.cell(node), medians));
 				}
 			}
 			catch (SQLException ex) {

@@ -1,7 +1,7 @@
 /**
  * Runs: what was measured (or quoted), with its provenance and its grid of cells; immutable once stored.
  */
-@ApplicationModule(allowedDependencies = {"stats"})
+@ApplicationModule(allowedDependencies = {})
 @NullMarked
 package dev.parity.run;
 

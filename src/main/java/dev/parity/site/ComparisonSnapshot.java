@@ -73,7 +73,7 @@ final class ComparisonSnapshot {
 				entry.put("phrase", metric.ratioPhrase());
 				entry.put("greyed", metric.greyed());
 				entry.put("interval_phrase", metric.intervalPhrase());
-				entry.put("verdict_phrase", metric.verdict() == null ? null : metric.verdict().words());
+				entry.put("verdict_phrase", metric.verdictWords());
 			}
 		}
 		ArrayNode provenance = snapshot.putArray("provenance");

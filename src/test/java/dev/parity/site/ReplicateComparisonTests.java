@@ -89,7 +89,7 @@ class ReplicateComparisonTests {
 		assertThat(page).contains("3 replicates (per cell, the median of their values)").contains("95 % interval")
 			.contains("class=\"interval-bar\"");
 		assertThat(mvc.perform(get("/compare/" + path + "/export.md")).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsString(StandardCharsets.UTF_8)).contains("decode_tps");
+			.getResponse().getContentAsString(StandardCharsets.UTF_8)).contains("# Comparison " + path);
 		mvc.perform(get("/compare/" + path + "/export.csv")).andExpect(status().isOk());
 	}
 
