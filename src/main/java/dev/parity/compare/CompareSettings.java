@@ -41,7 +41,8 @@ public record CompareSettings(double band, double outputTolerance, double failur
 		String stat, String vary, Set<String> criticalFlags) {
 
 	/** The variables a comparison may vary, the default first. */
-	public static final List<String> VARIES = List.of("system", "engine", "flags", "checkpoint", "dataset", "harness");
+	public static final List<String> VARIES = List.of("system", "engine", "flags", "checkpoint", "dataset", "harness",
+			"environment");
 
 	private static final Pattern PERCENTILE = Pattern.compile("p(\\d{1,2}(?:\\.\\d+)?)");
 

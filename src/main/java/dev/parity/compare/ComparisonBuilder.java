@@ -26,7 +26,8 @@ public final class ComparisonBuilder {
 
 	private final List<ProvenanceRule> provenanceRules = List.of(new CheckpointDiffers(), new CheckpointUnknown(),
 			new DatasetDiffers(), new HarnessDiffers(), new EngineDiffers(), new SystemDiffers(),
-			new CriticalFlagsDiffer(), new VersionsDiffer(), new FlagsDiffer(), new ParamsDiffer());
+			new CriticalFlagsDiffer(), new EnvironmentDiffers(), new VersionsDiffer(), new FlagsDiffer(),
+			new ParamsDiffer());
 
 	private final List<CellPairRule> cellRules = List.of(new OutputLengthDiffers(), new OutputLengthUnknown());
 

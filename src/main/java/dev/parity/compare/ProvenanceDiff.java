@@ -38,6 +38,7 @@ final class ProvenanceDiff {
 		rows.add(row("workload.reasoning", declared.reasoning(), other.reasoning(), "params-differ"));
 		rows.add(row("workload.request_params", declared.requestParams(), other.requestParams(), "params-differ"));
 		rows.add(warmup(declared.warmupRequests(), other.warmupRequests()));
+		rows.addAll(EnvironmentDiffers.rows(baseline.environment(), contender.environment()));
 		return rows;
 	}
 

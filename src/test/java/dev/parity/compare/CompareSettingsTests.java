@@ -99,7 +99,7 @@ class CompareSettingsTests {
 	void rejectsAnUnknownVariable() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> CompareSettings.defaults().withOverrides(Map.of("vary", "gpu")))
-			.withMessage("vary must be one of system, engine, flags, checkpoint, dataset, harness, not 'gpu'");
+			.withMessage("vary must be one of system, engine, flags, checkpoint, dataset, harness, environment, not 'gpu'");
 	}
 
 	@Test

@@ -109,6 +109,8 @@ final class TestRuns {
 
 		private final List<String> warnings = new ArrayList<>();
 
+		private Provenance.@Nullable Environment environment;
+
 		private String harness = "reference-harness";
 
 		private @Nullable String harnessVersion = "1.4.2";
@@ -212,6 +214,12 @@ final class TestRuns {
 		}
 
 		/** A cell: 4 requests completed, 512 output tokens each, no metric, changed by {@code change}. */
+		/** The environment the run ran on. */
+		RunBuilder environment(Provenance.@Nullable Environment environment) {
+			this.environment = environment;
+			return this;
+		}
+
 		RunBuilder cell(Consumer<CellBuilder> change) {
 			CellBuilder cell = new CellBuilder();
 			change.accept(cell);
@@ -225,7 +233,7 @@ final class TestRuns {
 					new Provenance.Engine(engine, engineVersion, flags, warnings),
 					new Provenance.Harness(harness, harnessVersion, null, null),
 					new Provenance.Workload(dataset, outputTokens, reasoning, requestParams, warmup), definitions,
-					List.of());
+					List.of(), null, environment);
 			return new RunDocument("test run", Role.MEASURED, null, provenance, cells);
 		}
 
