@@ -56,6 +56,19 @@ public final class HarnessImporters {
 		}
 	}
 
+	/** The import with the environment that environment files beside the harness's own give, if any. */
+	private static HarnessImport withEnvironment(HarnessImport imported, List<ParsedFile> files) {
+		EnvironmentFiles.Found found = EnvironmentFiles.read(files);
+		if (found.environment() == null || imported.cellsDocument().has("environment")) {
+			return imported;
+		}
+		ObjectNode document = imported.cellsDocument().deepCopy();
+		document.set("environment", found.environment());
+		List<String> notes = new java.util.ArrayList<>(imported.notes());
+		notes.addAll(found.notes());
+		return new HarnessImport(document, notes, imported.countReadings());
+	}
+
 	static List<HarnessImporter> all() {
 		return ALL;
 	}
@@ -89,7 +102,7 @@ public final class HarnessImporters {
 					+ " which the concurrency, and which metric (in which unit) each other column holds");
 		}
 		List<InputFile> expanded = files.files();
-		HarnessImport imported = of(format).read(files.parsed(), mapping);
+		HarnessImport imported = withEnvironment(of(format).read(files.parsed(), mapping), files.parsed());
 		// What the files give must be valid as they give it (a negative token count, a field name with a NUL, a
 		// number written as 1e999): say so here, naming the files, rather than leave it to the validation of a
 		// document the user never wrote. A run document is the user's own: its validation names each place.
