@@ -70,6 +70,8 @@ class ComparisonController {
 
 	private final RecordNotices notices;
 
+	private final SiteUrls siteUrls;
+
 	/**
 	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
 	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
@@ -83,7 +85,8 @@ class ComparisonController {
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
 			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
-			RecordNotices notices) {
+			RecordNotices notices, SiteUrls siteUrls) {
+		this.siteUrls = siteUrls;
 		this.views = views;
 		this.notices = notices;
 		this.comparisons = comparisons;
@@ -101,7 +104,8 @@ class ComparisonController {
 			Map<String, String> rest = new LinkedHashMap<>(query);
 			rest.remove("baseline");
 			rest.remove("contender");
-			return "redirect:/compare/" + baseline.strip() + "..." + contender.strip() + queryString(rest);
+			return "redirect:/compare/" + RequestChecks.forRedirect("baseline", baseline).strip() + "..."
+					+ RequestChecks.forRedirect("contender", contender).strip() + queryString(rest);
 		}
 		model.addAttribute("pageTitle", "Compare");
 		List<RunSummary> recent = summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent();
@@ -215,8 +219,7 @@ class ComparisonController {
 			@RequestParam Map<String, String> query) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
-		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
-			.path("/compare/" + runs.path()).build().toUriString() + queryString(query);
+		String permalink = siteUrls.link("/compare/" + runs.path()) + queryString(query);
 		ComparisonPage page = page(snapshot, runs);
 		return export(page, snapshot, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path(),
 				notices.forComparison(snapshot, page, ComparisonExport.absolute(permalink, "")), null);
@@ -259,6 +262,20 @@ class ComparisonController {
 		return ComparisonPage.of(snapshot, caveats.forComparison(runs.baselineId(), runs.contenderId()), onRuns,
 				publications.retractionOf("run", runs.baselineId()).orElse(null),
 				publications.retractionOf("run", runs.contenderId()).orElse(null), comparisons.defaultSettings());
+	}
+
+	/** 503 with {@code Retry-After}: a page for a browser, the usual {@code errors} body for the API and scripts. */
+	@ExceptionHandler(ComparisonsBusy.class)
+	Object busy(ComparisonsBusy busy, HttpServletRequest request, HttpServletResponse response) {
+		response.setHeader(org.springframework.http.HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
+		String accept = request.getHeader(org.springframework.http.HttpHeaders.ACCEPT);
+		if (!request.getRequestURI().startsWith("/api/") && accept != null && accept.contains("text/html")) {
+			return new ModelAndView("error/busy", Map.of("pageTitle", "Busy", "message", busy.getMessage()),
+					HttpStatus.SERVICE_UNAVAILABLE);
+		}
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.body(Map.of("errors", List.of(Map.of("path", "$", "message", busy.getMessage()))));
 	}
 
 	@ExceptionHandler(IllegalArgumentException.class)

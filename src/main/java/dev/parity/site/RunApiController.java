@@ -47,9 +47,13 @@ class RunApiController {
 
 	private final RecordNotices notices;
 
+	private final SiteUrls siteUrls;
+
 	RunApiController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
-			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices) {
+			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices,
+			SiteUrls siteUrls) {
 		this.notices = notices;
+		this.siteUrls = siteUrls;
 		this.caveats = caveats;
 		this.publications = publications;
 		this.json = json;
@@ -61,11 +65,11 @@ class RunApiController {
 
 	@Operation(summary = "List runs, newest first, with the filters of /runs")
 	@GetMapping("/api/runs")
-	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page,
+	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(defaultValue = "25") int size,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
 		Page<RunSummary> found = summaries.search(filter == null ? RunFilter.none() : filter,
-				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), Math.max(page, 0), Math.min(Math.max(size, 1), 200));
+				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page), Math.min(Math.max(size, 1), 200));
 		ObjectNode body = json.createObjectNode();
 		body.put("total", found.getTotalElements());
 		body.put("page", found.getNumber());
@@ -87,8 +91,7 @@ class RunApiController {
 		RunFlagging.Flags flags = flagging.check(run);
 		ObjectNode body = runJson.run(run, flags.run(), flags.cells());
 		body.set("caveats", CaveatJson.list(caveats.forRun(id), json));
-		notices.forRun(id, org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath().build()
-			.toUriString()).writeJson(body);
+		notices.forRun(id, siteUrls.link("")).writeJson(body);
 		publications.retractionOf("run", id).ifPresent(r -> {
 			ObjectNode retraction = body.putObject("retraction");
 			retraction.put("kind", r.kind());
