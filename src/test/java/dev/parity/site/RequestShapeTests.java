@@ -82,6 +82,10 @@ class RequestShapeTests {
 			assertThat(answer.status()).as(target).isEqualTo(400);
 			assertThat(answer.headers().toString()).doesNotContain("x=1").doesNotContain("evil.example");
 		}
+		// The sign-in redirect keeps the request's URL as it came, encoded: no header is split.
+		RawHttp.Answer toLogin = http.get("/account?next=%0D%0AX-Evil:%201", "Accept: text/html");
+		assertThat(toLogin.status()).isEqualTo(302);
+		assertThat(toLogin.header("X-Evil")).isEmpty();
 		String caveat = caveat();
 		for (String back : List.of("/runs\r\nSet-Cookie: x=1", "/runs\nLocation: http://evil.example", "/runs\r")) {
 			MvcResult result = mvc.perform(post("/caveats/{id}/status", caveat).param("status", "confirmed").param("reason", "seen")
