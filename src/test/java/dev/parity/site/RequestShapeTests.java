@@ -70,6 +70,11 @@ class RequestShapeTests {
 			}
 			assertThat(mvc.perform(get(path).param("page", "3")).andReturn().getResponse().getStatus()).isEqualTo(200);
 		}
+		for (String size : List.of("abc", "99999999999")) {
+			assertThat(mvc.perform(get("/api/runs").param("size", size)).andReturn().getResponse().getStatus()).as("size=" + size)
+				.isEqualTo(400);
+		}
+		assertThat(mvc.perform(get("/api/runs").param("size", "100000")).andReturn().getResponse().getStatus()).isEqualTo(200);
 	}
 
 	@Test
