@@ -39,6 +39,13 @@ public class CellBootstraps {
 	static final int MIN_SAMPLES = 10;
 
 	/**
+	 * Sample values per run resampled at ingest, at most (1,000 resamples each: about 1–3 s of one core). Beyond it,
+	 * the remaining cells are left to the comparisons that need them, which compute the same medians from the samples
+	 * (a 100 MB document of 2 million samples would otherwise add minutes to its upload).
+	 */
+	static final long MAX_VALUES_AT_INGEST = 200_000;
+
+	/**
 	 * How a run's bootstrap medians of a cell × metric are computed: by the statistics of comparisons
 	 * ({@code compare.SampleMedians}), which this module does not depend on.
 	 */
@@ -67,6 +74,15 @@ public class CellBootstraps {
 				found.put(new Key(rs.getString("run_id"), rs.getString("anchor"), rs.getString("metric")), medians);
 			});
 		return found;
+	}
+
+	/**
+	 * How many sample values resampling this cell's metrics takes: its samples times the metrics they record.
+	 */
+	static long values(Cell cell) {
+		Set<String> metrics = new LinkedHashSet<>();
+		cell.samples().forEach(sample -> metrics.addAll(sample.metrics().keySet()));
+		return (long) cell.samples().size() * metrics.size();
 	}
 
 	/** The medians of every metric a cell's samples record (with enough samples), read from the cell's JSON. */

@@ -122,6 +122,9 @@ public class RunWriter {
 		/** The cells' bootstrap medians, stored after the run row ({@link CellBootstraps}). */
 		private final List<CellBootstraps.Row> bootstraps = new ArrayList<>();
 
+		/** Sample values resampled so far for {@link #bootstraps}, against {@link CellBootstraps#MAX_VALUES_AT_INGEST}. */
+		private long resampledValues;
+
 		private boolean finished;
 
 		private Storing(Connection connection, Savepoint savepoint) {
@@ -151,8 +154,13 @@ public class RunWriter {
 				if (row.size() >= FLUSH_AT) {
 					row.flushTo(copy);
 				}
-				if (node.path("samples").size() >= CellBootstraps.MIN_SAMPLES) {
-					bootstraps.addAll(CellBootstraps.of(id, RunDocumentReader.cell(node), medians));
+				if (node.path("samples").size() >= CellBootstraps.MIN_SAMPLES
+						&& resampledValues < CellBootstraps.MAX_VALUES_AT_INGEST) {
+					Cell withSamples = RunDocumentReader.cell(node);
+					resampledValues += CellBootstraps.values(withSamples);
+					if (resampledValues <= CellBootstraps.MAX_VALUES_AT_INGEST) {
+						bootstraps.addAll(CellBootstraps.of(id, withSamples, medians));
+					}
 				}
 			}
 			catch (SQLException ex) {

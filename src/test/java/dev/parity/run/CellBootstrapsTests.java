@@ -89,6 +89,23 @@ class CellBootstrapsTests {
 	}
 
 	@Test
+	void aRunBeyondTheIngestBudgetLeavesTheRestToComparisons() throws Exception {
+		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
+		ArrayNode cells = (ArrayNode) document.get("cells");
+		// 20 cells of 12,000 ttft samples: 240,000 values, over the 200,000 resampled at ingest.
+		for (int c = 0; c < 20; c++) {
+			ObjectNode cell = (ObjectNode) cells.get(c);
+			ArrayNode samples = cell.putArray("samples");
+			for (int i = 0; i < 12_000; i++) {
+				samples.addObject().put("ttft_s", 1 + (i % 97) / 100.0);
+			}
+		}
+		String id = TestUploads.upload(mvc, JSON.writeValueAsBytes(document));
+
+		assertThat(bootstraps.find(List.of(new RunId(id)))).hasSize((int) (CellBootstraps.MAX_VALUES_AT_INGEST / 12_000));
+	}
+
+	@Test
 	void areAppendOnly() throws Exception {
 		String id = TestUploads.upload(mvc, withSamples());
 
