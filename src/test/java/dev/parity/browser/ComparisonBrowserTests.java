@@ -27,7 +27,8 @@ class ComparisonBrowserTests extends BrowserTest {
 		browser.get("http://localhost:" + port + "/compare/" + reference + "..." + e);
 
 		WebElement decode = browser.findElement(By.cssSelector(".headlines li[data-metric=decode_tps]"));
-		assertThat(decode.getText()).isEqualTo("decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded (failures ×2)");
+		assertThat(decode.findElement(By.cssSelector(".sentence")).getText()).isEqualTo("decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded (failures ×2)");
+		assertThat(decode.findElement(By.cssSelector(".verdicts")).getText()).isEqualTo("verdicts: 18 within-band");
 
 		WebElement row = browser.findElement(By.id("cell-concurrency-1--prompt_tokens-32768"));
 		WebElement ttft = row.findElement(By.cssSelector("td[data-metric=ttft_s]"));
