@@ -30,8 +30,11 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		Map<String, Object> chartData, List<PageFlag> runFlags, List<String> disclosedCaveats, String measuredOutput,
 		String measuredReasoning, boolean hasReasoning) {
 
-	/** A flag as shown: its rule id, its message, the metrics it greys, and the one metric an annotation is about. */
-	public record PageFlag(String rule, String message, Set<String> greys, @Nullable String metric) {
+	/**
+	 * A flag as shown: its rule id, its short form (the few words beside a number), its message, the metrics it greys,
+	 * and the one metric an annotation is about.
+	 */
+	public record PageFlag(String rule, String shortForm, String message, Set<String> greys, @Nullable String metric) {
 
 		public boolean greying() {
 			return !greys.isEmpty();
@@ -44,9 +47,12 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			int samples) {
 	}
 
-	/** One metric value of a cell: greyed by the rules in {@code markers}, annotated by those in {@code notes}. */
+	/**
+	 * One metric value of a cell: greyed by the rules in {@code markers} (the flags themselves in {@code greyedBy}),
+	 * annotated by those in {@code notes} (the flags in {@code notedBy}).
+	 */
 	public record Value(String metric, String text, String detail, boolean greyed, List<String> markers,
-			List<String> notes) {
+			List<String> notes, List<PageFlag> greyedBy, List<PageFlag> notedBy) {
 	}
 
 	/** Builds the page of a run, with the flags computed for it (by anchor; "" = run-level). */
@@ -100,6 +106,8 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		MetricValue value = cell.metrics().get(metric);
 		List<String> markers = new ArrayList<>();
 		List<String> notes = new ArrayList<>();
+		List<PageFlag> greyedBy = new ArrayList<>();
+		List<PageFlag> notedBy = new ArrayList<>();
 		boolean greyed = false;
 		for (PageFlag flag : concat(runFlags, cellFlags)) {
 			if (flag.greys().contains(metric)) {
@@ -107,13 +115,15 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 				if (!markers.contains(flag.rule())) {
 					markers.add(flag.rule());
 				}
+				greyedBy.add(flag);
 			}
 			else if (metric.equals(flag.metric()) && !notes.contains(flag.rule())) {
 				notes.add(flag.rule());
+				notedBy.add(flag);
 			}
 		}
 		if (value == null) {
-			return new Value(metric, "—", "no value", greyed, markers, notes);
+			return new Value(metric, "—", "no value", greyed, markers, notes, greyedBy, notedBy);
 		}
 		String text = value.median().isPresent() ? Numbers.format(value.median().getAsDouble())
 				: value.statistics().entrySet().iterator().next().getKey() + " "
@@ -126,7 +136,7 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			value.statistics().forEach((name, number) -> detail.append(detail.isEmpty() ? "" : ", ")
 				.append(name).append(' ').append(Numbers.format(number)));
 		}
-		return new Value(metric, text, detail.toString(), greyed, markers, notes);
+		return new Value(metric, text, detail.toString(), greyed, markers, notes, greyedBy, notedBy);
 	}
 
 	private static List<PageFlag> concat(List<PageFlag> a, List<PageFlag> b) {

@@ -109,7 +109,7 @@ class ComparisonJsonTests {
 
 	@Test
 	void writesFlagsAlone() {
-		Flag flag = new Flag("failures", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"), null);
+		Flag flag = new Flag("failures", "4 of 4 cancelled", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"), null);
 
 		assertThat(ComparisonJson.flags(List.of(flag), mapper).toString())
 			.isEqualTo("[{\"rule\":\"failures\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");
