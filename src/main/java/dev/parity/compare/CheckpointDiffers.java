@@ -21,7 +21,8 @@ final class CheckpointDiffers implements ProvenanceRule {
 			if (context.settings().varies(VARIABLE)) {
 				return Flag.annotation(ID, "varied: " + commits, found + ": the variable this comparison sets out to vary (vary=checkpoint)");
 			}
-			return Flag.greying(ID, "other weights: " + commits, found
+			return Flag.greying(ID, "other weights: " + Checkpoints.commit(differences, Flag.BASELINE) + " vs "
+					+ Checkpoints.commit(differences, Flag.CONTENDER), found
 					+ ": other weights — pin both runs to the same commit, or compare with vary=checkpoint",
 					context.metrics().all());
 		}).stream().toList();

@@ -274,61 +274,54 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * Per metric: the ratio per cell (greyed ones marked, the band shaded), and both runs' values
-	 * against prompt length (or the first numeric param), one line per other coordinate and side.
+	 * Per metric: the ratio per cell (greyed ones marked, the band shaded), and both runs' values against the first
+	 * numeric grid coordinate that varies, one line per value of every other coordinate and side; a greyed value is
+	 * a point of its own, never part of a line, and a cell without a value leaves a gap.
 	 */
 	private static Map<String, Object> chartData(JsonNode snapshot, List<MetricHead> metrics, List<String> paramNames) {
 		double band = snapshot.get("settings").path("band").asDouble(0.1);
-		String x = null;
-		for (String name : paramNames) {
-			boolean numeric = true;
-			for (JsonNode cell : snapshot.get("cells")) {
-				numeric &= cell.get("params").path(name).isNumber();
-			}
-			if (numeric && !snapshot.get("cells").isEmpty()) {
-				x = name;
-				break;
-			}
-		}
+		String x = xCoordinate(snapshot.get("cells"), paramNames);
 		List<Map<String, Object>> charts = new ArrayList<>();
 		for (MetricHead metric : metrics) {
 			List<Map<String, Object>> bars = new ArrayList<>();
-			Map<String, List<List<Double>>> lines = new TreeMap<>();
+			Map<String, List<Map<String, Object>>> lines = new TreeMap<>();
 			for (JsonNode cell : snapshot.get("cells")) {
 				for (JsonNode entry : cell.get("metrics")) {
 					if (!entry.get("metric").asString().equals(metric.metric())) {
 						continue;
 					}
+					boolean greyed = !entry.get("comparable").asBoolean();
 					if (entry.get("ratio").isNumber()) {
 						Map<String, Object> bar = new LinkedHashMap<>();
-						bar.put("label", cell.path("label").asString(cell.get("anchor").asString()));
+						bar.put("label", shortLabel(cell.get("params"), paramNames));
 						bar.put("anchor", cell.get("anchor").asString());
 						bar.put("ratio", entry.get("ratio").doubleValue());
-						bar.put("greyed", !entry.get("comparable").asBoolean());
+						bar.put("greyed", greyed);
 						bars.add(bar);
 					}
 					if (x != null) {
 						StringBuilder series = new StringBuilder();
-						String xName = x;
-						cell.get("params").forEachEntry((name, value) -> {
-							if (!name.equals(xName)) {
+						for (String name : paramNames) {
+							JsonNode value = cell.get("params").get(name);
+							if (!name.equals(x) && value != null) {
 								series.append(series.isEmpty() ? "" : ", ").append(name).append('=')
 									.append(value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString());
 							}
-						});
+						}
 						double xValue = cell.get("params").get(x).doubleValue();
 						for (String side : List.of("baseline", "contender")) {
-							if (entry.get(side).isNumber()) {
-								lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>())
-									.add(List.of(xValue, entry.get(side).doubleValue()));
-							}
+							Map<String, Object> point = new LinkedHashMap<>();
+							point.put("x", xValue);
+							point.put("y", entry.get(side).isNumber() ? entry.get(side).doubleValue() : null);
+							point.put("greyed", greyed);
+							lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>()).add(point);
 						}
 					}
 				}
 			}
 			List<Map<String, Object>> series = new ArrayList<>();
 			lines.forEach((label, points) -> {
-				points.sort((p, q) -> Double.compare(p.get(0), q.get(0)));
+				points.sort((p, q) -> Double.compare((Double) p.get("x"), (Double) q.get("x")));
 				series.add(Map.of("label", label, "points", points, "side", label.startsWith("baseline") ? "baseline" : "contender"));
 			});
 			Map<String, Object> chart = new LinkedHashMap<>();
@@ -343,6 +336,41 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		data.put("x", x);
 		data.put("charts", charts);
 		return data;
+	}
+
+	/** The first grid coordinate that is a number in every cell and takes more than one value; else the first numeric one. */
+	private static @Nullable String xCoordinate(JsonNode cells, List<String> paramNames) {
+		String numeric = null;
+		for (String name : paramNames) {
+			java.util.Set<Double> values = new java.util.HashSet<>();
+			boolean isNumeric = !cells.isEmpty();
+			for (JsonNode cell : cells) {
+				JsonNode value = cell.get("params").path(name);
+				isNumeric &= value.isNumber();
+				if (value.isNumber()) {
+					values.add(value.doubleValue());
+				}
+			}
+			if (isNumeric && values.size() > 1) {
+				return name;
+			}
+			if (isNumeric && numeric == null) {
+				numeric = name;
+			}
+		}
+		return numeric;
+	}
+
+	/** A cell's params as a chart label: "280 × 1" (in the table's column order). */
+	private static String shortLabel(JsonNode params, List<String> paramNames) {
+		List<String> values = new ArrayList<>();
+		for (String name : paramNames) {
+			JsonNode value = params.get(name);
+			if (value != null) {
+				values.add(value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString());
+			}
+		}
+		return String.join(" × ", values);
 	}
 
 	/** Numbers flags in the order they first appear, one number per distinct flag. */
