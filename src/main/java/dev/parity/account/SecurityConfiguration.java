@@ -74,7 +74,7 @@ class SecurityConfiguration {
 			}
 			requests.anyRequest().hasAnyRole("UPLOADER", "ADMIN");
 		})
-			.formLogin(form -> form.loginPage("/login").permitAll())
+			.formLogin(form -> form.loginPage("/login").permitAll().successHandler(new BackToPage()))
 			.logout(logout -> logout.logoutSuccessUrl("/"))
 			.httpBasic(basic -> basic.realmName("Parity"))
 			// The API is for scripts: no CSRF token, and a 401 instead of a login page.
