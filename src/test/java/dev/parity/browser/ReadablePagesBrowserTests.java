@@ -170,7 +170,8 @@ class ReadablePagesBrowserTests extends BrowserTest {
 	/** The whole page, not only what the window shows. */
 	private static void fullPageScreenshot(String name) throws Exception {
 		long height = number("return document.documentElement.scrollHeight");
-		long width = number("return document.documentElement.scrollWidth");
+		// The capture lays the page out without a scrollbar, at the window's width.
+		long width = Math.max(number("return document.documentElement.scrollWidth"), number("return window.innerWidth"));
 		Map<String, Object> clip = Map.of("x", 0, "y", 0, "width", width, "height", Math.min(height, 16000), "scale", 1);
 		Map<String, Object> shot = browser.executeCdpCommand("Page.captureScreenshot",
 				Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
