@@ -3,7 +3,6 @@ package dev.parity.browser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +62,9 @@ class ReadablePagesBrowserTests extends BrowserTest {
 			browser.manage().window().setSize(new Dimension(width, 900));
 			for (Map.Entry<String, String> page : pages.entrySet()) {
 				browser.get(base() + page.getValue());
+				Browser.waitUpTo(browser, 10).until(d -> Boolean.TRUE.equals(browser.executeScript(
+						"const c = document.querySelector('.chart-grid');"
+								+ " return !c || c.querySelector('canvas') !== null || JSON.parse(c.dataset.charts).charts.length === 0;")));
 				long scrollWidth = number("return document.documentElement.scrollWidth");
 				long innerWidth = number("return window.innerWidth");
 				fullPageScreenshot(page.getKey() + "-" + width);
@@ -167,16 +169,19 @@ class ReadablePagesBrowserTests extends BrowserTest {
 		return ((Number) browser.executeScript(script)).longValue();
 	}
 
-	/** The whole page, not only what the window shows. */
+	/**
+	 * The whole page, not only what the window shows: the window is made as tall as the page (so that charts are
+	 * drawn at their size), captured once two frames have been painted, and set back.
+	 */
 	private static void fullPageScreenshot(String name) throws Exception {
-		long height = number("return document.documentElement.scrollHeight");
-		// The capture lays the page out without a scrollbar, at the window's width.
-		long width = Math.max(number("return document.documentElement.scrollWidth"), number("return window.innerWidth"));
-		Map<String, Object> clip = Map.of("x", 0, "y", 0, "width", width, "height", Math.min(height, 16000), "scale", 1);
-		Map<String, Object> shot = browser.executeCdpCommand("Page.captureScreenshot",
-				Map.of("format", "png", "captureBeyondViewport", true, "clip", clip));
+		Dimension window = browser.manage().window().getSize();
+		long height = Math.min(number("return document.documentElement.scrollHeight"), 16000);
+		browser.manage().window().setSize(new Dimension(window.getWidth(), (int) height + (window.getHeight() - (int) number("return window.innerHeight"))));
+		browser.executeAsyncScript("const done = arguments[arguments.length - 1];"
+				+ " requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)));");
 		Path dir = Files.createDirectories(Path.of("target/screenshots"));
-		Files.write(dir.resolve(name + ".png"), Base64.getDecoder().decode((String) shot.get("data")));
+		Files.write(dir.resolve(name + ".png"), browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+		browser.manage().window().setSize(window);
 	}
 
 }
