@@ -8,18 +8,18 @@ import java.util.Set;
 import dev.parity.audit.AuditTrail;
 import dev.parity.ingest.harness.CountReading;
 import dev.parity.ingest.harness.Detection;
-import dev.parity.ingest.harness.FormatDetector;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.HarnessImport;
 import dev.parity.ingest.harness.HarnessImporters;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableMapping;
+import dev.parity.ingest.harness.UploadedFiles;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunDocumentReader;
-import dev.parity.run.RunRepository;
-import dev.parity.run.RunRepository.Stored;
-import dev.parity.run.RunRepository.UploadedFile;
+import dev.parity.run.RunWriter;
+import dev.parity.run.RunWriter.Stored;
+import dev.parity.run.RunWriter.UploadedFile;
 import dev.parity.run.Sha256;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -39,9 +39,9 @@ public class HarnessIngest {
 
 	/** The provenance fields an uploader may give: the run document without its cells. */
 	private static final Set<String> PROVENANCE_FIELDS = Set.of("title", "role", "source", "recorded_at", "system",
-			"model", "engine", "harness", "workload", "metric_definitions", "caveats");
+			"model", "engine", "harness", "workload", "metric_definitions", "caveats", "context", "environment");
 
-	private final RunRepository runs;
+	private final RunWriter runs;
 
 	private final AuditTrail audit;
 
@@ -49,7 +49,7 @@ public class HarnessIngest {
 
 	private final DocumentLimits limits;
 
-	HarnessIngest(RunRepository runs, AuditTrail audit, JsonMapper json, DocumentLimits limits) {
+	HarnessIngest(RunWriter runs, AuditTrail audit, JsonMapper json, DocumentLimits limits) {
 		this.limits = limits;
 		this.runs = runs;
 		this.audit = audit;
@@ -88,7 +88,26 @@ public class HarnessIngest {
 		if (files.isEmpty() || files.stream().allMatch(f -> f.content().length == 0)) {
 			throw new RunFileRejected("files", "no file was uploaded");
 		}
-		Detection detection = FormatDetector.detect(files);
+		UploadedFiles expanded;
+		try {
+			expanded = UploadedFiles.expand(files);
+		}
+		catch (ImportRejected rejected) {
+			return new Preview(new Detection(null, List.of(), rejected.getMessage()), format, List.of(), List.of(), null, null,
+					List.of(new Problem("files", rejected.getMessage())), null);
+		}
+		return preview(expanded, format, provenance, mapping);
+	}
+
+	/**
+	 * Reads and checks an upload, its zips expanded already (once per request), without storing anything.
+	 *
+	 * @param format the format the user picked, or {@code null} to detect it
+	 * @param provenance the uploader's provenance in the run-document shape (no cells); may be empty
+	 */
+	public Preview preview(UploadedFiles files, @Nullable HarnessFormat format, ObjectNode provenance,
+			@Nullable TableMapping mapping) {
+		Detection detection = files.detection();
 		HarnessFormat chosen = format != null ? format : detection.format();
 		List<Problem> problems = new ArrayList<>();
 		if (chosen == null) {
@@ -143,7 +162,7 @@ public class HarnessIngest {
 		}
 		byte[] generated = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(preview.document());
 		kept.add(new UploadedFile("parity-run-document.json", "application/json", generated));
-		Stored stored = runs.store(new RunRepository.NewRun(preview.run(), preview.document(),
+		Stored stored = runs.store(new RunWriter.NewRun(preview.run(), preview.document(),
 				Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)), kept, uploadedBy));
 		audit.done("import-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ")
 				+ preview.format().id() + ": " + names(files));
@@ -182,7 +201,7 @@ public class HarnessIngest {
 		// Keep the document's field order readable: format and title first, cells last.
 		ObjectNode ordered = json.createObjectNode();
 		for (String field : List.of("format", "title", "role", "source", "recorded_at", "system", "model", "engine",
-				"harness", "workload", "metric_definitions")) {
+				"harness", "workload", "context", "environment", "metric_definitions")) {
 			if (document.has(field)) {
 				ordered.set(field, document.get(field));
 			}

@@ -65,7 +65,7 @@ public final class RunDocumentValidator {
 		}
 		storable(document, "$");
 		allowOnly(document, "$", "format", "title", "role", "source", "recorded_at", "system", "model", "engine",
-				"harness", "workload", "metric_definitions", "cells", "caveats");
+				"harness", "workload", "metric_definitions", "cells", "caveats", "context", "environment");
 		JsonNode format = document.get("format");
 		if (format == null) {
 			problem("$.format", "is required: \"" + RunDocumentReader.FORMAT + "\"");
@@ -125,9 +125,13 @@ public final class RunDocumentValidator {
 			}
 		});
 		requiredObject(document, "$", "engine", (engine, path) -> {
-			allowOnly(engine, path, "name", "version", "flags", "warnings");
+			allowOnly(engine, path, "name", "version", "flags", "warnings", "commit");
 			requiredText(engine, path, "name");
 			optionalString(engine, path, "version");
+			String engineCommit = optionalString(engine, path, "commit");
+			if (engineCommit != null && !CommitSha.isValid(engineCommit)) {
+				problem(path + ".commit", "must be the 40 hexadecimal characters of the engine's commit, not \"" + engineCommit + "\"");
+			}
 			JsonNode flags = engine.get("flags");
 			if (flags != null && !flags.isNull() && object(flags, path + ".flags")) {
 				flags.forEachEntry((name, value) -> {
@@ -160,9 +164,61 @@ public final class RunDocumentValidator {
 			}
 			optionalInteger(workload, path, "warmup_requests", 0);
 		});
+		context(document.get("context"));
+		environment(document.get("environment"));
 		java.util.function.Predicate<String> knownMetric = knownMetrics(metricDefinitions(document.get("metric_definitions")));
 		cells(document.get("cells"), knownMetric);
 		stringArray(document.get("caveats"), "$.caveats");
+	}
+
+	/** Where a run came from in a team's stream of runs: branch, pull request, CI job, labels (all optional). */
+	private void context(@Nullable JsonNode context) {
+		String path = "$.context";
+		if (context == null || context.isNull() || !object(context, path)) {
+			return;
+		}
+		allowOnly(context, path, "branch", "pull_request", "ci_url", "labels");
+		String branch = optionalString(context, path, "branch");
+		if (branch != null && branch.isBlank()) {
+			problem(path + ".branch", "must not be blank (leave it out for the default branch)");
+		}
+		else if (branch != null && branch.length() > MAX_NAME) {
+			problem(path + ".branch", "is " + branch.length() + " characters; at most " + MAX_NAME);
+		}
+		JsonNode pullRequest = context.get("pull_request");
+		if (pullRequest != null && !pullRequest.isNull() && !pullRequest.isString()
+				&& !(pullRequest.isIntegralNumber() && pullRequest.canConvertToLong() && pullRequest.longValue() > 0)) {
+			problem(path + ".pull_request", "must be a pull-request number or URL, not " + describe(pullRequest));
+		}
+		optionalString(context, path, "ci_url");
+		stringMap(context.get("labels"), path + ".labels");
+	}
+
+	/** The environment the run ran in: hardware, driver, container, packages (all optional). */
+	private void environment(@Nullable JsonNode environment) {
+		String path = "$.environment";
+		if (environment == null || environment.isNull() || !object(environment, path)) {
+			return;
+		}
+		allowOnly(environment, path, "gpu", "gpu_count", "driver", "cuda", "container_image", "container_digest", "os",
+				"kernel", "python_packages", "other");
+		for (String field : List.of("gpu", "driver", "cuda", "container_image", "container_digest", "os", "kernel")) {
+			optionalString(environment, path, field);
+		}
+		optionalInteger(environment, path, "gpu_count", 0);
+		stringMap(environment.get("python_packages"), path + ".python_packages");
+		stringMap(environment.get("other"), path + ".other");
+	}
+
+	private void stringMap(@Nullable JsonNode map, String path) {
+		if (map == null || map.isNull() || !object(map, path)) {
+			return;
+		}
+		map.forEachEntry((name, value) -> {
+			if (!value.isString()) {
+				problem(path + key(name), "must be a string, not " + describe(value));
+			}
+		});
 	}
 
 	private static java.util.function.Predicate<String> knownMetrics(Set<String> declared) {

@@ -36,6 +36,7 @@ public final class RunDocumentReader {
 		JsonNode harness = document.path("harness");
 		JsonNode workload = document.path("workload");
 		String commit = text(model.get("commit"));
+		String engineCommit = text(engine.get("commit"));
 		Map<String, String> flags = new LinkedHashMap<>();
 		engine.path("flags").forEachEntry((name, value) -> flags.put(name, value.asString()));
 		List<String> warnings = strings(engine.get("warnings"));
@@ -52,14 +53,42 @@ public final class RunDocumentReader {
 						integer(system.get("nodes"))),
 				new Provenance.Model(model.path("repo").asString(), text(model.get("revision")),
 						commit == null ? null : CommitSha.of(commit)),
-				new Provenance.Engine(engine.path("name").asString(), text(engine.get("version")), flags, warnings),
+				new Provenance.Engine(engine.path("name").asString(), text(engine.get("version")), flags, warnings,
+						engineCommit == null ? null : CommitSha.of(engineCommit)),
 				new Provenance.Harness(harness.path("name").asString(), text(harness.get("version")),
 						text(harness.get("command")), text(harness.get("token_counting"))),
 				new Provenance.Workload(text(workload.get("dataset")), integer(workload.get("output_tokens")),
 						text(workload.get("reasoning")),
 						requestParams == null || requestParams.isNull() ? null : requestParams,
 						integer(workload.get("warmup_requests"))),
-				definitions, strings(document.get("caveats")));
+				definitions, strings(document.get("caveats")), context(document.get("context")),
+				environment(document.get("environment")));
+	}
+
+	private static Provenance.@Nullable Context context(@Nullable JsonNode context) {
+		if (context == null || !context.isObject()) {
+			return null;
+		}
+		return new Provenance.Context(text(context.get("branch")), text(context.get("pull_request")),
+				text(context.get("ci_url")), stringMap(context.get("labels")));
+	}
+
+	private static Provenance.@Nullable Environment environment(@Nullable JsonNode environment) {
+		if (environment == null || !environment.isObject()) {
+			return null;
+		}
+		JsonNode e = environment;
+		return new Provenance.Environment(text(e.get("gpu")), integer(e.get("gpu_count")), text(e.get("driver")),
+				text(e.get("cuda")), text(e.get("container_image")), text(e.get("container_digest")), text(e.get("os")),
+				text(e.get("kernel")), stringMap(e.get("python_packages")), stringMap(e.get("other")));
+	}
+
+	private static Map<String, String> stringMap(@Nullable JsonNode map) {
+		Map<String, String> result = new LinkedHashMap<>();
+		if (map != null && map.isObject()) {
+			map.forEachEntry((name, value) -> result.put(name, value.asString()));
+		}
+		return result;
 	}
 
 	public static List<Cell> cells(JsonNode cells) {

@@ -82,6 +82,7 @@ final class RunJson {
 		ObjectNode engine = node.putObject("engine");
 		engine.put("name", provenance.engine().name());
 		engine.put("version", provenance.engine().version());
+		engine.put("commit", provenance.engine().commit() == null ? null : provenance.engine().commit().value());
 		ObjectNode flags = engine.putObject("flags");
 		provenance.engine().flags().forEach(flags::put);
 		ArrayNode warnings = engine.putArray("warnings");
@@ -107,6 +108,31 @@ final class RunJson {
 		}
 		ArrayNode caveats = node.putArray("caveats");
 		provenance.caveats().forEach(caveats::add);
+		if (provenance.context() != null) {
+			Provenance.Context given = provenance.context();
+			ObjectNode context = node.putObject("context");
+			context.put("branch", given.branch());
+			context.put("pull_request", given.pullRequest());
+			context.put("ci_url", given.ciUrl());
+			ObjectNode labels = context.putObject("labels");
+			given.labels().forEach(labels::put);
+		}
+		if (provenance.environment() != null) {
+			Provenance.Environment given = provenance.environment();
+			ObjectNode environment = node.putObject("environment");
+			environment.put("gpu", given.gpu());
+			environment.put("gpu_count", given.gpuCount());
+			environment.put("driver", given.driver());
+			environment.put("cuda", given.cuda());
+			environment.put("container_image", given.containerImage());
+			environment.put("container_digest", given.containerDigest());
+			environment.put("os", given.os());
+			environment.put("kernel", given.kernel());
+			ObjectNode packages = environment.putObject("python_packages");
+			given.pythonPackages().forEach(packages::put);
+			ObjectNode other = environment.putObject("other");
+			given.other().forEach(other::put);
+		}
 		ArrayNode files = node.putArray("files");
 		for (Run.RunFile file : run.files()) {
 			ObjectNode f = files.addObject();

@@ -29,11 +29,12 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		@Nullable String harnessCommand, @Nullable String tokenCounting, @Nullable String dataset,
 		@Nullable String outputTokens, @Nullable String reasoning, @Nullable String requestParams,
 		@Nullable String warmupRequests, @Nullable String caveats, @Nullable String promptColumn,
-		@Nullable String concurrencyColumn, @Nullable String metricColumns, @Nullable String paramColumns) {
+		@Nullable String concurrencyColumn, @Nullable String metricColumns, @Nullable String paramColumns,
+		@Nullable String engineCommit, @Nullable String branch) {
 
 	static ProvenanceForm empty() {
 		return new ProvenanceForm(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 	}
 
 	/** The form field each part of the run document comes from, for a problem to be shown next to its field. */
@@ -58,6 +59,8 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		fields.put("$.model", "modelRepo");
 		fields.put("$.engine.name", "engineName");
 		fields.put("$.engine.version", "engineVersion");
+		fields.put("$.engine.commit", "engineCommit");
+		fields.put("$.context.branch", "branch");
 		fields.put("$.engine.flags", "engineFlags");
 		fields.put("$.engine.warnings", "engineWarnings");
 		fields.put("$.engine", "engineName");
@@ -102,7 +105,7 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 				systemName, systemHardware, systemNodes, modelRepo, modelRevision, modelCommit, engine, engineVersion,
 				engineFlags, engineWarnings, harnessName, harnessVersion, harnessCommand, tokenCounting, dataset,
 				outputTokens, reasoning, requestParams, warmupRequests, caveats, promptColumn, concurrencyColumn,
-				metricColumns, paramColumns);
+				metricColumns, paramColumns, engineCommit, branch);
 	}
 
 	/** A date and time as the form's date-time field gives it ("2026-08-11T10:10"), read as UTC; else as typed. */
@@ -154,6 +157,7 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		ObjectNode engine = json.createObjectNode();
 		put(engine, "name", engineName);
 		put(engine, "version", engineVersion);
+		put(engine, "commit", engineCommit);
 		Map<String, String> flags = keyValues(engineFlags);
 		if (!flags.isEmpty()) {
 			ObjectNode flagNode = engine.putObject("flags");
@@ -185,6 +189,9 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		}
 		putInteger(workload, "warmup_requests", warmupRequests);
 		setIfAny(doc, "workload", workload);
+		ObjectNode context = json.createObjectNode();
+		put(context, "branch", branch);
+		setIfAny(doc, "context", context);
 		List<String> caveatLines = lines(caveats);
 		if (!caveatLines.isEmpty()) {
 			ArrayNode array = doc.putArray("caveats");
@@ -210,7 +217,8 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 				typed.requestParams != null ? typed.requestParams
 						: f.path("workload").has("request_params") ? f.path("workload").get("request_params").toString() : null,
 				or(typed.warmupRequests, f.path("workload").path("warmup_requests")), typed.caveats, typed.promptColumn,
-				typed.concurrencyColumn, typed.metricColumns, typed.paramColumns);
+				typed.concurrencyColumn, typed.metricColumns, typed.paramColumns,
+				or(typed.engineCommit, f.path("engine").path("commit")), or(typed.branch, f.path("context").path("branch")));
 	}
 
 	/**
