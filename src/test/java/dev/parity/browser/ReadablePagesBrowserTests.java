@@ -112,9 +112,23 @@ class ReadablePagesBrowserTests extends BrowserTest {
 	void axeFindsNoWcagViolationOnThePagesPeopleRead() throws Exception {
 		browser.manage().window().setSize(new Dimension(1280, 900));
 		List<String> problems = new ArrayList<>();
-		for (Map.Entry<String, String> page : readerPages().entrySet()) {
+		Map<String, String> pages = readerPages();
+		for (Map.Entry<String, String> page : pages.entrySet()) {
 			browser.get(base() + page.getValue());
 			problems.addAll(violations(page.getKey()));
+		}
+		// Dark mode keeps its contrast too.
+		browser.executeCdpCommand("Emulation.setEmulatedMedia",
+				Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+		try {
+			for (String page : List.of("compare-run-a", "run-a")) {
+				browser.get(base() + pages.get(page));
+				problems.addAll(violations(page + "-dark"));
+				fullPageScreenshot(page + "-dark-1280");
+			}
+		}
+		finally {
+			browser.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
 		}
 		Browser.signIn(browser, base());
 		browser.get(base() + "/upload");

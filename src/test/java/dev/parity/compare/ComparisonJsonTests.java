@@ -29,8 +29,8 @@ class ComparisonJsonTests {
 	void hasTheShapeOfTheApi() {
 		ObjectNode json = ComparisonJson.toJson(comparison, mapper);
 
-		assertThat(json.propertyNames()).containsExactly("baseline", "contender", "settings", "flags", "headlines", "cells",
-				"unmatched");
+		assertThat(json.propertyNames()).containsExactly("baseline", "contender", "settings", "non_default_settings",
+				"ungreyed_by_settings", "flags", "headlines", "cells", "unmatched");
 		assertThat(json.get("contender").propertyNames()).containsExactly("id", "url", "title", "role", "system", "model",
 				"flags");
 		assertThat(json.get("headlines").get(0).propertyNames()).containsExactly("metric", "comparable", "within_band",
@@ -112,7 +112,7 @@ class ComparisonJsonTests {
 		Flag flag = new Flag("failures", "4 of 4 cancelled", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"), null);
 
 		assertThat(ComparisonJson.flags(List.of(flag), mapper).toString())
-			.isEqualTo("[{\"rule\":\"failures\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");
+			.isEqualTo("[{\"rule\":\"failures\",\"short\":\"4 of 4 cancelled\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");
 	}
 
 	private static JsonNode metric(JsonNode cell, String name) {
