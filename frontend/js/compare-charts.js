@@ -75,7 +75,9 @@ if (container && window.Chart) {
             y: { type: 'logarithmic', min: bounds.min, max: bounds.max,
                  title: { display: true, text: 'ratio (log scale, centred on 1)' },
                  afterBuildTicks: (axis) => {
-                   const values = [bounds.min, 1 / Math.sqrt(bounds.max), 1 - data.band, 1, 1 + data.band, Math.sqrt(bounds.max), bounds.max];
+                   // The band's edges are labelled only where they stand clear of 1 and of the other ticks.
+                   const band = bounds.max < 2.5 ? [1 - data.band, 1 + data.band] : [];
+                   const values = [bounds.min, 1 / Math.sqrt(bounds.max), ...band, 1, Math.sqrt(bounds.max), bounds.max];
                    axis.ticks = [...new Set(values.map((v) => Number(v.toPrecision(2))))].map((value) => ({ value }));
                  },
                  ticks: { callback: (v) => formatNumber(v) } },
