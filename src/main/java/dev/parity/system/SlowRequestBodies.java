@@ -201,38 +201,37 @@ class SlowRequestBodies extends OncePerRequestFilter {
 
 		@Override
 		public @Nullable String getParameter(String name) {
-			String[] values = parameters().get(name);
+			if (!isForm()) {
+				return super.getParameter(name);
+			}
+			String[] values = form().get(name);
 			return values == null || values.length == 0 ? null : values[0];
 		}
 
 		@Override
 		public Map<String, String[]> getParameterMap() {
-			return parameters();
+			return isForm() ? form() : super.getParameterMap();
 		}
 
 		@Override
 		public java.util.Enumeration<String> getParameterNames() {
-			return java.util.Collections.enumeration(parameters().keySet());
+			return isForm() ? Collections.enumeration(form().keySet()) : super.getParameterNames();
 		}
 
 		@Override
 		public String @Nullable [] getParameterValues(String name) {
-			return parameters().get(name);
+			return isForm() ? form().get(name) : super.getParameterValues(name);
 		}
 
-		private @Nullable Map<String, String[]> parameters;
+		private @Nullable Map<String, String[]> form;
 
-		private Map<String, String[]> parameters() {
-			if (parameters != null) {
-				return parameters;
+		private Map<String, String[]> form() {
+			if (form != null) {
+				return form;
 			}
-			if (!isForm()) {
-				parameters = super.getParameterMap();
-				return parameters;
-			}
-			MultiValueMap<String, String> form;
+			MultiValueMap<String, String> fields;
 			try {
-				form = new FormHttpMessageConverter().read(null, new HttpInputMessage() {
+				fields = new FormHttpMessageConverter().read(null, new HttpInputMessage() {
 					@Override
 					public InputStream getBody() throws IOException {
 						return getInputStream();
@@ -251,13 +250,13 @@ class SlowRequestBodies extends OncePerRequestFilter {
 			}
 			// The query string's (Tomcat no longer reads the body, whose stream was taken here), then the form's.
 			Map<String, String[]> merged = new LinkedHashMap<>(super.getParameterMap());
-			form.forEach((name, values) -> {
+			fields.forEach((name, values) -> {
 				List<String> all = new ArrayList<>(Arrays.asList(merged.getOrDefault(name, new String[0])));
 				all.addAll(values);
 				merged.put(name, all.toArray(String[]::new));
 			});
-			parameters = Collections.unmodifiableMap(merged);
-			return parameters;
+			form = Collections.unmodifiableMap(merged);
+			return form;
 		}
 
 		private boolean isForm() {

@@ -70,6 +70,11 @@ class RequestShapeTests {
 			}
 			assertThat(mvc.perform(get(path).param("page", "3")).andReturn().getResponse().getStatus()).isEqualTo(200);
 		}
+		for (String size : List.of("abc", "99999999999")) {
+			assertThat(mvc.perform(get("/api/runs").param("size", size)).andReturn().getResponse().getStatus()).as("size=" + size)
+				.isEqualTo(400);
+		}
+		assertThat(mvc.perform(get("/api/runs").param("size", "100000")).andReturn().getResponse().getStatus()).isEqualTo(200);
 	}
 
 	@Test
@@ -82,6 +87,10 @@ class RequestShapeTests {
 			assertThat(answer.status()).as(target).isEqualTo(400);
 			assertThat(answer.headers().toString()).doesNotContain("x=1").doesNotContain("evil.example");
 		}
+		// The sign-in redirect keeps the request's URL as it came, encoded: no header is split.
+		RawHttp.Answer toLogin = http.get("/account?next=%0D%0AX-Evil:%201", "Accept: text/html");
+		assertThat(toLogin.status()).isEqualTo(302);
+		assertThat(toLogin.header("X-Evil")).isEmpty();
 		String caveat = caveat();
 		for (String back : List.of("/runs\r\nSet-Cookie: x=1", "/runs\nLocation: http://evil.example", "/runs\r")) {
 			MvcResult result = mvc.perform(post("/caveats/{id}/status", caveat).param("status", "confirmed").param("reason", "seen")

@@ -162,7 +162,7 @@ public final class InputFiles {
 
 		private ImportRejected tooLarge(String zipName) {
 			return new ImportRejected(zipName + ": the uploaded zips inflate to more than " + describe(maxBytes)
-					+ "; upload fewer files at once");
+					+ " (an eighth of the server's memory, at most 1 GiB); upload fewer files at once");
 		}
 
 		private static String describe(long bytes) {

@@ -104,7 +104,7 @@ class InputFilesTests {
 
 		assertThatThrownBy(() -> InputFiles.expand(List.of(new InputFile("zeros.zip", bytes.toByteArray())), 10, 2L << 20))
 			.isInstanceOf(ImportRejected.class)
-			.hasMessage("zeros.zip: the uploaded zips inflate to more than 2 MiB; upload fewer files at once");
+			.hasMessageStartingWith("zeros.zip: the uploaded zips inflate to more than 2 MiB");
 	}
 
 }
