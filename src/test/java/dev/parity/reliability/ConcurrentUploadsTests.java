@@ -19,6 +19,7 @@ import dev.parity.TestUploads;
 import dev.parity.TestUploads.RowCounts;
 import dev.parity.reliability.ApiClient.Answer;
 import dev.parity.run.Sha256;
+import dev.parity.system.SchemaOwner;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
@@ -52,6 +53,9 @@ class ConcurrentUploadsTests {
 	@LocalServerPort
 	int port;
 
+	@Autowired
+	SchemaOwner owner;
+
 	@BeforeEach
 	void createTheUploader() {
 		TestAccounts.uploader(jdbc);
@@ -64,8 +68,7 @@ class ConcurrentUploadsTests {
 
 	@Test
 	void twoServersOnOnePostgresStoreExactlyTheUniqueValidDocuments() throws Exception {
-		int postgresPort = jdbc.sql("select inet_server_port()").query(Integer.class).single();
-		try (AppInstance second = AppInstance.start("jdbc:postgresql://localhost:" + postgresPort + "/postgres")) {
+		try (AppInstance second = AppInstance.startBeside(owner)) {
 			uploadConcurrently(List.of("http://localhost:" + port, second.baseUrl()), 2);
 		}
 	}
