@@ -108,7 +108,7 @@ class DatabaseConfiguration {
 	 */
 	@Bean
 	SchemaOwner schemaOwner(DataSource dataSource, DatabaseProperties properties) throws SQLException {
-		// The pool may be wrapped (a proxy that counts statements, say): the embedded server is found through it.
+		// The pool may have been wrapped (to count statements, say) since it was made.
 		if (dataSource.isWrapperFor(EmbeddedDataSource.class)) {
 			return dataSource.unwrap(EmbeddedDataSource.class).owner();
 		}
