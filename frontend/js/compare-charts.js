@@ -1,7 +1,8 @@
-// Charts of a comparison page. Per metric: the ratio per cell as bars (greyed cells drawn grey, the
-// band around 1 shaded), and both runs' values against the first numeric grid coordinate.
+// Charts of a comparison page. Per metric: the ratio per cell as bars from 1 (greyed cells drawn hollow grey,
+// the band around 1 shaded) on a log scale centred on 1, and both runs' values against the first grid
+// coordinate that varies, greyed values as hollow grey points outside the lines.
 // The data comes as JSON in the container's data-charts attribute; the table holds the same numbers.
-import { palette, greyed, formatNumber } from './chart-style.js';
+import { palette, greyed, greyedLine, formatNumber, ticks, applyScheme, lineAndGreyed } from './chart-style.js';
 
 const bandPlugin = {
   id: 'band',
@@ -12,9 +13,9 @@ const bandPlugin = {
     const top = y.getPixelForValue(1 + options.band);
     const bottom = y.getPixelForValue(1 - options.band);
     ctx.save();
-    ctx.fillStyle = 'rgba(47, 143, 70, 0.12)';
+    ctx.fillStyle = 'rgba(47, 143, 70, 0.18)';
     ctx.fillRect(chartArea.left, top, chartArea.right - chartArea.left, bottom - top);
-    ctx.strokeStyle = 'rgba(0, 0, 0, 0.35)';
+    ctx.strokeStyle = 'rgba(128, 128, 128, 0.8)';
     ctx.setLineDash([4, 3]);
     const one = y.getPixelForValue(1);
     ctx.beginPath();
@@ -38,35 +39,57 @@ function figure(container, title) {
   return canvas;
 }
 
+// A log scale symmetric around 1: as far below as above, and never narrower than twice the band.
+function symmetricBounds(ratios, band) {
+  let reach = Math.max(1 + 2 * band, ...ratios.filter((r) => r > 0).map((r) => Math.max(r, 1 / r)));
+  reach *= 1.15;
+  return { min: 1 / reach, max: reach };
+}
+
 const container = document.getElementById('compare-charts');
 if (container && window.Chart) {
+  applyScheme(window.Chart);
   const data = JSON.parse(container.dataset.charts || '{"charts": []}');
   for (const chart of data.charts) {
     if (chart.bars.length) {
-      const canvas = figure(container, `${chart.metric}: ratio contender / baseline per cell (grey = not comparable)`);
+      const canvas = figure(container, `${chart.metric}: ratio contender / baseline per cell, 1 = equal (hollow grey = not comparable)`);
+      const bounds = symmetricBounds(chart.bars.map((b) => b.ratio), data.band);
       const instance = new window.Chart(canvas, {
         type: 'bar',
         data: {
           labels: chart.bars.map((b) => b.label),
           datasets: [{
             label: 'ratio',
-            data: chart.bars.map((b) => b.ratio),
+            data: chart.bars.map((b) => [1, b.ratio]),
             backgroundColor: chart.bars.map((b) => (b.greyed ? greyed : palette[0])),
-            borderColor: chart.bars.map((b) => (b.greyed ? 'rgba(120,120,120,0.8)' : palette[0])),
-            borderWidth: 1,
+            borderColor: chart.bars.map((b) => (b.greyed ? greyedLine : palette[0])),
+            borderWidth: chart.bars.map((b) => (b.greyed ? 1.5 : 1)),
+            borderSkipped: false,
           }],
         },
         options: {
           animation: false,
           responsive: true,
           maintainAspectRatio: false,
-          scales: { y: { type: 'logarithmic', title: { display: true, text: 'ratio (log)' },
-                         ticks: { callback: (v) => formatNumber(v) } },
-                    x: { ticks: { autoSkip: false, maxRotation: 70, minRotation: 50, font: { size: 9 } } } },
+          scales: {
+            y: { type: 'logarithmic', min: bounds.min, max: bounds.max,
+                 title: { display: true, text: 'ratio (log scale, centred on 1)' },
+                 afterBuildTicks: (axis) => {
+                   // The band's edges are labelled only where they stand clear of 1 and of the other ticks.
+                   const band = bounds.max < 2.5 ? [1 - data.band, 1 + data.band] : [];
+                   const values = [bounds.min, 1 / Math.sqrt(bounds.max), ...band, 1, Math.sqrt(bounds.max), bounds.max];
+                   axis.ticks = [...new Set(values.map((v) => Number(v.toPrecision(2))))].map((value) => ({ value }));
+                 },
+                 ticks: { callback: (v) => formatNumber(v) } },
+            x: { ticks },
+          },
           plugins: {
             legend: { display: false },
             band: { band: data.band },
-            tooltip: { callbacks: { afterLabel: (item) => (chart.bars[item.dataIndex].greyed ? 'greyed: not comparable' : 'comparable') } },
+            tooltip: { callbacks: {
+              label: (item) => `ratio ${formatNumber(chart.bars[item.dataIndex].ratio)}`,
+              afterLabel: (item) => (chart.bars[item.dataIndex].greyed ? 'greyed: not comparable' : 'comparable'),
+            } },
           },
           onClick: (event, elements) => {
             if (elements.length) window.location.hash = chart.bars[elements[0].index].anchor;
@@ -78,36 +101,31 @@ if (container && window.Chart) {
       canvas.dataset.greyed = String(chart.bars.filter((b) => b.greyed).length);
     }
     if (data.x && chart.series.length) {
-      const canvas = figure(container, `${chart.metric} (${chart.unit || 'no unit'}) against ${data.x}: baseline dashed, contender solid`);
+      const canvas = figure(container, `${chart.metric} (${chart.unit || 'no unit'}) against ${data.x}: baseline dashed, contender solid, hollow grey = greyed`);
       const labels = [...new Set(chart.series.map((s) => s.label.replace(/^(baseline|contender) ?/, '')))];
+      const datasets = chart.series.flatMap((s) => {
+        const colour = palette[labels.indexOf(s.label.replace(/^(baseline|contender) ?/, '')) % palette.length];
+        return lineAndGreyed(s, colour, { borderDash: s.side === 'baseline' ? [6, 4] : [] });
+      });
+      const xs = chart.series.flatMap((s) => s.points.map((p) => p.x));
       const instance = new window.Chart(canvas, {
         type: 'line',
-        data: {
-          datasets: chart.series.map((s) => {
-            const colour = palette[labels.indexOf(s.label.replace(/^(baseline|contender) ?/, '')) % palette.length];
-            return {
-              label: s.label,
-              data: s.points.map(([x, y]) => ({ x, y })),
-              borderColor: colour,
-              backgroundColor: colour,
-              borderDash: s.side === 'baseline' ? [6, 4] : [],
-              tension: 0,
-            };
-          }),
-        },
+        data: { datasets },
         options: {
           animation: false,
           responsive: true,
           maintainAspectRatio: false,
           scales: {
-            x: { type: chart.series.every((s) => s.points.every(([x]) => x > 0)) ? 'logarithmic' : 'linear',
-                 title: { display: true, text: data.x }, ticks: { callback: (v) => formatNumber(v), maxTicksLimit: 8 } },
+            x: { type: xs.every((x) => x > 0) ? 'logarithmic' : 'linear',
+                 title: { display: true, text: data.x }, ticks: { ...ticks, callback: (v) => formatNumber(v), maxTicksLimit: 8 } },
             y: { title: { display: true, text: chart.unit || chart.metric } },
           },
-          plugins: { legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 10 } } } },
+          plugins: { legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 10 },
+                       filter: (item, all) => !all.datasets[item.datasetIndex].greyed } } },
         },
       });
-      canvas.dataset.rendered = String(instance.data.datasets.length);
+      canvas.dataset.rendered = String(instance.data.datasets.filter((d) => !d.greyed).length);
+      canvas.dataset.greyedPoints = String(datasets.filter((d) => d.greyed).reduce((n, d) => n + d.data.length, 0));
     }
   }
 }

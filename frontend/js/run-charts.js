@@ -1,42 +1,74 @@
-// Charts of a run page: each metric against prompt length, one line per other grid coordinate.
+// Charts of a run page: each metric against the first grid coordinate that varies, one line per value of every
+// other coordinate, greyed values as hollow grey points outside the lines; and, where the cells hold per-request
+// samples, each metric's distribution per cell as a CDF.
 // The data comes as JSON in the container's data-charts attribute; the table holds the same numbers.
-import { palette, formatNumber } from './chart-style.js';
+import { palette, formatNumber, ticks, applyScheme, lineAndGreyed } from './chart-style.js';
+
+function figure(container, title) {
+  const fig = document.createElement('figure');
+  fig.className = 'chart';
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', title);
+  const caption = document.createElement('figcaption');
+  caption.textContent = title;
+  fig.append(caption, canvas);
+  container.append(fig);
+  return canvas;
+}
 
 const container = document.getElementById('run-charts');
 if (container && window.Chart) {
+  applyScheme(window.Chart);
   const data = JSON.parse(container.dataset.charts || '{"charts": []}');
   for (const chart of data.charts) {
-    const figure = document.createElement('figure');
-    figure.className = 'chart';
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `${chart.metric} against ${data.x}`);
-    const caption = document.createElement('figcaption');
-    caption.textContent = `${chart.metric} (${chart.unit || 'no unit'}) against ${data.x}`;
-    figure.append(caption, canvas);
-    container.append(figure);
+    const canvas = figure(container, `${chart.metric} (${chart.unit || 'no unit'}) against ${data.x}; hollow grey = greyed`);
+    const datasets = chart.series.flatMap((series, i) => lineAndGreyed(series, palette[i % palette.length]));
+    const xs = chart.series.flatMap((s) => s.points.map((p) => p.x));
+    const instance = new window.Chart(canvas, {
+      type: 'line',
+      data: { datasets },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: {
+          x: { type: xs.every((x) => x > 0) ? 'logarithmic' : 'linear', title: { display: true, text: data.x },
+               ticks: { ...ticks, callback: (value) => formatNumber(value), maxTicksLimit: 8 } },
+          y: { title: { display: true, text: chart.unit || chart.metric } },
+        },
+        plugins: { legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 10 },
+                     filter: (item, all) => !all.datasets[item.datasetIndex].greyed } } },
+      },
+    });
+    canvas.dataset.rendered = String(instance.data.datasets.filter((d) => !d.greyed).length);
+  }
+  for (const distribution of data.distributions || []) {
+    const canvas = figure(container, `${distribution.metric} per request (${distribution.unit || 'no unit'}): share of requests at or below each value, one line per cell`);
+    canvas.classList.add('distribution');
     const instance = new window.Chart(canvas, {
       type: 'line',
       data: {
-        datasets: chart.series.map((series, i) => ({
-          label: series.label,
-          data: series.points.map(([x, y]) => ({ x, y })),
+        datasets: distribution.cells.map((cell, i) => ({
+          label: `${cell.label} (${cell.count} requests)`,
+          data: cell.values.map((value, k) => ({ x: value, y: (k + 1) / cell.values.length })),
           borderColor: palette[i % palette.length],
           backgroundColor: palette[i % palette.length],
-          tension: 0,
+          stepped: 'after',
+          pointRadius: 0,
+          borderWidth: 1.5,
         })),
       },
       options: {
         animation: false,
         responsive: true,
         maintainAspectRatio: false,
-        parsing: true,
         scales: {
-          x: { type: chart.series.every((s) => s.points.every(([x]) => x > 0)) ? 'logarithmic' : 'linear', title: { display: true, text: data.x },
-               ticks: { callback: (value) => formatNumber(value), maxTicksLimit: 8 } },
-          y: { title: { display: true, text: chart.unit || chart.metric } },
+          x: { type: 'linear', title: { display: true, text: distribution.unit || distribution.metric },
+               ticks: { ...ticks, callback: (value) => formatNumber(value), maxTicksLimit: 8 } },
+          y: { min: 0, max: 1, title: { display: true, text: 'share of requests' } },
         },
-        plugins: { legend: { position: 'bottom' } },
+        plugins: { legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 10 } } } },
       },
     });
     canvas.dataset.rendered = String(instance.data.datasets.length);

@@ -76,7 +76,8 @@ class SecurityConfiguration {
 			}
 			requests.anyRequest().hasAnyRole("UPLOADER", "ADMIN");
 		})
-			.formLogin(form -> form.loginPage("/login").permitAll().failureHandler(SecurityConfiguration::formSignInFailed))
+			.formLogin(form -> form.loginPage("/login").permitAll().failureHandler(SecurityConfiguration::formSignInFailed)
+				.successHandler(new BackToPage()))
 			.logout(logout -> logout.logoutSuccessUrl("/"))
 			.httpBasic(basic -> basic.realmName("Parity").authenticationEntryPoint(SecurityConfiguration::basicSignInFailed))
 			// Scripts calling the API with HTTP Basic or a bearer token need no CSRF token (a page on another site

@@ -23,7 +23,7 @@ final class AllFailed implements RunRule {
 		String outcomes = failed == 0 ? Figures.number(cancelled) + " cancelled"
 				: cancelled == 0 ? Figures.number(failed) + " failed"
 						: Figures.number(failed) + " failed, " + Figures.number(cancelled) + " cancelled";
-		return List.of(Flag.greying(ID, "every request failed (" + outcomes + ", none completed in " + cells.size()
+		return List.of(Flag.greying(ID, "every request failed (" + outcomes + ")", "every request failed (" + outcomes + ", none completed in " + cells.size()
 				+ (cells.size() == 1 ? " cell" : " cells")
 				+ "): a healthy server is not a working run — send one request with these settings and fix what it returns before measuring",
 				context.metrics().all()));

@@ -15,12 +15,14 @@ final class CheckpointDiffers implements ProvenanceRule {
 	@Override
 	public List<Flag> check(List<ProvenanceDifference> differences, ComparisonContext context) {
 		return differences.stream().filter(row -> ID.equals(row.rule())).findFirst().map(commit -> {
-			String found = "checkpoints differ: " + Checkpoints.describe(differences, Flag.BASELINE) + " vs "
+			String commits = Checkpoints.describe(differences, Flag.BASELINE) + " vs "
 					+ Checkpoints.describe(differences, Flag.CONTENDER);
+			String found = "checkpoints differ: " + commits;
 			if (context.settings().varies(VARIABLE)) {
-				return Flag.annotation(ID, found + ": the variable this comparison sets out to vary (vary=checkpoint)");
+				return Flag.annotation(ID, "varied: " + commits, found + ": the variable this comparison sets out to vary (vary=checkpoint)");
 			}
-			return Flag.greying(ID, found
+			return Flag.greying(ID, "other weights: " + Checkpoints.commit(differences, Flag.BASELINE) + " vs "
+					+ Checkpoints.commit(differences, Flag.CONTENDER), found
 					+ ": other weights — pin both runs to the same commit, or compare with vary=checkpoint",
 					context.metrics().all());
 		}).stream().toList();

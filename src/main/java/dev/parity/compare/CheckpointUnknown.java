@@ -15,7 +15,9 @@ final class CheckpointUnknown implements ProvenanceRule {
 		return differences.stream().filter(row -> ID.equals(row.rule())).findFirst().map(commit -> {
 			String unpinned = commit.baseline() == null && commit.contender() == null ? "neither run has"
 					: commit.baseline() == null ? "the baseline has no" : "the contender has no";
-			return Flag.greying(ID, unpinned + " resolved commit ("
+			String side = commit.baseline() == null && commit.contender() == null ? "either side"
+					: commit.baseline() == null ? "baseline" : "contender";
+			return Flag.greying(ID, "no commit pinned (" + side + ")", unpinned + " resolved commit ("
 					+ Checkpoints.describe(differences, Flag.BASELINE) + " vs "
 					+ Checkpoints.describe(differences, Flag.CONTENDER)
 					+ "): this comparison cannot claim a checkpoint — pin the commit", context.metrics().all());

@@ -24,6 +24,13 @@ final class Checkpoints {
 				: shortCommit + " ('" + revision + "')";
 	}
 
+	/** The side's commit in 7 characters, or its revision when it recorded no commit. */
+	static String commit(List<ProvenanceDifference> differences, String side) {
+		String commit = value(differences, "model.commit", side);
+		String revision = value(differences, "model.revision", side);
+		return commit != null ? commit.substring(0, 7) : revision != null ? "'" + revision + "'" : "unknown";
+	}
+
 	private static @Nullable String value(List<ProvenanceDifference> differences, String field, String side) {
 		return differences.stream().filter(row -> row.field().equals(field)).findFirst()
 			.map(row -> Flag.BASELINE.equals(side) ? row.baseline() : row.contender()).orElse(null);

@@ -67,6 +67,7 @@ public final class ComparisonJson {
 		for (Flag flag : flags) {
 			ObjectNode entry = array.addObject();
 			entry.put("rule", flag.rule());
+			entry.put("short", flag.shortForm());
 			entry.put("message", flag.message());
 			ArrayNode greys = entry.putArray("greys");
 			flag.greys().forEach(greys::add);

@@ -42,13 +42,14 @@ abstract class DifferenceRule implements ProvenanceRule {
 		}
 		String found = finding + ": "
 				+ triggered.stream().map(ProvenanceDifference::sideBySide).collect(Collectors.joining("; "));
+		String brief = triggered.get(0).sideBySide() + (triggered.size() > 1 ? " (+" + (triggered.size() - 1) + " more)" : "");
 		if (variable == null) {
-			return List.of(Flag.annotation(id, found + " — " + control));
+			return List.of(Flag.annotation(id, brief, found + " — " + control));
 		}
 		if (context.settings().varies(variable)) {
-			return List.of(Flag.annotation(id, found + ": the variable this comparison sets out to vary (vary=" + variable + ")"));
+			return List.of(Flag.annotation(id, brief, found + ": the variable this comparison sets out to vary (vary=" + variable + ")"));
 		}
-		return List.of(Flag.greying(id, found + ": not one variable at a time — " + control + ", or compare with vary="
+		return List.of(Flag.greying(id, brief, found + ": not one variable at a time — " + control + ", or compare with vary="
 				+ variable, context.metrics().all()));
 	}
 

@@ -17,7 +17,7 @@ final class EmptyCell implements CellRule {
 		RequestCounts requests = cell.requests();
 		boolean noRequests = requests.completed() != null && !requests.outcomesUnknown() && requests.knownTotal() == 0;
 		if (noRequests) {
-			return List.of(Flag.greying(ID,
+			return List.of(Flag.greying(ID, "no requests",
 					"no requests in this cell (0 completed, 0 failed, 0 cancelled): any value it reports is not a measurement — re-run the cell",
 					context.metrics().all()));
 		}
@@ -25,7 +25,7 @@ final class EmptyCell implements CellRule {
 				: requests.completed() > 0)) {
 			String completed = requests.completed() == null ? "requests may have completed"
 					: Figures.number(requests.completed()) + " requests completed";
-			return List.of(Flag.greying(ID, completed
+			return List.of(Flag.greying(ID, "no metric value", completed
 					+ " but the cell records no metric value — check the harness output and re-run the cell",
 					context.metrics().all()));
 		}

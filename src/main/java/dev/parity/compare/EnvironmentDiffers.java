@@ -36,15 +36,22 @@ final class EnvironmentDiffers implements ProvenanceRule {
 		if (!greying.isEmpty()) {
 			String found = "the environment differs: " + sideBySide(greying);
 			flags.add(context.settings().varies(VARIABLE)
-					? Flag.annotation(ID, found + ": the variable this comparison sets out to vary (vary=environment)")
-					: Flag.greying(ID, found + ": not one variable at a time — run both on the same GPUs, driver, CUDA "
-							+ "and container, or compare with vary=environment", context.metrics().all()));
+					? Flag.annotation(ID, brief(greying),
+							found + ": the variable this comparison sets out to vary (vary=environment)")
+					: Flag.greying(ID, brief(greying), found + ": not one variable at a time — run both on the same "
+							+ "GPUs, driver, CUDA and container, or compare with vary=environment",
+							context.metrics().all()));
 		}
 		if (!beside.isEmpty()) {
-			flags.add(Flag.annotation(ID, "the environment also differs in: " + sideBySide(beside)
+			flags.add(Flag.annotation(ID, brief(beside), "the environment also differs in: " + sideBySide(beside)
 					+ " — usually harmless, shown so it can be ruled out"));
 		}
 		return flags;
+	}
+
+	/** The first difference, and how many more: {@code environment.driver 550 vs 570 (+1 more)}. */
+	private static String brief(List<ProvenanceDifference> rows) {
+		return rows.get(0).sideBySide() + (rows.size() > 1 ? " (+" + (rows.size() - 1) + " more)" : "");
 	}
 
 	private static String sideBySide(List<ProvenanceDifference> rows) {

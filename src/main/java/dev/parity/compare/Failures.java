@@ -22,10 +22,17 @@ final class Failures implements CellRule {
 			return List.of();
 		}
 		String allowed = tolerance == 0 ? "" : " (tolerance " + Figures.tolerance(tolerance) + ")";
-		return List.of(Flag.greying(ID, Figures.number(unsuccessful) + " of " + Figures.number(requests.knownTotal())
+		return List.of(Flag.greying(ID, Figures.number(unsuccessful) + " of " + Figures.number(requests.knownTotal()) + " "
+				+ shortOutcome(requests), Figures.number(unsuccessful) + " of " + Figures.number(requests.knownTotal())
 				+ " requests " + outcome(requests) + allowed
 				+ ": a ratio against a failed probe is never a result — re-run the cell until its requests complete",
 				context.metrics().all()));
+	}
+
+	private static String shortOutcome(RequestCounts requests) {
+		int failed = requests.failed() == null ? 0 : requests.failed();
+		int cancelled = requests.cancelled() == null ? 0 : requests.cancelled();
+		return cancelled == 0 ? "failed" : failed == 0 ? "cancelled" : "failed or cancelled";
 	}
 
 	private static String outcome(RequestCounts requests) {

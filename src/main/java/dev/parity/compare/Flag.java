@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  * metrics it greys. A flag that greys nothing is an annotation.
  *
  * @param rule the rule id, e.g. {@code output-length-differs}
+ * @param shortForm what was found, in a few words with its numbers, to stand beside the number it greys
+ * ("512 vs 845 tokens/request", "4 of 4 cancelled"); {@code "short"} in JSON
  * @param message why, with the numbers, naming the control that would remove the flag
  * @param greys the metrics it greys, in catalogue order; empty for an annotation
  * @param side {@code baseline} or {@code contender} for a run check carried into a comparison; {@code null}
@@ -19,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param metric the one metric an annotation is about (e.g. {@code skewed}); {@code null} when it concerns a cell,
  * a run or the comparison as a whole
  */
-public record Flag(String rule, String message, Set<String> greys, @Nullable String side, @Nullable String metric) {
+public record Flag(String rule, String shortForm, String message, Set<String> greys, @Nullable String side, @Nullable String metric) {
 
 	public static final String BASELINE = "baseline";
 
@@ -29,25 +31,25 @@ public record Flag(String rule, String message, Set<String> greys, @Nullable Str
 		greys = Collections.unmodifiableSet(new LinkedHashSet<>(greys));
 	}
 
-	public Flag(String rule, String message, Set<String> greys, @Nullable String side) {
-		this(rule, message, greys, side, null);
+	public Flag(String rule, String shortForm, String message, Set<String> greys, @Nullable String side) {
+		this(rule, shortForm, message, greys, side, null);
 	}
 
-	static Flag annotation(String rule, String message) {
-		return new Flag(rule, message, Set.of(), null, null);
+	static Flag annotation(String rule, String shortForm, String message) {
+		return new Flag(rule, shortForm, message, Set.of(), null, null);
 	}
 
-	static Flag annotation(String rule, String metric, String message) {
-		return new Flag(rule, message, Set.of(), null, metric);
+	static Flag annotationOf(String rule, String metric, String shortForm, String message) {
+		return new Flag(rule, shortForm, message, Set.of(), null, metric);
 	}
 
-	static Flag greying(String rule, String message, Collection<String> greys) {
-		return new Flag(rule, message, new LinkedHashSet<>(greys), null, null);
+	static Flag greying(String rule, String shortForm, String message, Collection<String> greys) {
+		return new Flag(rule, shortForm, message, new LinkedHashSet<>(greys), null, null);
 	}
 
 	/** This flag carried into a comparison from one side's run checks. */
 	Flag onSide(String side) {
-		return new Flag(rule, message, greys, side, metric);
+		return new Flag(rule, shortForm, message, greys, side, metric);
 	}
 
 	public boolean isAnnotation() {

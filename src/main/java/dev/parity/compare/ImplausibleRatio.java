@@ -17,14 +17,15 @@ final class ImplausibleRatio implements MetricRule {
 		Double ratio = pair.ratio(stat);
 		double implausible = context.settings().implausible();
 		if (baseline != null && baseline == 0 && pair.contenderValue(stat) != null) {
-			return List.of(Flag.greying(ID,
+			return List.of(Flag.greying(ID, "baseline is 0: no ratio",
 					"the baseline's " + pair.metric() + " is 0, so no ratio exists — check the other side before believing this",
 					List.of(pair.metric())));
 		}
 		if (ratio == null || !(Thresholds.exceeds(ratio, implausible) || Thresholds.below(ratio, 1 / implausible))) {
 			return List.of();
 		}
-		return List.of(Flag.greying(ID, "ratio " + Figures.ratio(ratio) + " (" + Figures.change(ratio - 1)
+		return List.of(Flag.greying(ID, "ratio " + Figures.ratio(ratio) + ", beyond " + Figures.factor(implausible),
+				"ratio " + Figures.ratio(ratio) + " (" + Figures.change(ratio - 1)
 				+ ") is beyond " + Figures.factor(implausible) + " either way — check the other side before believing this",
 				List.of(pair.metric())));
 	}

@@ -44,7 +44,8 @@ final class LatencySpike implements CellRule {
 			return List.of();
 		}
 		double later = ttft(fastest.get()).orElseThrow();
-		return List.of(Flag.greying(ID, "ttft " + Figures.value(ttft.get(), "s") + " at concurrency "
+		return List.of(Flag.greying(ID, Figures.value(ttft.get(), "s") + " vs " + Figures.value(later, "s") + " at concurrency "
+				+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " later", "ttft " + Figures.value(ttft.get(), "s") + " at concurrency "
 				+ Params.format(concurrency.get()) + ", yet " + Figures.value(later, "s") + " at concurrency "
 				+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " run later ("
 				+ Figures.factor(ttft.get() / later) + ", over " + Figures.factor(spike)

@@ -16,7 +16,7 @@ final class NoWarmup implements RunRule {
 			return List.of();
 		}
 		String declared = warmup == null ? "no warm-up declared" : "declared warm-up is 0 requests";
-		return List.of(Flag.annotation(ID, declared + ": early cells may be cold — warm up before measuring"));
+		return List.of(Flag.annotation(ID, warmup == null ? "no warm-up declared" : "warm-up 0", declared + ": early cells may be cold — warm up before measuring"));
 	}
 
 }

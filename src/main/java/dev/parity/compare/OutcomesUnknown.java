@@ -21,7 +21,7 @@ final class OutcomesUnknown implements CellRule {
 		}
 		String unknown = requests.failed() == null && requests.cancelled() == null ? "failed and cancelled counts were"
 				: requests.failed() == null ? "failed count was" : "cancelled count was";
-		return List.of(Flag.annotation(ID, "the " + unknown
+		return List.of(Flag.annotation(ID, "outcomes not recorded", "the " + unknown
 				+ " not recorded, so they count as 0 here — use a harness that records request outcomes"));
 	}
 

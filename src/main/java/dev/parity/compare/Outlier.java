@@ -58,7 +58,8 @@ final class Outlier implements CellRule {
 		}
 		String unit = context.metrics().definition(metric).unit();
 		String more = beyond > 1 ? " (and " + (beyond - 1) + " more beyond z " + Figures.number(threshold) + ")" : "";
-		return Optional.of(Flag.annotation(ID, metric, metric + ": run " + (worst + 1) + " of " + values.size()
+		return Optional.of(Flag.annotationOf(ID, metric, "run " + (worst + 1) + " of " + values.size() + ": "
+				+ Figures.value(values.get(worst), unit) + " vs median " + Figures.value(median, unit), metric + ": run " + (worst + 1) + " of " + values.size()
 				+ ": " + Figures.value(values.get(worst), unit) + " vs median " + Figures.value(median, unit)
 				+ " (robust z " + Figures.number(worstZ) + ", over " + Figures.number(threshold) + ")" + more
 				+ " — cold or cached? warm up before measuring and repeat the cell"));

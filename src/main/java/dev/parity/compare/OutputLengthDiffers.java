@@ -26,7 +26,8 @@ final class OutputLengthDiffers implements CellPairRule {
 		if (!Thresholds.differsByMoreThan(other.get(), base.get(), tolerance)) {
 			return List.of();
 		}
-		return List.of(Flag.greying(ID, "median output tokens per request " + Figures.number(base.get()) + " vs "
+		return List.of(Flag.greying(ID, Figures.number(base.get()) + " vs " + Figures.number(other.get()) + " tokens/request",
+				"median output tokens per request " + Figures.number(base.get()) + " vs "
 				+ Figures.number(other.get()) + " (" + Figures.change(change) + ", beyond ±" + Figures.tolerance(tolerance)
 				+ "): different work per request distorts the output-length-sensitive metrics — match output length, e.g. disable thinking",
 				context.metrics().outputSensitive()));

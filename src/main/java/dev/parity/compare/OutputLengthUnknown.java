@@ -24,7 +24,7 @@ final class OutputLengthUnknown implements CellPairRule {
 		}
 		String which = baseUnknown && otherUnknown ? "neither side measured" : baseUnknown ? "the baseline did not measure"
 				: "the contender did not measure";
-		return List.of(Flag.greying(ID, which
+		return List.of(Flag.greying(ID, "output tokens not measured", which
 				+ " output tokens per request in this cell, so equal work cannot be shown (a declared length is not a measurement) — record output tokens per request",
 				context.metrics().outputSensitive()));
 	}

@@ -140,8 +140,10 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 				}
 				Set<String> left = new LinkedHashSet<>(flag.greys());
 				left.removeAll(applied);
-				flags.add(new Flag(flag.rule(), "run " + member.run().id() + " left the group for " + String.join(", ", left)
-						+ " here: " + flag.message(), applied, flag.side(), flag.metric()));
+				flags.add(new Flag(flag.rule(), "run " + member.run().id() + " left the group: " + flag.shortForm(),
+						"run " + member.run().id() + " left the group for " + String.join(", ", left) + " here: "
+								+ flag.message(),
+						applied, flag.side(), flag.metric()));
 			}
 		}
 		Member first = members.get(0);

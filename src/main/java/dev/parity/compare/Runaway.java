@@ -40,7 +40,8 @@ final class Runaway implements CellRule {
 		if (longest == null || !Thresholds.exceeds(tokens, factor * median.get())) {
 			return List.of();
 		}
-		return List.of(Flag.greying(ID, longest + " produced " + Figures.number(tokens)
+		return List.of(Flag.greying(ID, Figures.number(tokens) + " vs median " + Figures.number(median.get()) + " tokens",
+				longest + " produced " + Figures.number(tokens)
 				+ " output tokens against a median of " + Figures.number(median.get()) + " ("
 				+ Figures.factor(tokens / median.get()) + ", over " + Figures.factor(factor)
 				+ "): one request dominates the output-length-sensitive metrics — cap output tokens per request (max_tokens) and re-run the cell",

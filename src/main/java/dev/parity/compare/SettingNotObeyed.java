@@ -28,7 +28,8 @@ final class SettingNotObeyed implements CellRule {
 		if (!Thresholds.differsByMoreThan(measured.get(), declared.get(), tolerance)) {
 			return List.of();
 		}
-		return List.of(Flag.annotation(ID, "declared " + Figures.number(declared.get()) + ", measured "
+		return List.of(Flag.annotation(ID, "declared " + Figures.number(declared.get()) + ", measured " + Figures.number(measured.get()),
+				"declared " + Figures.number(declared.get()) + ", measured "
 				+ Figures.number(measured.get()) + ": accepted, not obeyed (" + Figures.change(change) + ", beyond ±"
 				+ Figures.tolerance(tolerance)
 				+ " of the declared output tokens per request) — check the setting on one request, e.g. cap max_tokens or disable thinking"));

@@ -26,7 +26,8 @@ final class Skewed implements CellRule {
 				return;
 			}
 			String unit = context.metrics().definition(metric).unit();
-			flags.add(Flag.annotation(ID, metric, metric + ": mean " + Figures.value(mean.getAsDouble(), unit)
+			flags.add(Flag.annotationOf(ID, metric, "mean " + Figures.value(mean.getAsDouble(), unit) + " vs median "
+					+ Figures.value(median.getAsDouble(), unit), metric + ": mean " + Figures.value(mean.getAsDouble(), unit)
 					+ " vs median " + Figures.value(median.getAsDouble(), unit) + " ("
 					+ Figures.factor(mean.getAsDouble() / median.getAsDouble()) + ", over " + Figures.factor(skew)
 					+ "): a few requests dominate the mean — compare medians (stat=median), not means"));

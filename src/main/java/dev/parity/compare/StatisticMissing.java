@@ -24,7 +24,8 @@ final class StatisticMissing implements MetricRule {
 		if (lacking.isEmpty()) {
 			return List.of();
 		}
-		return List.of(Flag.greying(ID, pair.metric() + " has no " + stat + " on " + String.join(" nor on ", lacking)
+		String sides = lacking.size() == 2 ? "either side" : lacking.get(0).startsWith("the " + Flag.BASELINE) ? Flag.BASELINE : Flag.CONTENDER;
+		return List.of(Flag.greying(ID, "no " + stat + " on " + sides, pair.metric() + " has no " + stat + " on " + String.join(" nor on ", lacking)
 				+ ", and no other statistic stands in for it — compare a statistic both sides report (stat=…)",
 				List.of(pair.metric())));
 	}

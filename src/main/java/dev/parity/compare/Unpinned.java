@@ -20,7 +20,8 @@ final class Unpinned implements RunRule {
 		String revision = model.revision();
 		String what = revision == null ? "no revision and no resolved commit recorded"
 				: "only revision '" + revision + "' recorded, no resolved commit";
-		return List.of(Flag.annotation(ID, what + ": " + (revision == null ? "the checkpoint is unknown" : revision + " moves")
+		return List.of(Flag.annotation(ID, revision == null ? "no commit recorded" : "unpinned: " + revision + " moves",
+				what + ": " + (revision == null ? "the checkpoint is unknown" : revision + " moves")
 				+ "; this run cannot claim a checkpoint — pin the commit"));
 	}
 

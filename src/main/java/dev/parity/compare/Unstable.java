@@ -30,7 +30,8 @@ final class Unstable implements CellRule {
 		if (!Thresholds.exceeds(cv, threshold)) {
 			return List.of();
 		}
-		return List.of(Flag.greying(ID, "output tokens per request " + Figures.number(Collections.min(tokens)) + "–"
+		String range = Figures.number(Collections.min(tokens)) + "–" + Figures.number(Collections.max(tokens));
+		return List.of(Flag.greying(ID, range + " tokens over " + tokens.size() + " requests", "output tokens per request " + Figures.number(Collections.min(tokens)) + "–"
 				+ Figures.number(Collections.max(tokens)) + " over " + tokens.size() + " requests (CV "
 				+ Figures.ratio(cv) + ", over " + Figures.number(threshold)
 				+ "): the output length is not under control — fix it per request, e.g. cap max_tokens or disable thinking",

@@ -36,7 +36,8 @@ final class WarningInapplicable implements CellRule {
 		Provenance.Engine engine = context.run().provenance().engine();
 		for (String warning : engine.warnings()) {
 			limit(warning, engine).filter(limit -> !Thresholds.exceeds(prompt.get().doubleValue(), limit.value() / factor))
-				.ifPresent(limit -> flags.add(Flag.annotation(ID,
+				.ifPresent(limit -> flags.add(Flag.annotation(ID, Params.format(prompt.get()) + " prompt tokens vs limit "
+						+ Figures.number(limit.value()),
 						"engine warning \"" + warning + "\" cannot explain this cell: " + Params.format(prompt.get())
 								+ " prompt tokens vs " + limit.flag() + " limit " + Figures.number(limit.value())
 								+ " (at most 1/" + Figures.number(factor)

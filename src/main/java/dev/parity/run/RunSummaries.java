@@ -43,7 +43,8 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	/**
 	 * What a run list is filtered by; blank fields do not filter.
 	 *
-	 * @param q free text in title, system, model, engine or harness
+	 * @param q free text: every word must match somewhere — in the title, system, model, engine or harness name (any
+	 * part of it), or as the start of the checkpoint commit
 	 * @param system exact system name
 	 * @param model exact model repo
 	 * @param commit commit, or the start of one
@@ -52,6 +53,9 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	 */
 	record RunFilter(@Nullable String q, @Nullable String system, @Nullable String model, @Nullable String commit,
 			@Nullable String role, @Nullable String harness) {
+
+		/** What could be the start of a commit: 4 to 40 hexadecimal digits. */
+		private static final java.util.regex.Pattern COMMIT_PREFIX = java.util.regex.Pattern.compile("[0-9a-f]{4,40}");
 
 		public static RunFilter none() {
 			return new RunFilter(null, null, null, null, null, null);
@@ -66,13 +70,9 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 			return (root, query, cb) -> {
 				List<jakarta.persistence.criteria.Predicate> predicates = new java.util.ArrayList<>();
 				if (StringUtils.hasText(q)) {
-					String pattern = "%" + q.trim().toLowerCase(Locale.ROOT).replace("\\", "\\\\").replace("%", "\\%")
-						.replace("_", "\\_") + "%";
-					predicates.add(cb.or(cb.like(cb.lower(root.get("title")), pattern, '\\'),
-							cb.like(cb.lower(root.get("systemName")), pattern, '\\'),
-							cb.like(cb.lower(root.get("modelRepo")), pattern, '\\'),
-							cb.like(cb.lower(root.get("engineName")), pattern, '\\'),
-							cb.like(cb.lower(root.get("harnessName")), pattern, '\\')));
+					for (String word : q.trim().toLowerCase(Locale.ROOT).split("\\s+")) {
+						predicates.add(matches(root, cb, word));
+					}
 				}
 				if (StringUtils.hasText(system)) {
 					predicates.add(cb.equal(root.get("systemName"), system.trim()));
@@ -91,6 +91,25 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 				}
 				return cb.and(predicates.toArray(jakarta.persistence.criteria.Predicate[]::new));
 			};
+		}
+
+		/**
+		 * One word of the search box: part of a name (each {@code lower(column) LIKE '%word%'} has its trigram index),
+		 * or, when it could be one, the start of a commit (the pattern index).
+		 */
+		private static jakarta.persistence.criteria.Predicate matches(jakarta.persistence.criteria.Root<RunSummary> root,
+				jakarta.persistence.criteria.CriteriaBuilder cb, String word) {
+			String pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+			List<jakarta.persistence.criteria.Predicate> anywhere = new java.util.ArrayList<>(List.of(
+					cb.like(cb.lower(root.get("title")), pattern, '\\'),
+					cb.like(cb.lower(root.get("systemName")), pattern, '\\'),
+					cb.like(cb.lower(root.get("modelRepo")), pattern, '\\'),
+					cb.like(cb.lower(root.get("engineName")), pattern, '\\'),
+					cb.like(cb.lower(root.get("harnessName")), pattern, '\\')));
+			if (COMMIT_PREFIX.matcher(word).matches()) {
+				anywhere.add(cb.like(root.get("modelCommit"), word + "%"));
+			}
+			return cb.or(anywhere.toArray(jakarta.persistence.criteria.Predicate[]::new));
 		}
 	}
 

@@ -187,10 +187,18 @@ class ComparisonController {
 	String addCaveat(@PathVariable String pair, @RequestParam String text,
 			@RequestParam(required = false) @Nullable String cell, @RequestParam(required = false) @Nullable String metric,
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
-			@RequestParam(required = false, defaultValue = "") String query, Principal principal) {
+			@RequestParam(required = false, defaultValue = "") String query, Principal principal, Model model,
+			jakarta.servlet.http.HttpServletResponse response) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
-		Caveat added = caveats.add(Caveat.Target.comparison(runs.baselineId(), runs.contenderId(), blank(cell), blank(metric)),
-				text, decidingExperiment, principal.getName());
+		Caveat added;
+		try {
+			added = caveats.add(Caveat.Target.comparison(runs.baselineId(), runs.contenderId(), blank(cell), blank(metric)),
+					text, decidingExperiment, principal.getName());
+		}
+		catch (dev.parity.caveat.CaveatRejected rejected) {
+			return CaveatRejectedPage.show(model, response, rejected, "/compare/" + runs.path() + "/caveats",
+					"/compare/" + runs.path() + safeQuery(query), text, cell, metric, decidingExperiment, query, true);
+		}
 		return "redirect:/compare/" + runs.path() + safeQuery(query) + "#caveat-" + added.id();
 	}
 

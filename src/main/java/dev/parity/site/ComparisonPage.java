@@ -21,7 +21,7 @@ import tools.jackson.databind.JsonNode;
 public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> settings, List<Note> comparisonFlags,
 		List<HeadlineView> headlines, List<MetricHead> metrics, List<String> paramNames, List<Row> rows,
 		List<Unmatched> unmatched, List<ProvenanceRow> provenance, List<Note> footnotes, List<CaveatView> caveats,
-		Map<String, Object> chartData, String rulesVersion, String computedAt) {
+		Map<String, Object> chartData, String rulesVersion, String computedAt, List<NoteGroup> noteGroups) {
 
 	/** One side of the comparison. */
 	public record RunRef(String id, String url, String title, String role, String system, String modelRepo,
@@ -40,8 +40,12 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	public record Setting(String name, String value, boolean isDefault) {
 	}
 
-	/** A flag or caveat as a footnote: its number, the rule (or "caveat"), its side, its text, what it greys. */
-	public record Note(int number, String rule, @Nullable String side, String message, List<String> greys) {
+	/**
+	 * A flag as a footnote: its number, the rule, its side, its text, what it greys, and its short form (the few words
+	 * shown beside the number it concerns).
+	 */
+	public record Note(int number, String rule, @Nullable String side, String message, List<String> greys,
+			String shortForm) {
 
 		public boolean greying() {
 			return !greys.isEmpty();
@@ -50,6 +54,39 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		public String id() {
 			return "note-" + number;
 		}
+	}
+
+	/**
+	 * The footnotes of one rule (and side), shown once however many cells they concern: "output-length-differs in
+	 * 18 cells", each note with the cells it is about.
+	 */
+	public record NoteGroup(String rule, @Nullable String side, List<GroupedNote> notes, int cellCount) {
+
+		public String id() {
+			return "rule-" + rule + (side == null ? "" : "-" + side);
+		}
+
+		public boolean greying() {
+			return notes.stream().anyMatch(n -> n.note().greying());
+		}
+
+		/** Every metric one of its notes greys, in the order first met. */
+		public List<String> greys() {
+			return notes.stream().flatMap(n -> n.note().greys().stream()).distinct().toList();
+		}
+
+		/** Whether every note of the group says the same once its numbers are left out. */
+		public boolean oneMessage() {
+			return notes.size() == 1;
+		}
+	}
+
+	/** A footnote and the cells it is about (none for a flag on a run or on the whole comparison). */
+	public record GroupedNote(Note note, List<CellLink> cells) {
+	}
+
+	/** A link to a matched cell. */
+	public record CellLink(String anchor, String label) {
 	}
 
 	/** One metric's headline. */
@@ -72,13 +109,14 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	/** One metric of one matched cell. */
 	public record Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
 			boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers,
-			String interval, @Nullable String verdict, @Nullable String verdictWords, @Nullable Boolean significant,
-			@Nullable IntervalBar bar) {
+			List<Note> reasons, String interval, @Nullable String verdict, @Nullable String verdictWords,
+			@Nullable Boolean significant, @Nullable IntervalBar bar) {
 
 		public Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
-				boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers) {
-			this(metric, baseline, contender, ratio, phrase, greyed, comparable, greyReasons, markers, caveatMarkers, "",
-					null, null, null, null);
+				boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers,
+				List<Note> reasons) {
+			this(metric, baseline, contender, ratio, phrase, greyed, comparable, greyReasons, markers, caveatMarkers,
+					reasons, "", null, null, null, null);
 		}
 	}
 
@@ -157,7 +195,16 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		sortParams(paramNames);
 		for (JsonNode cell : snapshot.get("cells")) {
 			String anchor = cell.get("anchor").asString();
+			List<String> paramValues = paramNames.stream().map(name -> {
+				JsonNode value = cell.get("params").get(name);
+				return value == null ? "—" : value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString();
+			}).toList();
+			StringBuilder label = new StringBuilder();
+			for (int i = 0; i < paramNames.size(); i++) {
+				label.append(i == 0 ? "" : ", ").append(paramNames.get(i)).append(' ').append(paramValues.get(i));
+			}
 			List<Note> cellFlags = notes.all(cell.get("flags"));
+			cellFlags.forEach(note -> notes.about(note, anchor, label.toString()));
 			List<Value> values = new ArrayList<>();
 			for (MetricHead metric : metrics) {
 				JsonNode entry = null;
@@ -167,18 +214,24 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 					}
 				}
 				if (entry == null) {
-					values.add(new Value(metric.metric(), "—", "—", "", "", false, false, List.of(), List.of(), List.of()));
+					values.add(new Value(metric.metric(), "—", "—", "", "", false, false, List.of(), List.of(), List.of(),
+							List.of()));
 					continue;
 				}
 				List<Integer> markers = new ArrayList<>();
 				List<String> reasons = new ArrayList<>();
+				List<Note> greyedBy = new ArrayList<>();
 				for (JsonNode flag : entry.get("flags")) {
 					Note note = notes.of(flag);
+					notes.about(note, anchor, label.toString());
 					if (!markers.contains(note.number())) {
 						markers.add(note.number());
 					}
 					if (note.greys().contains(metric.metric()) && !reasons.contains(note.rule())) {
 						reasons.add(note.rule());
+					}
+					if (note.greys().contains(metric.metric()) && !greyedBy.contains(note)) {
+						greyedBy.add(note);
 					}
 				}
 				List<String> cMarkers = new ArrayList<>(caveatMarkers.getOrDefault(anchor + "|" + metric.metric(), List.of()));
@@ -186,15 +239,12 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 				values.add(new Value(metric.metric(), number(entry.get("baseline")), number(entry.get("contender")),
 						entry.get("ratio").isNumber() ? String.format(java.util.Locale.ROOT, "%.3f", entry.get("ratio").doubleValue()) : "",
 						entry.path("phrase").asString(""), entry.path("greyed").asBoolean(false),
-						entry.get("comparable").asBoolean(), reasons, markers, cMarkers, entry.path("interval_phrase").asString(""),
-						entry.path("verdict").asString(null), entry.path("verdict_phrase").asString(null),
+						entry.get("comparable").asBoolean(), reasons, markers, cMarkers, greyedBy,
+						entry.path("interval_phrase").asString(""), entry.path("verdict").asString(null),
+						entry.path("verdict_phrase").asString(null),
 						entry.path("significant").isBoolean() ? entry.get("significant").asBoolean() : null,
 						IntervalBar.of(entry, snapshot.get("settings").path("band").asDouble(0.1))));
 			}
-			List<String> paramValues = paramNames.stream().map(name -> {
-				JsonNode value = cell.get("params").get(name);
-				return value == null ? "—" : value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString();
-			}).toList();
 			rows.add(new Row(anchor, cell.path("label").asString(anchor), paramValues, cellFlags, values));
 		}
 
@@ -213,7 +263,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 		return new ComparisonPage(baseline, contender, settings, comparisonFlags, headlines, metrics, paramNames, rows,
 				unmatched, provenance, notes.list(), caveats, chartData(snapshot, metrics, paramNames),
-				snapshot.path("rules_version").asString(""), snapshot.path("computed_at").asString(""));
+				snapshot.path("rules_version").asString(""), snapshot.path("computed_at").asString(""), notes.groups());
 	}
 
 	/**
@@ -303,61 +353,54 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * Per metric: the ratio per cell (greyed ones marked, the band shaded), and both runs' values
-	 * against prompt length (or the first numeric param), one line per other coordinate and side.
+	 * Per metric: the ratio per cell (greyed ones marked, the band shaded), and both runs' values against the first
+	 * numeric grid coordinate that varies, one line per value of every other coordinate and side; a greyed value is
+	 * a point of its own, never part of a line, and a cell without a value leaves a gap.
 	 */
 	private static Map<String, Object> chartData(JsonNode snapshot, List<MetricHead> metrics, List<String> paramNames) {
 		double band = snapshot.get("settings").path("band").asDouble(0.1);
-		String x = null;
-		for (String name : paramNames) {
-			boolean numeric = true;
-			for (JsonNode cell : snapshot.get("cells")) {
-				numeric &= cell.get("params").path(name).isNumber();
-			}
-			if (numeric && !snapshot.get("cells").isEmpty()) {
-				x = name;
-				break;
-			}
-		}
+		String x = xCoordinate(snapshot.get("cells"), paramNames);
 		List<Map<String, Object>> charts = new ArrayList<>();
 		for (MetricHead metric : metrics) {
 			List<Map<String, Object>> bars = new ArrayList<>();
-			Map<String, List<List<Double>>> lines = new TreeMap<>();
+			Map<String, List<Map<String, Object>>> lines = new TreeMap<>();
 			for (JsonNode cell : snapshot.get("cells")) {
 				for (JsonNode entry : cell.get("metrics")) {
 					if (!entry.get("metric").asString().equals(metric.metric())) {
 						continue;
 					}
+					boolean greyed = !entry.get("comparable").asBoolean();
 					if (entry.get("ratio").isNumber()) {
 						Map<String, Object> bar = new LinkedHashMap<>();
-						bar.put("label", cell.path("label").asString(cell.get("anchor").asString()));
+						bar.put("label", shortLabel(cell.get("params"), paramNames));
 						bar.put("anchor", cell.get("anchor").asString());
 						bar.put("ratio", entry.get("ratio").doubleValue());
-						bar.put("greyed", !entry.get("comparable").asBoolean());
+						bar.put("greyed", greyed);
 						bars.add(bar);
 					}
 					if (x != null) {
 						StringBuilder series = new StringBuilder();
-						String xName = x;
-						cell.get("params").forEachEntry((name, value) -> {
-							if (!name.equals(xName)) {
+						for (String name : paramNames) {
+							JsonNode value = cell.get("params").get(name);
+							if (!name.equals(x) && value != null) {
 								series.append(series.isEmpty() ? "" : ", ").append(name).append('=')
 									.append(value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString());
 							}
-						});
+						}
 						double xValue = cell.get("params").get(x).doubleValue();
 						for (String side : List.of("baseline", "contender")) {
-							if (entry.get(side).isNumber()) {
-								lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>())
-									.add(List.of(xValue, entry.get(side).doubleValue()));
-							}
+							Map<String, Object> point = new LinkedHashMap<>();
+							point.put("x", xValue);
+							point.put("y", entry.get(side).isNumber() ? entry.get(side).doubleValue() : null);
+							point.put("greyed", greyed);
+							lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>()).add(point);
 						}
 					}
 				}
 			}
 			List<Map<String, Object>> series = new ArrayList<>();
 			lines.forEach((label, points) -> {
-				points.sort((p, q) -> Double.compare(p.get(0), q.get(0)));
+				points.sort((p, q) -> Double.compare((Double) p.get("x"), (Double) q.get("x")));
 				series.add(Map.of("label", label, "points", points, "side", label.startsWith("baseline") ? "baseline" : "contender"));
 			});
 			Map<String, Object> chart = new LinkedHashMap<>();
@@ -374,16 +417,74 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		return data;
 	}
 
+	/** The first grid coordinate that is a number in every cell and takes more than one value; else the first numeric one. */
+	private static @Nullable String xCoordinate(JsonNode cells, List<String> paramNames) {
+		String numeric = null;
+		for (String name : paramNames) {
+			java.util.Set<Double> values = new java.util.HashSet<>();
+			boolean isNumeric = !cells.isEmpty();
+			for (JsonNode cell : cells) {
+				JsonNode value = cell.get("params").path(name);
+				isNumeric &= value.isNumber();
+				if (value.isNumber()) {
+					values.add(value.doubleValue());
+				}
+			}
+			if (isNumeric && values.size() > 1) {
+				return name;
+			}
+			if (isNumeric && numeric == null) {
+				numeric = name;
+			}
+		}
+		return numeric;
+	}
+
+	/** A cell's params as a chart label: "280 × 1" (in the table's column order). */
+	private static String shortLabel(JsonNode params, List<String> paramNames) {
+		List<String> values = new ArrayList<>();
+		for (String name : paramNames) {
+			JsonNode value = params.get(name);
+			if (value != null) {
+				values.add(value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString());
+			}
+		}
+		return String.join(" × ", values);
+	}
+
 	/** Numbers flags in the order they first appear, one number per distinct flag. */
 	private static final class Footnotes {
 
 		private final Map<String, Note> notes = new LinkedHashMap<>();
 
+		private final Map<Integer, Map<String, CellLink>> cells = new LinkedHashMap<>();
+
 		Note of(JsonNode flag) {
 			String side = flag.path("side").asString(null);
-			String key = flag.get("rule").asString() + "|" + side + "|" + flag.get("message").asString();
-			return notes.computeIfAbsent(key, k -> new Note(notes.size() + 1, flag.get("rule").asString(), side,
-					flag.get("message").asString(), flag.get("greys").valueStream().map(JsonNode::asString).toList()));
+			String rule = flag.get("rule").asString();
+			String key = rule + "|" + side + "|" + flag.get("message").asString();
+			// Publications frozen before flags had a short form fall back to the rule id.
+			return notes.computeIfAbsent(key, k -> new Note(notes.size() + 1, rule, side, flag.get("message").asString(),
+					flag.get("greys").valueStream().map(JsonNode::asString).toList(), flag.path("short").asString(rule)));
+		}
+
+		/** Records that a note concerns a cell. */
+		void about(Note note, String anchor, String label) {
+			cells.computeIfAbsent(note.number(), n -> new LinkedHashMap<>()).putIfAbsent(anchor, new CellLink(anchor, label));
+		}
+
+		/** The notes by rule and side, in the order first met. */
+		List<NoteGroup> groups() {
+			Map<String, List<GroupedNote>> byRule = new LinkedHashMap<>();
+			for (Note note : notes.values()) {
+				byRule.computeIfAbsent(note.rule() + "|" + note.side(), k -> new ArrayList<>())
+					.add(new GroupedNote(note, List.copyOf(cells.getOrDefault(note.number(), Map.of()).values())));
+			}
+			List<NoteGroup> groups = new ArrayList<>();
+			byRule.values().forEach(grouped -> groups.add(new NoteGroup(grouped.get(0).note().rule(),
+					grouped.get(0).note().side(), grouped,
+					(int) grouped.stream().flatMap(g -> g.cells().stream()).map(CellLink::anchor).distinct().count())));
+			return groups;
 		}
 
 		List<Note> all(JsonNode flags) {

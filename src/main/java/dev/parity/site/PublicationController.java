@@ -156,9 +156,16 @@ class PublicationController {
 	String addRunCaveat(@PathVariable String id, @RequestParam String text,
 			@RequestParam(required = false) @Nullable String cell,
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
-			Principal principal) {
-		Caveat added = caveats.add(Caveat.Target.run(id, cell == null || cell.isBlank() ? null : cell.strip()), text,
-				decidingExperiment, principal.getName());
+			Principal principal, org.springframework.ui.Model model, jakarta.servlet.http.HttpServletResponse response) {
+		Caveat added;
+		try {
+			added = caveats.add(Caveat.Target.run(id, cell == null || cell.isBlank() ? null : cell.strip()), text,
+					decidingExperiment, principal.getName());
+		}
+		catch (dev.parity.caveat.CaveatRejected rejected) {
+			return CaveatRejectedPage.show(model, response, rejected, "/runs/" + id + "/caveats", "/runs/" + id, text, cell,
+					null, decidingExperiment, "", false);
+		}
 		return "redirect:/runs/" + id + "#caveat-" + added.id();
 	}
 

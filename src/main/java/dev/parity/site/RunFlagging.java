@@ -44,7 +44,7 @@ class RunFlagging {
 	private static List<RunPage.PageFlag> pageFlags(List<Flag> flags) {
 		List<RunPage.PageFlag> result = new ArrayList<>();
 		for (Flag flag : flags) {
-			result.add(new RunPage.PageFlag(flag.rule(), flag.message(), flag.greys(), flag.metric()));
+			result.add(new RunPage.PageFlag(flag.rule(), flag.shortForm(), flag.message(), flag.greys(), flag.metric()));
 		}
 		return result;
 	}

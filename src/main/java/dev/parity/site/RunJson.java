@@ -229,6 +229,7 @@ final class RunJson {
 		for (RunPage.PageFlag flag : flags) {
 			ObjectNode f = array.addObject();
 			f.put("rule", flag.rule());
+			f.put("short", flag.shortForm());
 			f.put("message", flag.message());
 			ArrayNode greys = f.putArray("greys");
 			flag.greys().stream().sorted().forEach(greys::add);

@@ -30,8 +30,11 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		Map<String, Object> chartData, List<PageFlag> runFlags, List<String> disclosedCaveats, String measuredOutput,
 		String measuredReasoning, boolean hasReasoning) {
 
-	/** A flag as shown: its rule id, its message, the metrics it greys, and the one metric an annotation is about. */
-	public record PageFlag(String rule, String message, Set<String> greys, @Nullable String metric) {
+	/**
+	 * A flag as shown: its rule id, its short form (the few words beside a number), its message, the metrics it greys,
+	 * and the one metric an annotation is about.
+	 */
+	public record PageFlag(String rule, String shortForm, String message, Set<String> greys, @Nullable String metric) {
 
 		public boolean greying() {
 			return !greys.isEmpty();
@@ -44,9 +47,12 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			int samples) {
 	}
 
-	/** One metric value of a cell: greyed by the rules in {@code markers}, annotated by those in {@code notes}. */
+	/**
+	 * One metric value of a cell: greyed by the rules in {@code markers} (the flags themselves in {@code greyedBy}),
+	 * annotated by those in {@code notes} (the flags in {@code notedBy}).
+	 */
 	public record Value(String metric, String text, String detail, boolean greyed, List<String> markers,
-			List<String> notes) {
+			List<String> notes, List<PageFlag> greyedBy, List<PageFlag> notedBy) {
 	}
 
 	/** Builds the page of a run, with the flags computed for it (by anchor; "" = run-level). */
@@ -76,7 +82,7 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		}
 		List<String> caveats = run.provenance().caveats();
 		boolean hasReasoning = run.cells().stream().anyMatch(cell -> cell.reasoningTokens() != null);
-		return new RunPage(run, paramNames, metrics, rows, chartData(run, metrics), runFlags, caveats,
+		return new RunPage(run, paramNames, metrics, rows, chartData(run, metrics, rows), runFlags, caveats,
 				medianRange(run.cells().stream().map(Cell::outputTokens).toList()),
 				medianRange(run.cells().stream().map(Cell::reasoningTokens).toList()), hasReasoning);
 	}
@@ -100,6 +106,8 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		MetricValue value = cell.metrics().get(metric);
 		List<String> markers = new ArrayList<>();
 		List<String> notes = new ArrayList<>();
+		List<PageFlag> greyedBy = new ArrayList<>();
+		List<PageFlag> notedBy = new ArrayList<>();
 		boolean greyed = false;
 		for (PageFlag flag : concat(runFlags, cellFlags)) {
 			if (flag.greys().contains(metric)) {
@@ -107,13 +115,15 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 				if (!markers.contains(flag.rule())) {
 					markers.add(flag.rule());
 				}
+				greyedBy.add(flag);
 			}
 			else if (metric.equals(flag.metric()) && !notes.contains(flag.rule())) {
 				notes.add(flag.rule());
+				notedBy.add(flag);
 			}
 		}
 		if (value == null) {
-			return new Value(metric, "—", "no value", greyed, markers, notes);
+			return new Value(metric, "—", "no value", greyed, markers, notes, greyedBy, notedBy);
 		}
 		String text = value.median().isPresent() ? Numbers.format(value.median().getAsDouble())
 				: value.statistics().entrySet().iterator().next().getKey() + " "
@@ -126,7 +136,7 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			value.statistics().forEach((name, number) -> detail.append(detail.isEmpty() ? "" : ", ")
 				.append(name).append(' ').append(Numbers.format(number)));
 		}
-		return new Value(metric, text, detail.toString(), greyed, markers, notes);
+		return new Value(metric, text, detail.toString(), greyed, markers, notes, greyedBy, notedBy);
 	}
 
 	private static List<PageFlag> concat(List<PageFlag> a, List<PageFlag> b) {
@@ -187,40 +197,55 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 	}
 
 	/**
-	 * Chart data: for each metric, its value (median) against prompt length, one series per
-	 * concurrency; when the grid has no prompt length, against its first numeric param.
+	 * Chart data: for each metric, its value (median) against the first numeric grid coordinate that varies (prompt
+	 * length in the usual grid), one series per value of every other coordinate, greyed values marked so that they are
+	 * drawn apart and left out of the lines; and, where the cells hold per-request samples, each metric's
+	 * distribution per cell (sorted values, for a CDF).
 	 */
-	static Map<String, Object> chartData(Run run, List<MetricDefinition> metrics) {
+	static Map<String, Object> chartData(Run run, List<MetricDefinition> metrics, List<Row> rows) {
 		List<String> names = paramNames(run.cells());
 		String x = names.stream()
 			.filter(name -> run.cells().stream().allMatch(cell -> cell.params().number(name).isPresent()))
+			.filter(name -> run.cells().stream().map(cell -> cell.params().number(name).orElseThrow().doubleValue()).distinct().count() > 1)
 			.findFirst()
+			.or(() -> names.stream()
+				.filter(name -> run.cells().stream().allMatch(cell -> cell.params().number(name).isPresent()))
+				.findFirst())
 			.orElse(null);
+		Map<String, Map<String, Boolean>> greyed = new LinkedHashMap<>();
+		for (Row row : rows) {
+			Map<String, Boolean> byMetric = new LinkedHashMap<>();
+			row.values().forEach(value -> byMetric.put(value.metric(), value.greyed()));
+			greyed.put(row.anchor(), byMetric);
+		}
 		Map<String, Object> data = new LinkedHashMap<>();
 		data.put("x", x);
+		data.put("distributions", distributions(run, rows));
 		List<Map<String, Object>> charts = new ArrayList<>();
 		if (x == null) {
 			data.put("charts", charts);
 			return data;
 		}
 		for (MetricDefinition metric : metrics) {
-			Map<String, List<List<Double>>> series = new TreeMap<>(Comparator.comparing(RunPage::seriesOrder));
+			Map<String, List<Map<String, Object>>> series = new TreeMap<>(Comparator.comparing(RunPage::seriesOrder));
 			for (Cell cell : run.cells()) {
 				var median = cell.metric(metric.name()).flatMap(v -> {
 					var m = v.median();
 					return m.isPresent() ? java.util.Optional.of(m.getAsDouble()) : java.util.Optional.empty();
 				});
-				if (median.isEmpty()) {
-					continue;
-				}
 				String label = cell.params().without(x).label();
-				series.computeIfAbsent(label.isEmpty() ? metric.name() : label, k -> new ArrayList<>())
-					.add(List.of(cell.params().number(x).orElseThrow().doubleValue(), median.get()));
+				Map<String, Object> point = new LinkedHashMap<>();
+				point.put("x", cell.params().number(x).orElseThrow().doubleValue());
+				point.put("y", median.orElse(null));
+				point.put("greyed", greyed.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), false));
+				series.computeIfAbsent(label.isEmpty() ? metric.name() : label, k -> new ArrayList<>()).add(point);
 			}
 			List<Map<String, Object>> lines = new ArrayList<>();
 			series.forEach((label, points) -> {
-				points.sort(Comparator.comparing(p -> p.get(0)));
-				lines.add(Map.of("label", label, "points", points));
+				points.sort(Comparator.comparing(p -> (Double) p.get("x")));
+				if (points.stream().anyMatch(p -> p.get("y") != null)) {
+					lines.add(Map.of("label", label, "points", points));
+				}
 			});
 			if (!lines.isEmpty()) {
 				charts.add(Map.of("metric", metric.name(), "unit", metric.unit(), "series", lines));
@@ -228,6 +253,45 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		}
 		data.put("charts", charts);
 		return data;
+	}
+
+	/** At most this many values per cell in a distribution: evenly spaced order statistics beyond it. */
+	private static final int DISTRIBUTION_POINTS = 200;
+
+	/** Per metric found in successful samples: one sorted list of values per cell, in the grid's order. */
+	private static List<Map<String, Object>> distributions(Run run, List<Row> rows) {
+		Map<String, List<Map<String, Object>>> byMetric = new LinkedHashMap<>();
+		for (Row row : rows) {
+			Map<String, List<Double>> values = new LinkedHashMap<>();
+			for (var sample : row.cell().samples()) {
+				if (sample.ok()) {
+					sample.metrics().forEach((metric, value) -> values.computeIfAbsent(metric, m -> new ArrayList<>()).add(value));
+					if (sample.outputTokens() != null) {
+						values.computeIfAbsent("output_tokens", m -> new ArrayList<>()).add(sample.outputTokens());
+					}
+				}
+			}
+			values.forEach((metric, list) -> {
+				if (list.size() < 2) {
+					return;
+				}
+				List<Double> sorted = list.stream().sorted().toList();
+				List<Double> kept = new ArrayList<>();
+				int n = Math.min(sorted.size(), DISTRIBUTION_POINTS);
+				for (int i = 0; i < n; i++) {
+					kept.add(sorted.get((int) Math.round(i * (sorted.size() - 1) / (double) Math.max(1, n - 1))));
+				}
+				String label = row.cell().params().label();
+				byMetric.computeIfAbsent(metric, m -> new ArrayList<>()).add(Map.of("label", label.isEmpty() ? row.anchor() : label,
+						"values", kept, "count", sorted.size()));
+			});
+		}
+		List<Map<String, Object>> result = new ArrayList<>();
+		byMetric.forEach((metric, cells) -> {
+			String unit = "output_tokens".equals(metric) ? "tokens" : run.provenance().catalogue().get(metric).unit();
+			result.add(Map.of("metric", metric, "unit", unit, "cells", cells));
+		});
+		return result;
 	}
 
 	/** Series sort numerically on their first number ("concurrency=2" before "concurrency=10"). */

@@ -107,9 +107,10 @@ class DatabaseConfiguration {
 	 * (without it, the application's own user, with a warning).
 	 */
 	@Bean
-	SchemaOwner schemaOwner(DataSource dataSource, DatabaseProperties properties) {
-		if (dataSource instanceof EmbeddedDataSource embedded) {
-			return embedded.owner();
+	SchemaOwner schemaOwner(DataSource dataSource, DatabaseProperties properties) throws SQLException {
+		// The pool may have been wrapped (to count statements, say) since it was made.
+		if (dataSource.isWrapperFor(EmbeddedDataSource.class)) {
+			return dataSource.unwrap(EmbeddedDataSource.class).owner();
 		}
 		String user = Objects.requireNonNullElse(properties.user(), "");
 		if (!StringUtils.hasText(properties.ownerUser()) || properties.ownerUser().equals(user)) {

@@ -38,14 +38,17 @@ class ComparisonBrowserTests extends BrowserTest {
 		WebElement spike = browser.findElement(By.id("cell-concurrency-4--prompt_tokens-280")).findElement(By.cssSelector("td[data-metric=ttft_s]"));
 		assertThat(spike.getAttribute("class")).contains("greyed");
 		assertThat(spike.findElement(By.cssSelector(".grey-reason")).isDisplayed()).isTrue();
-		assertThat(spike.getText()).contains("greyed: latency-spike");
+		assertThat(spike.findElement(By.cssSelector(".grey-reason")).getText()).startsWith("greyed: 3.41 s vs ")
+			.contains(" at concurrency 8 later");
+		assertThat(spike.findElement(By.cssSelector("a.reason")).getAttribute("data-rule")).isEqualTo("latency-spike");
 		assertThat(spike.getCssValue("background-color")).isNotEqualTo(ttft.getCssValue("background-color"));
 
 		WebElement cancelled = browser.findElement(By.id("cell-concurrency-8--prompt_tokens-131072")).findElement(By.cssSelector("td[data-metric=throughput_tps]"));
-		assertThat(cancelled.getText()).contains("greyed: failures");
-		String marker = cancelled.findElement(By.cssSelector(".markers a")).getAttribute("href");
-		String note = browser.findElement(By.id(marker.substring(marker.indexOf('#') + 1))).getText();
-		assertThat(note).contains("failures").contains("cancelled");
+		assertThat(cancelled.findElement(By.cssSelector(".grey-reason")).getText()).startsWith("greyed: 8 of 8 cancelled");
+		String marker = cancelled.findElement(By.cssSelector("a.reason[data-rule=failures]")).getAttribute("href");
+		WebElement note = browser.findElement(By.id(marker.substring(marker.indexOf('#') + 1)));
+		assertThat(note.getText()).contains("cancelled").contains("prompt_tokens 131,072, concurrency 8");
+		assertThat(note.findElement(By.xpath("ancestor::li[contains(@class, 'note-group')]")).getAttribute("data-rule")).isEqualTo("failures");
 
 		Browser.waitUpTo(browser, 10).until(d -> !d.findElements(By.cssSelector("#compare-charts canvas[data-greyed]")).isEmpty());
 		List<WebElement> ratioCharts = browser.findElements(By.cssSelector("#compare-charts canvas[data-greyed]"));
@@ -72,10 +75,11 @@ class ComparisonBrowserTests extends BrowserTest {
 		WebElement runaway = browser.findElement(By.id("cell-concurrency-2--prompt_tokens-65536"));
 		WebElement decode = runaway.findElement(By.cssSelector("td[data-metric=decode_tps]"));
 		assertThat(decode.getAttribute("class")).contains("greyed");
-		assertThat(decode.findElement(By.cssSelector(".grey-reason")).getText()).contains("checkpoint-differs").contains("runaway");
+		assertThat(decode.findElement(By.cssSelector(".grey-reason")).getText()).contains("other weights: 4f2a9c1 vs d81e07c")
+			.contains("1,015,784 vs median 4,011 tokens");
 		assertThat(runaway.findElement(By.cssSelector("td.cell-flags")).getText()).contains("runaway").contains("unstable");
 		WebElement cancelled = browser.findElement(By.id("cell-concurrency-4--prompt_tokens-131072")).findElement(By.cssSelector("td[data-metric=throughput_tps]"));
-		assertThat(cancelled.getText()).contains("+4,323 %").contains("greyed:").contains("failures");
+		assertThat(cancelled.getText()).contains("+4,323 %").contains("greyed:").contains("4 of 4 cancelled");
 		screenshot("compare-run-a");
 	}
 
@@ -90,7 +94,7 @@ class ComparisonBrowserTests extends BrowserTest {
 		assertThat(ttft.getAttribute("class")).contains("comparable");
 		assertThat(ttft.findElements(By.cssSelector(".grey-reason"))).isEmpty();
 		assertThat(decode.getAttribute("class")).contains("greyed");
-		assertThat(decode.findElement(By.cssSelector(".grey-reason")).getText()).isEqualTo("greyed: output-length-differs");
+		assertThat(decode.findElement(By.cssSelector(".grey-reason")).getText()).matches("greyed: 5\\d\\d vs 4,\\d{3} tokens/request");
 		assertThat(browser.findElement(By.cssSelector(".provenance-diff")).getText()).contains("workload.request_params");
 	}
 

@@ -109,10 +109,10 @@ class ComparisonJsonTests {
 
 	@Test
 	void writesFlagsAlone() {
-		Flag flag = new Flag("failures", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"), null);
+		Flag flag = new Flag("failures", "4 of 4 cancelled", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"), null);
 
 		assertThat(ComparisonJson.flags(List.of(flag), mapper).toString())
-			.isEqualTo("[{\"rule\":\"failures\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");
+			.isEqualTo("[{\"rule\":\"failures\",\"short\":\"4 of 4 cancelled\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");
 	}
 
 	private static JsonNode metric(JsonNode cell, String name) {

@@ -29,9 +29,9 @@ class HeadlineTests {
 
 	@Test
 	void countsEachExcludedCellUnderEveryRuleThatGreysIt() {
-		Flag failures = Flag.greying("failures", "…", Set.of(DECODE));
-		Flag checkpoint = Flag.greying("checkpoint-differs", "…", Set.of(DECODE));
-		Flag note = Flag.annotation("setting-not-obeyed", "…");
+		Flag failures = Flag.greying("failures", "4 of 4 cancelled", "…", Set.of(DECODE));
+		Flag checkpoint = Flag.greying("checkpoint-differs", "other weights", "…", Set.of(DECODE));
+		Flag note = Flag.annotation("setting-not-obeyed", "declared 512, measured 4,450", "…");
 		Headline headline = Headline.over(DECODE,
 				List.of(cell(1.0), cell(44.2, checkpoint, failures.onSide("baseline"), failures.onSide("contender")),
 						cell(1.1, checkpoint, note), missing()),

@@ -1,9 +1,16 @@
 package dev.parity.reliability;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 
 import dev.parity.ParityApplication;
+import dev.parity.system.SchemaOwner;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -45,6 +52,29 @@ final class AppInstance implements AutoCloseable {
 		named.values().forEach(setting -> args.add("--" + setting));
 		// Command-line arguments: the test configuration on the classpath sets parity.db.url (to the embedded one).
 		return new AppInstance(new SpringApplicationBuilder(ParityApplication.class).run(args.toArray(String[]::new)));
+	}
+
+	/**
+	 * Starts an instance on the embedded PostgreSQL of another, as a second server of a deployment does: Flyway as the
+	 * schema's owner, the application as its own role, with the passwords that server keeps in its data directory.
+	 */
+	static AppInstance startBeside(SchemaOwner owner) {
+		JdbcClient asOwner = JdbcClient.create(owner.dataSource());
+		String dataDirectory = asOwner.sql("show data_directory").query(String.class).single();
+		int port = asOwner.sql("select inet_server_port()").query(Integer.class).single();
+		Properties passwords = new Properties();
+		try (Reader reader = Files.newBufferedReader(Path.of(dataDirectory, "parity-credentials"))) {
+			passwords.load(reader);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return new AppInstance(new SpringApplicationBuilder(ParityApplication.class).run("--server.port=0",
+				"--parity.db.url=jdbc:postgresql://localhost:" + port + "/postgres",
+				"--parity.db.user=" + owner.applicationUser(),
+				"--parity.db.password=" + passwords.getProperty(owner.applicationUser()),
+				"--parity.db.owner-user=" + owner.user(), "--parity.db.owner-password=" + passwords.getProperty(owner.user()),
+				"--spring.main.banner-mode=off"));
 	}
 
 	String baseUrl() {

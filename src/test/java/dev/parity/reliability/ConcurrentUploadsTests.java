@@ -19,6 +19,7 @@ import dev.parity.TestUploads;
 import dev.parity.TestUploads.RowCounts;
 import dev.parity.reliability.ApiClient.Answer;
 import dev.parity.run.Sha256;
+import dev.parity.system.SchemaOwner;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
@@ -26,11 +27,6 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import dev.parity.system.SchemaOwner;
-import java.io.Reader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,11 +50,11 @@ class ConcurrentUploadsTests {
 	@Autowired
 	JdbcClient jdbc;
 
-	@Autowired
-	SchemaOwner owner;
-
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	SchemaOwner owner;
 
 	@BeforeEach
 	void createTheUploader() {
@@ -72,17 +68,7 @@ class ConcurrentUploadsTests {
 
 	@Test
 	void twoServersOnOnePostgresStoreExactlyTheUniqueValidDocuments() throws Exception {
-		int postgresPort = jdbc.sql("select inet_server_port()").query(Integer.class).single();
-		// The embedded server asks for passwords: the second instance uses the two roles' passwords from its data directory.
-		String dataDirectory = JdbcClient.create(owner.dataSource()).sql("show data_directory").query(String.class).single();
-		Properties credentials = new Properties();
-		try (Reader reader = Files.newBufferedReader(Path.of(dataDirectory, "parity-credentials"))) {
-			credentials.load(reader);
-		}
-		try (AppInstance second = AppInstance.start("jdbc:postgresql://localhost:" + postgresPort + "/postgres",
-				"parity.db.user=" + owner.applicationUser(),
-				"parity.db.password=" + credentials.getProperty(owner.applicationUser()),
-				"parity.db.owner-user=" + owner.user(), "parity.db.owner-password=" + credentials.getProperty(owner.user()))) {
+		try (AppInstance second = AppInstance.startBeside(owner)) {
 			uploadConcurrently(List.of("http://localhost:" + port, second.baseUrl()), 2);
 		}
 	}

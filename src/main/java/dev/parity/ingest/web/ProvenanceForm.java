@@ -37,12 +37,106 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 	}
 
+	/** The form field each part of the run document comes from, for a problem to be shown next to its field. */
+	private static final Map<String, String> FIELDS = fieldsByPath();
+
+	private static Map<String, String> fieldsByPath() {
+		Map<String, String> fields = new LinkedHashMap<>();
+		fields.put("$.title", "title");
+		fields.put("$.role", "role");
+		fields.put("$.recorded_at", "recordedAt");
+		fields.put("$.source.url", "sourceUrl");
+		fields.put("$.source.revision", "sourceRevision");
+		fields.put("$.source.note", "sourceNote");
+		fields.put("$.source", "sourceUrl");
+		fields.put("$.system.name", "systemName");
+		fields.put("$.system.hardware", "systemHardware");
+		fields.put("$.system.nodes", "systemNodes");
+		fields.put("$.system", "systemName");
+		fields.put("$.model.repo", "modelRepo");
+		fields.put("$.model.revision", "modelRevision");
+		fields.put("$.model.commit", "modelCommit");
+		fields.put("$.model", "modelRepo");
+		fields.put("$.engine.name", "engineName");
+		fields.put("$.engine.version", "engineVersion");
+		fields.put("$.engine.commit", "engineCommit");
+		fields.put("$.context.branch", "branch");
+		fields.put("$.engine.flags", "engineFlags");
+		fields.put("$.engine.warnings", "engineWarnings");
+		fields.put("$.engine", "engineName");
+		fields.put("$.harness.name", "harnessName");
+		fields.put("$.harness.version", "harnessVersion");
+		fields.put("$.harness.command", "harnessCommand");
+		fields.put("$.harness.token_counting", "tokenCounting");
+		fields.put("$.harness", "harnessName");
+		fields.put("$.workload.dataset", "dataset");
+		fields.put("$.workload.output_tokens", "outputTokens");
+		fields.put("$.workload.reasoning", "reasoning");
+		fields.put("$.workload.request_params", "requestParams");
+		fields.put("$.workload.warmup_requests", "warmupRequests");
+		fields.put("$.caveats", "caveats");
+		return fields;
+	}
+
+	/** Problems by the form field they concern (the first path that names it), every one of them at once. */
+	static Map<String, List<String>> fieldErrors(List<dev.parity.ingest.Problem> problems) {
+		Map<String, List<String>> errors = new LinkedHashMap<>();
+		for (dev.parity.ingest.Problem problem : problems) {
+			String path = problem.path() == null ? "" : problem.path();
+			FIELDS.entrySet().stream()
+				.filter(e -> path.equals(e.getKey()) || path.startsWith(e.getKey() + ".") || path.startsWith(e.getKey() + "["))
+				.findFirst()
+				.ifPresent(e -> errors.computeIfAbsent(e.getValue(), k -> new java.util.ArrayList<>()).add(problem.message()));
+		}
+		return errors;
+	}
+
+	/** The engine a format's files come from, when the uploader has not named one. */
+	ProvenanceForm withEngineOf(dev.parity.ingest.harness.@Nullable HarnessFormat format) {
+		if (StringUtils.hasText(engineName) || format == null) {
+			return this;
+		}
+		String engine = switch (format.id()) {
+			case "vllm", "vllm-sweep" -> "vllm";
+			case "sglang" -> "sglang";
+			default -> null;
+		};
+		return engine == null ? this : new ProvenanceForm(title, role, sourceUrl, sourceRevision, sourceNote, recordedAt,
+				systemName, systemHardware, systemNodes, modelRepo, modelRevision, modelCommit, engine, engineVersion,
+				engineFlags, engineWarnings, harnessName, harnessVersion, harnessCommand, tokenCounting, dataset,
+				outputTokens, reasoning, requestParams, warmupRequests, caveats, promptColumn, concurrencyColumn,
+				metricColumns, paramColumns, engineCommit, branch);
+	}
+
+	/** A date and time as the form's date-time field gives it ("2026-08-11T10:10"), read as UTC; else as typed. */
+	static @Nullable String instant(@Nullable String value) {
+		if (value == null || !value.strip().matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?")) {
+			return value;
+		}
+		String local = value.strip();
+		return (local.length() == 16 ? local + ":00" : local) + "Z";
+	}
+
+	/** The recorded time as the date-time field shows it: UTC, without the zone. */
+	public @Nullable String recordedAtLocal() {
+		if (!StringUtils.hasText(recordedAt)) {
+			return null;
+		}
+		try {
+			return java.time.OffsetDateTime.parse(recordedAt.strip()).atZoneSameInstant(java.time.ZoneOffset.UTC)
+				.toLocalDateTime().toString();
+		}
+		catch (java.time.format.DateTimeParseException ex) {
+			return recordedAt.strip().replaceFirst("Z$", "");
+		}
+	}
+
 	/** The run-document shape of what was filled in; blank fields are left out. */
 	ObjectNode toJson(JsonMapper json) {
 		ObjectNode doc = json.createObjectNode();
 		put(doc, "title", title);
 		put(doc, "role", role);
-		put(doc, "recorded_at", recordedAt);
+		put(doc, "recorded_at", instant(recordedAt));
 		ObjectNode source = json.createObjectNode();
 		put(source, "url", sourceUrl);
 		put(source, "revision", sourceRevision);

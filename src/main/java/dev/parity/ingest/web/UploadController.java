@@ -18,6 +18,7 @@ import dev.parity.ingest.RunIngest;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.InputFile;
+import dev.parity.ingest.harness.TableColumns;
 import dev.parity.ingest.harness.TableMapping;
 import dev.parity.ingest.harness.UploadedFiles;
 import dev.parity.run.Cell;
@@ -175,11 +176,13 @@ class UploadController {
 		model.addAttribute("preview", preview);
 		model.addAttribute("problems", problems);
 		model.addAttribute("storable", preview.storable() && formProblems.isEmpty());
-		model.addAttribute("form", ProvenanceForm.prefill(preview.fileProvenance(), form));
+		model.addAttribute("form", ProvenanceForm.prefill(preview.fileProvenance(), form).withEngineOf(preview.format()));
 		model.addAttribute("formats", HarnessFormat.values());
 		model.addAttribute("chosenFormat", preview.format() == null ? "" : preview.format().id());
-		model.addAttribute("isTable", preview.format() != null && preview.format().needsMapping()
-				|| picked != null && picked.needsMapping());
+		boolean isTable = preview.format() != null && preview.format().needsMapping() || picked != null && picked.needsMapping();
+		model.addAttribute("isTable", isTable);
+		model.addAttribute("tableColumns", isTable ? TableColumns.of(files) : List.of());
+		model.addAttribute("fieldErrors", ProvenanceForm.fieldErrors(problems));
 		model.addAttribute("cells", preview.run() == null ? previewCells(preview.document()) : previewCells(preview.run()));
 		model.addAttribute("flags", preview.run() == null ? List.of() : flags(preview.run()));
 		return "ingest/import";

@@ -1,0 +1,95 @@
+package dev.parity.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import dev.parity.Fixtures;
+import dev.parity.ParityTest;
+import dev.parity.TestUploads;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+/** The one search box of the run list finds what people type: a commit prefix, part of a name, several words. */
+@ParityTest
+class RunSearchTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	@Autowired
+	MockMvc mvc;
+
+	String tag;
+
+	String moe;
+
+	String dense;
+
+	String moeCommit;
+
+	@BeforeEach
+	void twoRunsOfOneTeam() throws Exception {
+		tag = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+		moeCommit = hex40();
+		moe = TestUploads.upload(mvc, document("org-" + tag + "/moe-284b", "bench-" + tag + "-harness", moeCommit));
+		dense = TestUploads.upload(mvc, document("org-" + tag + "/dense-8b", "llmperf", hex40()));
+	}
+
+	@Test
+	void findsACommitByItsFirstCharacters() throws Exception {
+		assertThat(search(moeCommit.substring(0, 8))).containsExactly(moe);
+		assertThat(search(moeCommit.substring(0, 8).toUpperCase())).containsExactly(moe);
+		assertThat(search(moeCommit)).containsExactly(moe);
+	}
+
+	@Test
+	void findsPartOfAModelOrHarnessName() throws Exception {
+		assertThat(search("org-" + tag)).containsExactlyInAnyOrder(moe, dense);
+		assertThat(search(tag + "-harness")).containsExactly(moe);
+	}
+
+	@Test
+	void everyWordMustMatchSomewhere() throws Exception {
+		assertThat(search(tag + " dense")).containsExactly(dense);
+		assertThat(search("  DENSE   " + tag + " llmperf ")).containsExactly(dense);
+		assertThat(search(tag + " moe " + moeCommit.substring(0, 6))).containsExactly(moe);
+		assertThat(search(tag + " nowhere-to-be-found")).isEmpty();
+	}
+
+	@Test
+	void searchesTextLiterallyNotAsAPattern() throws Exception {
+		assertThat(search(tag + " %")).isEmpty();
+		assertThat(search(tag + " _")).isEmpty();
+	}
+
+	private List<String> search(String q) throws Exception {
+		String body = mvc.perform(get("/api/runs").param("q", q)).andReturn().getResponse().getContentAsString();
+		List<String> ids = new ArrayList<>();
+		JSON.readTree(body).get("runs").forEach(run -> ids.add(run.get("id").asString()));
+		return ids;
+	}
+
+	private static byte[] document(String repo, String harness, String commit) {
+		ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes("run-e-control.json"));
+		document.put("title", "Search test " + UUID.randomUUID());
+		ObjectNode model = (ObjectNode) document.get("model");
+		model.put("repo", repo);
+		model.put("revision", commit);
+		model.put("commit", commit);
+		((ObjectNode) document.get("harness")).put("name", harness);
+		return JSON.writeValueAsBytes(document);
+	}
+
+	private static String hex40() {
+		return (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "").substring(0, 40);
+	}
+
+}
