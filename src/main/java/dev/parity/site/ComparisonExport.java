@@ -127,7 +127,7 @@ final class ComparisonExport {
 		List<String> header = new ArrayList<>(List.of("anchor"));
 		header.addAll(page.paramNames());
 		header.addAll(List.of("metric", "unit", "baseline", "contender", "ratio", "comparable", "flags", "caveats", "permalink",
-				"thresholds"));
+				"thresholds", "verdict", "significant", "interval"));
 		try (CSVPrinter printer = new CSVPrinter(out, CsvCells.FORMAT.builder()
 			.setHeaderComments(notices.lines().toArray(Object[]::new))
 			.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new)).get())) {
@@ -150,6 +150,9 @@ final class ComparisonExport {
 						.map(c -> c.caveat().text()).collect(Collectors.joining("; ")));
 					record.add(permalink + "#" + row.anchor());
 					record.add(thresholds);
+					record.add(value.verdict() == null ? "" : value.verdict());
+					record.add(value.significant() == null ? "" : value.significant());
+					record.add(value.interval());
 					printer.printRecord(CsvCells.row(record));
 				}
 			}

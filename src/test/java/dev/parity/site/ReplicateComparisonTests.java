@@ -90,7 +90,9 @@ class ReplicateComparisonTests {
 			.contains("class=\"interval-bar\"");
 		assertThat(mvc.perform(get("/compare/" + path + "/export.md")).andExpect(status().isOk()).andReturn()
 			.getResponse().getContentAsString(StandardCharsets.UTF_8)).contains("# Comparison " + path);
-		mvc.perform(get("/compare/" + path + "/export.csv")).andExpect(status().isOk());
+		String csv = mvc.perform(get("/compare/" + path + "/export.csv")).andExpect(status().isOk()).andReturn()
+			.getResponse().getContentAsString(StandardCharsets.UTF_8);
+		assertThat(csv).contains("\"verdict\",\"significant\",\"interval\"").contains("95 % interval");
 	}
 
 	@Test
