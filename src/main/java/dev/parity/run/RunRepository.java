@@ -51,7 +51,11 @@ public class RunRepository {
 
 	private final DataSource dataSource;
 
-	RunRepository(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource) {
+	private final org.springframework.context.ApplicationEventPublisher events;
+
+	RunRepository(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource,
+			org.springframework.context.ApplicationEventPublisher events) {
+		this.events = events;
 		this.dataSource = dataSource;
 		this.jdbc = jdbc;
 		this.jdbcTemplate = jdbcTemplate;
@@ -217,6 +221,7 @@ public class RunRepository {
 					return new Stored(findIdByUploadSha(uploadSha256).orElseThrow(), false);
 				}
 				insertFiles(id, files);
+				events.publishEvent(new RunStored(id));
 				return new Stored(id, true);
 			}
 			catch (SQLException ex) {

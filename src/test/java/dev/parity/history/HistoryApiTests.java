@@ -1,0 +1,173 @@
+package dev.parity.history;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import dev.parity.ParityTest;
+import dev.parity.TestUploads;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static dev.parity.TestUploads.PASSWORD;
+import static dev.parity.TestUploads.USER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * A nightly series of 40 runs uploaded through the HTTP API: the critical flag change breaks the segment, the real
+ * regression alerts (once), and the failed cell, the lone outlier and the longer outputs do not.
+ */
+@ParityTest
+class HistoryApiTests {
+
+	@Autowired
+	MockMvc mvc;
+
+	@Test
+	void aNightlySeriesBreaksOnTheFlagAndAlertsOnlyOnTheRealRegression() throws Exception {
+		List<String> ids = upload(NightlyRuns.series("nightly-box-a"));
+		JsonNode list = get("/api/series?system=nightly-box-a");
+		assertThat(list.get("total").intValue()).isEqualTo(1);
+		JsonNode listed = list.get("series").get(0);
+		assertThat(listed.get("runs").intValue()).isEqualTo(40);
+		assertThat(listed.get("last_run").asString()).isEqualTo(ids.get(39));
+		assertThat(listed.at("/key/engine").asString()).isEqualTo("vllm");
+		assertThat(listed.at("/key/branch").asString()).isEqualTo("main");
+		assertThat(listed.get("open_alerts").intValue()).isEqualTo(1);
+		String seriesId = listed.get("id").asString();
+
+		JsonNode series = get("/api/series/" + seriesId);
+		assertThat(series.get("vary").asString()).isEqualTo("engine");
+		assertThat(series.get("runs")).hasSize(40);
+		assertThat(series.get("runs").get(3).at("/engine/commit").asString()).isEqualTo(NightlyRuns.commit(3));
+		JsonNode segments = series.get("segments");
+		assertThat(segments).hasSize(2);
+		assertThat(segments.get(1).get("first_run").asString()).isEqualTo(ids.get(NightlyRuns.FLAG_CHANGE));
+		assertThat(segments.get(1).at("/starts_because/0/rule").asString()).isEqualTo("critical-flags-differ");
+		assertThat(segments.get(1).at("/starts_because/0/message").asString()).isEqualTo("kv-cache-dtype auto → fp8");
+		assertThat(series.get("runs").get(NightlyRuns.FLAG_CHANGE).get("segment").intValue()).isEqualTo(1);
+		assertThat(series.get("events").toString()).contains("flags-differ", "max-num-seqs 64 → 128", ids.get(5));
+
+		List<String> changeRuns = new ArrayList<>();
+		series.get("change_points").forEach(cp -> changeRuns.add(cp.get("run").asString()));
+		assertThat(changeRuns).isNotEmpty().allMatch(run -> run.equals(ids.get(NightlyRuns.REGRESSION)));
+		JsonNode decode = null;
+		for (JsonNode cp : series.get("change_points")) {
+			if (cp.get("metric").asString().equals("decode_tps")) {
+				decode = cp;
+			}
+		}
+		assertThat(decode).isNotNull();
+		assertThat(decode.get("direction").asString()).isEqualTo("regression");
+		assertThat(decode.get("magnitude").doubleValue()).isBetween(0.15, 0.25);
+		assertThat(decode.get("pvalue").doubleValue()).isLessThan(0.001);
+
+		JsonNode failed = get("/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-4096");
+		JsonNode failedPoint = failed.get("points").get(NightlyRuns.FAILED_CELL);
+		assertThat(failedPoint.get("run").asString()).isEqualTo(ids.get(NightlyRuns.FAILED_CELL));
+		assertThat(failedPoint.get("greyed").booleanValue()).isTrue();
+		assertThat(failedPoint.get("greyed_by").toString()).contains("failures");
+		JsonNode longer = get("/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-1024");
+		assertThat(longer.get("points").get(NightlyRuns.LONGER_OUTPUTS).get("greyed_by").toString()).contains("output-length-differs");
+		assertThat(longer.get("points").get(NightlyRuns.LONGER_OUTPUTS + 1).get("greyed").booleanValue()).isTrue();
+		assertThat(longer.get("points").get(NightlyRuns.LONGER_OUTPUTS + 2).get("greyed").booleanValue()).isFalse();
+		JsonNode ttftLonger = get("/api/series/" + seriesId + "/points?metric=ttft_s&anchor=cell-concurrency-8--prompt_tokens-1024");
+		assertThat(ttftLonger.get("points").get(NightlyRuns.LONGER_OUTPUTS).get("greyed").booleanValue()).isFalse();
+		JsonNode outlier = get("/api/series/" + seriesId + "/points?metric=ttft_s&anchor=cell-concurrency-1--prompt_tokens-1024");
+		assertThat(outlier.get("points").get(NightlyRuns.OUTLIER).get("greyed").booleanValue()).isFalse();
+
+		JsonNode alerts = get("/api/alerts?series=" + seriesId);
+		assertThat(alerts.get("total").intValue()).isEqualTo(1);
+		JsonNode alert = alerts.get("alerts").get(0);
+		assertThat(alert.get("run").asString()).isEqualTo(ids.get(NightlyRuns.REGRESSION));
+		assertThat(alert.get("series").asString()).isEqualTo(seriesId);
+		assertThat(alert.get("status").asString()).isEqualTo("open");
+		assertThat(alert.get("direction").asString()).isEqualTo("regression");
+		assertThat(alert.get("changes").size()).isGreaterThanOrEqualTo(4);
+		assertThat(alert.at("/history/0/status").asString()).isEqualTo("open");
+		assertThat(alert.at("/history/0/by").asString()).isEqualTo("parity");
+
+		String alertId = alert.get("id").asString();
+		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON).content("{\"status\": \"closed\", \"reason\": \"x\"}"))
+			.andExpect(status().isBadRequest());
+		mvc.perform(post("/api/alerts/{id}/status", alertId).contentType(MediaType.APPLICATION_JSON)
+			.content("{\"status\": \"acknowledged\"}"))
+			.andExpect(status().isUnauthorized());
+		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON).content("{\"status\": \"acknowledged\", \"reason\": \"looking\"}"))
+			.andExpect(status().isOk());
+		JsonNode after = get("/api/alerts?series=" + seriesId).get("alerts").get(0);
+		assertThat(after.get("status").asString()).isEqualTo("acknowledged");
+		assertThat(after.get("history")).hasSize(2);
+		assertThat(after.at("/history/1/by").asString()).isEqualTo(USER);
+		assertThat(after.at("/history/1/reason").asString()).isEqualTo("looking");
+		assertThat(get("/api/alerts?status=withdrawn&series=" + seriesId).get("total").intValue()).isZero();
+	}
+
+	@Test
+	void runsUploadedOutOfOrderGiveTheSameSeriesAndAlerts() throws Exception {
+		List<ObjectNode> inOrder = NightlyRuns.series("nightly-box-b");
+		List<ObjectNode> shuffledDocs = NightlyRuns.series("nightly-box-c");
+		List<Integer> order = new ArrayList<>();
+		for (int i = 0; i < shuffledDocs.size(); i++) {
+			order.add(i);
+		}
+		Collections.shuffle(order, new Random(7));
+		Map<String, Integer> nightOf = new HashMap<>();
+		List<String> b = upload(inOrder);
+		for (int i = 0; i < b.size(); i++) {
+			nightOf.put(b.get(i), i);
+		}
+		for (int night : order) {
+			nightOf.put(upload(List.of(shuffledDocs.get(night))).get(0), night);
+		}
+		assertThat(normalised("nightly-box-c", nightOf)).isEqualTo(normalised("nightly-box-b", nightOf));
+	}
+
+	/** The series and its alerts with run ids replaced by night numbers. */
+	private String normalised(String system, Map<String, Integer> nightOf) throws Exception {
+		String id = get("/api/series?system=" + system).get("series").get(0).get("id").asString();
+		JsonNode series = get("/api/series/" + id);
+		StringBuilder out = new StringBuilder();
+		series.get("segments").forEach(s -> out.append("segment ").append(nightOf.get(s.get("first_run").asString()))
+			.append(' ').append(s.get("starts_because")).append('\n'));
+		series.get("change_points").forEach(cp -> out.append("change ").append(nightOf.get(cp.get("run").asString()))
+			.append(' ').append(cp.get("anchor").asString()).append(' ').append(cp.get("metric").asString()).append(' ')
+			.append(String.format("%.9f", cp.get("pvalue").doubleValue())).append('\n'));
+		series.get("events").forEach(e -> out.append("event ").append(nightOf.get(e.get("run").asString())).append(' ')
+			.append(e.get("message").asString()).append('\n'));
+		for (JsonNode alert : get("/api/alerts?series=" + id).get("alerts")) {
+			out.append("alert ").append(nightOf.get(alert.get("run").asString())).append(' ')
+				.append(alert.get("status").asString()).append(' ').append(alert.get("changes").size()).append('\n');
+		}
+		return out.toString();
+	}
+
+	private List<String> upload(List<ObjectNode> documents) throws Exception {
+		List<String> ids = new ArrayList<>();
+		for (ObjectNode document : documents) {
+			ids.add(TestUploads.upload(mvc, document.toString().getBytes(StandardCharsets.UTF_8)));
+		}
+		return ids;
+	}
+
+	private JsonNode get(String url) throws Exception {
+		return TestUploads.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
+			.andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray());
+	}
+
+}
