@@ -1,7 +1,10 @@
 /**
  * Accounts: who may write, and how they sign in. Accounts are ordinary records (not append-only).
  */
+@ApplicationModule(allowedDependencies = {"audit", "run"})
 @NullMarked
 package dev.parity.account;
 
 import org.jspecify.annotations.NullMarked;
+
+import org.springframework.modulith.ApplicationModule;

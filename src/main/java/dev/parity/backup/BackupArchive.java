@@ -6,12 +6,17 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
 
-import dev.parity.run.RunRepository.RestoredRun;
+import dev.parity.run.RunId;
 import dev.parity.run.Sha256;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -19,9 +24,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An uploaded backup, checked before anything is stored: it is a {@value Backups#FORMAT} zip, every file the
- * manifest names is there with the size and SHA-256 it names, and every run has its cells.
+ * manifest names is there with the size and SHA-256 it names, every run has its cells, and what the manifest claims
+ * is consistent (see {@link #check}).
  */
 final class BackupArchive implements Closeable {
+
+	private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
 	/** A cells entry larger than this is refused rather than read into memory (1 GiB). */
 	private static final long MAX_ENTRY = 1L << 30;
@@ -31,6 +39,8 @@ final class BackupArchive implements Closeable {
 	private final JsonNode manifest;
 
 	private final JsonMapper json;
+
+	private BackupContents contents = new BackupContents(Map.of());
 
 	private BackupArchive(ZipFile zip, JsonNode manifest, JsonMapper json) {
 		this.zip = zip;
@@ -88,23 +98,169 @@ final class BackupArchive implements Closeable {
 		}
 	}
 
-	/** Every file is present with its size and checksum; every run has its cells. */
+	/**
+	 * What the archive claims must hold before anything is stored: every file is present and hashes to the SHA-256
+	 * its row records; a run uploaded as one document is identified by that document's SHA-256; ids are well-formed
+	 * and unique; every reference (caveat, status change, publication, retraction) names a run, caveat or publication
+	 * of the archive; and the counts in the manifest are what it holds. Authors and dates are kept as they are.
+	 */
 	private void check() throws IOException {
-		for (JsonNode run : manifest.path("runs")) {
-			String id = run.path("run").path("id").asString("");
-			String cells = run.path("cells").asString("");
-			if (id.isEmpty() || zip.getEntry(cells) == null) {
-				throw new BackupRejected("damaged archive: the cells of run '" + id + "' are missing");
-			}
-			for (JsonNode file : run.path("files")) {
-				read(file);
-			}
-		}
 		for (String kind : List.of("caveats", "hypothesis_status", "publications", "retractions", "audit_events")) {
 			if (!manifest.path(kind).isArray()) {
 				throw new BackupRejected("damaged archive: the manifest has no list of " + kind.replace('_', ' '));
 			}
 		}
+		if (!manifest.path("runs").isArray()) {
+			throw new BackupRejected("damaged archive: the manifest has no list of runs");
+		}
+		Set<String> runs = new HashSet<>();
+		long files = 0;
+		long cells = 0;
+		for (JsonNode run : manifest.path("runs")) {
+			JsonNode row = run.path("run");
+			String id = row.path("id").asString("");
+			if (!RunId.isValid(id)) {
+				throw inconsistent("a run id " + quote(id) + " is not a run id (10 characters a-z, 0-9)");
+			}
+			if (!runs.add(id)) {
+				throw inconsistent("run '" + id + "' is in the archive twice");
+			}
+			String cellsPath = run.path("cells").asString("");
+			if (!cellsPath.equals(Backups.cellsPath(id)) || zip.getEntry(cellsPath) == null) {
+				throw new BackupRejected("damaged archive: the cells of run '" + id + "' are missing");
+			}
+			if (!row.path("cell_count").canConvertToInt() || row.path("cell_count").asInt() < 0) {
+				throw inconsistent("run '" + id + "' claims " + row.path("cell_count") + " cells");
+			}
+			cells += row.path("cell_count").asInt();
+			sha256(row, "upload_sha256", "run '" + id + "'");
+			sha256(row, "workload_fingerprint", "run '" + id + "'");
+			int position = 0;
+			String onlyFile = null;
+			for (JsonNode file : run.path("files")) {
+				JsonNode fileRow = file.path("row");
+				String path = Backups.filePath(id, position);
+				if (!id.equals(fileRow.path("run_id").asString("")) || fileRow.path("position").asInt(-1) != position
+						|| !path.equals(file.path("path").asString(""))) {
+					throw inconsistent("file " + position + " of run '" + id + "' is listed as "
+							+ quote(file.path("path").asString("")) + " of run " + quote(fileRow.path("run_id").asString(""))
+							+ " at position " + fileRow.path("position"));
+				}
+				read(file);
+				onlyFile = position == 0 ? fileRow.path("sha256").asString() : null;
+				position++;
+			}
+			if (position == 0) {
+				throw inconsistent("run '" + id + "' has no uploaded file");
+			}
+			// A run uploaded as one document is identified by that document's bytes: a changed document is a forgery.
+			if (onlyFile != null && !onlyFile.equals(row.path("upload_sha256").asString())) {
+				throw inconsistent("the document of run '" + id + "' does not hash to the run's upload SHA-256");
+			}
+			files += position;
+		}
+		Set<String> caveats = ids("caveats", "a caveat");
+		Set<String> publications = ids("publications", "a publication");
+		for (JsonNode caveat : manifest.path("caveats")) {
+			String where = "caveat '" + caveat.path("id").asString() + "'";
+			references(caveat, where, runs, "run_id", "baseline_id", "contender_id");
+		}
+		for (JsonNode status : manifest.path("hypothesis_status")) {
+			String where = "hypothesis status " + status.path("id");
+			references(status, where, caveats, "caveat_id");
+			references(status, where, runs, "decided_by");
+		}
+		for (JsonNode publication : manifest.path("publications")) {
+			references(publication, "publication '" + publication.path("id").asString() + "'", runs, "baseline_id",
+					"contender_id");
+		}
+		for (JsonNode retraction : manifest.path("retractions")) {
+			String kind = retraction.path("subject_kind").asString("");
+			Set<String> subjects = switch (kind) {
+				case "run" -> runs;
+				case "publication" -> publications;
+				default -> throw inconsistent("retraction " + retraction.path("id") + " retracts a " + quote(kind)
+						+ ", not a run or a publication");
+			};
+			references(retraction, "retraction " + retraction.path("id"), subjects, "subject_id", "replacement_id");
+		}
+		JsonNode counts = manifest.path("counts");
+		Map<String, Long> held = new LinkedHashMap<>();
+		held.put("runs", (long) runs.size());
+		held.put("files", files);
+		held.put("cells", cells);
+		held.put("caveats", (long) caveats.size());
+		held.put("hypothesis_status", (long) manifest.path("hypothesis_status").size());
+		held.put("publications", (long) publications.size());
+		held.put("retractions", (long) manifest.path("retractions").size());
+		held.put("audit_events", (long) manifest.path("audit_events").size());
+		for (Map.Entry<String, Long> kind : held.entrySet()) {
+			JsonNode claimed = counts.path(kind.getKey());
+			if (!claimed.isIntegralNumber() || claimed.longValue() != kind.getValue()) {
+				throw inconsistent("the manifest counts " + (claimed.isMissingNode() ? "no" : claimed.toString()) + " "
+						+ kind.getKey().replace('_', ' ') + ", but the archive holds " + kind.getValue());
+			}
+		}
+		this.contents = new BackupContents(held);
+	}
+
+	/** The ids of one kind of record: each well-formed and unique. */
+	private Set<String> ids(String kind, String what) {
+		Set<String> ids = new HashSet<>();
+		for (JsonNode row : manifest.path(kind)) {
+			String id = row.path("id").asString("");
+			if (!RunId.isValid(id)) {
+				throw inconsistent(what + " id " + quote(id) + " is not an id (10 characters a-z, 0-9)");
+			}
+			if (!ids.add(id)) {
+				throw inconsistent(what + " '" + id + "' is in the archive twice");
+			}
+		}
+		return ids;
+	}
+
+	/** Each of the fields, when set, names one of {@code known}. */
+	private static void references(JsonNode row, String where, Set<String> known, String... fields) {
+		for (String field : fields) {
+			JsonNode value = row.path(field);
+			if (value.isMissingNode() || value.isNull()) {
+				continue;
+			}
+			if (!known.contains(value.asString(""))) {
+				throw inconsistent(where + " refers to " + quote(value.asString(value.toString())) + " (" + field
+						+ "), which is not in the archive");
+			}
+		}
+	}
+
+	private static void sha256(JsonNode row, String field, String where) {
+		if (!SHA256.matcher(row.path(field).asString("")).matches()) {
+			throw inconsistent(where + " has no SHA-256 as " + field + " (64 hexadecimal characters)");
+		}
+	}
+
+	private static BackupRejected inconsistent(String problem) {
+		return new BackupRejected("inconsistent archive, nothing was restored: " + problem);
+	}
+
+	/** A value from the archive as it can be shown in a message: quoted, short, without control characters. */
+	private static String quote(String value) {
+		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
+		StringBuilder out = new StringBuilder("'");
+		shown.codePoints().forEach(c -> {
+			if (Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE) {
+				out.append(String.format("\\u%04x", c));
+			}
+			else {
+				out.appendCodePoint(c);
+			}
+		});
+		return out.append('\'').toString();
+	}
+
+	/** What the archive holds, as checked. */
+	BackupContents contents() {
+		return contents;
 	}
 
 	JsonNode manifest() {
@@ -118,7 +274,7 @@ final class BackupArchive implements Closeable {
 		return runs;
 	}
 
-	RestoredRun run(JsonNode entry) throws IOException {
+	RunRestore.RestoredRun run(JsonNode entry) throws IOException {
 		List<JsonNode> rows = new ArrayList<>();
 		List<byte[]> contents = new ArrayList<>();
 		for (JsonNode file : entry.path("files")) {
@@ -137,7 +293,15 @@ final class BackupArchive implements Closeable {
 			throw new BackupRejected("damaged archive: run '" + entry.path("run").path("id").asString() + "' has "
 					+ entry.path("run").path("cell_count") + " cells, but its cells entry holds " + cells.size());
 		}
-		return new RestoredRun(entry.path("run"), rows, contents, cells);
+		String id = entry.path("run").path("id").asString();
+		for (int i = 0; i < cells.size(); i++) {
+			JsonNode cell = cells.get(i);
+			if (!id.equals(cell.path("run_id").asString("")) || cell.path("position").asInt(-1) != i) {
+				throw inconsistent("cell " + i + " of run '" + id + "' is listed as cell " + cell.path("position")
+						+ " of run " + quote(cell.path("run_id").asString("")));
+			}
+		}
+		return new RunRestore.RestoredRun(entry.path("run"), rows, contents, cells);
 	}
 
 	/** A file's content, after checking its size and SHA-256 against the manifest. */

@@ -1,11 +1,16 @@
 package dev.parity.backup;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 import dev.parity.audit.AuditTrail;
-import dev.parity.run.RunRepository;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,7 +32,7 @@ public class Restores {
 
 	private final JsonMapper json;
 
-	private final RunRepository runs;
+	private final RunRestore runs;
 
 	private final Backups backups;
 
@@ -35,7 +40,7 @@ public class Restores {
 
 	private final TransactionTemplate transaction;
 
-	Restores(JdbcClient jdbc, JsonMapper json, RunRepository runs, Backups backups, AuditTrail audit,
+	Restores(JdbcClient jdbc, JsonMapper json, RunRestore runs, Backups backups, AuditTrail audit,
 			PlatformTransactionManager transactions) {
 		this.jdbc = jdbc;
 		this.json = json;
@@ -46,25 +51,49 @@ public class Restores {
 	}
 
 	/**
-	 * Restores the archive at {@code path}.
+	 * Restores the archive at {@code path}, and records in the audit trail who restored what, from which archive.
+	 * @param archiveName the name the archive was uploaded under, for the audit trail
 	 * @return what was restored
 	 * @throws BackupRejected when the archive is not a backup, is damaged or inconsistent (nothing is stored)
 	 * @throws InstanceNotEmpty when this instance holds any run, caveat, status change, publication or retraction
 	 */
-	public BackupContents restore(Path path) {
+	public BackupContents restore(Path path, String archiveName) {
+		String name = archiveName.replaceAll("\\p{Cntrl}", "?");
 		try (BackupArchive archive = BackupArchive.open(path, json, backups.schemaVersion())) {
-			return transaction.execute(status -> restore(archive));
+			String sha256 = sha256(path);
+			return transaction.execute(status -> restore(archive, name, sha256));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
 		catch (DataIntegrityViolationException ex) {
-			throw new BackupRejected("the archive is inconsistent, nothing was restored: "
+			BackupRejected rejected = new BackupRejected("the archive is inconsistent, nothing was restored: "
 					+ ex.getMostSpecificCause().getMessage(), ex);
+			audit.refused("restore-backup", name, rejected.getMessage());
+			throw rejected;
+		}
+		catch (BackupRejected rejected) {
+			audit.refused("restore-backup", name, rejected.getMessage());
+			throw rejected;
 		}
 	}
 
-	private BackupContents restore(BackupArchive archive) {
+	/** The SHA-256 of a file read as a stream: an archive may be larger than memory. */
+	private static String sha256(Path path) throws IOException {
+		try (InputStream in = Files.newInputStream(path)) {
+			MessageDigest digest = MessageDigest.getInstance("SHA-256");
+			byte[] buffer = new byte[1 << 16];
+			for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+				digest.update(buffer, 0, n);
+			}
+			return HexFormat.of().formatHex(digest.digest());
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("SHA-256 is part of every Java runtime", ex);
+		}
+	}
+
+	private BackupContents restore(BackupArchive archive, String archiveName, String sha256) {
 		// Uploads and records wait until the restore commits; reading goes on.
 		jdbc.sql("lock table run, run_file, cell, caveat, hypothesis_status, publication, retraction in exclusive mode")
 			.update();
@@ -100,8 +129,10 @@ public class Restores {
 					+ "), 1))").query().singleRow();
 		}
 		BackupContents restored = backups.contents();
-		audit.done("restore-backup", null, "made " + manifest.path("created_at").asString("") + " by "
-				+ manifest.path("created_by").asString("") + ": " + restored);
+		// Authors and dates stay as the archive has them; this entry says who restored them, and from what.
+		audit.done("restore-backup", archiveName, "from " + archiveName + " (SHA-256 " + sha256 + "), made "
+				+ manifest.path("created_at").asString("") + " by " + manifest.path("created_by").asString("")
+				+ ": " + archive.contents());
 		return restored;
 	}
 

@@ -19,11 +19,29 @@ public final class ComparisonJson {
 	private ComparisonJson() {
 	}
 
+	/** The comparison as JSON, its settings disclosed against PRODUCT.md's defaults. */
 	public static ObjectNode toJson(Comparison comparison, JsonMapper mapper) {
+		return toJson(comparison, SettingsDisclosure.of(comparison, CompareSettings.defaults()), mapper);
+	}
+
+	/**
+	 * The comparison as JSON, with {@code non_default_settings} ({@code [{name, value, default}]}) and
+	 * {@code ungreyed_by_settings} right after the settings: always present, {@code []} and {@code 0} under the
+	 * defaults.
+	 */
+	public static ObjectNode toJson(Comparison comparison, SettingsDisclosure disclosure, JsonMapper mapper) {
 		ObjectNode json = mapper.createObjectNode();
 		json.set("baseline", run(comparison.baseline(), comparison.baselineChecks(), mapper));
 		json.set("contender", run(comparison.contender(), comparison.contenderChecks(), mapper));
 		json.set("settings", settings(comparison.settings(), mapper));
+		ArrayNode nonDefault = json.putArray("non_default_settings");
+		for (SettingsDisclosure.Difference difference : disclosure.nonDefault()) {
+			ObjectNode entry = nonDefault.addObject();
+			entry.put("name", difference.name());
+			putValue(entry, "value", difference.value());
+			putValue(entry, "default", difference.standard());
+		}
+		json.put("ungreyed_by_settings", disclosure.ungreyed());
 		json.set("flags", flags(comparison.flags(), mapper));
 		ArrayNode headlines = json.putArray("headlines");
 		comparison.headlines().forEach(headline -> headlines.add(headline(headline, mapper)));
@@ -92,19 +110,22 @@ public final class ComparisonJson {
 
 	private static ObjectNode settings(CompareSettings settings, JsonMapper mapper) {
 		ObjectNode json = mapper.createObjectNode();
-		settings.asMap().forEach((name, value) -> {
-			if (value instanceof Double number) {
-				putNumber(json, name, number);
-			}
-			else if (value instanceof List<?> list) {
-				ArrayNode array = json.putArray(name);
-				list.forEach(item -> array.add(item.toString()));
-			}
-			else {
-				json.put(name, value.toString());
-			}
-		});
+		settings.asMap().forEach((name, value) -> putValue(json, name, value));
 		return json;
+	}
+
+	/** A setting's value: a number as written, a list as an array of strings, anything else as a string. */
+	private static void putValue(ObjectNode json, String name, Object value) {
+		if (value instanceof Double number) {
+			putNumber(json, name, number);
+		}
+		else if (value instanceof List<?> list) {
+			ArrayNode array = json.putArray(name);
+			list.forEach(item -> array.add(item.toString()));
+		}
+		else {
+			json.put(name, value.toString());
+		}
 	}
 
 	private static ObjectNode headline(Headline headline, JsonMapper mapper) {

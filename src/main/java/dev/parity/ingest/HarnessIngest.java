@@ -17,9 +17,9 @@ import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableMapping;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunDocumentReader;
-import dev.parity.run.RunRepository;
-import dev.parity.run.RunRepository.Stored;
-import dev.parity.run.RunRepository.UploadedFile;
+import dev.parity.run.RunWriter;
+import dev.parity.run.RunWriter.Stored;
+import dev.parity.run.RunWriter.UploadedFile;
 import dev.parity.run.Sha256;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -41,7 +41,7 @@ public class HarnessIngest {
 	private static final Set<String> PROVENANCE_FIELDS = Set.of("title", "role", "source", "recorded_at", "system",
 			"model", "engine", "harness", "workload", "metric_definitions", "caveats", "context", "environment");
 
-	private final RunRepository runs;
+	private final RunWriter runs;
 
 	private final AuditTrail audit;
 
@@ -49,7 +49,7 @@ public class HarnessIngest {
 
 	private final DocumentLimits limits;
 
-	HarnessIngest(RunRepository runs, AuditTrail audit, JsonMapper json, DocumentLimits limits) {
+	HarnessIngest(RunWriter runs, AuditTrail audit, JsonMapper json, DocumentLimits limits) {
 		this.limits = limits;
 		this.runs = runs;
 		this.audit = audit;
@@ -143,7 +143,7 @@ public class HarnessIngest {
 		}
 		byte[] generated = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(preview.document());
 		kept.add(new UploadedFile("parity-run-document.json", "application/json", generated));
-		Stored stored = runs.store(new RunRepository.NewRun(preview.run(), preview.document(),
+		Stored stored = runs.store(new RunWriter.NewRun(preview.run(), preview.document(),
 				Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)), kept, uploadedBy));
 		audit.done("import-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ")
 				+ preview.format().id() + ": " + names(files));

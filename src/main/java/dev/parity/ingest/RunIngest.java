@@ -11,9 +11,9 @@ import dev.parity.run.Cell;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunId;
-import dev.parity.run.RunRepository;
-import dev.parity.run.RunRepository.Stored;
-import dev.parity.run.RunRepository.UploadedFile;
+import dev.parity.run.RunWriter;
+import dev.parity.run.RunWriter.Stored;
+import dev.parity.run.RunWriter.UploadedFile;
 import dev.parity.run.Sha256;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -42,7 +42,7 @@ public class RunIngest {
 	/** Strict reading within the default limits: a duplicate key or trailing garbage is an error. */
 	private static final JsonMapper STRICT = DocumentLimits.defaults().mapper();
 
-	private final RunRepository runs;
+	private final RunWriter runs;
 
 	private final AuditTrail audit;
 
@@ -51,7 +51,7 @@ public class RunIngest {
 	/** Strict reading within the configured limits (nesting depth, string length). */
 	private final JsonMapper reader;
 
-	RunIngest(RunRepository runs, AuditTrail audit, DocumentLimits limits) {
+	RunIngest(RunWriter runs, AuditTrail audit, DocumentLimits limits) {
 		this.runs = runs;
 		this.audit = audit;
 		this.limits = limits;
@@ -79,14 +79,14 @@ public class RunIngest {
 			String sha256 = Sha256.hex(bytes);
 			Optional<RunId> existing = runs.findIdByUploadSha(sha256);
 			Read read;
-			try (RunRepository.Storing storing = existing.isPresent() ? null : runs.begin()) {
+			try (RunWriter.Storing storing = existing.isPresent() ? null : runs.begin()) {
 				read = read(bytes, storing, null);
 				if (read.definitionsAfterCells()) {
 					// The cells were checked before the metrics they may report were all known: read again, knowing them.
 					if (storing != null) {
 						storing.rollback();
 					}
-					try (RunRepository.Storing again = existing.isPresent() ? null : runs.begin()) {
+					try (RunWriter.Storing again = existing.isPresent() ? null : runs.begin()) {
 						read = read(bytes, again, read.header().get("metric_definitions"));
 						stored = store(read, existing, again, sha256, fileName, bytes, uploadedBy);
 					}
@@ -107,7 +107,7 @@ public class RunIngest {
 		return stored;
 	}
 
-	private static Stored store(Read read, Optional<RunId> existing, RunRepository.@Nullable Storing storing,
+	private static Stored store(Read read, Optional<RunId> existing, RunWriter.@Nullable Storing storing,
 			String sha256, String fileName, byte[] bytes, String uploadedBy) {
 		if (!read.problems().isEmpty()) {
 			throw new RunFileRejected(read.problems());
@@ -149,7 +149,7 @@ public class RunIngest {
 	 * definitions read before them, or against {@code definitions} when given; definitions found after the cells
 	 * are reported, for the caller to read again.
 	 */
-	private Read read(byte[] bytes, RunRepository.@Nullable Storing storing, @Nullable JsonNode definitions) {
+	private Read read(byte[] bytes, RunWriter.@Nullable Storing storing, @Nullable JsonNode definitions) {
 		RunDocumentValidator.Streaming validator = new RunDocumentValidator.Streaming();
 		ObjectNode header = STRICT.createObjectNode();
 		List<Cell> cells = new ArrayList<>();

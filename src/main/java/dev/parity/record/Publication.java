@@ -2,6 +2,7 @@ package dev.parity.record;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -18,9 +19,13 @@ import tools.jackson.databind.JsonNode;
  * @param rulesVersion the version of the rules that computed it
  * @param createdAt when it was published
  * @param createdBy who published it
+ * @param settingsReason why it was published with settings other than the server's defaults; {@code null} under
+ * the defaults
+ * @param noComparableConfirmed whether its author confirmed publishing a comparison with no comparable cell
  */
 public record Publication(String id, String baselineId, String contenderId, JsonNode settings, String title,
-		String caption, JsonNode result, String rulesVersion, Instant createdAt, String createdBy) {
+		String caption, JsonNode result, String rulesVersion, Instant createdAt, String createdBy,
+		@Nullable String settingsReason, boolean noComparableConfirmed) {
 
 	public String url() {
 		return "/published/" + id;

@@ -9,6 +9,7 @@ import java.util.Set;
 import dev.parity.audit.AuditTrail;
 import dev.parity.caveat.Caveats.RecordChanged;
 import dev.parity.run.RunId;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -40,12 +41,42 @@ public class Publications {
 		this.events = events;
 	}
 
-	/** Stores a computed comparison under a new permalink. */
+	/**
+	 * Stores a computed comparison under a new permalink. A result computed with settings other than the defaults
+	 * (its {@code non_default_settings} not empty) is published only with a reason, which it shows; a result with no
+	 * comparable cell (no headline counts one) only with an explicit confirmation, which it says.
+	 *
+	 * @param settingsReason why the settings differ from the defaults; required when they do
+	 * @param confirmNoComparable that the author means to publish a comparison with no comparable cell
+	 * @throws RecordRejected saying what is missing or wrong; nothing is stored then
+	 */
 	@Transactional
 	public Publication publish(String baselineId, String contenderId, JsonNode settings, String title, String caption,
-			JsonNode result, String rulesVersion, String user) {
+			JsonNode result, String rulesVersion, @Nullable String settingsReason, boolean confirmNoComparable,
+			String user) {
 		if (!StringUtils.hasText(title)) {
 			throw new RecordRejected("a published comparison needs a title");
+		}
+		JsonNode nonDefault = result.path("non_default_settings");
+		String reason = null;
+		if (!nonDefault.isEmpty()) {
+			if (!StringUtils.hasText(settingsReason)) {
+				throw new RecordRejected("this comparison uses settings other than the defaults ("
+						+ String.join(", ", nonDefault.valueStream().map(Publications::setting).toList())
+						+ "): publishing it needs a reason (field 'reason'), which the publication shows");
+			}
+			reason = settingsReason.strip();
+			if (reason.length() > 10000) {
+				throw new RecordRejected("the reason is " + reason.length() + " characters; at most 10000");
+			}
+			if (reason.indexOf('\u0000') >= 0) {
+				throw new RecordRejected("the reason holds a NUL character, which cannot be stored");
+			}
+		}
+		boolean noComparable = result.path("headlines").valueStream().noneMatch(h -> h.path("comparable").asInt(0) > 0);
+		if (noComparable && !confirmNoComparable) {
+			throw new RecordRejected("no cell of this comparison is comparable: publishing it needs an explicit "
+					+ "confirmation (field 'confirm_no_comparable'), and the publication says so");
 		}
 		if (title.strip().length() > 200) {
 			throw new RecordRejected("the title is " + title.strip().length() + " characters; at most 200");
@@ -55,10 +86,12 @@ public class Publications {
 		}
 		String id = RunId.random().value();
 		jdbc.sql("""
-				insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by)
-				values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?)""")
+				insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by,
+					settings_reason, no_comparable_confirmed)
+				values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?)""")
 			.params(id, baselineId, contenderId, json.writeValueAsString(settings), title.strip(),
-					caption == null ? "" : caption.strip(), json.writeValueAsString(result), rulesVersion, user)
+					caption == null ? "" : caption.strip(), json.writeValueAsString(result), rulesVersion, user, reason,
+					noComparable)
 			.update();
 		audit.done("publish-comparison", id, baselineId + "..." + contenderId);
 		return find(id).orElseThrow();
@@ -66,21 +99,24 @@ public class Publications {
 
 	public Optional<Publication> find(String id) {
 		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by
+				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by,
+				settings_reason, no_comparable_confirmed
 				from publication where id = ?""").param(id).query(this::publication).optional();
 	}
 
 	/** The newest publications. */
 	public List<Publication> recent(int limit) {
 		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by
+				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by,
+				settings_reason, no_comparable_confirmed
 				from publication order by created_at desc, id limit ?""").param(limit).query(this::publication).list();
 	}
 
 	/** The publications of a comparison of these two runs, newest first. */
 	public List<Publication> ofPair(String baselineId, String contenderId) {
 		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by
+				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by,
+				settings_reason, no_comparable_confirmed
 				from publication where baseline_id = ? and contender_id = ? order by created_at desc, id""")
 			.params(baselineId, contenderId).query(this::publication).list();
 	}
@@ -142,6 +178,23 @@ public class Publications {
 			.params(subjectKind, replacementId).query(Publications::retraction).list();
 	}
 
+	/**
+	 * The latest retraction or supersession of each of these runs or publications that has one, by id: what lists
+	 * mark next to each item.
+	 */
+	public java.util.Map<String, Retraction> retractionsAmong(String subjectKind, java.util.Collection<String> ids) {
+		if (ids.isEmpty()) {
+			return java.util.Map.of();
+		}
+		java.util.Map<String, Retraction> latest = new java.util.HashMap<>();
+		jdbc.sql("""
+				select distinct on (subject_id) subject_kind, subject_id, kind, reason, replacement_id, created_at, created_by
+				from retraction where subject_kind = ? and subject_id = any(?) order by subject_id, id desc""")
+			.params(subjectKind, ids.toArray(String[]::new)).query(Publications::retraction).list()
+			.forEach(r -> latest.put(r.subjectId(), r));
+		return java.util.Map.copyOf(latest);
+	}
+
 	/** Every retracted or superseded run. */
 	public Set<String> retractedRuns() {
 		return Set.copyOf(jdbc.sql("select distinct subject_id from retraction where subject_kind = 'run'").query(String.class).list());
@@ -165,7 +218,16 @@ public class Publications {
 		return new Publication(rs.getString("id"), rs.getString("baseline_id"), rs.getString("contender_id"),
 				json.readTree(rs.getString("settings")), rs.getString("title"), rs.getString("caption"),
 				json.readTree(rs.getString("result")), rs.getString("rules_version"), rs.getTimestamp("created_at").toInstant(),
-				rs.getString("created_by"));
+				rs.getString("created_by"), rs.getString("settings_reason"), rs.getBoolean("no_comparable_confirmed"));
+	}
+
+	/** A setting as the refusal names it: {@code output_tolerance 10 (default 0.1)}. */
+	private static String setting(JsonNode entry) {
+		return entry.path("name").asString() + " " + text(entry.path("value")) + " (default " + text(entry.path("default")) + ")";
+	}
+
+	private static String text(JsonNode value) {
+		return value.isArray() ? String.join(",", value.valueStream().map(JsonNode::asString).toList()) : value.asString();
 	}
 
 	private static Retraction retraction(ResultSet rs, int row) throws SQLException {

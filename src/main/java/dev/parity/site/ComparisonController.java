@@ -66,6 +66,8 @@ class ComparisonController {
 
 	private final ViewResolver views;
 
+	private final RecordNotices notices;
+
 	/**
 	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
 	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
@@ -78,8 +80,10 @@ class ComparisonController {
 		.build();
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
-			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views) {
+			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
+			RecordNotices notices) {
 		this.views = views;
+		this.notices = notices;
 		this.comparisons = comparisons;
 		this.caveats = caveats;
 		this.publications = publications;
@@ -98,10 +102,14 @@ class ComparisonController {
 			return "redirect:/compare/" + baseline.strip() + "..." + contender.strip() + queryString(rest);
 		}
 		model.addAttribute("pageTitle", "Compare");
-		model.addAttribute("recent", summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent());
+		List<dev.parity.run.RunSummary> recent = summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent();
+		model.addAttribute("recent", recent);
+		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(dev.parity.run.RunSummary::getId).toList()));
 		model.addAttribute("baseline", baseline);
 		model.addAttribute("contender", contender);
-		model.addAttribute("published", publications.recent(20));
+		List<Publication> published = publications.recent(20);
+		model.addAttribute("published", published);
+		model.addAttribute("publicationMarks", notices.publicationMarks(published));
 		return "compare/pick";
 	}
 
@@ -133,6 +141,10 @@ class ComparisonController {
 		model.addAttribute("query", queryString(query));
 		model.addAttribute("settingsJson", json.writeValueAsString(snapshot.get("settings")));
 		model.addAttribute("publishedBefore", publishedBefore);
+		model.addAttribute("publicationMarks", notices.publicationMarks(publishedBefore));
+		model.addAttribute("notices", notices.forComparison(snapshot, page, ""));
+		model.addAttribute("replacementTitles", notices.replacementTitles(page));
+		model.addAttribute("noComparable", page.headlines().stream().allMatch(h -> h.comparable() == 0));
 		model.addAttribute("live", true);
 		if (!shared) {
 			return new ModelAndView("compare/table");
@@ -173,15 +185,23 @@ class ComparisonController {
 		return "redirect:/compare/" + runs.path() + safeQuery(query) + "#caveat-" + added.id();
 	}
 
+	/**
+	 * Publishes the comparison as computed now. With settings other than the defaults it needs a {@code reason}; with
+	 * no comparable cell, {@code confirm_no_comparable=true} (a 400 naming the missing field otherwise).
+	 */
 	@PostMapping("/compare/{pair:.+}/publish")
 	String publish(@PathVariable String pair, @RequestParam String title, @RequestParam(defaultValue = "") String caption,
-			@RequestParam(required = false, defaultValue = "") String query, Principal principal) {
+			@RequestParam(required = false, defaultValue = "") String query,
+			@RequestParam(required = false) @Nullable String reason,
+			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
+			Principal principal) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		Map<String, String> settingsQuery = parseQuery(query);
 		CompareSettings settings = comparisons.settings(settingsQuery);
 		ObjectNode snapshot = comparisons.freshSnapshot(runs, settings);
 		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), snapshot.get("settings"),
-				title, caption, snapshot, snapshot.get("rules_version").asString(), principal.getName());
+				title, caption, snapshot, snapshot.get("rules_version").asString(), reason, confirmNoComparable,
+				principal.getName());
 		return "redirect:" + publication.url();
 	}
 
@@ -192,16 +212,28 @@ class ComparisonController {
 		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
 		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
 			.path("/compare/" + runs.path()).build().toUriString() + queryString(query);
-		return export(page(snapshot, runs), snapshot, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path());
+		ComparisonPage page = page(snapshot, runs);
+		return export(page, snapshot, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path(),
+				notices.forComparison(snapshot, page, ComparisonExport.absolute(permalink, "")), null);
 	}
 
+	/**
+	 * A comparison as Markdown, CSV or JSON, each starting with its notices.
+	 *
+	 * @param publication for a published comparison, its own fields (title, reason, …), first in the JSON
+	 */
 	ResponseEntity<String> export(ComparisonPage page, JsonNode snapshot, String format, String title, String permalink,
-			String fileName) {
+			String fileName, Notices notices, @Nullable ObjectNode publication) {
 		return switch (format) {
-			case "md" -> download(ComparisonExport.markdown(page, title, permalink), "text/markdown", fileName + ".md");
-			case "csv" -> download(ComparisonExport.csv(page, permalink), "text/csv", fileName + ".csv");
+			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices), "text/markdown", fileName + ".md");
+			case "csv" -> download(ComparisonExport.csv(page, permalink, notices), "text/csv", fileName + ".csv");
 			case "json" -> {
-				ObjectNode body = ((ObjectNode) snapshot).deepCopy();
+				ObjectNode body = json.createObjectNode();
+				notices.writeJson(body);
+				if (publication != null) {
+					body.setAll(publication);
+				}
+				body.setAll((ObjectNode) snapshot);
 				body.put("permalink", permalink);
 				yield download(json.writeValueAsString(body), "application/json", fileName + ".json");
 			}

@@ -4,10 +4,11 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
 /**
@@ -20,22 +21,40 @@ final class ComparisonExport {
 	private ComparisonExport() {
 	}
 
-	static String markdown(ComparisonPage page, String title, String permalink) {
+	static String markdown(ComparisonPage page, String title, String permalink, Notices notices) {
 		StringBuilder md = new StringBuilder();
 		md.append("# ").append(escape(title)).append("\n\n");
+		md.append(notices.markdown());
 		md.append("Permalink: <").append(permalink).append(">  \n");
 		md.append("Baseline: [").append(escape(page.baseline().title())).append("](").append(absolute(permalink, page.baseline().url()))
 			.append(") (").append(page.baseline().role()).append(", ").append(commit(page.baseline())).append(")  \n");
 		md.append("Contender: [").append(escape(page.contender().title())).append("](").append(absolute(permalink, page.contender().url()))
 			.append(") (").append(page.contender().role()).append(", ").append(commit(page.contender())).append(")  \n");
-		md.append("Thresholds: ").append(thresholds(page)).append("  \n");
+		md.append("Thresholds: ").append(escape(thresholds(page))).append("  \n");
 		md.append("Rules version: ").append(page.rulesVersion()).append("\n\n");
 
 		if (!page.comparisonFlags().isEmpty()) {
 			md.append("**What differs:** ");
-			md.append(page.comparisonFlags().stream().map(n -> "`" + n.rule() + "`[^" + n.number() + "]")
+			md.append(page.comparisonFlags().stream().map(n -> "**" + escape(n.rule()) + "**[^" + n.number() + "]")
 				.collect(Collectors.joining(", ")));
 			md.append("\n\n");
+		}
+		for (ComparisonPage.RunRef side : List.of(page.baseline(), page.contender())) {
+			if (!side.flags().isEmpty()) {
+				md.append(side == page.baseline() ? "**Baseline run:** " : "**Contender run:** ");
+				md.append(side.flags().stream().map(n -> "**" + escape(n.rule()) + "**[^" + n.number() + "]")
+					.collect(Collectors.joining(", ")));
+				md.append("\n\n");
+			}
+		}
+		// Caveats not shown in a row (on the whole comparison, on a run, or on a cell that is not matched) are
+		// referenced here: a footnote nobody references is dropped by renderers.
+		Set<String> inRows = new HashSet<>();
+		page.rows().forEach(row -> row.values().forEach(value -> inRows.addAll(value.caveatMarkers())));
+		List<String> elsewhere = page.caveats().stream().map(ComparisonPage.CaveatView::marker)
+			.filter(marker -> !inRows.contains(marker)).map(marker -> "[^" + marker + "]").toList();
+		if (!elsewhere.isEmpty()) {
+			md.append("**Caveats on this comparison and its runs:** ").append(String.join(" ", elsewhere)).append("\n\n");
 		}
 		md.append("## Headlines\n\n");
 		page.headlines().forEach(h -> md.append("- ").append(escape(h.sentence())).append('\n'));
@@ -44,10 +63,10 @@ final class ComparisonExport {
 
 		for (int m = 0; m < page.metrics().size(); m++) {
 			ComparisonPage.MetricHead metric = page.metrics().get(m);
-			md.append("## ").append(metric.metric()).append(" (").append(metric.unit()).append(", ").append(metric.better())
+			md.append("## ").append(escape(metric.metric())).append(" (").append(escape(metric.unit())).append(", ").append(metric.better())
 				.append(" is better)\n\n");
 			md.append('|');
-			page.paramNames().forEach(name -> md.append(' ').append(name).append(" |"));
+			page.paramNames().forEach(name -> md.append(' ').append(escape(name)).append(" |"));
 			md.append(" baseline | contender | ratio | notes |\n|");
 			page.paramNames().forEach(name -> md.append("---:|"));
 			md.append("---:|---:|---|---|\n");
@@ -61,11 +80,13 @@ final class ComparisonExport {
 				if (value.greyed()) {
 					baseline = strike(baseline);
 					contender = strike(contender);
-					phrase = phrase.isEmpty() ? "*greyed*" : strike(phrase) + " *greyed: " + String.join(", ", value.greyReasons()) + "*";
+					phrase = phrase.isEmpty() ? "*greyed*" : strike(phrase) + " *greyed: " + escape(String.join(", ", value.greyReasons())) + "*";
 				}
 				md.append(' ').append(baseline).append(" | ").append(contender).append(" | ").append(phrase).append(" | ");
 				List<String> refs = new ArrayList<>();
 				value.markers().forEach(n -> refs.add("[^" + n + "]"));
+				row.flags().stream().map(ComparisonPage.Note::number).filter(n -> !value.markers().contains(n))
+					.distinct().forEach(n -> refs.add("[^" + n + "]"));
 				value.caveatMarkers().forEach(c -> refs.add("[^" + c + "]"));
 				md.append(String.join(" ", refs)).append(" |\n");
 			}
@@ -86,9 +107,9 @@ final class ComparisonExport {
 		}
 		md.append("## Flags and caveats\n\n");
 		for (ComparisonPage.Note note : page.footnotes()) {
-			md.append("[^").append(note.number()).append("]: **").append(note.rule()).append("**")
-				.append(note.side() == null ? "" : " (" + note.side() + ")").append(": ").append(escape(note.message()))
-				.append(note.greying() ? " — greys " + String.join(", ", note.greys()) : " — annotation").append('\n');
+			md.append("[^").append(note.number()).append("]: **").append(escape(note.rule())).append("**")
+				.append(note.side() == null ? "" : " (" + escape(note.side()) + ")").append(": ").append(escape(note.message()))
+				.append(note.greying() ? " — greys " + escape(String.join(", ", note.greys())) : " — annotation").append('\n');
 		}
 		for (ComparisonPage.CaveatView caveat : page.caveats()) {
 			md.append("[^").append(caveat.marker()).append("]: ")
@@ -101,13 +122,15 @@ final class ComparisonExport {
 		return md.toString();
 	}
 
-	static String csv(ComparisonPage page, String permalink) {
+	static String csv(ComparisonPage page, String permalink, Notices notices) {
 		StringWriter out = new StringWriter();
 		List<String> header = new ArrayList<>(List.of("anchor"));
 		header.addAll(page.paramNames());
 		header.addAll(List.of("metric", "unit", "baseline", "contender", "ratio", "comparable", "flags", "caveats", "permalink",
 				"thresholds"));
-		try (CSVPrinter printer = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setHeader(header.toArray(String[]::new)).get())) {
+		try (CSVPrinter printer = new CSVPrinter(out, CsvCells.FORMAT.builder()
+			.setHeaderComments(notices.lines().toArray(Object[]::new))
+			.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new)).get())) {
 			String thresholds = thresholds(page);
 			for (ComparisonPage.Row row : page.rows()) {
 				for (int m = 0; m < page.metrics().size(); m++) {
@@ -127,7 +150,7 @@ final class ComparisonExport {
 						.map(c -> c.caveat().text()).collect(Collectors.joining("; ")));
 					record.add(permalink + "#" + row.anchor());
 					record.add(thresholds);
-					printer.printRecord(record);
+					printer.printRecord(CsvCells.row(record));
 				}
 			}
 		}
@@ -159,17 +182,18 @@ final class ComparisonExport {
 		return "—".equals(text) || text.isEmpty() ? text : "~~" + text + "~~";
 	}
 
-	private static String absolute(String permalink, String path) {
+	/** A path on the server of the permalink: {@code /runs/x} → {@code http://host/runs/x}. */
+	static String absolute(String permalink, String path) {
 		int scheme = permalink.indexOf("://");
 		int slash = scheme < 0 ? -1 : permalink.indexOf('/', scheme + 3);
 		return slash < 0 ? path : permalink.substring(0, slash) + path;
 	}
 
-	/** Markdown that a user's text cannot break: table pipes, emphasis, links and HTML are inert. */
+	/** Markdown that a user's text cannot break: table pipes, emphasis, links, code, entities and HTML are inert. */
 	static String escape(String text) {
-		return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+		return text.replace("&", "&amp;").replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
 			.replace("[", "\\[").replace("]", "\\]").replace("<", "&lt;").replace(">", "&gt;").replace("`", "\\`")
-			.replace("\n", " ");
+			.replace("~", "\\~").replace("\r\n", " ").replace("\r", " ").replace("\n", " ");
 	}
 
 }

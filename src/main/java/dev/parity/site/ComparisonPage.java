@@ -116,7 +116,12 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			}
 		}
 		for (Caveat caveat : runCaveats) {
-			caveats.add(new CaveatView("c" + (++n), caveat, about(caveat)));
+			String marker = "c" + (++n);
+			caveats.add(new CaveatView(marker, caveat, about(caveat)));
+			// A caveat on a run's cell is about that cell in every comparison: matched cells share their anchor.
+			if (caveat.target().cellAnchor() != null) {
+				caveatMarkers.computeIfAbsent(caveat.target().cellAnchor() + "|", k -> new ArrayList<>()).add(marker);
+			}
 		}
 
 		List<String> paramNames = new ArrayList<>();

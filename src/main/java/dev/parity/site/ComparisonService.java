@@ -109,6 +109,11 @@ class ComparisonService {
 		return defaults.settings().asMap();
 	}
 
+	/** The server's defaults: PRODUCT.md's, as configured under {@code parity.thresholds.*}. */
+	CompareSettings defaults() {
+		return defaults.settings();
+	}
+
 	/**
 	 * The comparison of two stored runs as a snapshot, computed now or kept from an earlier request. The returned
 	 * tree is the caller's own.
@@ -143,7 +148,7 @@ class ComparisonService {
 		if (contender == null) {
 			throw new RunNotFoundException(pair.contenderId());
 		}
-		return ComparisonSnapshot.of(builder.compare(baseline, contender, settings), json);
+		return ComparisonSnapshot.of(builder.compare(baseline, contender, settings), defaults.settings(), json);
 	}
 
 	/**

@@ -2,15 +2,20 @@ package dev.parity.site;
 
 import java.time.Instant;
 import java.util.Iterator;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
+import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparedCell;
 import dev.parity.compare.ComparedMetric;
 import dev.parity.compare.Comparison;
 import dev.parity.compare.ComparisonJson;
 import dev.parity.compare.Headline;
 import dev.parity.compare.ProvenanceDifference;
+import dev.parity.compare.SettingsDisclosure;
 import dev.parity.run.MetricDefinition;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -34,8 +39,9 @@ final class ComparisonSnapshot {
 	private ComparisonSnapshot() {
 	}
 
-	static ObjectNode of(Comparison comparison, JsonMapper json) {
-		ObjectNode snapshot = ComparisonJson.toJson(comparison, json);
+	/** The snapshot of a comparison, its settings disclosed against the server's defaults. */
+	static ObjectNode of(Comparison comparison, CompareSettings defaults, JsonMapper json) {
+		ObjectNode snapshot = ComparisonJson.toJson(comparison, SettingsDisclosure.of(comparison, defaults), json);
 		snapshot.put("rules_version", RULES_VERSION);
 		// A run's disclosed caveats are part of its immutable document: frozen with the numbers.
 		ArrayNode baselineCaveats = ((ObjectNode) snapshot.get("baseline")).putArray("disclosed_caveats");
@@ -100,9 +106,44 @@ final class ComparisonSnapshot {
 		ObjectNode claim = (ObjectNode) TEXT.readTree(TEXT.writeValueAsString(snapshot));
 		claim.remove("computed_at");
 		claim.remove("rules_version");
+		// Said about the settings against the server's defaults of the day, not about the two runs.
+		claim.remove("non_default_settings");
+		claim.remove("ungreyed_by_settings");
 		((ObjectNode) claim.get("baseline")).remove("url");
 		((ObjectNode) claim.get("contender")).remove("url");
 		return claim;
+	}
+
+	/**
+	 * The line that discloses non-default settings, or {@code null} under the defaults. A snapshot stored before
+	 * settings were disclosed has its settings compared with today's defaults, without a count.
+	 */
+	static @Nullable String settingsNotice(JsonNode snapshot, CompareSettings defaults) {
+		List<SettingsDisclosure.Shown> shown = new ArrayList<>();
+		JsonNode nonDefault = snapshot.get("non_default_settings");
+		if (nonDefault != null) {
+			nonDefault.forEach(entry -> shown.add(new SettingsDisclosure.Shown(entry.get("name").asString(),
+					text(entry.get("value")), text(entry.get("default")))));
+		}
+		else {
+			Map<String, Object> standard = defaults.asMap();
+			snapshot.get("settings").forEachEntry((name, value) -> {
+				if (standard.containsKey(name) && !text(value).equals(SettingsDisclosure.text(standard.get(name)))) {
+					shown.add(new SettingsDisclosure.Shown(name, text(value), SettingsDisclosure.text(standard.get(name))));
+				}
+			});
+		}
+		return SettingsDisclosure.sentence(shown, snapshot.path("ungreyed_by_settings").asInt(0));
+	}
+
+	private static String text(JsonNode value) {
+		if (value.isArray()) {
+			return value.isEmpty() ? "none" : String.join(",", value.valueStream().map(JsonNode::asString).toList());
+		}
+		if (value.isNumber()) {
+			return SettingsDisclosure.text(value.doubleValue());
+		}
+		return value.asString();
 	}
 
 	static List<String> metricNames(JsonNode snapshot) {

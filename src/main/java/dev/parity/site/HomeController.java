@@ -16,16 +16,23 @@ class HomeController {
 
 	private final dev.parity.record.Publications publications;
 
-	HomeController(RunSummaries summaries, dev.parity.record.Publications publications) {
+	private final RecordNotices notices;
+
+	HomeController(RunSummaries summaries, dev.parity.record.Publications publications, RecordNotices notices) {
+		this.notices = notices;
 		this.summaries = summaries;
 		this.publications = publications;
 	}
 
 	@GetMapping("/")
 	String showHome(Model model) {
-		model.addAttribute("recent", summaries.findTop10ByOrderByUploadedAtDescIdAsc());
+		java.util.List<dev.parity.run.RunSummary> recent = summaries.findTop10ByOrderByUploadedAtDescIdAsc();
+		model.addAttribute("recent", recent);
+		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(dev.parity.run.RunSummary::getId).toList()));
 		model.addAttribute("total", summaries.count());
-		model.addAttribute("published", publications.recent(5));
+		java.util.List<dev.parity.record.Publication> published = publications.recent(5);
+		model.addAttribute("published", published);
+		model.addAttribute("publicationMarks", notices.publicationMarks(published));
 		return "home";
 	}
 

@@ -43,8 +43,11 @@ class PublicationController {
 
 	private final JsonMapper json;
 
+	private final RecordNotices notices;
+
 	PublicationController(Publications publications, ComparisonService comparisons, ComparisonController comparisonPages,
-			Caveats caveats, JsonMapper json) {
+			Caveats caveats, JsonMapper json, RecordNotices notices) {
+		this.notices = notices;
 		this.publications = publications;
 		this.comparisons = comparisons;
 		this.comparisonPages = comparisonPages;
@@ -68,7 +71,14 @@ class PublicationController {
 		model.addAttribute("publicationRetraction", retraction);
 		model.addAttribute("replacementTitle", retraction == null || retraction.replacementId() == null ? null
 				: publications.find(retraction.replacementId()).map(Publication::title).orElse(retraction.replacementId()));
-		model.addAttribute("supersedes", publications.superseded("publication", id));
+		List<Retraction> supersedes = publications.superseded("publication", id);
+		model.addAttribute("supersedes", supersedes);
+		Map<String, String> supersededTitles = new java.util.HashMap<>();
+		supersedes.forEach(r -> supersededTitles.put(r.subjectId(),
+				publications.find(r.subjectId()).map(Publication::title).orElse(r.subjectId())));
+		model.addAttribute("supersededTitles", supersededTitles);
+		model.addAttribute("notices", notices.forPublication(publication, page, ""));
+		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("live", false);
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		model.addAttribute("liveUrl", liveUrl);
@@ -91,6 +101,12 @@ class PublicationController {
 		body.put("published_at", publication.createdAt().toString());
 		body.put("published_by", publication.createdBy());
 		body.put("rules_version", publication.rulesVersion());
+		body.put("settings_reason", publication.settingsReason());
+		body.put("no_comparable_confirmed", publication.noComparableConfirmed());
+		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
+		String base = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath().build()
+			.toUriString();
+		notices.forPublication(publication, comparisonPages.page(publication.result(), pair), base).writeJson(body);
 		publications.retractionOf("publication", id).ifPresent(r -> {
 			ObjectNode retraction = body.putObject("retraction");
 			retraction.put("kind", r.kind());
@@ -108,8 +124,16 @@ class PublicationController {
 		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
 		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
 			.path(publication.url()).build().toUriString();
-		return comparisonPages.export(comparisonPages.page(publication.result(), pair), publication.result(), format,
-				publication.title(), permalink, "published-" + id);
+		ComparisonPage page = comparisonPages.page(publication.result(), pair);
+		ObjectNode fields = json.createObjectNode();
+		fields.put("title", publication.title());
+		fields.put("caption", publication.caption());
+		fields.put("published_at", publication.createdAt().toString());
+		fields.put("published_by", publication.createdBy());
+		fields.put("settings_reason", publication.settingsReason());
+		fields.put("no_comparable_confirmed", publication.noComparableConfirmed());
+		return comparisonPages.export(page, publication.result(), format, publication.title(), permalink, "published-" + id,
+				notices.forPublication(publication, page, ComparisonExport.absolute(permalink, "")), fields);
 	}
 
 	@PostMapping("/published/{id}/retract")

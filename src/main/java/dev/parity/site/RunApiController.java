@@ -44,8 +44,11 @@ class RunApiController {
 
 	private final dev.parity.record.Publications publications;
 
+	private final RecordNotices notices;
+
 	RunApiController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
-			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications) {
+			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices) {
+		this.notices = notices;
 		this.caveats = caveats;
 		this.publications = publications;
 		this.json = json;
@@ -67,8 +70,12 @@ class RunApiController {
 		body.put("page", found.getNumber());
 		body.put("size", found.getSize());
 		ArrayNode list = body.putArray("runs");
-		java.util.Set<String> retracted = publications.retractedAmong("run", found.map(RunSummary::getId).getContent());
-		found.forEach(run -> list.add(runJson.summary(run).put("retracted", retracted.contains(run.getId()))));
+		java.util.Map<String, dev.parity.record.Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
+		found.forEach(run -> {
+			dev.parity.record.Retraction mark = marks.get(run.getId());
+			list.add(runJson.summary(run).put("retracted", mark != null)
+				.put("record_status", mark == null ? null : mark.kind()));
+		});
 		return body;
 	}
 
@@ -79,6 +86,8 @@ class RunApiController {
 		RunFlagging.Flags flags = flagging.check(run);
 		ObjectNode body = runJson.run(run, flags.run(), flags.cells());
 		body.set("caveats", CaveatJson.list(caveats.forRun(id), json));
+		notices.forRun(id, org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath().build()
+			.toUriString()).writeJson(body);
 		publications.retractionOf("run", id).ifPresent(r -> {
 			ObjectNode retraction = body.putObject("retraction");
 			retraction.put("kind", r.kind());

@@ -12,7 +12,6 @@ import java.util.stream.Collectors;
 import dev.parity.caveat.Caveat;
 import dev.parity.run.MetricDefinition;
 import dev.parity.run.Provenance;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
 /**
@@ -24,9 +23,10 @@ final class RunExport {
 	private RunExport() {
 	}
 
-	static String markdown(RunPage page, List<Caveat> caveats, String permalink, String thresholds) {
+	static String markdown(RunPage page, List<Caveat> caveats, String permalink, String thresholds, Notices notices) {
 		Provenance p = page.provenance();
 		StringBuilder md = new StringBuilder("# ").append(ComparisonExport.escape(page.run().title())).append("\n\n");
+		md.append(notices.markdown());
 		md.append("Permalink: <").append(permalink).append(">  \n");
 		md.append("Role: ").append(page.run().role().id()).append(" · System: ").append(ComparisonExport.escape(p.system().name()))
 			.append(" · Model: ").append(ComparisonExport.escape(p.model().repo()))
@@ -34,17 +34,42 @@ final class RunExport {
 		md.append("Engine: ").append(ComparisonExport.escape(p.engine().name()))
 			.append(p.engine().version() == null ? "" : " " + ComparisonExport.escape(p.engine().version()))
 			.append(" · Harness: ").append(ComparisonExport.escape(p.harness().name())).append("  \n");
-		md.append("Thresholds of the run checks: ").append(thresholds).append("\n\n");
+		md.append("Thresholds of the run checks: ").append(ComparisonExport.escape(thresholds)).append("\n\n");
 		Map<String, Integer> notes = new LinkedHashMap<>();
 		List<String> noteTexts = new ArrayList<>();
 		for (RunPage.PageFlag flag : page.runFlags()) {
-			md.append("**").append(flag.rule()).append("**").append(ref(notes, noteTexts, flag)).append(' ');
+			md.append("**").append(ComparisonExport.escape(flag.rule())).append("**").append(ref(notes, noteTexts, flag)).append(' ');
 		}
 		md.append(page.runFlags().isEmpty() ? "" : "\n\n");
+		// Every caveat is a footnote referenced where it applies: the run's from here, a cell's from its row.
+		List<String> caveatNotes = new ArrayList<>();
+		List<String> runCaveatRefs = new ArrayList<>();
+		Map<String, List<String>> cellCaveatRefs = new LinkedHashMap<>();
+		for (String disclosed : p.caveats()) {
+			String marker = "c" + (caveatNotes.size() + 1);
+			caveatNotes.add("[^" + marker + "]: *Disclosed by the uploader*: " + ComparisonExport.escape(disclosed));
+			runCaveatRefs.add("[^" + marker + "]");
+		}
+		for (Caveat caveat : caveats) {
+			String marker = "c" + (caveatNotes.size() + 1);
+			caveatNotes.add("[^" + marker + "]: " + (caveat.hypothesis() ? "*Hypothesis (" + caveat.status() + ")*: " : "*Caveat*: ")
+					+ ComparisonExport.escape(caveat.text())
+					+ (caveat.target().cellAnchor() == null ? "" : " — on " + ComparisonExport.escape(caveat.target().cellAnchor())));
+			if (caveat.target().cellAnchor() == null || page.rows().stream().noneMatch(r -> r.anchor().equals(caveat.target().cellAnchor()))) {
+				runCaveatRefs.add("[^" + marker + "]");
+			}
+			else {
+				cellCaveatRefs.computeIfAbsent(caveat.target().cellAnchor(), k -> new ArrayList<>()).add("[^" + marker + "]");
+			}
+		}
+		if (!runCaveatRefs.isEmpty()) {
+			md.append("**Caveats on this run:** ").append(String.join(" ", runCaveatRefs)).append("\n\n");
+		}
 		md.append('|');
-		page.paramNames().forEach(n -> md.append(' ').append(n).append(" |"));
+		page.paramNames().forEach(n -> md.append(' ').append(ComparisonExport.escape(n)).append(" |"));
 		md.append(" completed | failed | cancelled | output tokens |");
-		page.metrics().forEach(m -> md.append(' ').append(m.name()).append(" (").append(m.unit()).append(") |"));
+		page.metrics().forEach(m -> md.append(' ').append(ComparisonExport.escape(m.name())).append(" (")
+			.append(ComparisonExport.escape(m.unit())).append(") |"));
 		md.append(" notes |\n|");
 		page.paramNames().forEach(n -> md.append("---:|"));
 		md.append("---:|---:|---:|---:|");
@@ -52,7 +77,7 @@ final class RunExport {
 		md.append("---|\n");
 		for (RunPage.Row row : page.rows()) {
 			md.append('|');
-			row.paramValues().forEach(v -> md.append(' ').append(v).append(" |"));
+			row.paramValues().forEach(v -> md.append(' ').append(ComparisonExport.escape(v)).append(" |"));
 			md.append(' ').append(row.completed()).append(" | ").append(row.failed()).append(" | ").append(row.cancelled())
 				.append(" | ").append(row.outputTokens()).append(" |");
 			for (RunPage.Value value : row.values()) {
@@ -61,22 +86,15 @@ final class RunExport {
 			}
 			StringBuilder refs = new StringBuilder();
 			row.flags().forEach(flag -> refs.append(ref(notes, noteTexts, flag)));
+			cellCaveatRefs.getOrDefault(row.anchor(), List.of()).forEach(refs::append);
 			md.append(' ').append(refs).append(" |\n");
 		}
 		md.append('\n');
-		if (!p.caveats().isEmpty() || !caveats.isEmpty() || !noteTexts.isEmpty()) {
+		if (!caveatNotes.isEmpty() || !noteTexts.isEmpty()) {
 			md.append("## Flags and caveats\n\n");
 		}
 		noteTexts.forEach(text -> md.append(text).append('\n'));
-		int c = 0;
-		for (String disclosed : p.caveats()) {
-			md.append("[^c").append(++c).append("]: *Disclosed by the uploader*: ").append(ComparisonExport.escape(disclosed)).append('\n');
-		}
-		for (Caveat caveat : caveats) {
-			md.append("[^c").append(++c).append("]: ").append(caveat.hypothesis() ? "*Hypothesis (" + caveat.status() + ")*: " : "*Caveat*: ")
-				.append(ComparisonExport.escape(caveat.text()))
-				.append(caveat.target().cellAnchor() == null ? "" : " — on " + caveat.target().cellAnchor()).append('\n');
-		}
+		caveatNotes.forEach(text -> md.append(text).append('\n'));
 		return md.toString();
 	}
 
@@ -86,19 +104,21 @@ final class RunExport {
 		if (number == null) {
 			number = notes.size() + 1;
 			notes.put(key, number);
-			texts.add("[^" + number + "]: **" + flag.rule() + "**: " + ComparisonExport.escape(flag.message())
-					+ (flag.greying() ? " — greys " + String.join(", ", flag.greys()) : " — annotation"));
+			texts.add("[^" + number + "]: **" + ComparisonExport.escape(flag.rule()) + "**: " + ComparisonExport.escape(flag.message())
+					+ (flag.greying() ? " — greys " + ComparisonExport.escape(String.join(", ", flag.greys())) : " — annotation"));
 		}
 		return "[^" + number + "]";
 	}
 
-	static String csv(RunPage page, String permalink, String thresholds) {
+	static String csv(RunPage page, String permalink, String thresholds, Notices notices) {
 		StringWriter out = new StringWriter();
 		List<String> header = new ArrayList<>(List.of("anchor"));
 		header.addAll(page.paramNames());
 		header.addAll(List.of("completed", "failed", "cancelled", "output_tokens_median", "metric", "unit", "value",
 				"statistics", "greyed", "flags", "permalink", "thresholds"));
-		try (CSVPrinter printer = new CSVPrinter(out, CSVFormat.DEFAULT.builder().setHeader(header.toArray(String[]::new)).get())) {
+		try (CSVPrinter printer = new CSVPrinter(out, CsvCells.FORMAT.builder()
+			.setHeaderComments(notices.lines().toArray(Object[]::new))
+			.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new)).get())) {
 			for (RunPage.Row row : page.rows()) {
 				for (int m = 0; m < page.metrics().size(); m++) {
 					MetricDefinition metric = page.metrics().get(m);
@@ -122,7 +142,7 @@ final class RunExport {
 						.map(f -> f.rule() + ": " + f.message()).collect(Collectors.joining("; ")));
 					record.add(permalink + "#" + row.anchor());
 					record.add(thresholds);
-					printer.printRecord(record);
+					printer.printRecord(CsvCells.row(record));
 				}
 			}
 		}

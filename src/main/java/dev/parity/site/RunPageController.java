@@ -1,9 +1,11 @@
 package dev.parity.site;
 
 import java.util.List;
+import java.util.Map;
 
 import dev.parity.caveat.Caveats;
 import dev.parity.record.Publications;
+import dev.parity.record.Retraction;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
@@ -41,8 +43,11 @@ class RunPageController {
 
 	private final Publications publications;
 
+	private final RecordNotices notices;
+
 	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
-			Caveats caveats, Publications publications) {
+			Caveats caveats, Publications publications, RecordNotices notices) {
+		this.notices = notices;
 		this.caveats = caveats;
 		this.publications = publications;
 		this.runs = runs;
@@ -61,7 +66,7 @@ class RunPageController {
 		model.addAttribute("pageTitle", "Runs");
 		model.addAttribute("filter", applied);
 		model.addAttribute("runs", found);
-		model.addAttribute("retracted", publications.retractedAmong("run", found.map(RunSummary::getId).getContent()));
+		model.addAttribute("runMarks", notices.runMarks(found.map(RunSummary::getId).getContent()));
 		return "runs/list";
 	}
 
@@ -77,8 +82,26 @@ class RunPageController {
 				: summaries.findTop20ByModelCommitAndWorkloadFingerprintAndIdNotOrderByUploadedAtDesc(
 						run.provenance().model().commit().value(), run.workloadFingerprint(), run.id().value());
 		model.addAttribute("similar", similar);
-		model.addAttribute("caveats", caveats.forRun(id));
-		model.addAttribute("retraction", publications.retractionOf("run", id).orElse(null));
+		model.addAttribute("runMarks", notices.runMarks(similar.stream().map(RunSummary::getId).toList()));
+		List<dev.parity.caveat.Caveat> onRun = caveats.forRun(id);
+		model.addAttribute("caveats", onRun);
+		// Markers c1, c2, … in the order of the list; a caveat on a cell shows its marker in that cell's row.
+		List<ComparisonPage.CaveatView> views = new java.util.ArrayList<>();
+		Map<String, List<ComparisonPage.CaveatView>> cellCaveats = new java.util.HashMap<>();
+		for (dev.parity.caveat.Caveat caveat : onRun) {
+			ComparisonPage.CaveatView view = new ComparisonPage.CaveatView("c" + (views.size() + 1), caveat,
+					caveat.target().describe());
+			views.add(view);
+			if (caveat.target().cellAnchor() != null) {
+				cellCaveats.computeIfAbsent(caveat.target().cellAnchor(), k -> new java.util.ArrayList<>()).add(view);
+			}
+		}
+		model.addAttribute("caveatViews", views);
+		model.addAttribute("cellCaveats", cellCaveats);
+		Retraction retraction = publications.retractionOf("run", id).orElse(null);
+		model.addAttribute("retraction", retraction);
+		model.addAttribute("replacementTitle", notices.replacementTitle(retraction));
+		model.addAttribute("supersededTitles", supersededTitles(publications.superseded("run", id)));
 		model.addAttribute("supersedes", publications.superseded("run", id));
 		return "runs/detail";
 	}
@@ -91,15 +114,23 @@ class RunPageController {
 		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
 			.path(run.url()).build().toUriString();
 		String thresholds = flagging.thresholds();
+		Notices runNotices = notices.forRun(id, ComparisonExport.absolute(permalink, ""));
 		String body = switch (format) {
-			case "md" -> RunExport.markdown(page, caveats.forRun(id), permalink, thresholds);
-			case "csv" -> RunExport.csv(page, permalink, thresholds);
+			case "md" -> RunExport.markdown(page, caveats.forRun(id), permalink, thresholds, runNotices);
+			case "csv" -> RunExport.csv(page, permalink, thresholds, runNotices);
 			default -> throw new RunNotFoundException(id + "/export." + format);
 		};
 		return org.springframework.http.ResponseEntity.ok()
 			.contentType(org.springframework.http.MediaType.parseMediaType(("md".equals(format) ? "text/markdown" : "text/csv") + ";charset=UTF-8"))
 			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION, "inline; filename=\"run-" + id + "." + format + "\"")
 			.body(body);
+	}
+
+	/** The titles of the runs a run supersedes, by id, so that its banner names them. */
+	private Map<String, String> supersededTitles(List<Retraction> superseded) {
+		Map<String, String> titles = new java.util.HashMap<>();
+		superseded.forEach(r -> titles.put(r.subjectId(), summaries.findById(r.subjectId()).map(RunSummary::getTitle).orElse(r.subjectId())));
+		return titles;
 	}
 
 	Run load(String id) {

@@ -1,7 +1,10 @@
 /**
  * The pages and read API that gather several features: the start page, run lists and run pages.
  */
+@ApplicationModule(allowedDependencies = {"caveat", "compare", "record", "run"})
 @NullMarked
 package dev.parity.site;
 
 import org.jspecify.annotations.NullMarked;
+
+import org.springframework.modulith.ApplicationModule;

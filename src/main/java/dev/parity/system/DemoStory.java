@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.List;
 
 import dev.parity.ingest.RunIngest;
-import dev.parity.run.RunRepository.Stored;
+import dev.parity.run.RunWriter.Stored;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

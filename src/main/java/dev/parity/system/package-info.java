@@ -1,7 +1,10 @@
 /**
  * The application's plumbing: the database, error handling and the demo story.
  */
+@ApplicationModule(allowedDependencies = {"ingest", "run"})
 @NullMarked
 package dev.parity.system;
 
 import org.jspecify.annotations.NullMarked;
+
+import org.springframework.modulith.ApplicationModule;

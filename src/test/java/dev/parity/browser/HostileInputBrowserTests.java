@@ -70,7 +70,8 @@ class HostileInputBrowserTests extends BrowserTest {
 			.with(httpBasic(USER, PASSWORD)).with(csrf()));
 		mvc.perform(post("/runs/" + hostile + "/caveats").param("text", PAYLOAD).with(httpBasic(USER, PASSWORD)).with(csrf()));
 		String published = mvc.perform(post("/compare/" + pair + "/publish").param("title", "P " + PAYLOAD)
-			.param("caption", PAYLOAD).with(httpBasic(USER, PASSWORD)).with(csrf())).andReturn().getResponse().getRedirectedUrl();
+			.param("caption", PAYLOAD).param("confirm_no_comparable", "true").with(httpBasic(USER, PASSWORD)).with(csrf()))
+			.andReturn().getResponse().getRedirectedUrl();
 
 		String base = "http://localhost:" + port;
 		Browser.signIn(browser, base);

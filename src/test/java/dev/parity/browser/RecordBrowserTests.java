@@ -4,6 +4,7 @@ import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.web.servlet.MockMvc;
@@ -51,9 +52,40 @@ class RecordBrowserTests extends BrowserTest {
 		assertThat(browser.findElement(By.id("retraction-banner")).isDisplayed()).isTrue();
 	}
 
+	@Test
+	void loosenedThresholdsShowABannerAndThePublicationAsksForAReasonAndKeepsIt() throws Exception {
+		String base = "http://localhost:" + port;
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String c = TestUploads.upload(mvc, "run-c-effort-high.json");
+		Browser.signIn(browser, base);
+
+		browser.get(base + "/compare/" + reference + "..." + c + "?vary=checkpoint&output_tolerance=10");
+		String banner = browser.findElement(By.id("settings-banner")).getText();
+		assertThat(banner).contains("Thresholds loosened: output_tolerance 10 (default 0.1), vary checkpoint (default system)")
+			.containsPattern("— \\d+ cell × metric values that the defaults grey are shown as comparable");
+		screenshot("compare-loosened-banner");
+
+		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys("Decode +101 %");
+		WebElement reason = browser.findElement(By.cssSelector("section.publish textarea[name=reason]"));
+		browser.findElement(By.cssSelector("section.publish button")).click();
+		// The browser refuses to send the form without the reason: still the live comparison.
+		assertThat(browser.getCurrentUrl()).contains("/compare/");
+		assertThat(browser.executeScript("return arguments[0].validity.valueMissing", reason)).isEqualTo(true);
+		reason.sendKeys("what longer outputs look like when they are not greyed");
+		browser.findElement(By.cssSelector("section.publish button")).click();
+		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().matches(".*/published/[a-z0-9]{10}$"));
+
+		assertThat(browser.findElement(By.id("settings-banner")).getText()).contains("Thresholds loosened: output_tolerance 10");
+		assertThat(browser.findElement(By.id("settings-reason")).getText())
+			.contains("what longer outputs look like when they are not greyed");
+		screenshot("published-loosened-banner");
+	}
+
 	private String publish(String base, String baseline, String contender, String title) {
 		browser.get(base + "/compare/" + baseline + "..." + contender);
 		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys(title);
+		// A comparison with no comparable cell is published only when that is confirmed.
+		browser.findElements(By.cssSelector("section.publish input[name=confirm_no_comparable]")).forEach(box -> box.click());
 		browser.findElement(By.cssSelector("section.publish button")).click();
 		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().matches(".*/published/[a-z0-9]{10}$"));
 		String url = browser.getCurrentUrl();

@@ -63,7 +63,7 @@ class BackupRestoreTests {
 		form("/caveats/" + hypothesis + "/status", "status", "refuted", "reason", "the spike moved after a full warm-up",
 				"decided_by", e, "back", "/compare/" + pair);
 		String first = publicationId(form("/compare/" + reference + "..." + c + "/publish", "title", "Spark vs reference: +101 %",
-				"caption", ""));
+				"caption", "", "confirm_no_comparable", "true"));
 		String controlled = publicationId(form("/compare/" + pair + "/publish", "title", "Spark vs reference, controlled",
 				"caption", "decode within ±10 % on 18 of 18 cells"));
 		form("/published/" + first + "/retract", "reason", "outputs were 801 vs 512 tokens", "replacement", controlled);

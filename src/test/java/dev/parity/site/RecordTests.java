@@ -165,8 +165,9 @@ class RecordTests {
 		assertThat(markdown).contains("~~").contains("*greyed: failures*");
 
 		String csv = page("/compare/" + pair + "/export.csv");
-		assertThat(csv.lines().findFirst().orElseThrow()).startsWith("anchor,prompt_tokens,concurrency,metric,unit,baseline,contender,ratio,comparable,flags");
-		assertThat(csv).contains("cell-concurrency-1--prompt_tokens-32768,32768,1,ttft_s,s,22.96,16.73,0.729,true");
+		assertThat(csv.lines().findFirst().orElseThrow())
+			.startsWith("\"anchor\",\"prompt_tokens\",\"concurrency\",\"metric\",\"unit\",\"baseline\",\"contender\",\"ratio\",\"comparable\",\"flags\"");
+		assertThat(csv).contains("\"cell-concurrency-1--prompt_tokens-32768\",32768,1,\"ttft_s\",\"s\",22.96,16.73,0.729,\"true\"");
 	}
 
 	@Test
@@ -209,7 +210,7 @@ class RecordTests {
 
 	private String publish(String baseline, String contender, String title, String caption) throws Exception {
 		MvcResult result = mvc.perform(post("/compare/" + baseline + "..." + contender + "/publish").param("title", title)
-			.param("caption", caption).with(httpBasic(USER, PASSWORD)).with(csrf()))
+			.param("caption", caption).param("confirm_no_comparable", "true").with(httpBasic(USER, PASSWORD)).with(csrf()))
 			.andExpect(status().is3xxRedirection()).andReturn();
 		String location = result.getResponse().getRedirectedUrl();
 		assertThat(location).matches("/published/[a-z0-9]{10}");

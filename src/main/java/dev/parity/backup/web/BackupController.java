@@ -17,7 +17,6 @@ import dev.parity.backup.BackupRejected;
 import dev.parity.backup.Backups;
 import dev.parity.backup.InstanceNotEmpty;
 import dev.parity.backup.Restores;
-import dev.parity.ingest.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -41,7 +40,8 @@ import org.springframework.web.multipart.MultipartFile;
 /**
  * Backup and restore for administrators: {@code GET /admin/backup} downloads the whole record as one zip;
  * {@code POST /admin/restore} (the form on {@code /admin/restore}) and {@code POST /api/admin/restore} (for scripts:
- * multipart field {@code archive}, or the zip as an {@code application/zip} body) restore one into an empty instance.
+ * multipart field {@code archive}, or the zip as an {@code application/zip} body, named by an optional
+ * {@code Content-Disposition} header) restore one into an empty instance.
  */
 @Controller
 class BackupController {
@@ -77,7 +77,7 @@ class BackupController {
 			HttpServletResponse response, Model model) throws IOException {
 		requireAdmin(request);
 		try {
-			BackupContents restored = restore(archive.getInputStream());
+			BackupContents restored = restore(archive.getInputStream(), nameOf(archive));
 			return page(model, "Restored " + restored + ".", null);
 		}
 		catch (BackupRejected rejected) {
@@ -99,14 +99,18 @@ class BackupController {
 	Map<String, Object> restoreMultipart(@RequestParam("archive") MultipartFile archive, HttpServletRequest request)
 			throws IOException {
 		requireAdmin(request);
-		return Map.of("restored", restore(archive.getInputStream()).counts());
+		return Map.of("restored", restore(archive.getInputStream(), nameOf(archive)).counts());
 	}
 
 	@PostMapping(path = "/api/admin/restore", consumes = "application/zip")
 	@ResponseBody
 	Map<String, Object> restoreZip(HttpServletRequest request) throws IOException {
 		requireAdmin(request);
-		return Map.of("restored", restore(request.getInputStream()).counts());
+		return Map.of("restored", restore(request.getInputStream(), nameOf(request)).counts());
+	}
+
+	/** One thing wrong, as the upload API reports it: where ({@code $}: the archive as a whole) and what. */
+	record Problem(String path, String message) {
 	}
 
 	@ExceptionHandler(BackupRejected.class)
@@ -120,17 +124,34 @@ class BackupController {
 	}
 
 	/** The archive is read from a temporary file: it may be larger than memory, and is checked before it is stored. */
-	private BackupContents restore(InputStream archive) throws IOException {
+	private BackupContents restore(InputStream archive, String name) throws IOException {
 		Path file = Files.createTempFile("parity-restore-", ".zip");
 		try {
 			try (archive) {
 				Files.copy(archive, file, StandardCopyOption.REPLACE_EXISTING);
 			}
-			return restores.restore(file);
+			return restores.restore(file, name);
 		}
 		finally {
 			Files.deleteIfExists(file);
 		}
+	}
+
+	/** The file name of a zip sent as the body, from its {@code Content-Disposition} header if it has one. */
+	private static String nameOf(HttpServletRequest request) {
+		String header = request.getHeader(HttpHeaders.CONTENT_DISPOSITION);
+		try {
+			String name = header == null ? null : ContentDisposition.parse(header).getFilename();
+			return name == null || name.isBlank() ? "(request body)" : name;
+		}
+		catch (IllegalArgumentException ex) {
+			return "(request body)";
+		}
+	}
+
+	private static String nameOf(MultipartFile archive) {
+		String name = archive.getOriginalFilename();
+		return name == null || name.isBlank() ? "(unnamed upload)" : name;
 	}
 
 	private String page(Model model, @Nullable String done, @Nullable String problem) {

@@ -8,7 +8,7 @@ import java.util.Map;
 import dev.parity.ingest.HarnessIngest;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.InputFile;
-import dev.parity.run.RunRepository.Stored;
+import dev.parity.run.RunWriter.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 

@@ -5,7 +5,7 @@ import java.security.Principal;
 import java.util.Map;
 
 import dev.parity.ingest.RunIngest;
-import dev.parity.run.RunRepository.Stored;
+import dev.parity.run.RunWriter.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 

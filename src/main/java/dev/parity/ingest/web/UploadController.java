@@ -22,7 +22,7 @@ import dev.parity.ingest.harness.TableMapping;
 import dev.parity.run.Cell;
 import dev.parity.run.MetricCatalogue;
 import dev.parity.run.RunDocument;
-import dev.parity.run.RunRepository.Stored;
+import dev.parity.run.RunWriter.Stored;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
