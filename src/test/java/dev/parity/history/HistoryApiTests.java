@@ -138,6 +138,57 @@ class HistoryApiTests {
 		assertThat(normalised("nightly-box-c", nightOf)).isEqualTo(normalised("nightly-box-b", nightOf));
 	}
 
+	@Test
+	void pullRequestRunsGetAVerdictAgainstTheDefaultBranch() throws Exception {
+		List<ObjectNode> nights = NightlyRuns.series("nightly-box-v").subList(0, NightlyRuns.FLAG_CHANGE);
+		List<String> ids = upload(nights);
+		ObjectNode last = nights.get(nights.size() - 1);
+
+		ObjectNode equal = pullRequest(last, "equal", 1.0, "auto");
+		JsonNode pass = get("/api/runs/" + upload(List.of(equal)).get(0) + "/verdict");
+		assertThat(pass.get("status").asString()).isEqualTo("pass");
+		assertThat(pass.get("baseline").asString()).isEqualTo(ids.get(ids.size() - 1));
+		assertThat(pass.get("comparison_url").asString()).startsWith("/compare/" + ids.get(ids.size() - 1) + "...");
+		assertThat(pass.get("regressions")).isEmpty();
+		assertThat(pass.get("markdown").asString()).startsWith("**Parity verdict: pass**").contains("## Headlines", "decode\\_tps");
+
+		String slowerId = upload(List.of(pullRequest(last, "slower", 0.7, "auto"))).get(0);
+		JsonNode slower = get("/api/runs/" + slowerId + "/verdict");
+		assertThat(slower.get("status").asString()).isEqualTo("regression");
+		assertThat(slower.get("regressions").size()).isGreaterThanOrEqualTo(4);
+		assertThat(slower.at("/regressions/0/ratio").doubleValue()).isBetween(0.65, 0.75);
+		assertThat(slower.at("/regressions/0/params/prompt_tokens").intValue()).isEqualTo(1024);
+		assertThat(slower.get("markdown").asString()).startsWith("**Parity verdict: regression**");
+		assertThat(get("/api/runs/" + slowerId + "/verdict?baseline=" + ids.get(3)).get("baseline").asString())
+			.isEqualTo(ids.get(3));
+
+		JsonNode flagged = get("/api/runs/" + upload(List.of(pullRequest(last, "fp8", 1.0, "fp8"))).get(0) + "/verdict");
+		assertThat(flagged.get("status").asString()).isEqualTo("not-comparable");
+		assertThat(flagged.at("/reasons/0/rule").asString()).isEqualTo("critical-flags-differ");
+		assertThat(flagged.get("regressions")).isEmpty();
+
+		JsonNode first = get("/api/runs/" + ids.get(0) + "/verdict");
+		assertThat(first.get("status").asString()).isEqualTo("no-baseline");
+		assertThat(first.get("baseline").isNull()).isTrue();
+		mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/api/runs/zzzzzzzzzz/verdict"))
+			.andExpect(status().isNotFound());
+	}
+
+	/** A pull-request run: the last night's document on a branch, its decode rates scaled, kv-cache-dtype as given. */
+	private static ObjectNode pullRequest(ObjectNode night, String name, double decodeFactor, String kvCacheDtype) {
+		ObjectNode run = night.deepCopy();
+		run.put("title", "pull request " + name);
+		run.put("recorded_at", "2026-01-12T14:00:00Z");
+		run.putObject("context").put("branch", "feature-" + name).put("pull_request", 17);
+		((ObjectNode) run.get("engine").get("flags")).put("kv-cache-dtype", kvCacheDtype);
+		for (JsonNode cell : run.get("cells")) {
+			ObjectNode metrics = (ObjectNode) cell.get("metrics");
+			metrics.put("decode_tps", metrics.get("decode_tps").doubleValue() * decodeFactor);
+			metrics.put("throughput_tps", metrics.get("throughput_tps").doubleValue() * decodeFactor);
+		}
+		return run;
+	}
+
 	/** The series and its alerts with run ids replaced by night numbers. */
 	private String normalised(String system, Map<String, Integer> nightOf) throws Exception {
 		String id = get("/api/series?system=" + system).get("series").get(0).get("id").asString();
