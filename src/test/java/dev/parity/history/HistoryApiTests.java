@@ -116,6 +116,18 @@ class HistoryApiTests {
 		assertThat(after.at("/history/1/by").asString()).isEqualTo(USER);
 		assertThat(after.at("/history/1/reason").asString()).isEqualTo("looking");
 		assertThat(get("/api/alerts?status=withdrawn&series=" + seriesId).get("total").intValue()).isZero();
+
+		String seriesPage = page("/series/" + seriesId);
+		assertThat(seriesPage).contains("kv-cache-dtype auto → fp8", "alert-" + alertId, "name=\"status\"",
+				"data-charts=", "series-charts.js");
+		assertThat(page("/series?system=nightly-box-a")).contains(seriesId);
+		assertThat(page("/alerts")).contains(alertId);
+		assertThat(page("/runs/" + ids.get(7))).contains("this run in its history", "/series/" + seriesId + "#run-" + ids.get(7));
+	}
+
+	private String page(String url) throws Exception {
+		return mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
+			.andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
 	}
 
 	@Test
