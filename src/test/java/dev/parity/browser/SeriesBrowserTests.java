@@ -53,7 +53,8 @@ class SeriesBrowserTests extends BrowserTest {
 		form.findElement(By.name("reason")).sendKeys("fp8 decode kernels regressed, see caveat");
 		form.findElement(By.cssSelector("button[type=submit]")).click();
 		Browser.waitUpTo(browser, 15).until(d -> d.findElement(By.cssSelector(".alert .status")).getText().equals("explained"));
-		assertThat(browser.findElement(By.cssSelector(".alert")).getText()).contains("fp8 decode kernels regressed");
+		assertThat(browser.findElement(By.cssSelector(".alert .history")).getAttribute("textContent"))
+			.contains("fp8 decode kernels regressed");
 	}
 
 }

@@ -118,7 +118,7 @@ class HistoryApiTests {
 		assertThat(get("/api/alerts?status=withdrawn&series=" + seriesId).get("total").intValue()).isZero();
 
 		String seriesPage = page("/series/" + seriesId);
-		assertThat(seriesPage).contains("kv-cache-dtype auto → fp8", "alert-" + alertId, "name=\"status\"",
+		assertThat(seriesPage).contains("kv-cache-dtype auto → fp8", "alert-" + alertId,
 				"data-charts=", "series-charts.js");
 		assertThat(page("/series?system=nightly-box-a")).contains(seriesId);
 		assertThat(page("/alerts")).contains(alertId);
