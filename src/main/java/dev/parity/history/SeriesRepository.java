@@ -79,6 +79,15 @@ public class SeriesRepository {
 			.update();
 	}
 
+	/** Whether a run of the series was retracted or superseded after its analysis was computed. */
+	boolean retractedSinceAnalysis(String seriesId) {
+		return Boolean.TRUE.equals(jdbc.sql("""
+				select exists (select 1 from retraction r join series_run s on s.run_id = r.subject_id
+				               join series_analysis a on a.series_id = s.series_id
+				               where r.subject_kind = 'run' and s.series_id = ? and r.created_at >= a.computed_at)""")
+			.param(seriesId).query(Boolean.class).single());
+	}
+
 	public Optional<String> analysisJson(String seriesId) {
 		return jdbc.sql("select analysis::text from series_analysis where series_id = ?").param(seriesId)
 			.query(String.class).optional();

@@ -96,7 +96,13 @@ public class SeriesUpdates {
 
 	/** The stored analysis of a series. */
 	public java.util.Optional<SeriesAnalysis> analysis(String seriesId) {
-		return series.analysisJson(seriesId).map(text -> json.readValue(text, SeriesAnalysis.class));
+		java.util.Optional<String> stored = series.analysisJson(seriesId);
+		// A series restored from a backup has no analysis (it is computed again, not kept); one of whose runs was
+		// retracted since has a stale one.
+		if (stored.isEmpty() ? series.key(seriesId).isPresent() : series.retractedSinceAnalysis(seriesId)) {
+			return java.util.Optional.ofNullable(transaction.execute(status -> reanalyse(seriesId)));
+		}
+		return stored.map(text -> json.readValue(text, SeriesAnalysis.class));
 	}
 
 }

@@ -66,7 +66,9 @@ class SeriesPageController {
 	@GetMapping("/series")
 	String listSeries(Filter filter, Model model) {
 		model.addAttribute("pageTitle", "Series");
-		model.addAttribute("filter", filter);
+		model.addAttribute("filter", java.util.Map.of("system", value(filter.system()), "model", value(filter.model()),
+				"harness", value(filter.harness()), "branch", value(filter.branch())));
+		model.addAttribute("filtered", !filter.isEmpty());
 		model.addAttribute("series", series.list(filter.system(), filter.model(), filter.harness(), filter.branch()));
 		return "history/series-list";
 	}
@@ -169,6 +171,10 @@ class SeriesPageController {
 		}
 		redirect.addFlashAttribute("message", "Alert " + id + " is now " + alert.status() + ".");
 		return "redirect:" + ("alerts".equals(back) ? "/alerts" : "/series/" + alert.series() + "#alert-" + id);
+	}
+
+	private static String value(@Nullable String text) {
+		return text == null ? "" : text;
 	}
 
 	private static String label(Map<String, Object> params) {
