@@ -287,6 +287,24 @@ public final class SeriesAnalyser {
 		return found;
 	}
 
+	/**
+	 * Params as JSON numbers people read: whole numbers without a fraction or exponent (8192, not 8.192E+3, however
+	 * the document or the database wrote them), others as doubles; text as it is.
+	 */
+	public static Map<String, Object> plain(Map<String, Object> params) {
+		Map<String, Object> plain = new LinkedHashMap<>();
+		params.forEach((name, value) -> {
+			if (value instanceof java.math.BigDecimal number) {
+				java.math.BigDecimal stripped = number.stripTrailingZeros();
+				plain.put(name, stripped.scale() <= 0 ? (Object) stripped.toBigIntegerExact() : (Object) number.doubleValue());
+			}
+			else {
+				plain.put(name, value);
+			}
+		});
+		return plain;
+	}
+
 	static double median(List<Double> values) {
 		double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
 		Arrays.sort(sorted);
@@ -310,7 +328,7 @@ public final class SeriesAnalyser {
 		}
 
 		CellTrack track(String anchor, Cell cell) {
-			return tracks.computeIfAbsent(anchor, a -> new CellTrack(a, new LinkedHashMap<>(cell.params().values())));
+			return tracks.computeIfAbsent(anchor, a -> new CellTrack(a, plain(cell.params().values())));
 		}
 
 		List<SeriesAnalysis.CellPoints> cells() {

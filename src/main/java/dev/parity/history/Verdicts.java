@@ -123,7 +123,7 @@ public class Verdicts {
 				boolean significant = spread != null
 						&& Math.abs(Math.log(ratio)) > TDistribution.of(noise.length - 1).inverseCumulativeProbability(0.975) * spread;
 				significantOrUnknown |= significant || spread == null;
-				regressions.add(new Regression(new LinkedHashMap<>(cell.params().values()), cell.anchor(), metric.metric(),
+				regressions.add(new Regression(SeriesAnalyser.plain(cell.params().values()), cell.anchor(), metric.metric(),
 						ratio, significant, spread, noise.length));
 			}
 		}
