@@ -1,12 +1,18 @@
 package dev.parity.account;
 
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.List;
 import java.util.Set;
 
 import dev.parity.audit.AuditTrail;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpStatus;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Controller;
 import org.springframework.transaction.annotation.Transactional;
@@ -19,14 +25,13 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
- * A user's API tokens, and for admins the users and the audit trail.
+ * A user's API tokens and password, and for admins the users (role, disabling) and the audit trail. A refused
+ * change answers 400 with the page and the reason.
  */
 @Controller
 class AccountController {
 
 	static final Set<String> ROLES = Set.of("viewer", "uploader", "admin");
-
-	static final int MIN_PASSWORD = 12;
 
 	private final ApiTokens tokens;
 
@@ -36,11 +41,15 @@ class AccountController {
 
 	private final AuditTrail audit;
 
-	AccountController(ApiTokens tokens, AppUsers users, PasswordEncoder passwordEncoder, AuditTrail audit) {
+	private final PasswordPolicy passwordPolicy;
+
+	AccountController(ApiTokens tokens, AppUsers users, PasswordEncoder passwordEncoder, AuditTrail audit,
+			PasswordPolicy passwordPolicy) {
 		this.tokens = tokens;
 		this.users = users;
 		this.passwordEncoder = passwordEncoder;
 		this.audit = audit;
+		this.passwordPolicy = passwordPolicy;
 	}
 
 	@GetMapping("/account")
@@ -48,6 +57,35 @@ class AccountController {
 		model.addAttribute("pageTitle", "Your account");
 		model.addAttribute("tokens", tokens.list(principal.getName()));
 		return "account/tokens";
+	}
+
+	/**
+	 * A new password for the signed-in user, given the current one. Every session of the user ends, this one too:
+	 * they sign in again with the new password.
+	 */
+	@PostMapping("/account/password")
+	@Transactional
+	String changePassword(@RequestParam(defaultValue = "") String current, @RequestParam(defaultValue = "") String password,
+			Principal principal, Model model, HttpServletRequest request, HttpServletResponse response) {
+		AppUser user = users.findByUsername(principal.getName()).orElseThrow();
+		String problem = current.getBytes(StandardCharsets.UTF_8).length > PasswordPolicy.MAX_BYTES
+				|| !passwordEncoder.matches(current, user.getPasswordHash()) ? "That is not your current password."
+						: passwordPolicy.problem(user.getUsername(), password);
+		if (problem != null) {
+			audit.refused("change-password", user.getUsername(), problem);
+			response.setStatus(HttpStatus.BAD_REQUEST.value());
+			model.addAttribute("error", problem);
+			return showAccount(principal, model);
+		}
+		user.changePassword(passwordEncoder.encode(password));
+		users.flush();
+		audit.done("change-password", user.getUsername(), null);
+		HttpSession session = request.getSession(false);
+		if (session != null) {
+			session.invalidate();
+		}
+		SecurityContextHolder.clearContext();
+		return "redirect:/login?changed";
 	}
 
 	@PostMapping("/account/tokens")
@@ -80,13 +118,14 @@ class AccountController {
 
 	@PostMapping("/admin/users")
 	@Transactional
-	String addUser(@RequestParam String username, @RequestParam String password, @RequestParam String role,
-			RedirectAttributes redirect) {
+	String addUser(@RequestParam String username, @RequestParam String password, @RequestParam String role, Model model,
+			HttpServletResponse response, RedirectAttributes redirect) {
 		String problem = userProblem(username, password, role);
 		if (problem != null) {
 			audit.refused("add-user", username, problem);
-			redirect.addFlashAttribute("error", problem);
-			return "redirect:/admin/users";
+			response.setStatus(HttpStatus.BAD_REQUEST.value());
+			model.addAttribute("error", problem);
+			return listUsers(model);
 		}
 		users.save(new AppUser(username.strip(), passwordEncoder.encode(password), role));
 		audit.done("add-user", username.strip(), "role " + role);
@@ -105,6 +144,26 @@ class AccountController {
 		user.changeRole(role);
 		audit.done("change-role", username, "role " + role);
 		redirect.addFlashAttribute("notice", username + " is now " + role + ".");
+		return "redirect:/admin/users";
+	}
+
+	/** Disables an account (it cannot sign in, its sessions and tokens stop at once) or enables it again. */
+	@PostMapping("/admin/users/{username}/enabled")
+	@Transactional
+	String enable(@PathVariable String username, @RequestParam boolean enabled, Principal principal, Model model,
+			HttpServletResponse response, RedirectAttributes redirect) {
+		AppUser user = users.findByUsername(username).orElse(null);
+		String problem = user == null ? "No user " + username + "."
+				: !enabled && user.getUsername().equals(principal.getName()) ? "You cannot disable your own account." : null;
+		if (problem != null) {
+			audit.refused(enabled ? "enable-user" : "disable-user", username, problem);
+			response.setStatus(user == null ? HttpStatus.NOT_FOUND.value() : HttpStatus.BAD_REQUEST.value());
+			model.addAttribute("error", problem);
+			return listUsers(model);
+		}
+		user.setEnabled(enabled);
+		audit.done(enabled ? "enable-user" : "disable-user", username, null);
+		redirect.addFlashAttribute("notice", username + (enabled ? " can sign in again." : " is disabled: signed out, tokens stopped."));
 		return "redirect:/admin/users";
 	}
 
@@ -127,13 +186,10 @@ class AccountController {
 		if (users.findByUsername(username.strip()).isPresent()) {
 			return "There is a user " + username.strip() + " already.";
 		}
-		if (password == null || password.length() < MIN_PASSWORD) {
-			return "A password has at least " + MIN_PASSWORD + " characters.";
-		}
 		if (!ROLES.contains(role)) {
 			return "The role is viewer, uploader or admin.";
 		}
-		return null;
+		return passwordPolicy.problem(username, password);
 	}
 
 }

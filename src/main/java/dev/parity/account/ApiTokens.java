@@ -16,7 +16,7 @@ import org.springframework.util.StringUtils;
 
 /**
  * API tokens for scripts and CI. A token is shown once, when created; only its SHA-256 is stored.
- * A revoked token stops working at once: every request looks the token up.
+ * A revoked token, or one whose owner is disabled, stops working at once: every request looks the token up.
  */
 @Service
 public class ApiTokens {
@@ -95,13 +95,13 @@ public class ApiTokens {
 		return updated > 0;
 	}
 
-	/** The owner of an active token, noting its use; empty for an unknown or revoked token. */
+	/** The owner of an active token, noting its use; empty for an unknown or revoked token or a disabled owner. */
 	@Transactional
 	public Optional<TokenOwner> authenticate(String token) {
 		String hash = Sha256.hex(token.getBytes(java.nio.charset.StandardCharsets.UTF_8));
 		return jdbc.sql("""
 				update api_token t set last_used_at = now() from app_user u
-				where t.token_hash = ? and t.revoked_at is null and u.id = t.user_id
+				where t.token_hash = ? and t.revoked_at is null and u.id = t.user_id and u.enabled
 				returning u.username, u.role""")
 			.param(hash)
 			.query((rs, n) -> new TokenOwner(rs.getString("username"), rs.getString("role")))

@@ -11,7 +11,8 @@ import jakarta.persistence.Table;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A person (or a CI job) who signs in to Parity, with one role: viewer, uploader or admin.
+ * A person (or a CI job) who signs in to Parity, with one role: viewer, uploader or admin. A disabled user
+ * cannot sign in, and their sessions and API tokens stop working.
  */
 @Entity
 @Table(name = "app_user")
@@ -32,6 +33,13 @@ public class AppUser {
 
 	@Column(name = "created_at", nullable = false)
 	private Instant createdAt;
+
+	@Column(nullable = false)
+	private boolean enabled = true;
+
+	/** Moved on by the database whenever role, enabled or password change (see V11): sessions signed in before end. */
+	@Column(name = "security_version", nullable = false, insertable = false, updatable = false)
+	private long securityVersion;
 
 	protected AppUser() {
 		this("", "", "viewer");
@@ -58,6 +66,24 @@ public class AppUser {
 
 	public Instant getCreatedAt() {
 		return createdAt;
+	}
+
+	public boolean isEnabled() {
+		return enabled;
+	}
+
+	public long getSecurityVersion() {
+		return securityVersion;
+	}
+
+	/** Lets the user sign in, or stops them. */
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	/** A new password hash. */
+	public void changePassword(String passwordHash) {
+		this.passwordHash = passwordHash;
 	}
 
 	/** Gives the user another role: viewer, uploader or admin. */

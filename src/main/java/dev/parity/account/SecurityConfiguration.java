@@ -1,9 +1,7 @@
 package dev.parity.account;
 
 import java.io.IOException;
-import java.util.List;
 
-import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -11,28 +9,32 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.core.authority.SimpleGrantedAuthority;
-import org.springframework.security.core.userdetails.User;
-import org.springframework.security.core.userdetails.UserDetailsService;
-import org.springframework.security.core.userdetails.UsernameNotFoundException;
+import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 import org.springframework.security.web.authentication.HttpStatusEntryPoint;
-import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
+import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
+import org.springframework.security.web.authentication.www.BasicAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 import org.springframework.security.web.util.matcher.RequestMatcher;
-import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.util.StringUtils;
 
 /**
  * Reading is public (unless {@code parity.public-read=false}); every write needs a signed-in user with
  * the right role: uploaders write runs, caveats and publications; admins also retract and manage users.
- * Form login for pages (CSRF on every form), HTTP Basic and bearer tokens for the API. A
- * Content-Security-Policy without inline script, and the usual security headers.
+ * Form login for pages (CSRF on every form), HTTP Basic and bearer tokens for the API (CSRF too for an API call
+ * that only the session cookie signs in). Sign-in is limited ({@link SignInLimiter}); a changed or disabled account
+ * ends its sessions ({@link CurrentAccountFilter}). A Content-Security-Policy without inline script, and the usual
+ * security headers.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -57,8 +59,8 @@ class SecurityConfiguration {
 	}
 
 	@Bean
-	SecurityFilterChain securityFilterChain(HttpSecurity http, ApiTokens tokens, LoginAttempts attempts,
-			AccessProperties access) throws Exception {
+	SecurityFilterChain securityFilterChain(HttpSecurity http, ApiTokens tokens, JdbcClient jdbc, AccessProperties access)
+			throws Exception {
 		http.authorizeHttpRequests(requests -> {
 			requests.requestMatchers("/login", "/logout", "/error", "/css/**", "/js/**", "/webjars/**", "/actuator/health/**")
 				.permitAll()
@@ -74,15 +76,17 @@ class SecurityConfiguration {
 			}
 			requests.anyRequest().hasAnyRole("UPLOADER", "ADMIN");
 		})
-			.formLogin(form -> form.loginPage("/login").permitAll())
+			.formLogin(form -> form.loginPage("/login").permitAll().failureHandler(SecurityConfiguration::formSignInFailed))
 			.logout(logout -> logout.logoutSuccessUrl("/"))
-			.httpBasic(basic -> basic.realmName("Parity"))
-			// The API is for scripts: no CSRF token, and a 401 instead of a login page.
-			.csrf(csrf -> csrf.ignoringRequestMatchers(API))
+			.httpBasic(basic -> basic.realmName("Parity").authenticationEntryPoint(SecurityConfiguration::basicSignInFailed))
+			// Scripts calling the API with HTTP Basic or a bearer token need no CSRF token (a page on another site
+			// cannot send that header); a call carried by the session cookie alone needs one, like every form.
+			.csrf(csrf -> csrf.ignoringRequestMatchers(SCRIPT_CALL))
 			.exceptionHandling(errors -> errors.defaultAuthenticationEntryPointFor(
 					new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED), API))
 			.addFilterBefore(new BearerTokenFilter(tokens), BasicAuthenticationFilter.class)
-			.addFilterBefore(new LoginRateLimitFilter(attempts), UsernamePasswordAuthenticationFilter.class)
+			.addFilterBefore(new CurrentAccountFilter(jdbc), AnonymousAuthenticationFilter.class)
+			// Strict-Transport-Security is written (by default) on requests that arrived over TLS.
 			.headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
 				.referrerPolicy(referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN))
 				.frameOptions(frame -> frame.deny()));
@@ -95,53 +99,52 @@ class SecurityConfiguration {
 		return PasswordEncoderFactories.createDelegatingPasswordEncoder();
 	}
 
+	/** The only way to sign in with a password: there is no other provider (nor a UserDetailsService) to fall back to. */
 	@Bean
-	UserDetailsService userDetailsService(AppUsers users) {
-		return username -> users.findByUsername(username)
-			.map(user -> User.withUsername(user.getUsername())
-				.password(user.getPasswordHash())
-				.authorities(List.of(new SimpleGrantedAuthority("ROLE_" + user.getRole().toUpperCase(java.util.Locale.ROOT))))
-				.build())
-			.orElseThrow(() -> new UsernameNotFoundException(username));
+	AuthenticationProvider passwordSignIn(AppUsers users, SignInLimiter limiter, PasswordEncoder passwordEncoder) {
+		LimitedSignIn provider = new LimitedSignIn(users, limiter);
+		provider.setPasswordEncoder(passwordEncoder);
+		return provider;
 	}
 
-	/** Refuses sign-in attempts (form or HTTP Basic) for a user name with too many recent failures: 429. */
-	static final class LoginRateLimitFilter extends OncePerRequestFilter {
+	/** An API request that carries its own credentials, in the header that the Basic or the bearer filter reads. */
+	private static boolean carriesCredentials(HttpServletRequest request) {
+		String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+		return header != null && (StringUtils.startsWithIgnoreCase(header.trim(), "Basic")
+				|| header.regionMatches(true, 0, "Bearer ", 0, 7));
+	}
 
-		private final LoginAttempts attempts;
+	/**
+	 * An API call that the session cookie cannot sign in: one with its own credentials, or without a session
+	 * (refused with 401 when it needs a user, rather than 403 for a missing CSRF token).
+	 */
+	private static final RequestMatcher SCRIPT_CALL = request -> API.matches(request)
+			&& (carriesCredentials(request) || request.getSession(false) == null);
 
-		LoginRateLimitFilter(LoginAttempts attempts) {
-			this.attempts = attempts;
+	private static final BasicAuthenticationEntryPoint BASIC = basicEntryPoint();
+
+	private static BasicAuthenticationEntryPoint basicEntryPoint() {
+		BasicAuthenticationEntryPoint entryPoint = new BasicAuthenticationEntryPoint();
+		entryPoint.setRealmName("Parity");
+		return entryPoint;
+	}
+
+	private static void basicSignInFailed(HttpServletRequest request, HttpServletResponse response, AuthenticationException ex)
+			throws IOException {
+		if (ex instanceof LimitedSignIn.Refused refused) {
+			refused.answer(response);
+			return;
 		}
+		BASIC.commence(request, response, ex);
+	}
 
-		@Override
-		protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-				throws ServletException, IOException {
-			String username = null;
-			if ("POST".equals(request.getMethod()) && "/login".equals(request.getRequestURI())) {
-				username = request.getParameter("username");
-			}
-			String header = request.getHeader("Authorization");
-			if (header != null && header.regionMatches(true, 0, "Basic ", 0, 6)) {
-				try {
-					String decoded = new String(java.util.Base64.getDecoder().decode(header.substring(6).strip()),
-							java.nio.charset.StandardCharsets.UTF_8);
-					username = decoded.contains(":") ? decoded.substring(0, decoded.indexOf(':')) : decoded;
-				}
-				catch (IllegalArgumentException ex) {
-					username = null;
-				}
-			}
-			if (username != null && attempts.blocked(username)) {
-				response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
-				response.setHeader("Retry-After", String.valueOf(attempts.retryAfterSeconds()));
-				response.setContentType("text/plain;charset=UTF-8");
-				response.getWriter().write("Too many failed sign-in attempts for this user: try again later.");
-				return;
-			}
-			chain.doFilter(request, response);
+	private static void formSignInFailed(HttpServletRequest request, HttpServletResponse response, AuthenticationException ex)
+			throws IOException, ServletException {
+		if (ex instanceof LimitedSignIn.Refused refused) {
+			refused.answer(response);
+			return;
 		}
-
+		new SimpleUrlAuthenticationFailureHandler("/login?error").onAuthenticationFailure(request, response, ex);
 	}
 
 }

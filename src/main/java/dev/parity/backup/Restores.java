@@ -94,9 +94,12 @@ public class Restores {
 	}
 
 	private BackupContents restore(BackupArchive archive, String archiveName, String sha256) {
-		// Uploads and records wait until the restore commits; reading goes on.
-		jdbc.sql("lock table run, run_file, cell, caveat, hypothesis_status, publication, retraction in exclusive mode")
-			.update();
+		// Uploads and records wait until the restore commits; reading goes on. The application's database role may not
+		// lock append-only tables itself: a function of the schema's owner does (V13).
+		jdbc.sql("select 1 from parity_lock_append_only('run', 'run_file', 'cell', 'caveat', 'hypothesis_status',"
+				+ " 'publication', 'retraction')")
+			.query(Integer.class)
+			.single();
 		BackupContents present = backups.contents();
 		if (!present.emptyRecord()) {
 			throw new InstanceNotEmpty("this instance is not empty (" + present + "): a backup is restored only into an"

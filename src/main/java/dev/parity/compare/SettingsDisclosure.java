@@ -20,9 +20,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 
-	/** Under the defaults: nothing to disclose. */
-	public static final SettingsDisclosure NONE = new SettingsDisclosure(List.of(), 0);
-
 	public SettingsDisclosure {
 		nonDefault = List.copyOf(nonDefault);
 	}
@@ -94,26 +91,15 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 		return new SettingsDisclosure(differences, ungreyed);
 	}
 
-	/** Whether the settings are the defaults. */
-	public boolean defaults() {
-		return nonDefault.isEmpty();
-	}
-
-	/**
-	 * The line every page and export of the comparison starts with, or {@code null} under the defaults: "Thresholds
-	 * loosened: output_tolerance 10 (default 0.1) — 17 cell × metric values that the defaults grey are shown as
-	 * comparable".
-	 */
-	public @Nullable String sentence() {
-		return sentence(nonDefault.stream().map(d -> new Shown(d.name(), text(d.value()), text(d.standard()))).toList(),
-				ungreyed);
-	}
-
 	/** A setting as words: its name, its value and its default. */
 	public record Shown(String name, String value, String standard) {
 	}
 
-	/** The sentence of {@link #sentence()}, from settings already written as text (as a stored snapshot holds them). */
+	/**
+	 * The line every page and export of a comparison with non-default settings starts with, or {@code null} under
+	 * the defaults: "Thresholds loosened: output_tolerance 10 (default 0.1) — 17 cell × metric values that the
+	 * defaults grey are shown as comparable". The settings come as text, as a stored snapshot holds them.
+	 */
 	public static @Nullable String sentence(List<Shown> nonDefault, int ungreyed) {
 		if (nonDefault.isEmpty()) {
 			return null;

@@ -8,13 +8,13 @@ import java.util.Set;
 import dev.parity.audit.AuditTrail;
 import dev.parity.ingest.harness.CountReading;
 import dev.parity.ingest.harness.Detection;
-import dev.parity.ingest.harness.FormatDetector;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.HarnessImport;
 import dev.parity.ingest.harness.HarnessImporters;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableMapping;
+import dev.parity.ingest.harness.UploadedFiles;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunWriter;
@@ -88,7 +88,26 @@ public class HarnessIngest {
 		if (files.isEmpty() || files.stream().allMatch(f -> f.content().length == 0)) {
 			throw new RunFileRejected("files", "no file was uploaded");
 		}
-		Detection detection = FormatDetector.detect(files);
+		UploadedFiles expanded;
+		try {
+			expanded = UploadedFiles.expand(files);
+		}
+		catch (ImportRejected rejected) {
+			return new Preview(new Detection(null, List.of(), rejected.getMessage()), format, List.of(), List.of(), null, null,
+					List.of(new Problem("files", rejected.getMessage())), null);
+		}
+		return preview(expanded, format, provenance, mapping);
+	}
+
+	/**
+	 * Reads and checks an upload, its zips expanded already (once per request), without storing anything.
+	 *
+	 * @param format the format the user picked, or {@code null} to detect it
+	 * @param provenance the uploader's provenance in the run-document shape (no cells); may be empty
+	 */
+	public Preview preview(UploadedFiles files, @Nullable HarnessFormat format, ObjectNode provenance,
+			@Nullable TableMapping mapping) {
+		Detection detection = files.detection();
 		HarnessFormat chosen = format != null ? format : detection.format();
 		List<Problem> problems = new ArrayList<>();
 		if (chosen == null) {

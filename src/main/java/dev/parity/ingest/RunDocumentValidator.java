@@ -7,228 +7,66 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
-import dev.parity.run.CommitSha;
 import dev.parity.run.MetricCatalogue;
 import dev.parity.run.Params;
 import dev.parity.run.RunDocumentReader;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Checks a {@code benchmark-run/1} document against {@code design/run-document.md} and reports every
- * problem at once, each with its JSON path. A typo in a field name must not pass silently, so unknown
- * fields are refused everywhere except in the free-form maps ({@code flags}, {@code request_params},
- * {@code params}, {@code metrics}, {@code metric_definitions}).
+ * Checks a {@code benchmark-run/1} document and reports every problem at once, each with its JSON path. The
+ * structure (fields, types, required fields, ranges, patterns; unknown fields refused outside the free-form maps, so
+ * that a typo does not pass silently) is the published JSON Schema's ({@link RunDocumentSchema}); what a schema
+ * cannot say is checked here: params unique within the run, metrics in the catalogue or declared, a reference run's
+ * source, a recorded time that is an instant, and values that can be stored as written (finite numbers, text without
+ * NUL characters or unpaired surrogates).
  */
 public final class RunDocumentValidator {
 
-	private static final Pattern PERCENTILE = Pattern.compile("p([1-9][0-9]?)(\\.[0-9]+)?");
-
-	private static final Set<String> STATISTICS = Set.of("median", "mean", "std", "min", "max");
-
-	private static final Set<String> TOKEN_STATISTICS = Set.of("median", "min", "max", "mean");
-
-	private static final Set<String> SAMPLE_STATUSES = Set.of("ok", "failed", "cancelled");
+	private static final Set<String> SAMPLE_FIELDS = Set.of("status", "output_tokens", "reasoning_tokens");
 
 	/** A field name written {@code .name} in a path; any other is written {@code ['name']}. */
 	private static final Pattern SIMPLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-	/** The longest name (system, model repository, engine, harness), in UTF-16 units: at most 1,500 bytes stored. */
-	private static final int MAX_NAME = 500;
-
 	private final List<Problem> problems = new ArrayList<>();
 
-	/** The cells are checked one by one elsewhere ({@link Streaming}); their problems go in at {@link #cellsAt}. */
-	private boolean cellsStreamed;
-
-	private int cellsAt;
+	/** The paths at which a value cannot be stored: what the schema says of the same value adds nothing. */
+	private final Set<String> unstorable = new HashSet<>();
 
 	private RunDocumentValidator() {
 	}
 
 	/** Every problem of the document; empty when it is valid. */
 	public static List<Problem> validate(JsonNode document) {
-		RunDocumentValidator validator = new RunDocumentValidator();
-		validator.document(document);
-		return List.copyOf(validator.problems);
-	}
-
-	private void document(JsonNode document) {
-		if (!document.isObject()) {
-			problem("$", "a run document is a JSON object, not " + describe(document));
-			return;
+		if (!document.isObject() || !document.path("cells").isArray()) {
+			return new Streaming().problems(document, false);
 		}
-		storable(document, "$");
-		allowOnly(document, "$", "format", "title", "role", "source", "recorded_at", "system", "model", "engine",
-				"harness", "workload", "metric_definitions", "cells", "caveats", "context", "environment");
-		JsonNode format = document.get("format");
-		if (format == null) {
-			problem("$.format", "is required: \"" + RunDocumentReader.FORMAT + "\"");
-		}
-		else if (!format.isString() || !RunDocumentReader.FORMAT.equals(format.asString())) {
-			problem("$.format", "unknown format " + format + "; this server reads \"" + RunDocumentReader.FORMAT + "\"");
-		}
-		String title = requiredString(document, "$", "title");
-		if (title != null && title.isBlank()) {
-			problem("$.title", "must not be blank");
-		}
-		else if (title != null && title.length() > 200) {
-			problem("$.title", "is " + title.length() + " characters; at most 200");
-		}
-		String role = requiredString(document, "$", "role");
-		if (role != null && !role.equals("measured") && !role.equals("reference")) {
-			problem("$.role", "must be \"measured\" or \"reference\", not \"" + role + "\"");
-		}
-		JsonNode source = document.get("source");
-		if (source != null && !source.isNull()) {
-			if (object(source, "$.source")) {
-				allowOnly(source, "$.source", "url", "revision", "note");
-				optionalString(source, "$.source", "url");
-				optionalString(source, "$.source", "revision");
-				optionalString(source, "$.source", "note");
-			}
-		}
-		if ("reference".equals(role) && (source == null || !source.isObject() || !source.path("url").isString()
-				|| source.path("url").asString().isBlank())) {
-			problem("$.source.url", "is required for a reference run: where were these numbers published?");
-		}
-		String recordedAt = optionalString(document, "$", "recorded_at");
-		if (recordedAt != null) {
-			try {
-				int year = OffsetDateTime.parse(recordedAt).atZoneSameInstant(ZoneOffset.UTC).getYear();
-				if (year < 1 || year > 9999) {
-					problem("$.recorded_at", "must be an instant in the years 1 to 9999, not \"" + recordedAt + "\"");
-				}
-			}
-			catch (DateTimeParseException ex) {
-				problem("$.recorded_at", "must be an ISO-8601 instant such as 2026-08-11T10:10:00Z, not \"" + recordedAt + "\"");
-			}
-		}
-		requiredObject(document, "$", "system", (system, path) -> {
-			allowOnly(system, path, "name", "hardware", "nodes");
-			requiredText(system, path, "name");
-			optionalString(system, path, "hardware");
-			optionalInteger(system, path, "nodes", 1);
-		});
-		requiredObject(document, "$", "model", (model, path) -> {
-			allowOnly(model, path, "repo", "revision", "commit");
-			requiredText(model, path, "repo");
-			optionalString(model, path, "revision");
-			String commit = optionalString(model, path, "commit");
-			if (commit != null && !CommitSha.isValid(commit)) {
-				problem(path + ".commit", "must be the 40 hexadecimal characters of the resolved commit, not \"" + commit + "\"");
+		// The same checks, in the same order, as a document whose cells are read one at a time.
+		Streaming streaming = new Streaming();
+		ObjectNode header = JsonNodeFactory.instance.objectNode();
+		document.forEachEntry((name, value) -> {
+			if (!name.equals("cells")) {
+				header.set(name, value);
 			}
 		});
-		requiredObject(document, "$", "engine", (engine, path) -> {
-			allowOnly(engine, path, "name", "version", "flags", "warnings", "commit");
-			requiredText(engine, path, "name");
-			optionalString(engine, path, "version");
-			String engineCommit = optionalString(engine, path, "commit");
-			if (engineCommit != null && !CommitSha.isValid(engineCommit)) {
-				problem(path + ".commit", "must be the 40 hexadecimal characters of the engine's commit, not \"" + engineCommit + "\"");
-			}
-			JsonNode flags = engine.get("flags");
-			if (flags != null && !flags.isNull() && object(flags, path + ".flags")) {
-				flags.forEachEntry((name, value) -> {
-					if (!value.isString()) {
-						problem(path + ".flags" + key(name), "a flag's value is a string, not " + describe(value));
-					}
-				});
-			}
-			stringArray(engine.get("warnings"), path + ".warnings");
-		});
-		requiredObject(document, "$", "harness", (harness, path) -> {
-			allowOnly(harness, path, "name", "version", "command", "token_counting");
-			requiredText(harness, path, "name");
-			optionalString(harness, path, "version");
-			optionalString(harness, path, "command");
-			String counting = optionalString(harness, path, "token_counting");
-			if (counting != null && !Set.of("server-usage", "retokenized", "client-stream").contains(counting)) {
-				problem(path + ".token_counting",
-						"must be server-usage, retokenized or client-stream, not \"" + counting + "\"");
-			}
-		});
-		requiredObject(document, "$", "workload", (workload, path) -> {
-			allowOnly(workload, path, "dataset", "output_tokens", "reasoning", "request_params", "warmup_requests");
-			optionalString(workload, path, "dataset");
-			optionalInteger(workload, path, "output_tokens", 1);
-			optionalString(workload, path, "reasoning");
-			JsonNode requestParams = workload.get("request_params");
-			if (requestParams != null && !requestParams.isNull()) {
-				object(requestParams, path + ".request_params");
-			}
-			optionalInteger(workload, path, "warmup_requests", 0);
-		});
-		context(document.get("context"));
-		environment(document.get("environment"));
-		java.util.function.Predicate<String> knownMetric = knownMetrics(metricDefinitions(document.get("metric_definitions")));
-		cells(document.get("cells"), knownMetric);
-		stringArray(document.get("caveats"), "$.caveats");
-	}
-
-	/** Where a run came from in a team's stream of runs: branch, pull request, CI job, labels (all optional). */
-	private void context(@Nullable JsonNode context) {
-		String path = "$.context";
-		if (context == null || context.isNull() || !object(context, path)) {
-			return;
+		Predicate<String> knownMetric = Streaming.knownMetrics(document.get("metric_definitions"));
+		for (JsonNode cell : document.get("cells")) {
+			streaming.cell(cell, knownMetric);
 		}
-		allowOnly(context, path, "branch", "pull_request", "ci_url", "labels");
-		String branch = optionalString(context, path, "branch");
-		if (branch != null && branch.isBlank()) {
-			problem(path + ".branch", "must not be blank (leave it out for the default branch)");
-		}
-		else if (branch != null && branch.length() > MAX_NAME) {
-			problem(path + ".branch", "is " + branch.length() + " characters; at most " + MAX_NAME);
-		}
-		JsonNode pullRequest = context.get("pull_request");
-		if (pullRequest != null && !pullRequest.isNull() && !pullRequest.isString()
-				&& !(pullRequest.isIntegralNumber() && pullRequest.canConvertToLong() && pullRequest.longValue() > 0)) {
-			problem(path + ".pull_request", "must be a pull-request number or URL, not " + describe(pullRequest));
-		}
-		optionalString(context, path, "ci_url");
-		stringMap(context.get("labels"), path + ".labels");
-	}
-
-	/** The environment the run ran in: hardware, driver, container, packages (all optional). */
-	private void environment(@Nullable JsonNode environment) {
-		String path = "$.environment";
-		if (environment == null || environment.isNull() || !object(environment, path)) {
-			return;
-		}
-		allowOnly(environment, path, "gpu", "gpu_count", "driver", "cuda", "container_image", "container_digest", "os",
-				"kernel", "python_packages", "other");
-		for (String field : List.of("gpu", "driver", "cuda", "container_image", "container_digest", "os", "kernel")) {
-			optionalString(environment, path, field);
-		}
-		optionalInteger(environment, path, "gpu_count", 0);
-		stringMap(environment.get("python_packages"), path + ".python_packages");
-		stringMap(environment.get("other"), path + ".other");
-	}
-
-	private void stringMap(@Nullable JsonNode map, String path) {
-		if (map == null || map.isNull() || !object(map, path)) {
-			return;
-		}
-		map.forEachEntry((name, value) -> {
-			if (!value.isString()) {
-				problem(path + key(name), "must be a string, not " + describe(value));
-			}
-		});
-	}
-
-	private static java.util.function.Predicate<String> knownMetrics(Set<String> declared) {
-		MetricCatalogue catalogue = MetricCatalogue.defaults();
-		return metric -> catalogue.knows(metric) || declared.contains(metric);
+		return streaming.problems(header, true);
 	}
 
 	/**
-	 * Validates a document whose cells are read one at a time, so that a large document is never held whole: the
-	 * same checks, the same problems in the same order as {@link #validate}.
+	 * Validates a document whose cells are read one at a time, so that a large document is never held whole: each
+	 * cell is checked against the schema's cell as it comes, and the rest of the document at the end.
 	 */
 	public static final class Streaming {
 
@@ -239,321 +77,145 @@ public final class RunDocumentValidator {
 		private int count;
 
 		/** The metrics a cell may report, given the document's metric definitions (which may be {@code null}). */
-		public static java.util.function.Predicate<String> knownMetrics(@Nullable JsonNode definitions) {
-			return RunDocumentValidator.knownMetrics(new RunDocumentValidator().metricDefinitions(definitions));
+		public static Predicate<String> knownMetrics(@Nullable JsonNode definitions) {
+			Set<String> declared = new RunDocumentValidator().metricDefinitions(definitions);
+			MetricCatalogue catalogue = MetricCatalogue.defaults();
+			return metric -> catalogue.knows(metric) || declared.contains(metric);
 		}
 
 		/** Checks the next cell of {@code $.cells}; returns whether the document is still without problems. */
-		public boolean cell(JsonNode cell, java.util.function.Predicate<String> knownMetric) {
-			// The whole-document check of storable values covers the cells too; here they come one by one.
-			cells.storable(cell, "$.cells[" + count + "]");
+		public boolean cell(JsonNode cell, Predicate<String> knownMetric) {
 			cells.cell(count++, cell, seenParams, knownMetric);
 			return cells.problems.isEmpty();
 		}
 
 		/**
 		 * Every problem of the document: {@code header} is the document without its {@code cells} when they were an
-		 * array read through {@link #cell}, or the whole document when they were not.
+		 * array read through {@link #cell}, or the whole document when they were not. The document's own problems
+		 * come first, then those of its cells in order.
 		 */
 		public List<Problem> problems(JsonNode header, boolean cellsStreamed) {
-			if (!cellsStreamed) {
+			if (!cellsStreamed && header.isObject() && header.path("cells").isArray()) {
 				return validate(header);
 			}
 			RunDocumentValidator validator = new RunDocumentValidator();
-			validator.cellsStreamed = true;
-			validator.document(header);
-			int cellsAt = validator.cellsAt;
-			validator.problems.addAll(cellsAt, count == 0 ? List.of(new Problem("$.cells", "must hold at least one cell"))
-					: cells.problems);
+			if (!header.isObject()) {
+				validator.problem("$", "a run document is a JSON object, not " + describe(header));
+				return List.copyOf(validator.problems);
+			}
+			validator.document(header, cellsStreamed);
+			if (cellsStreamed) {
+				if (count == 0) {
+					validator.problem("$.cells", "must hold at least one cell");
+				}
+				validator.problems.addAll(cells.problems);
+			}
 			return List.copyOf(validator.problems);
 		}
 
 	}
 
+	/**
+	 * The document's own checks (its cells are checked apart, or are not an array): what cannot be stored, the
+	 * schema, then what the schema cannot say.
+	 */
+	private void document(JsonNode document, boolean cellsApart) {
+		storable(document, "$");
+		addStructural(RunDocumentSchema.get().document(document, cellsApart));
+		JsonNode source = document.get("source");
+		if ("reference".equals(document.path("role").asString(null)) && (source == null || !source.isObject()
+				|| !source.path("url").isString() || source.path("url").asString().isBlank())) {
+			problem("$.source.url", "is required for a reference run: where were these numbers published?");
+		}
+		JsonNode recordedAt = document.get("recorded_at");
+		if (recordedAt != null && recordedAt.isString()) {
+			String text = recordedAt.asString();
+			try {
+				int year = OffsetDateTime.parse(text).atZoneSameInstant(ZoneOffset.UTC).getYear();
+				if (year < 1 || year > 9999) {
+					problem("$.recorded_at", "must be an instant in the years 1 to 9999, not \"" + printable(text) + "\"");
+				}
+			}
+			catch (DateTimeParseException ex) {
+				problem("$.recorded_at",
+						"must be an ISO-8601 instant such as 2026-08-11T10:10:00Z, not \"" + printable(text) + "\"");
+			}
+		}
+		metricDefinitions(document.get("metric_definitions"));
+	}
+
+	/** The next cell's checks: the schema's cell, then what the schema cannot say. */
+	private void cell(int i, JsonNode cell, Map<Params, Integer> seenParams, Predicate<String> knownMetric) {
+		String path = "$.cells[" + i + "]";
+		storable(cell, path);
+		addStructural(RunDocumentSchema.get().cell(cell, path));
+		if (!cell.isObject()) {
+			return;
+		}
+		JsonNode params = cell.get("params");
+		if (params != null && params.isObject() && params.valueStream()
+			.allMatch(value -> value.isString() || value.isNumber() && finite(value))) {
+			Params key = RunDocumentReader.params(params);
+			Integer first = seenParams.putIfAbsent(key, i);
+			if (first != null) {
+				problem(path + ".params", "duplicate params: the same as $.cells[" + first + "].params (" + key.label()
+						+ "); repetitions are samples of one cell");
+			}
+		}
+		JsonNode metrics = cell.get("metrics");
+		if (metrics != null && metrics.isObject()) {
+			for (String name : metrics.propertyNames()) {
+				if (!knownMetric.test(name)) {
+					unknownMetric(path + ".metrics" + key(name), name);
+				}
+			}
+		}
+		JsonNode samples = cell.get("samples");
+		if (samples != null && samples.isArray()) {
+			for (int s = 0; s < samples.size(); s++) {
+				JsonNode sample = samples.get(s);
+				if (!sample.isObject()) {
+					continue;
+				}
+				// The path of a field is written only for a problem: a document may have millions of sample fields.
+				for (String name : sample.propertyNames()) {
+					if (!SAMPLE_FIELDS.contains(name) && !knownMetric.test(name)) {
+						unknownMetric(path + ".samples[" + s + "]" + key(name), name);
+					}
+				}
+			}
+		}
+	}
+
+	private void unknownMetric(String path, String name) {
+		problem(path, "unknown metric \"" + printable(name) + "\": not in the catalogue and not in $.metric_definitions");
+	}
+
+	/** The schema's problems, but for values already reported as unstorable (the schema cannot say more of them). */
+	private void addStructural(List<Problem> structural) {
+		for (Problem problem : structural) {
+			if (!unstorable.contains(problem.path())) {
+				problems.add(problem);
+			}
+		}
+	}
+
+	/** The metrics the document defines; a definition of a catalogue metric is a problem. */
 	private Set<String> metricDefinitions(@Nullable JsonNode definitions) {
 		Set<String> names = new HashSet<>();
-		if (definitions == null || definitions.isNull() || !object(definitions, "$.metric_definitions")) {
+		if (definitions == null || !definitions.isObject()) {
 			return names;
 		}
 		definitions.forEachEntry((name, definition) -> {
-			String path = "$.metric_definitions" + key(name);
 			if (MetricCatalogue.defaults().knows(name)) {
-				problem(path, "\"" + name + "\" is in the metric catalogue already; define only new metrics");
-				return;
+				problem("$.metric_definitions" + key(name),
+						"\"" + name + "\" is in the metric catalogue already; define only new metrics");
 			}
-			if (!object(definition, path)) {
-				return;
-			}
-			names.add(name);
-			allowOnly(definition, path, "unit", "better", "output_sensitive");
-			optionalString(definition, path, "unit");
-			String better = optionalString(definition, path, "better");
-			if (better != null && !better.equals("higher") && !better.equals("lower")) {
-				problem(path + ".better", "must be \"higher\" or \"lower\", not \"" + better + "\"");
-			}
-			JsonNode sensitive = definition.get("output_sensitive");
-			if (sensitive != null && !sensitive.isNull() && !sensitive.isBoolean()) {
-				problem(path + ".output_sensitive", "must be true or false, not " + describe(sensitive));
+			else if (definition.isObject()) {
+				names.add(name);
 			}
 		});
 		return names;
-	}
-
-	private void cells(@Nullable JsonNode cells, java.util.function.Predicate<String> knownMetric) {
-		if (cellsStreamed) {
-			cellsAt = problems.size();
-			return;
-		}
-		if (cells == null || cells.isNull()) {
-			problem("$.cells", "is required: at least one cell");
-			return;
-		}
-		if (!cells.isArray()) {
-			problem("$.cells", "must be an array of cells, not " + describe(cells));
-			return;
-		}
-		if (cells.isEmpty()) {
-			problem("$.cells", "must hold at least one cell");
-			return;
-		}
-		Map<Params, Integer> seenParams = new HashMap<>();
-		for (int i = 0; i < cells.size(); i++) {
-			cell(i, cells.get(i), seenParams, knownMetric);
-		}
-	}
-
-	private void cell(int i, JsonNode cell, Map<Params, Integer> seenParams,
-			java.util.function.Predicate<String> knownMetric) {
-		String path = "$.cells[" + i + "]";
-		{
-			if (!object(cell, path)) {
-				return;
-			}
-			allowOnly(cell, path, "params", "order", "requests", "output_tokens", "reasoning_tokens", "metrics", "samples");
-			JsonNode params = cell.get("params");
-			if (params == null || params.isNull()) {
-				problem(path + ".params", "is required: the cell's grid coordinates");
-			}
-			else if (object(params, path + ".params")) {
-				boolean valid = true;
-				for (Map.Entry<String, JsonNode> param : params.properties()) {
-					JsonNode value = param.getValue();
-					if (!value.isNumber() && !value.isString()) {
-						problem(path + ".params" + key(param.getKey()), "a param is a number or a string, not " + describe(value));
-						valid = false;
-					}
-					else if (value.isNumber() && !finite(value)) {
-						valid = false;
-					}
-				}
-				if (valid) {
-					Params key = RunDocumentReader.params(params);
-					Integer first = seenParams.putIfAbsent(key, i);
-					if (first != null) {
-						problem(path + ".params", "duplicate params: the same as $.cells[" + first + "].params ("
-								+ key.label() + "); repetitions are samples of one cell");
-					}
-				}
-			}
-			optionalInteger(cell, path, "order", 1);
-			JsonNode requests = cell.get("requests");
-			if (requests == null || requests.isNull()) {
-				problem(path + ".requests", "is required: completed, failed, cancelled (null when unknown)");
-			}
-			else if (object(requests, path + ".requests")) {
-				allowOnly(requests, path + ".requests", "completed", "failed", "cancelled");
-				optionalInteger(requests, path + ".requests", "completed", 0);
-				optionalInteger(requests, path + ".requests", "failed", 0);
-				optionalInteger(requests, path + ".requests", "cancelled", 0);
-			}
-			tokenStats(cell.get("output_tokens"), path + ".output_tokens");
-			tokenStats(cell.get("reasoning_tokens"), path + ".reasoning_tokens");
-			JsonNode metrics = cell.get("metrics");
-			if (metrics == null || metrics.isNull()) {
-				problem(path + ".metrics", "is required (it may be empty when nothing completed)");
-			}
-			else if (object(metrics, path + ".metrics")) {
-				metrics.forEachEntry((name, value) -> metric(name, value, path + ".metrics" + key(name), knownMetric));
-			}
-			samples(cell.get("samples"), path + ".samples", knownMetric);
-		}
-	}
-
-	private void metric(String name, JsonNode value, String path, java.util.function.Predicate<String> knownMetric) {
-		if (!knownMetric.test(name)) {
-			problem(path, "unknown metric \"" + name + "\": not in the catalogue and not in $.metric_definitions");
-			return;
-		}
-		if (value.isNull() || value.isNumber()) {
-			return;
-		}
-		if (!value.isObject()) {
-			problem(path, "a metric value is a number, a statistics object or null, not " + describe(value));
-			return;
-		}
-		value.forEachEntry((statistic, number) -> {
-			if (!STATISTICS.contains(statistic) && !PERCENTILE.matcher(statistic).matches()) {
-				problem(path + key(statistic), "unknown statistic \"" + statistic
-						+ "\": use median, mean, std, min, max or a percentile p1 … p99");
-			}
-			else if (!number.isNumber() && !number.isNull()) {
-				problem(path + key(statistic), "must be a number, not " + describe(number));
-			}
-		});
-	}
-
-	private void samples(@Nullable JsonNode samples, String path, java.util.function.Predicate<String> knownMetric) {
-		if (samples == null || samples.isNull()) {
-			return;
-		}
-		if (!samples.isArray()) {
-			problem(path, "must be an array of per-request values, not " + describe(samples));
-			return;
-		}
-		for (int i = 0; i < samples.size(); i++) {
-			String samplePath = path + "[" + i + "]";
-			JsonNode sample = samples.get(i);
-			if (!object(sample, samplePath)) {
-				continue;
-			}
-			// The path of a field is written only for a problem: a document may have millions of sample fields.
-			sample.forEachEntry((name, value) -> {
-				switch (name) {
-					case "status" -> {
-						if (!value.isString() || !SAMPLE_STATUSES.contains(value.asString())) {
-							problem(samplePath + key(name), "must be \"ok\", \"failed\" or \"cancelled\", not " + describe(value));
-						}
-					}
-					case "output_tokens", "reasoning_tokens" -> {
-						if (!value.isNull() && (!value.isNumber() || value.doubleValue() < 0)) {
-							nonNegativeNumber(value, samplePath + key(name));
-						}
-					}
-					default -> {
-						if (!knownMetric.test(name)) {
-							problem(samplePath + key(name), "unknown metric \"" + name + "\": not in the catalogue and not in $.metric_definitions");
-						}
-						else if (!value.isNumber() && !value.isNull()) {
-							problem(samplePath + key(name), "must be a number or null, not " + describe(value));
-						}
-					}
-				}
-			});
-		}
-	}
-
-	private void tokenStats(@Nullable JsonNode stats, String path) {
-		if (stats == null || stats.isNull() || !object(stats, path)) {
-			return;
-		}
-		allowOnly(stats, path, TOKEN_STATISTICS.toArray(String[]::new));
-		stats.forEachEntry((name, value) -> {
-			if (TOKEN_STATISTICS.contains(name)) {
-				nonNegativeNumber(value, path + key(name));
-			}
-		});
-	}
-
-	private void nonNegativeNumber(JsonNode value, String path) {
-		if (value.isNull()) {
-			return;
-		}
-		if (!value.isNumber()) {
-			problem(path, "must be a number, not " + describe(value));
-		}
-		else if (finite(value) && value.doubleValue() < 0) {
-			problem(path, "must not be negative, not " + value);
-		}
-	}
-
-	private void stringArray(@Nullable JsonNode array, String path) {
-		if (array == null || array.isNull()) {
-			return;
-		}
-		if (!array.isArray()) {
-			problem(path, "must be an array of strings, not " + describe(array));
-			return;
-		}
-		for (int i = 0; i < array.size(); i++) {
-			if (!array.get(i).isString()) {
-				problem(path + "[" + i + "]", "must be a string, not " + describe(array.get(i)));
-			}
-		}
-	}
-
-	private void requiredObject(JsonNode parent, String parentPath, String field, BiConsumer<JsonNode, String> check) {
-		String path = parentPath + "." + field;
-		JsonNode node = parent.get(field);
-		if (node == null || node.isNull()) {
-			problem(path, "is required");
-		}
-		else if (object(node, path)) {
-			check.accept(node, path);
-		}
-	}
-
-	private @Nullable String requiredString(JsonNode parent, String parentPath, String field) {
-		JsonNode node = parent.get(field);
-		if (node == null || node.isNull()) {
-			problem(parentPath + "." + field, "is required");
-			return null;
-		}
-		return optionalString(parent, parentPath, field);
-	}
-
-	/** A required name: the system, model repository, engine and harness names (listed and indexed for search). */
-	private void requiredText(JsonNode parent, String parentPath, String field) {
-		String value = requiredString(parent, parentPath, field);
-		if (value != null && value.isBlank()) {
-			problem(parentPath + "." + field, "must not be blank");
-		}
-		// PostgreSQL cannot index a longer value (about 2,700 bytes), and no real name is that long.
-		else if (value != null && value.length() > MAX_NAME) {
-			problem(parentPath + "." + field, "is " + value.length() + " characters; at most " + MAX_NAME);
-		}
-	}
-
-	private @Nullable String optionalString(JsonNode parent, String parentPath, String field) {
-		JsonNode node = parent.get(field);
-		if (node == null || node.isNull()) {
-			return null;
-		}
-		if (!node.isString()) {
-			problem(parentPath + "." + field, "must be a string, not " + describe(node));
-			return null;
-		}
-		return node.asString();
-	}
-
-	private void optionalInteger(JsonNode parent, String parentPath, String field, int minimum) {
-		JsonNode node = parent.get(field);
-		if (node == null || node.isNull()) {
-			return;
-		}
-		String path = parentPath + "." + field;
-		if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-			problem(path, "must be a whole number, not " + describe(node));
-		}
-		else if (node.intValue() < minimum) {
-			problem(path, "must be at least " + minimum + ", not " + node.intValue());
-		}
-	}
-
-	private boolean object(JsonNode node, String path) {
-		if (!node.isObject()) {
-			problem(path, "must be an object, not " + describe(node));
-			return false;
-		}
-		return true;
-	}
-
-	private void allowOnly(JsonNode object, String path, String... allowed) {
-		Set<String> names = Set.of(allowed);
-		for (String name : object.propertyNames()) {
-			if (!names.contains(name)) {
-				problem(path + key(name), "unknown field \"" + name + "\" (allowed here: " + String.join(", ", allowed) + ")");
-			}
-		}
 	}
 
 	/**
@@ -569,17 +231,17 @@ public final class RunDocumentValidator {
 	private void storable(JsonNode node, String root, List<Object> path) {
 		if (node.isNumber()) {
 			if (node.isDouble() && Double.isNaN(node.doubleValue())) {
-				problem(path(root, path), "NaN is not a number that can be stored");
+				unstorable(path(root, path), "NaN is not a number that can be stored");
 			}
 			else if (!finite(node)) {
-				problem(path(root, path), "the number " + abbreviate(node.toString())
+				unstorable(path(root, path), "the number " + abbreviate(node.toString())
 						+ " is beyond the range of a 64-bit floating-point number (about ±1.8e308)");
 			}
 		}
 		else if (node.isString()) {
 			String problem = unstorableText(node.stringValue());
 			if (problem != null) {
-				problem(path(root, path), "the text " + problem);
+				unstorable(path(root, path), "the text " + problem);
 			}
 		}
 		else if (node.isObject()) {
@@ -587,7 +249,7 @@ public final class RunDocumentValidator {
 				path.add(field.getKey());
 				String problem = unstorableText(field.getKey());
 				if (problem != null) {
-					problem(path(root, path), "the field name " + problem);
+					unstorable(path(root, path), "the field name " + problem);
 				}
 				storable(field.getValue(), root, path);
 				path.remove(path.size() - 1);
@@ -600,6 +262,11 @@ public final class RunDocumentValidator {
 				path.remove(path.size() - 1);
 			}
 		}
+	}
+
+	private void unstorable(String path, String message) {
+		unstorable.add(path);
+		problem(path, message);
 	}
 
 	private static String path(String root, List<Object> segments) {
@@ -636,7 +303,8 @@ public final class RunDocumentValidator {
 		problems.add(new Problem(path, message));
 	}
 
-	private static String key(String name) {
+	/** A field of a JSON path: {@code .name}, or {@code ['odd name']}. */
+	static String key(String name) {
 		return SIMPLE_KEY.matcher(name).matches() ? "." + name : "['" + printable(name).replace("'", "\\'") + "']";
 	}
 
@@ -658,7 +326,8 @@ public final class RunDocumentValidator {
 		return out.toString();
 	}
 
-	private static String describe(JsonNode node) {
+	/** A value's type in words, with the value itself when it is not a container: {@code a number (42)}. */
+	static String describe(JsonNode node) {
 		String type = switch (node.getNodeType()) {
 			case STRING -> "a string";
 			case NUMBER -> "a number";
@@ -666,7 +335,7 @@ public final class RunDocumentValidator {
 			case ARRAY -> "an array";
 			case OBJECT -> "an object";
 			case NULL -> "null";
-			default -> node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+			default -> node.getNodeType().toString().toLowerCase(Locale.ROOT);
 		};
 		String text = node.isContainer() ? "" : " (" + abbreviate(node.toString()) + ")";
 		return type + text;

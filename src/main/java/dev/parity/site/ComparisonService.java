@@ -32,7 +32,9 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * with the settings in force, the result as a snapshot a page or the API shows.
  *
  * <p>Runs are immutable, so a computed snapshot is a function of the two run ids and the settings alone: it is
- * kept (by id pair and every setting, critical flags in order) and served again until memory runs short. Caveats,
+ * kept (by id pair and every setting, critical flags in order, weighed by the bytes of its JSON) and served again
+ * until memory runs short. Computing one is costly in memory, so only a few are computed at once
+ * ({@link ComparisonBudget}); a request beyond them gets {@link ComparisonsBusy}. Caveats,
  * hypothesis statuses and retractions are not part of a snapshot (pages and the API read them on every request), yet
  * a change to the record of a run still drops that run's snapshots, and advances the run's
  * {@linkplain #recordVersion record version}, which every rendered view that shows the record has in its key.
@@ -51,6 +53,8 @@ class ComparisonService {
 
 	private final ComparisonBuilder builder = new ComparisonBuilder();
 
+	private final ComparisonBudget budget;
+
 	private final Cache<Key, byte[]> snapshots = Caffeine.newBuilder()
 		.maximumWeight(SNAPSHOT_CACHE_BYTES)
 		.weigher((Key key, byte[] snapshot) -> snapshot.length)
@@ -67,8 +71,9 @@ class ComparisonService {
 	/** How often the record (caveats, statuses, retractions) of each run has changed since start. */
 	private final Map<String, Long> recordVersions = new ConcurrentHashMap<>();
 
-	ComparisonService(RunRepository runs, ThresholdDefaults defaults, JsonMapper json) {
+	ComparisonService(RunRepository runs, ThresholdDefaults defaults, JsonMapper json, ComparisonBudget budget) {
 		this.runs = runs;
+		this.budget = budget;
 		this.defaults = defaults;
 		this.json = json;
 	}
@@ -120,6 +125,7 @@ class ComparisonService {
 	 *
 	 * @throws RunNotFoundException when either run does not exist
 	 * @throws IllegalArgumentException naming a bad URL parameter
+	 * @throws ComparisonsBusy when it is not kept and no turn to compute it came in time
 	 */
 	ObjectNode snapshot(Pair pair, CompareSettings settings) {
 		return (ObjectNode) json.readTree(snapshotJson(pair, settings));
@@ -127,12 +133,18 @@ class ComparisonService {
 
 	/** The same snapshot as JSON text (UTF-8), as {@link #snapshot} would write it; the array must not be changed. */
 	byte[] snapshotJson(Pair pair, CompareSettings settings) {
-		return snapshots.get(new Key(pair, settings.asMap()), key -> json.writeValueAsBytes(compute(pair, settings)));
+		Key key = new Key(pair, settings.asMap());
+		byte[] kept = snapshots.getIfPresent(key);
+		if (kept != null) {
+			return kept;
+		}
+		// A request for the same snapshot that is being computed waits for it (in the cache), in a turn of its own.
+		return budget.compute(() -> snapshots.get(key, k -> json.writeValueAsBytes(compute(pair, settings))));
 	}
 
 	/** A snapshot computed now, whatever is kept: what a publication freezes. */
 	ObjectNode freshSnapshot(Pair pair, CompareSettings settings) {
-		return compute(pair, settings);
+		return budget.compute(() -> compute(pair, settings));
 	}
 
 	private ObjectNode compute(Pair pair, CompareSettings settings) {

@@ -1,5 +1,9 @@
 package dev.parity.site;
 
+import java.util.List;
+
+import dev.parity.record.Publication;
+import dev.parity.run.RunSummary;
 import dev.parity.run.RunSummaries;
 
 import org.springframework.stereotype.Controller;
@@ -26,11 +30,11 @@ class HomeController {
 
 	@GetMapping("/")
 	String showHome(Model model) {
-		java.util.List<dev.parity.run.RunSummary> recent = summaries.findTop10ByOrderByUploadedAtDescIdAsc();
+		List<RunSummary> recent = summaries.findTop10ByOrderByUploadedAtDescIdAsc();
 		model.addAttribute("recent", recent);
-		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(dev.parity.run.RunSummary::getId).toList()));
+		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(RunSummary::getId).toList()));
 		model.addAttribute("total", summaries.count());
-		java.util.List<dev.parity.record.Publication> published = publications.recent(5);
+		List<Publication> published = publications.recent(5);
 		model.addAttribute("published", published);
 		model.addAttribute("publicationMarks", notices.publicationMarks(published));
 		return "home";

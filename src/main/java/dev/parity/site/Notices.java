@@ -37,10 +37,6 @@ public record Notices(@Nullable Retraction retraction, @Nullable String replacem
 		others = List.copyOf(others);
 	}
 
-	static Notices none() {
-		return new Notices(null, null, null, null, null, false, List.of());
-	}
-
 	/** The notice of a retraction or supersession, in words: "Superseded on 2026-12-01 by “Title” (url): reason". */
 	static String sentence(Retraction retraction, @Nullable String replacementTitle, @Nullable String replacementUrl) {
 		if (retraction.superseded()) {

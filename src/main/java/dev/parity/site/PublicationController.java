@@ -45,9 +45,12 @@ class PublicationController {
 
 	private final RecordNotices notices;
 
+	private final SiteUrls siteUrls;
+
 	PublicationController(Publications publications, ComparisonService comparisons, ComparisonController comparisonPages,
-			Caveats caveats, JsonMapper json, RecordNotices notices) {
+			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls) {
 		this.notices = notices;
+		this.siteUrls = siteUrls;
 		this.publications = publications;
 		this.comparisons = comparisons;
 		this.comparisonPages = comparisonPages;
@@ -104,8 +107,7 @@ class PublicationController {
 		body.put("settings_reason", publication.settingsReason());
 		body.put("no_comparable_confirmed", publication.noComparableConfirmed());
 		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
-		String base = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath().build()
-			.toUriString();
+		String base = siteUrls.link("");
 		notices.forPublication(publication, comparisonPages.page(publication.result(), pair), base).writeJson(body);
 		publications.retractionOf("publication", id).ifPresent(r -> {
 			ObjectNode retraction = body.putObject("retraction");
@@ -122,8 +124,7 @@ class PublicationController {
 	org.springframework.http.ResponseEntity<String> exportPublication(@PathVariable String id, @PathVariable String format) {
 		Publication publication = load(id);
 		ComparisonService.Pair pair = new ComparisonService.Pair(publication.baselineId(), publication.contenderId());
-		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
-			.path(publication.url()).build().toUriString();
+		String permalink = siteUrls.link(publication.url());
 		ComparisonPage page = comparisonPages.page(publication.result(), pair);
 		ObjectNode fields = json.createObjectNode();
 		fields.put("title", publication.title());
@@ -166,7 +167,7 @@ class PublicationController {
 			@RequestParam(name = "decided_by", required = false) @Nullable String decidedBy,
 			@RequestParam(defaultValue = "") String back, Principal principal) {
 		caveats.changeStatus(id, status, reason, decidedBy, principal.getName());
-		String target = back.startsWith("/") && !back.startsWith("//") ? back : "/";
+		String target = back.startsWith("/") && !back.startsWith("//") ? RequestChecks.forRedirect("back", back) : "/";
 		return "redirect:" + target + "#caveat-" + id;
 	}
 
@@ -178,6 +179,10 @@ class PublicationController {
 		}
 		catch (RunNotFoundException | IllegalArgumentException ex) {
 			return "it cannot be recomputed: " + (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
+		}
+		catch (ComparisonsBusy busy) {
+			// The frozen numbers need no computing: they are shown now, and the banner once a turn is free.
+			return null;
 		}
 		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
 		if (frozen.equals(ComparisonSnapshot.claim(live))) {

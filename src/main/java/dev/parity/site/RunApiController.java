@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import dev.parity.record.Retraction;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
@@ -46,9 +47,13 @@ class RunApiController {
 
 	private final RecordNotices notices;
 
+	private final SiteUrls siteUrls;
+
 	RunApiController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
-			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices) {
+			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices,
+			SiteUrls siteUrls) {
 		this.notices = notices;
+		this.siteUrls = siteUrls;
 		this.caveats = caveats;
 		this.publications = publications;
 		this.json = json;
@@ -60,19 +65,19 @@ class RunApiController {
 
 	@Operation(summary = "List runs, newest first, with the filters of /runs")
 	@GetMapping("/api/runs")
-	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page,
+	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(defaultValue = "25") int size,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
 		Page<RunSummary> found = summaries.search(filter == null ? RunFilter.none() : filter,
-				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), Math.max(page, 0), Math.min(Math.max(size, 1), 200));
+				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page), Math.min(Math.max(size, 1), 200));
 		ObjectNode body = json.createObjectNode();
 		body.put("total", found.getTotalElements());
 		body.put("page", found.getNumber());
 		body.put("size", found.getSize());
 		ArrayNode list = body.putArray("runs");
-		java.util.Map<String, dev.parity.record.Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
+		java.util.Map<String, Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
 		found.forEach(run -> {
-			dev.parity.record.Retraction mark = marks.get(run.getId());
+			Retraction mark = marks.get(run.getId());
 			list.add(runJson.summary(run).put("retracted", mark != null)
 				.put("record_status", mark == null ? null : mark.kind()));
 		});
@@ -86,8 +91,7 @@ class RunApiController {
 		RunFlagging.Flags flags = flagging.check(run);
 		ObjectNode body = runJson.run(run, flags.run(), flags.cells());
 		body.set("caveats", CaveatJson.list(caveats.forRun(id), json));
-		notices.forRun(id, org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath().build()
-			.toUriString()).writeJson(body);
+		notices.forRun(id, siteUrls.link("")).writeJson(body);
 		publications.retractionOf("run", id).ifPresent(r -> {
 			ObjectNode retraction = body.putObject("retraction");
 			retraction.put("kind", r.kind());

@@ -45,13 +45,15 @@ final class RunExport {
 		List<String> caveatNotes = new ArrayList<>();
 		List<String> runCaveatRefs = new ArrayList<>();
 		Map<String, List<String>> cellCaveatRefs = new LinkedHashMap<>();
+		// Markers as on the run page: c1, c2, … for the caveats people wrote, d1, d2, … for the uploader's.
 		for (String disclosed : p.caveats()) {
-			String marker = "c" + (caveatNotes.size() + 1);
+			String marker = "d" + (runCaveatRefs.size() + 1);
 			caveatNotes.add("[^" + marker + "]: *Disclosed by the uploader*: " + ComparisonExport.escape(disclosed));
 			runCaveatRefs.add("[^" + marker + "]");
 		}
+		int written = 0;
 		for (Caveat caveat : caveats) {
-			String marker = "c" + (caveatNotes.size() + 1);
+			String marker = "c" + (++written);
 			caveatNotes.add("[^" + marker + "]: " + (caveat.hypothesis() ? "*Hypothesis (" + caveat.status() + ")*: " : "*Caveat*: ")
 					+ ComparisonExport.escape(caveat.text())
 					+ (caveat.target().cellAnchor() == null ? "" : " — on " + ComparisonExport.escape(caveat.target().cellAnchor())));

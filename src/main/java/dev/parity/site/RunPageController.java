@@ -47,11 +47,14 @@ class RunPageController {
 
 	private final dev.parity.history.SeriesRepository series;
 
+	private final SiteUrls siteUrls;
+
 	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
-			Caveats caveats, Publications publications, RecordNotices notices,
+			Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
 			dev.parity.history.SeriesRepository series) {
 		this.series = series;
 		this.notices = notices;
+		this.siteUrls = siteUrls;
 		this.caveats = caveats;
 		this.publications = publications;
 		this.runs = runs;
@@ -61,11 +64,11 @@ class RunPageController {
 	}
 
 	@GetMapping("/runs")
-	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") int page,
+	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted, Model model) {
 		RunFilter applied = filter == null ? RunFilter.none() : filter;
 		Page<RunSummary> found = summaries.search(applied, hideRetracted ? publications.retractedRuns() : java.util.Set.of(),
-				Math.max(page, 0), PAGE_SIZE);
+				RequestChecks.page(page), PAGE_SIZE);
 		model.addAttribute("hideRetracted", hideRetracted);
 		model.addAttribute("pageTitle", "Runs");
 		model.addAttribute("filter", applied);
@@ -117,8 +120,7 @@ class RunPageController {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
-		String permalink = org.springframework.web.servlet.support.ServletUriComponentsBuilder.fromCurrentContextPath()
-			.path(run.url()).build().toUriString();
+		String permalink = siteUrls.link(run.url());
 		String thresholds = flagging.thresholds();
 		Notices runNotices = notices.forRun(id, ComparisonExport.absolute(permalink, ""));
 		String body = switch (format) {

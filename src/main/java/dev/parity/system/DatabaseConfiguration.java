@@ -1,14 +1,17 @@
 package dev.parity.system;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import javax.sql.DataSource;
@@ -20,13 +23,16 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.StringUtils;
 
 /**
  * The one database: an external PostgreSQL when {@code PARITY_DB_URL} is set, otherwise an
- * embedded PostgreSQL whose data directory persists across restarts.
+ * embedded PostgreSQL whose data directory persists across restarts. Two roles use it: the schema's owner, which
+ * Flyway migrates as, and the application's role, which serves requests and may only read and insert on the
+ * append-only tables (see {@link SchemaOwner}).
  */
 @Configuration(proxyBeanMethods = false)
 class DatabaseConfiguration {
@@ -37,8 +43,11 @@ class DatabaseConfiguration {
 	 * Connection settings.
 	 *
 	 * @param url JDBC URL of an external PostgreSQL; blank means "start the embedded one"
-	 * @param user user for the external server
-	 * @param password password for the external server
+	 * @param user the role the application serves as on the external server
+	 * @param password its password
+	 * @param ownerUser the role that owns the schema on the external server, which Flyway migrates as; blank means
+	 * "the same as {@code user}" (one role for both: it can bypass the append-only triggers, so a warning is logged)
+	 * @param ownerPassword its password
 	 * @param embedded settings of the embedded server
 	 * @param poolSize maximum number of pooled connections
 	 * @param connectionTimeout how long a request waits for a connection before it fails (with a 503): short, so
@@ -46,8 +55,8 @@ class DatabaseConfiguration {
 	 * 30 seconds
 	 */
 	@ConfigurationProperties("parity.db")
-	record DatabaseProperties(String url, String user, String password, Embedded embedded, int poolSize,
-			Duration connectionTimeout) {
+	record DatabaseProperties(String url, String user, String password, String ownerUser, String ownerPassword,
+			Embedded embedded, int poolSize, Duration connectionTimeout) {
 
 		@ConstructorBinding
 		DatabaseProperties {
@@ -56,8 +65,9 @@ class DatabaseConfiguration {
 			connectionTimeout = connectionTimeout == null ? Duration.ofSeconds(5) : connectionTimeout;
 		}
 
-		DatabaseProperties(String url, String user, String password, Embedded embedded, int poolSize) {
-			this(url, user, password, embedded, poolSize, null);
+		/** The embedded server in {@code embedded}. */
+		DatabaseProperties(Embedded embedded, int poolSize) {
+			this(null, null, null, null, null, embedded, poolSize, null);
 		}
 
 		/**
@@ -89,17 +99,60 @@ class DatabaseConfiguration {
 			pool.setPassword(properties.password());
 			return pool;
 		}
-		EmbeddedPostgres postgres = startEmbedded(properties.embedded());
-		pool.setJdbcUrl(postgres.getJdbcUrl("postgres", "postgres"));
-		pool.setUsername("postgres");
-		checkDataDirectory(pool, Path.of(properties.embedded().dataDir()));
-		return new EmbeddedDataSource(pool, postgres);
+		return startEmbedded(properties.embedded(), pool);
 	}
 
-	private static EmbeddedPostgres startEmbedded(DatabaseProperties.Embedded settings) throws IOException {
+	/**
+	 * The schema's owner: the embedded server's superuser, or {@code PARITY_DB_OWNER_USER} on an external server
+	 * (without it, the application's own user, with a warning).
+	 */
+	@Bean
+	SchemaOwner schemaOwner(DataSource dataSource, DatabaseProperties properties) {
+		if (dataSource instanceof EmbeddedDataSource embedded) {
+			return embedded.owner();
+		}
+		String user = Objects.requireNonNullElse(properties.user(), "");
+		if (!StringUtils.hasText(properties.ownerUser()) || properties.ownerUser().equals(user)) {
+			log.warn("One database user ({}) owns the schema and serves the application: it could change or remove"
+					+ " runs and the audit trail past the append-only triggers. Set PARITY_DB_OWNER_USER and"
+					+ " PARITY_DB_OWNER_PASSWORD for the owner, and let PARITY_DB_USER be a role without those rights"
+					+ " (README, Configuration).", user);
+			return new SchemaOwner(properties.url(), user, Objects.requireNonNullElse(properties.password(), ""), user);
+		}
+		return new SchemaOwner(properties.url(), properties.ownerUser(),
+				Objects.requireNonNullElse(properties.ownerPassword(), ""), user);
+	}
+
+	/** Flyway migrates as the schema's owner. */
+	@Bean
+	FlywayConfigurationCustomizer migrateAsSchemaOwner(SchemaOwner owner) {
+		return configuration -> {
+			if (owner.separate()) {
+				configuration.dataSource(owner.url(), owner.user(), owner.password());
+			}
+		};
+	}
+
+	/** ... and then gives the application's role what it needs, table by table. */
+	@Bean
+	ApplicationRoleGrants applicationRoleGrants(SchemaOwner owner) {
+		return new ApplicationRoleGrants(owner);
+	}
+
+	/**
+	 * Starts the embedded server: password authentication for every connection, {@value EmbeddedCredentials#OWNER}
+	 * owning the schema, and the pool connecting as {@value EmbeddedCredentials#APPLICATION}.
+	 */
+	private static EmbeddedDataSource startEmbedded(DatabaseProperties.Embedded settings, HikariDataSource pool)
+			throws IOException, SQLException {
 		Path dataDir = Path.of(settings.dataDir()).toAbsolutePath();
 		Files.createDirectories(dataDir);
 		stopOrphanedPostmaster(dataDir);
+		boolean fresh = settings.clean() || !Files.exists(dataDir.resolve("postgresql.conf"));
+		Optional<EmbeddedCredentials> kept = fresh ? Optional.empty() : EmbeddedCredentials.read(dataDir);
+		// A data directory from a version of Parity that trusted every local connection: no passwords yet.
+		boolean trusting = !fresh && kept.isEmpty();
+		EmbeddedCredentials credentials = kept.orElseGet(EmbeddedCredentials::generate);
 		String onOff = settings.durable() ? "on" : "off";
 		EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
 			.setDataDirectory(dataDir)
@@ -108,14 +161,95 @@ class DatabaseConfiguration {
 			// zonky turns these off by default; real data must survive a power cut.
 			.setServerConfig("fsync", onOff)
 			.setServerConfig("synchronous_commit", onOff)
-			.setServerConfig("full_page_writes", onOff);
+			.setServerConfig("full_page_writes", onOff)
+			.setServerConfig("password_encryption", "scram-sha-256")
+			// zonky waits for the server by signing in as the superuser.
+			.setConnectConfig("password", credentials.ownerPassword());
 		if (settings.port() > 0) {
 			builder.setPort(settings.port());
 		}
-		EmbeddedPostgres postgres = builder.start();
-		log.info("Embedded PostgreSQL on port {} with data in {} (durable: {})", postgres.getPort(), dataDir,
-				settings.durable());
-		return postgres;
+		Path initdbPassword = null;
+		if (fresh) {
+			// zonky hands these to initdb as --name=value: the superuser gets its password before the server ever runs.
+			initdbPassword = credentials.ownerPasswordFile(dataDir.getParent());
+			builder.setLocaleConfig("pwfile", initdbPassword.toString()).setLocaleConfig("auth", "scram-sha-256");
+		}
+		if (!trusting) {
+			// After initdb, before every start.
+			builder.setDataDirectoryCustomizer(dir -> {
+				try {
+					credentials.write(dir.toPath());
+					EmbeddedCredentials.writeHba(dir.toPath());
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
+			});
+		}
+		EmbeddedPostgres postgres;
+		try {
+			postgres = builder.start();
+		}
+		finally {
+			if (initdbPassword != null) {
+				Files.deleteIfExists(initdbPassword);
+			}
+		}
+		String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+		try {
+			SchemaOwner owner = new SchemaOwner(url, EmbeddedCredentials.OWNER, credentials.ownerPassword(),
+					EmbeddedCredentials.APPLICATION);
+			checkDataDirectory(owner.dataSource(), dataDir);
+			if (trusting) {
+				requirePasswords(url, dataDir, credentials);
+			}
+			createApplicationRole(owner.dataSource(), credentials);
+			pool.setJdbcUrl(url);
+			pool.setUsername(EmbeddedCredentials.APPLICATION);
+			pool.setPassword(credentials.applicationPassword());
+			log.info("Embedded PostgreSQL on port {} with data in {} (durable: {}); passwords in {}", postgres.getPort(),
+					dataDir, settings.durable(), dataDir.resolve(EmbeddedCredentials.FILE));
+			return new EmbeddedDataSource(pool, postgres, owner);
+		}
+		catch (SQLException | IOException | RuntimeException ex) {
+			postgres.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * A data directory made by an earlier version trusted every local connection: give the superuser its password
+	 * (over a trusted connection, the last one), keep the passwords, and from now on ask every connection for one.
+	 */
+	private static void requirePasswords(String url, Path dataDir, EmbeddedCredentials credentials)
+			throws SQLException, IOException {
+		log.warn("The embedded PostgreSQL in {} trusted every local connection; from now on it asks for a password"
+				+ " (kept in {})", dataDir, dataDir.resolve(EmbeddedCredentials.FILE));
+		try (Connection connection = DriverManager.getConnection(url, EmbeddedCredentials.OWNER, "");
+				Statement statement = connection.createStatement()) {
+			statement.execute("alter role " + EmbeddedCredentials.OWNER + " password '" + credentials.ownerPassword() + "'");
+			credentials.write(dataDir);
+			EmbeddedCredentials.writeHba(dataDir);
+			statement.execute("select pg_reload_conf()");
+		}
+		catch (SQLException ex) {
+			throw new SQLException("The embedded PostgreSQL in " + dataDir + " asks for a password, and " + EmbeddedCredentials.FILE
+					+ " is missing: restore it from a backup of the data directory", ex.getSQLState(), ex);
+		}
+	}
+
+	/** The role the application serves as: no superuser, no right to make roles or databases; its password kept. */
+	private static void createApplicationRole(DataSource owner, EmbeddedCredentials credentials) throws SQLException {
+		String role = EmbeddedCredentials.APPLICATION;
+		try (Connection connection = owner.getConnection(); Statement statement = connection.createStatement()) {
+			try (ResultSet rs = statement.executeQuery("select 1 from pg_roles where rolname = '" + role + "'")) {
+				if (!rs.next()) {
+					statement.execute("create role " + role);
+				}
+			}
+			statement.execute("alter role " + role + " with login nosuperuser nocreatedb nocreaterole noreplication"
+					+ " nobypassrls password '" + credentials.applicationPassword() + "'");
+		}
 	}
 
 	/**

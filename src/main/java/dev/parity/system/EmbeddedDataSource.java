@@ -9,7 +9,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
- * The connection pool of the embedded PostgreSQL; closing it stops the server too.
+ * The connection pool of the embedded PostgreSQL (as the application's role); closing it stops the server too.
  */
 class EmbeddedDataSource extends DelegatingDataSource implements Closeable {
 
@@ -17,10 +17,18 @@ class EmbeddedDataSource extends DelegatingDataSource implements Closeable {
 
 	private final EmbeddedPostgres postgres;
 
-	EmbeddedDataSource(HikariDataSource pool, EmbeddedPostgres postgres) {
+	private final SchemaOwner owner;
+
+	EmbeddedDataSource(HikariDataSource pool, EmbeddedPostgres postgres, SchemaOwner owner) {
 		super(pool);
 		this.pool = pool;
 		this.postgres = postgres;
+		this.owner = owner;
+	}
+
+	/** The superuser that owns the schema. */
+	SchemaOwner owner() {
+		return owner;
 	}
 
 	/** The port the embedded server listens on. */

@@ -12,6 +12,8 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartException;
 
 /**
  * Turns a rejected upload into a 400 that lists every problem with its JSON path.
@@ -28,6 +30,19 @@ class ErrorHandlingAdvice {
 	ResponseEntity<Map<String, List<Problem>>> rejectUnreadable(HttpMessageNotReadableException ex) {
 		return ResponseEntity.badRequest()
 			.body(Map.of("errors", List.of(new Problem("$", "the request body could not be read: " + ex.getMostSpecificCause().getMessage()))));
+	}
+
+	/** A multipart body that cannot be parsed (cut short, a part that claims to be multipart itself): the client's. */
+	@ExceptionHandler(MultipartException.class)
+	ResponseEntity<Map<String, List<Problem>>> rejectMultipart(MultipartException ex) {
+		if (ex instanceof MaxUploadSizeExceededException) {
+			return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
+				.body(Map.of("errors", List.of(new Problem("$", "a part is larger than the server accepts"))));
+		}
+		Throwable cause = ex.getMostSpecificCause();
+		return ResponseEntity.badRequest().body(Map.of("errors", List.of(new Problem("$",
+				"the multipart body could not be read: " + (cause.getMessage() == null ? cause.getClass().getSimpleName()
+						: cause.getMessage())))));
 	}
 
 	@ExceptionHandler(HttpMediaTypeNotSupportedException.class)

@@ -33,11 +33,11 @@ class PrivateReadingTests {
 			.andExpect(redirectedUrl("/login"));
 		mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isUnauthorized());
 		mvc.perform(get("/login")).andExpect(status().isOk());
-		mvc.perform(post("/admin/users").param("username", "reader").param("password", "reader-password-1").param("role", "viewer")
+		mvc.perform(post("/admin/users").param("username", "reader").param("password", "viewing-secret-41").param("role", "viewer")
 			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
-		mvc.perform(get("/runs/{id}", id).with(httpBasic("reader", "reader-password-1"))).andExpect(status().isOk());
-		mvc.perform(get("/api/runs/{id}", id).with(httpBasic("reader", "reader-password-1"))).andExpect(status().isOk());
-		mvc.perform(post("/api/runs").with(httpBasic("reader", "reader-password-1")).contentType(MediaType.APPLICATION_JSON)
+		mvc.perform(get("/runs/{id}", id).with(httpBasic("reader", "viewing-secret-41"))).andExpect(status().isOk());
+		mvc.perform(get("/api/runs/{id}", id).with(httpBasic("reader", "viewing-secret-41"))).andExpect(status().isOk());
+		mvc.perform(post("/api/runs").with(httpBasic("reader", "viewing-secret-41")).contentType(MediaType.APPLICATION_JSON)
 			.content(TestUploads.fresh("run-e-control.json"))).andExpect(status().isForbidden());
 	}
 

@@ -44,7 +44,8 @@ class RecordBrowserTests extends BrowserTest {
 		screenshot("published-superseded");
 		browser.findElement(By.cssSelector("#retraction-banner a")).click();
 		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().endsWith("/published/" + ePublished));
-		assertThat(browser.findElement(By.id("supersedes-banner")).getText()).contains("This publication supersedes " + cPublished);
+		assertThat(browser.findElement(By.id("supersedes-banner")).getText())
+			.contains("This publication supersedes “Spark is +101 % faster at decode” (" + cPublished + ")");
 		assertThat(browser.findElement(By.cssSelector(".headlines li[data-metric=decode_tps]")).getText())
 			.contains("18 of 18 comparable cells within ±10 %, median ratio 1.011");
 		browser.findElement(By.cssSelector("#supersedes-banner a")).click();

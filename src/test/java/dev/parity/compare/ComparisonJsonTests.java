@@ -29,8 +29,8 @@ class ComparisonJsonTests {
 	void hasTheShapeOfTheApi() {
 		ObjectNode json = ComparisonJson.toJson(comparison, mapper);
 
-		assertThat(json.propertyNames()).containsExactly("baseline", "contender", "settings", "flags", "headlines", "cells",
-				"unmatched");
+		assertThat(json.propertyNames()).containsExactly("baseline", "contender", "settings", "non_default_settings",
+				"ungreyed_by_settings", "flags", "headlines", "cells", "unmatched");
 		assertThat(json.get("contender").propertyNames()).containsExactly("id", "url", "title", "role", "system", "model",
 				"flags");
 		assertThat(json.get("headlines").get(0).propertyNames()).containsExactly("metric", "comparable", "within_band",

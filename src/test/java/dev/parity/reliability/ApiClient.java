@@ -64,6 +64,15 @@ final class ApiClient {
 			.POST(HttpRequest.BodyPublishers.ofByteArray(zip)));
 	}
 
+	/** Restores a backup sent as the body, named as a script names it ({@code Content-Disposition}). */
+	Answer restore(byte[] zip, String fileName) {
+		return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/admin/restore"))
+			.header("Authorization", basic)
+			.header("Content-Type", "application/zip")
+			.header("Content-Disposition", "attachment; filename=\"" + fileName + "\"")
+			.POST(HttpRequest.BodyPublishers.ofByteArray(zip)));
+	}
+
 	/**
 	 * Signs in with the login form as a browser does: the form first (for its session and CSRF token), then the
 	 * user name and password posted to it. The answer is the one to the post, redirects not followed.

@@ -32,11 +32,17 @@ final class AppInstance implements AutoCloseable {
 	 * @param settings more {@code name=value} settings
 	 */
 	static AppInstance start(String jdbcUrl, String... settings) {
-		List<String> args = new ArrayList<>(List.of("--server.port=0", "--parity.db.url=" + jdbcUrl,
-				"--parity.db.user=postgres", "--parity.db.password=", "--spring.main.banner-mode=off"));
-		for (String setting : settings) {
-			args.add("--" + setting);
+		// A setting given twice on the command line would be read as both values joined: the given ones replace these.
+		java.util.Map<String, String> named = new java.util.LinkedHashMap<>();
+		for (String setting : List.of("server.port=0", "parity.db.url=" + jdbcUrl, "parity.db.user=postgres",
+				"parity.db.password=", "spring.main.banner-mode=off")) {
+			named.put(setting.substring(0, setting.indexOf('=')), setting);
 		}
+		for (String setting : settings) {
+			named.put(setting.substring(0, setting.indexOf('=')), setting);
+		}
+		List<String> args = new ArrayList<>();
+		named.values().forEach(setting -> args.add("--" + setting));
 		// Command-line arguments: the test configuration on the classpath sets parity.db.url (to the embedded one).
 		return new AppInstance(new SpringApplicationBuilder(ParityApplication.class).run(args.toArray(String[]::new)));
 	}

@@ -26,6 +26,11 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import dev.parity.system.SchemaOwner;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +54,9 @@ class ConcurrentUploadsTests {
 	@Autowired
 	JdbcClient jdbc;
 
+	@Autowired
+	SchemaOwner owner;
+
 	@LocalServerPort
 	int port;
 
@@ -65,7 +73,16 @@ class ConcurrentUploadsTests {
 	@Test
 	void twoServersOnOnePostgresStoreExactlyTheUniqueValidDocuments() throws Exception {
 		int postgresPort = jdbc.sql("select inet_server_port()").query(Integer.class).single();
-		try (AppInstance second = AppInstance.start("jdbc:postgresql://localhost:" + postgresPort + "/postgres")) {
+		// The embedded server asks for passwords: the second instance uses the two roles' passwords from its data directory.
+		String dataDirectory = JdbcClient.create(owner.dataSource()).sql("show data_directory").query(String.class).single();
+		Properties credentials = new Properties();
+		try (Reader reader = Files.newBufferedReader(Path.of(dataDirectory, "parity-credentials"))) {
+			credentials.load(reader);
+		}
+		try (AppInstance second = AppInstance.start("jdbc:postgresql://localhost:" + postgresPort + "/postgres",
+				"parity.db.user=" + owner.applicationUser(),
+				"parity.db.password=" + credentials.getProperty(owner.applicationUser()),
+				"parity.db.owner-user=" + owner.user(), "parity.db.owner-password=" + credentials.getProperty(owner.user()))) {
 			uploadConcurrently(List.of("http://localhost:" + port, second.baseUrl()), 2);
 		}
 	}

@@ -19,6 +19,7 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
@@ -64,7 +65,7 @@ class HostileDocumentTests {
 		RowCounts before = TestUploads.rows(jdbc);
 		long refusals = refusals();
 
-		MockHttpServletResponse response = mvc.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN"))
+		MockHttpServletResponse response = mvc.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN")).with(csrf())
 			.contentType(MediaType.APPLICATION_JSON)
 			.content(document.replaceFirst(java.util.regex.Pattern.quote(valid), java.util.regex.Matcher.quoteReplacement(hostile))))
 			.andReturn().getResponse();

@@ -64,7 +64,7 @@ class HostileHarnessFileTests {
 				List.of(InputFile.of("bedrock_70b_individual_responses.json", hostile)), null))
 			.isInstanceOf(ImportRejected.class)
 			.hasMessageStartingWith("bedrock_70b_individual_responses.json: cannot be imported as it is: $.cells[0].")
-			.hasMessageContaining("must not be negative, not -152");
+			.hasMessageContaining("must be at least 0, not -152");
 	}
 
 	@Test

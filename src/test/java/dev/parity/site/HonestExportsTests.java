@@ -166,9 +166,14 @@ class HonestExportsTests {
 			.param("confirm_no_comparable", "true").with(httpBasic(USER, PASSWORD)).with(csrf())));
 		String replacement = published(mvc.perform(post("/compare/" + reference + "..." + e + "/publish")
 			.param("title", "Spark matches the reference").with(httpBasic(USER, PASSWORD)).with(csrf())));
+		// Seen by a visitor before the supersession (a kept page), and again after it: marked then.
+		assertThat(between(page("/compare/" + reference + "..." + c), "Published from these runs", "</section>"))
+			.doesNotContain("record-mark");
 		String reason = "longer outputs | other weights <b>";
 		mvc.perform(post("/published/{id}/retract", old).param("reason", reason).param("replacement", replacement)
 			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
+		assertThat(between(page("/compare/" + reference + "..." + c), "Published from these runs", "</section>"))
+			.contains("record-mark superseded");
 		mvc.perform(post("/runs/{id}/retract", c).param("reason", "superseded by the control").param("replacement", e)
 			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
 

@@ -16,18 +16,22 @@ public final class FormatDetector {
 	private FormatDetector() {
 	}
 
+	/** The format of the files, zips expanded. */
 	public static Detection detect(List<InputFile> files) {
-		List<InputFile> expanded;
 		try {
-			expanded = InputFiles.expand(files);
+			return detect(UploadedFiles.expand(files));
 		}
 		catch (ImportRejected ex) {
 			return Detection.uncertain(List.of(), ex.getMessage());
 		}
-		if (expanded.isEmpty()) {
+	}
+
+	/** The format of files already expanded (see {@link UploadedFiles#detection()}, which keeps the answer). */
+	static Detection detect(UploadedFiles files) {
+		List<ParsedFile> parsed = files.parsed();
+		if (parsed.isEmpty()) {
 			return Detection.uncertain(List.of(), "no file uploaded");
 		}
-		List<ParsedFile> parsed = ParsedFile.of(expanded);
 		List<HarnessFormat> sure = new ArrayList<>();
 		List<HarnessFormat> possible = new ArrayList<>();
 		List<String> reasons = new ArrayList<>();

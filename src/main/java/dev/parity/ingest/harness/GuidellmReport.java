@@ -223,7 +223,8 @@ final class GuidellmReport implements HarnessImporter {
 		run.reading(new CountReading(cell, name, counts.completed(), counts.failed(), counts.cancelled(),
 				counts == chosen));
 		if (counts != chosen) {
-			others.add(name.replaceAll(" \\(.*", "") + " says " + counts.completed() + "/" + counts.failed() + "/"
+			int detail = name.indexOf(" (");
+			others.add((detail < 0 ? name : name.substring(0, detail)) + " says " + counts.completed() + "/" + counts.failed() + "/"
 					+ counts.cancelled());
 		}
 	}

@@ -74,12 +74,22 @@ public final class HarnessImporters {
 	 */
 	public static HarnessImport read(HarnessFormat format, List<InputFile> files, @Nullable TableMapping mapping)
 			throws ImportRejected {
+		return read(format, UploadedFiles.expand(files), mapping);
+	}
+
+	/**
+	 * Reads files already expanded (the ones detection looked at) as the given format.
+	 * @param mapping the column mapping of a published table; {@code null} for harness outputs
+	 * @throws ImportRejected naming the file and the problem (and the line or JSON path when known)
+	 */
+	public static HarnessImport read(HarnessFormat format, UploadedFiles files, @Nullable TableMapping mapping)
+			throws ImportRejected {
 		if (format.needsMapping() && mapping == null) {
 			throw new ImportRejected("a published table needs a column mapping: which column is the prompt length,"
 					+ " which the concurrency, and which metric (in which unit) each other column holds");
 		}
-		List<InputFile> expanded = InputFiles.expand(files);
-		HarnessImport imported = of(format).read(ParsedFile.of(expanded), mapping);
+		List<InputFile> expanded = files.files();
+		HarnessImport imported = of(format).read(files.parsed(), mapping);
 		// What the files give must be valid as they give it (a negative token count, a field name with a NUL, a
 		// number written as 1e999): say so here, naming the files, rather than leave it to the validation of a
 		// document the user never wrote. A run document is the user's own: its validation names each place.

@@ -89,7 +89,9 @@ final class HarnessJson {
 		else if (!message.isEmpty()) {
 			message = message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1);
 		}
-		message = message.replaceAll(":$", "");
+		if (message.endsWith(":")) {
+			message = message.substring(0, message.length() - 1);
+		}
 		TokenStreamLocation location = ex.getLocation();
 		if (location != null && location.getLineNr() > 0) {
 			message += " at line " + (location.getLineNr() + lineOffset) + ", column " + location.getColumnNr();

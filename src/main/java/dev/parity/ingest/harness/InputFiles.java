@@ -1,10 +1,10 @@
 package dev.parity.ingest.harness;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
@@ -17,8 +17,18 @@ public final class InputFiles {
 	/** At most this many files are taken out of the uploaded zips together. */
 	public static final int MAX_ENTRIES = 10_000;
 
-	/** At most this many bytes are inflated out of the uploaded zips together (1 GiB). */
-	public static final long MAX_TOTAL_BYTES = 1L << 30;
+	/**
+	 * At most this many bytes are inflated out of the uploaded zips of one request together: an eighth of the
+	 * heap, at most 1 GiB, so that an entry that inflates to gigabytes of zeros is refused before it fills the
+	 * memory (what was inflated is held once, and once more while it is read).
+	 */
+	public static final long MAX_TOTAL_BYTES = budgetFor(Runtime.getRuntime().maxMemory());
+
+	/** Entries inflated since the start, all uploads together: to check that an upload is expanded only once. */
+	static final LongAdder INFLATED_ENTRIES = new LongAdder();
+
+	/** Inflated in pieces smaller than a heap region, so a refused entry never sat in half-empty humongous regions. */
+	private static final int CHUNK = 256 << 10;
 
 	private static final byte[] ZIP_MAGIC = { 'P', 'K', 3, 4 };
 
@@ -32,6 +42,11 @@ public final class InputFiles {
 	 */
 	public static List<InputFile> expand(List<InputFile> uploaded) {
 		return expand(uploaded, MAX_ENTRIES, MAX_TOTAL_BYTES);
+	}
+
+	/** The inflation budget of a server whose heap can grow to {@code maxMemory} bytes. */
+	static long budgetFor(long maxMemory) {
+		return Math.min(1L << 30, maxMemory / 8);
 	}
 
 	static List<InputFile> expand(List<InputFile> uploaded, int maxEntries, long maxTotalBytes) {
@@ -69,6 +84,9 @@ public final class InputFiles {
 					continue;
 				}
 				budget.countEntry(zip.name());
+				// A size the header declares is refused at once; one that lies is caught while inflating.
+				budget.checkDeclared(zip.name(), entry.getSize());
+				INFLATED_ENTRIES.increment();
 				entries.add(new InputFile(entry.getName(), inflate(in, zip.name(), budget)));
 			}
 		}
@@ -81,16 +99,29 @@ public final class InputFiles {
 		return entries;
 	}
 
+	/**
+	 * The entry's bytes, counted against the budget before they are kept (the sizes a zip declares in its headers can
+	 * lie): an entry beyond the budget is refused having held no more than the budget.
+	 */
 	private static byte[] inflate(ZipInputStream in, String zipName, Budget budget) throws IOException {
-		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		byte[] buffer = new byte[64 * 1024];
-		int read;
-		while ((read = in.read(buffer)) > 0) {
-			// Counted while inflating: the sizes a zip declares in its headers can lie.
-			budget.countBytes(zipName, read);
-			out.write(buffer, 0, read);
+		List<byte[]> chunks = new ArrayList<>();
+		long size = 0;
+		while (true) {
+			byte[] chunk = in.readNBytes(CHUNK);
+			if (chunk.length == 0) {
+				break;
+			}
+			budget.countBytes(zipName, chunk.length);
+			chunks.add(chunk);
+			size += chunk.length;
 		}
-		return out.toByteArray();
+		byte[] content = new byte[Math.toIntExact(size)];
+		int at = 0;
+		for (byte[] chunk : chunks) {
+			System.arraycopy(chunk, 0, content, at, chunk.length);
+			at += chunk.length;
+		}
+		return content;
 	}
 
 	/** What is left of the limits while expanding one upload. */
@@ -116,16 +147,29 @@ public final class InputFiles {
 			}
 		}
 
-		void countBytes(String zipName, int more) {
-			bytes += more;
-			if (bytes > maxBytes) {
-				throw new ImportRejected(zipName + ": the uploaded zips inflate to more than " + describe(maxBytes)
-						+ "; upload fewer files at once");
+		void checkDeclared(String zipName, long size) {
+			if (size > 0 && bytes + size > maxBytes) {
+				throw tooLarge(zipName);
 			}
 		}
 
+		void countBytes(String zipName, int more) {
+			bytes += more;
+			if (bytes > maxBytes) {
+				throw tooLarge(zipName);
+			}
+		}
+
+		private ImportRejected tooLarge(String zipName) {
+			return new ImportRejected(zipName + ": the uploaded zips inflate to more than " + describe(maxBytes)
+					+ " (an eighth of the server's memory, at most 1 GiB); upload fewer files at once");
+		}
+
 		private static String describe(long bytes) {
-			return bytes >= (1L << 30) && bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB" : bytes + " bytes";
+			if (bytes >= (1L << 30) && bytes % (1L << 30) == 0) {
+				return (bytes >> 30) + " GiB";
+			}
+			return bytes >= (1L << 20) ? (bytes >> 20) + " MiB" : bytes + " bytes";
 		}
 
 	}

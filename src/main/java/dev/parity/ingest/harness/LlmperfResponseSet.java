@@ -73,7 +73,7 @@ final class LlmperfResponseSet {
 			String message = Fields.text(response, "error_msg");
 			// Jackson 3 refuses asString() of an object or array: a broken file may hold one here.
 			String kind = (code.isContainer() ? code.toString() : code.asString())
-					+ (message == null ? "" : " (" + message.replaceAll("\\d+$", "N") + ")");
+					+ (message == null ? "" : " (" + withoutTrailingNumber(message) + ")");
 			errors.merge(kind, 1, Integer::sum);
 		}
 		else {
@@ -130,6 +130,19 @@ final class LlmperfResponseSet {
 			});
 			cell.metric(metric, Distribution.of(values).statistics());
 		}
+	}
+
+	/**
+	 * The message with the number that ends it written {@code N} ({@code "timeout after 30"}: {@code "timeout after N"}),
+	 * so messages that differ only in it count together. Scanned, not matched: {@code \\d+$} takes quadratic time on
+	 * a long run of digits that does not end the message.
+	 */
+	static String withoutTrailingNumber(String message) {
+		int end = message.length();
+		while (end > 0 && message.charAt(end - 1) >= '0' && message.charAt(end - 1) <= '9') {
+			end--;
+		}
+		return end == message.length() ? message : message.substring(0, end) + "N";
 	}
 
 }

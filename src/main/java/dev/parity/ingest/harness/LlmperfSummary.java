@@ -88,7 +88,8 @@ final class LlmperfSummary implements HarnessImporter {
 		if (summaries.size() == 1 && responses.size() == 1) {
 			return responses.get(0);
 		}
-		String prefix = summary.name().replaceFirst("_summary\\.json$", "");
+		String name = summary.name();
+		String prefix = name.endsWith("_summary.json") ? name.substring(0, name.length() - "_summary.json".length()) : name;
 		return responses.stream()
 			.filter(candidate -> candidate.name().equals(prefix + "_individual_responses.json"))
 			.findFirst()

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class ModelName {
 
-	private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*");
+	private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*+/[A-Za-z0-9][A-Za-z0-9._-]*+");
 
 	private ModelName() {
 	}

@@ -17,9 +17,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class PublishedTable implements HarnessImporter {
 
-	private static final Pattern THOUSANDS = Pattern.compile("[-+]?\\d{1,3}(,\\d{3})+(\\.\\d+)?");
 
-	private static final Pattern NUMBER = Pattern.compile("[-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?");
+	private static final Pattern NUMBER = Pattern.compile("[-+]?+(?:\\d++(?:\\.\\d*+)?+|\\.\\d++)(?:[eE][-+]?+\\d++)?+");
 
 	private static final List<String> ABSENT = List.of("", "-", "—", "–", "n/a", "na", "none", "null", "?");
 
@@ -219,7 +218,7 @@ final class PublishedTable implements HarnessImporter {
 		Double value = parse(text);
 		if (value == null) {
 			throw new ImportRejected(source + ", column '" + table.headers().get(column) + "': '" + text
-					+ "' is not a number" + (text.matches("(?i)\\d+(\\.\\d+)?\\s*k") ? " (write 8192 or 8000, not 8k:"
+					+ "' is not a number" + (text.matches("(?i)\\d++(?:\\.\\d++)?+\\s*+k") ? " (write 8192 or 8000, not 8k:"
 							+ " which one is meant cannot be guessed)" : ""));
 		}
 		return value;
@@ -231,7 +230,7 @@ final class PublishedTable implements HarnessImporter {
 
 	private static @Nullable Double parse(String text) {
 		String trimmed = text.trim();
-		if (THOUSANDS.matcher(trimmed).matches()) {
+		if (isThousands(trimmed)) {
 			trimmed = trimmed.replace(",", "");
 		}
 		if (!NUMBER.matcher(trimmed).matches()) {
@@ -239,6 +238,46 @@ final class PublishedTable implements HarnessImporter {
 		}
 		double value = Double.parseDouble(trimmed);
 		return Double.isFinite(value) ? value : null;
+	}
+
+	/**
+	 * Whether the text is a number with thousands separators ({@code 12,345.6}, {@code -1,000}): what
+	 * {@code [-+]?\\d{1,3}(,\\d{3})+(\\.\\d+)?} says, scanned, as a regular expression's repeated group overflows
+	 * the stack on a long enough cell.
+	 */
+	static boolean isThousands(String text) {
+		int n = text.length();
+		int i = n > 0 && (text.charAt(0) == '-' || text.charAt(0) == '+') ? 1 : 0;
+		int start = i;
+		while (i < n && digit(text.charAt(i))) {
+			i++;
+		}
+		if (i - start < 1 || i - start > 3) {
+			return false;
+		}
+		int groups = 0;
+		while (i < n && text.charAt(i) == ',') {
+			if (i + 3 >= n || !digit(text.charAt(i + 1)) || !digit(text.charAt(i + 2)) || !digit(text.charAt(i + 3))) {
+				return false;
+			}
+			i += 4;
+			groups++;
+		}
+		if (groups == 0) {
+			return false;
+		}
+		if (i < n && text.charAt(i) == '.') {
+			int fraction = ++i;
+			while (i < n && digit(text.charAt(i))) {
+				i++;
+			}
+			return i > fraction && i == n;
+		}
+		return i == n;
+	}
+
+	private static boolean digit(char c) {
+		return c >= '0' && c <= '9';
 	}
 
 	private record Columns(int prompt, int concurrency, Map<Integer, String> params,

@@ -20,7 +20,7 @@ import tools.jackson.databind.JsonNode;
 final class ServingBenchmark {
 
 	private static final Pattern SUMMARY = Pattern
-		.compile("(mean|median|std|p\\d{1,2}(?:\\.\\d+)?)_(ttft|tpot|itl|e2el|e2e_latency)_ms");
+		.compile("(mean|median|std|p\\d{1,2}(?:\\.\\d++)?+)_(ttft|tpot|itl|e2el|e2e_latency)_ms");
 
 	private ServingBenchmark() {
 	}

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
@@ -21,8 +20,6 @@ import org.jspecify.annotations.Nullable;
  */
 record TableText(List<String> headers, List<List<String>> rows, List<Integer> lines) {
 
-	private static final Pattern MARKDOWN_SEPARATOR = Pattern
-		.compile("\\|?\\s*:?-{3,}:?\\s*(\\|\\s*:?-{3,}:?\\s*)*\\|?");
 
 	/** The column's index, matching names without regard to case or surrounding space; -1 when absent. */
 	int column(String name) {
@@ -97,7 +94,7 @@ record TableText(List<String> headers, List<List<String>> rows, List<Integer> li
 		for (int i = 0; i + 1 < all.size(); i++) {
 			String header = all.get(i).trim();
 			String separator = all.get(i + 1).trim();
-			if (!header.contains("|") || !separator.contains("-") || !MARKDOWN_SEPARATOR.matcher(separator).matches()) {
+			if (!header.contains("|") || !separator.contains("-") || !isSeparator(separator)) {
 				continue;
 			}
 			List<String> headers = cells(header);
@@ -115,6 +112,25 @@ record TableText(List<String> headers, List<List<String>> rows, List<Integer> li
 			i = j - 1;
 		}
 		return tables;
+	}
+
+	/**
+	 * Whether the (trimmed) line separates a Markdown table's header from its rows: cells of at least three dashes,
+	 * each perhaps with a colon at either end ({@code |:---|---:|}). Scanned, as a regular expression's repeated
+	 * group overflows the stack on a long enough line.
+	 */
+	static boolean isSeparator(String line) {
+		String body = line.startsWith("|") ? line.substring(1) : line;
+		body = body.endsWith("|") ? body.substring(0, body.length() - 1) : body;
+		for (String cell : body.split("\\|", -1)) {
+			String dashes = cell.trim();
+			dashes = dashes.startsWith(":") ? dashes.substring(1) : dashes;
+			dashes = dashes.endsWith(":") ? dashes.substring(0, dashes.length() - 1) : dashes;
+			if (dashes.length() < 3 || dashes.chars().anyMatch(c -> c != '-')) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private static List<String> cells(String line) {

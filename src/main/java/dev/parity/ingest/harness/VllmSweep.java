@@ -24,7 +24,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class VllmSweep implements HarnessImporter {
 
-	private static final Pattern PAIR = Pattern.compile("(?:^|-)([A-Za-z_][A-Za-z0-9_.]*)=");
+	private static final Pattern PAIR = Pattern.compile("(?:^|-)([A-Za-z_][A-Za-z0-9_.]*+)=");
 
 	private static final int WARMUP = -1;
 
@@ -182,9 +182,18 @@ final class VllmSweep implements HarnessImporter {
 		for (int i = 0; i < keys.size(); i++) {
 			int end = i + 1 < spans.size() ? spans.get(i + 1)[0] : cleaned.length();
 			// "SERVE--a=4-BENCH--b=2" leaves "a=4--b=2": the separator's dashes are no part of the value.
-			pairs.put(keys.get(i), cleaned.substring(spans.get(i)[1], end).replaceAll("-+$", ""));
+			pairs.put(keys.get(i), withoutTrailingDashes(cleaned.substring(spans.get(i)[1], end)));
 		}
 		return pairs;
+	}
+
+	/** Scanned, not matched: {@code -+$} takes quadratic time on a long run of dashes that does not end the text. */
+	private static String withoutTrailingDashes(String text) {
+		int end = text.length();
+		while (end > 0 && text.charAt(end - 1) == '-') {
+			end--;
+		}
+		return text.substring(0, end);
 	}
 
 	/** The conventional name of a swept vLLM parameter. */

@@ -1,78 +1,38 @@
 package dev.parity.ingest.web;
 
-import java.security.SecureRandom;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HexFormat;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import dev.parity.ingest.harness.InputFile;
 
-import org.springframework.stereotype.Component;
-
 /**
- * Files uploaded for a preview, held in memory (never in the database) until the uploader stores the
- * run or leaves: so that correcting the provenance does not mean uploading the files again. Bounded in
- * time and total size; the oldest go first.
+ * Files uploaded for a preview, held (never as a run) until the uploader stores the run or leaves: so that
+ * correcting the provenance does not mean uploading the files again. Held in bounded space and for a bounded time;
+ * the oldest go first.
  */
-@Component
-class PendingUploads {
+interface PendingUploads {
 
-	private static final Duration KEEP = Duration.ofMinutes(30);
+	/**
+	 * Holds the files for their owner.
+	 * @return the token that gives them back
+	 * @throws TooLarge when the files alone are more than the space previews may take
+	 */
+	String hold(String owner, List<InputFile> files);
 
-	private static final long MAX_BYTES = 512L * 1024 * 1024;
+	/** The files held under the token, when they are still held and are the owner's. */
+	Optional<List<InputFile>> files(String owner, String token);
 
-	private static final SecureRandom RANDOM = new SecureRandom();
+	void release(String token);
 
-	private record Pending(String owner, List<InputFile> files, long bytes, Instant at) {
-	}
+	/** A preview larger than all the space previews may take together. */
+	final class TooLarge extends RuntimeException {
 
-	private final Map<String, Pending> pending = new LinkedHashMap<>();
+		private static final long serialVersionUID = 1L;
 
-	private long total;
-
-	synchronized String hold(String owner, List<InputFile> files) {
-		evictExpired();
-		long bytes = files.stream().mapToLong(f -> f.content().length).sum();
-		Iterator<Map.Entry<String, Pending>> oldest = pending.entrySet().iterator();
-		while (total + bytes > MAX_BYTES && oldest.hasNext()) {
-			total -= oldest.next().getValue().bytes();
-			oldest.remove();
+		TooLarge(String message) {
+			super(message);
 		}
-		byte[] id = new byte[16];
-		RANDOM.nextBytes(id);
-		String token = HexFormat.of().formatHex(id);
-		pending.put(token, new Pending(owner, List.copyOf(files), bytes, Instant.now()));
-		total += bytes;
-		return token;
-	}
 
-	synchronized Optional<List<InputFile>> files(String owner, String token) {
-		evictExpired();
-		Pending held = pending.get(token);
-		return held == null || !held.owner().equals(owner) ? Optional.empty() : Optional.of(held.files());
-	}
-
-	synchronized void release(String token) {
-		Pending held = pending.remove(token);
-		if (held != null) {
-			total -= held.bytes();
-		}
-	}
-
-	private void evictExpired() {
-		Instant horizon = Instant.now().minus(KEEP);
-		pending.entrySet().removeIf(entry -> {
-			boolean expired = entry.getValue().at().isBefore(horizon);
-			if (expired) {
-				total -= entry.getValue().bytes();
-			}
-			return expired;
-		});
 	}
 
 }

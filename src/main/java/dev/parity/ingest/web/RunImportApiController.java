@@ -10,15 +10,12 @@ import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.run.RunWriter.Stored;
 import io.swagger.v3.oas.annotations.Operation;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.multipart.MultipartHttpServletRequest;
 
 /**
  * {@code POST /api/runs/import}: store a harness's output (or a published table) with the provenance it lacks.
@@ -36,13 +33,15 @@ class RunImportApiController {
 			description = "Multipart: `files` (one or more, or a zip), optional `format` (native, vllm, vllm-sweep, sglang, aiperf, "
 					+ "aiperf-records, aiperf-sweep, llmperf-summary, llmperf-responses, llama-benchy, guidellm, table-csv, "
 					+ "table-markdown; detected from the content when absent), `provenance` (JSON in the run-document shape, "
-					+ "without cells), `mapping` (JSON column mapping, for tables). 201 new, 200 already stored, 400 with every problem.")
+					+ "without cells), `mapping` (JSON column mapping, for tables); each text part once, as a form field or as a file "
+					+ "(`curl -F provenance=@provenance.json`), in UTF-8. 201 new, 200 already stored, 400 with every problem.")
 	@PostMapping(path = "/api/runs/import", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
-	ResponseEntity<Map<String, String>> importRun(@RequestPart(name = "files", required = false) @Nullable List<MultipartFile> parts,
-			@RequestParam(name = "format", required = false) @Nullable String format,
-			@RequestParam(name = "provenance", required = false) @Nullable String provenance,
-			@RequestParam(name = "mapping", required = false) @Nullable String mapping, Principal principal) {
-		List<InputFile> files = ImportRequest.files(parts);
+	ResponseEntity<Map<String, String>> importRun(MultipartHttpServletRequest request, Principal principal) {
+		ImportParts parts = new ImportParts(request);
+		String format = parts.text("format");
+		String provenance = parts.text("provenance");
+		String mapping = parts.text("mapping");
+		List<InputFile> files = parts.files();
 		HarnessFormat picked = ImportRequest.format(format);
 		Stored stored = ingest.store(files, picked, ImportRequest.provenance(provenance), ImportRequest.mapping(mapping, picked),
 				principal.getName());

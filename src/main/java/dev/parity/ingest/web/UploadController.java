@@ -15,18 +15,21 @@ import dev.parity.ingest.HarnessIngest;
 import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
-import dev.parity.ingest.harness.FormatDetector;
 import dev.parity.ingest.harness.HarnessFormat;
+import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableMapping;
+import dev.parity.ingest.harness.UploadedFiles;
 import dev.parity.run.Cell;
 import dev.parity.run.MetricCatalogue;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunWriter.Stored;
+import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.util.StringUtils;
@@ -73,7 +76,8 @@ class UploadController {
 	@PostMapping("/upload")
 	String uploadRun(@RequestParam(name = "file", required = false) @Nullable List<MultipartFile> parts,
 			@RequestParam(name = "document", required = false) @Nullable String pasted,
-			@RequestParam(name = "format", required = false) @Nullable String format, Principal principal, Model model) {
+			@RequestParam(name = "format", required = false) @Nullable String format, Principal principal, Model model,
+			HttpServletResponse response) {
 		List<InputFile> files = new ArrayList<>(ImportRequest.files(parts));
 		if (StringUtils.hasText(pasted)) {
 			files.add(new InputFile(pasted.stripLeading().startsWith("{") || pasted.stripLeading().startsWith("[")
@@ -89,9 +93,18 @@ class UploadController {
 		if (files.isEmpty()) {
 			return uploadForm(model, List.of(new Problem("$", "choose a file or paste a run document")), "the form", pasted);
 		}
+		UploadedFiles expanded;
+		try {
+			// Once per request: detection and the preview read the same entries.
+			expanded = UploadedFiles.expand(files);
+		}
+		catch (ImportRejected rejected) {
+			response.setStatus(HttpStatus.BAD_REQUEST.value());
+			return uploadForm(model, List.of(new Problem("files", rejected.getMessage())), "the form", null);
+		}
 		boolean nativeDocument = picked == HarnessFormat.NATIVE
-				|| (picked == null && files.size() == 1 && FormatDetector.detect(files).format() == HarnessFormat.NATIVE)
-				|| (picked == null && files.size() == 1 && looksLikeJsonObject(files.get(0)) && !FormatDetector.detect(files).certain());
+				|| (picked == null && files.size() == 1 && expanded.detection().format() == HarnessFormat.NATIVE)
+				|| (picked == null && files.size() == 1 && looksLikeJsonObject(files.get(0)) && !expanded.detection().certain());
 		if (nativeDocument && files.size() == 1) {
 			InputFile file = files.get(0);
 			try {
@@ -103,8 +116,15 @@ class UploadController {
 				return uploadForm(model, rejected.problems(), file.name(), text.length() > KEEP_AT_MOST ? "" : text);
 			}
 		}
-		String token = pending.hold(principal.getName(), files);
-		return importPage(model, token, files, picked, ProvenanceForm.empty());
+		String token;
+		try {
+			token = pending.hold(principal.getName(), files);
+		}
+		catch (PendingUploads.TooLarge tooLarge) {
+			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
+			return uploadForm(model, List.of(new Problem("files", tooLarge.getMessage())), "the form", null);
+		}
+		return importPage(model, token, files, expanded, picked, ProvenanceForm.empty());
 	}
 
 	@PostMapping("/upload/import")
@@ -128,11 +148,12 @@ class UploadController {
 				// shown below with the preview
 			}
 		}
-		return importPage(model, token, files, picked, form);
+		return importPage(model, token, files, null, picked, form);
 	}
 
-	private String importPage(Model model, String token, List<InputFile> files, @Nullable HarnessFormat picked,
-			ProvenanceForm form) {
+	/** The preview page; {@code expanded} is the files with their zips expanded, when this request did already. */
+	private String importPage(Model model, String token, List<InputFile> files, @Nullable UploadedFiles expanded,
+			@Nullable HarnessFormat picked, ProvenanceForm form) {
 		List<Problem> formProblems = new ArrayList<>();
 		TableMapping mapping = null;
 		ObjectNode provenance;
@@ -144,7 +165,8 @@ class UploadController {
 			formProblems.add(new Problem("form", ex.getMessage()));
 			provenance = json.createObjectNode();
 		}
-		HarnessIngest.Preview preview = harnessIngest.preview(files, picked, provenance, mapping);
+		HarnessIngest.Preview preview = expanded == null ? harnessIngest.preview(files, picked, provenance, mapping)
+				: harnessIngest.preview(expanded, picked, provenance, mapping);
 		List<Problem> problems = new ArrayList<>(formProblems);
 		problems.addAll(preview.problems());
 		model.addAttribute("pageTitle", "Import a run");

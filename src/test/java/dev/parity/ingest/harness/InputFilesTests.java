@@ -82,7 +82,29 @@ class InputFilesTests {
 	@Test
 	void statesTheDocumentedLimits() {
 		assertThat(InputFiles.MAX_ENTRIES).isEqualTo(10_000);
-		assertThat(InputFiles.MAX_TOTAL_BYTES).isEqualTo(1024L * 1024 * 1024);
+		assertThat(InputFiles.MAX_TOTAL_BYTES).isEqualTo(InputFiles.budgetFor(Runtime.getRuntime().maxMemory()));
+	}
+
+	@Test
+	void theInflationBudgetIsAnEighthOfTheHeapAndAtMostOneGibibyte() {
+		assertThat(InputFiles.budgetFor(512L << 20)).isEqualTo(64L << 20);
+		assertThat(InputFiles.budgetFor(4L << 30)).isEqualTo(512L << 20);
+		assertThat(InputFiles.budgetFor(64L << 30)).isEqualTo(1L << 30);
+	}
+
+	@Test
+	void anEntryOverTheBudgetIsRefusedWhateverItsHeaderClaims() throws Exception {
+		var bytes = new java.io.ByteArrayOutputStream();
+		try (var zip = new java.util.zip.ZipOutputStream(bytes)) {
+			var entry = new java.util.zip.ZipEntry("zeros.json");
+			zip.putNextEntry(entry);
+			zip.write(new byte[3 << 20]);
+			zip.closeEntry();
+		}
+
+		assertThatThrownBy(() -> InputFiles.expand(List.of(new InputFile("zeros.zip", bytes.toByteArray())), 10, 2L << 20))
+			.isInstanceOf(ImportRejected.class)
+			.hasMessageStartingWith("zeros.zip: the uploaded zips inflate to more than 2 MiB");
 	}
 
 }

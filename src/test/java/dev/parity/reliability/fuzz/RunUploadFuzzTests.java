@@ -16,6 +16,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -60,7 +61,7 @@ class RunUploadFuzzTests {
 
 	private void upload(byte[] document, FuzzCases.Tally outcome) throws Exception {
 		RowCounts before = TestUploads.rows(jdbc);
-		MockHttpServletResponse response = mvc.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN"))
+		MockHttpServletResponse response = mvc.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN")).with(csrf())
 			.contentType(MediaType.APPLICATION_JSON)
 			.content(document)).andReturn().getResponse();
 		int status = response.getStatus();

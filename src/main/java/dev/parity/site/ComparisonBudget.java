@@ -1,0 +1,77 @@
+package dev.parity.site;
+
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.stereotype.Component;
+
+/**
+ * How many comparisons are computed at once. Computing one holds both runs, every sample included, and the result
+ * in memory, so eight uncached comparisons of two 10,000-cell runs at once can exhaust the heap; beyond
+ * {@code parity.compare.max-concurrent} a request waits up to {@code parity.compare.max-wait} for its turn and is then
+ * answered 503 with {@code Retry-After} ({@link ComparisonsBusy}). Kept comparisons are served without a turn.
+ */
+@Component
+class ComparisonBudget {
+
+	/**
+	 * The budget's settings.
+	 *
+	 * @param maxConcurrent how many comparisons may be computed at once (default 2)
+	 * @param maxWait how long a request waits for its turn before the 503 (default 2 s)
+	 */
+	@ConfigurationProperties("parity.compare")
+	record Limits(int maxConcurrent, @Nullable Duration maxWait) {
+	}
+
+	private final int maxConcurrent;
+
+	private final Duration maxWait;
+
+	private final Semaphore turns;
+
+	ComparisonBudget(Limits limits) {
+		this.maxConcurrent = limits.maxConcurrent() > 0 ? limits.maxConcurrent() : 2;
+		this.maxWait = limits.maxWait() != null ? limits.maxWait() : Duration.ofSeconds(2);
+		this.turns = new Semaphore(maxConcurrent, true);
+	}
+
+	/** Computes in a turn of its own, or throws {@link ComparisonsBusy} when none came within the wait. */
+	<T> T compute(Supplier<T> computation) {
+		if (!take(maxWait)) {
+			throw new ComparisonsBusy(maxConcurrent);
+		}
+		try {
+			return computation.get();
+		}
+		finally {
+			turns.release();
+		}
+	}
+
+	/** Takes a turn, waiting up to {@code patience} (the tests hold every turn with this). */
+	boolean take(Duration patience) {
+		try {
+			return turns.tryAcquire(patience.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	/** Gives back a turn taken with {@link #take}. */
+	void giveBack() {
+		turns.release();
+	}
+
+	int maxConcurrent() {
+		return maxConcurrent;
+	}
+
+}

@@ -1,0 +1,45 @@
+package dev.parity.site;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.web.server.ResponseStatusException;
+
+/**
+ * Request parameters that would otherwise reach a redirect or the database as they came: refused with a 400
+ * that names the parameter.
+ */
+final class RequestChecks {
+
+	/** The highest page number of a run list (a million pages of runs, far beyond any list that exists). */
+	static final int MAX_PAGE = 1_000_000;
+
+	private RequestChecks() {
+	}
+
+	/** The page number of a list: a whole number from 0 to {@link #MAX_PAGE}. */
+	static int page(String page) {
+		String text = page.strip();
+		if (text.isEmpty()) {
+			return 0;
+		}
+		if (text.length() > 7 || !text.chars().allMatch(c -> c >= '0' && c <= '9') || Integer.parseInt(text) > MAX_PAGE) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					"page is a whole number from 0 to " + MAX_PAGE + ", not " + abbreviated(page));
+		}
+		return Integer.parseInt(text);
+	}
+
+	/** A parameter that goes into a redirect's Location: no line breaks or other control characters. */
+	static String forRedirect(String name, String value) {
+		if (value.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					name + " must not contain line breaks or other control characters");
+		}
+		return value;
+	}
+
+	private static String abbreviated(String text) {
+		String shown = text.length() > 20 ? text.substring(0, 20) + "…" : text;
+		return shown.replaceAll("\\p{Cntrl}", "?");
+	}
+
+}

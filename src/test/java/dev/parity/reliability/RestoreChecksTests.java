@@ -1,0 +1,165 @@
+package dev.parity.reliability;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
+
+import dev.parity.ParityTest;
+import dev.parity.TestUploads;
+import dev.parity.reliability.ApiClient.Answer;
+import dev.parity.run.Sha256;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static dev.parity.TestUploads.PASSWORD;
+import static dev.parity.TestUploads.USER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * A restore believes nothing a backup claims without checking it: a forged or inconsistent archive (a document
+ * changed with its checksums, counts that do not add up, a reference to nothing, a malformed id) is refused with a
+ * 400 that names the problem, and nothing of it is stored. A restore that succeeds is in the audit trail: who, from
+ * which archive (its name and SHA-256), and what it held.
+ */
+@ParityTest
+class RestoreChecksTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@LocalServerPort
+	int port;
+
+	@Test
+	void aForgedOrInconsistentArchiveIsRefusedNamingTheProblemAndNothingIsStored() throws Exception {
+		String id = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
+		byte[] backup = backup();
+		ApiClient client = new ApiClient("http://localhost:" + port);
+		TestUploads.RowCounts before = TestUploads.rows(jdbc);
+
+		// The document rewritten, its size and SHA-256 in the manifest rewritten to match: still not the run uploaded.
+		byte[] forgedDocument = TestUploads.fresh("run-d-effort-off.json");
+		Answer forged = client.restore(rewrite(backup, (manifest, entries) -> {
+			JsonNode file = runEntry(manifest, id).get("files").get(0);
+			((ObjectNode) file.get("row")).put("sha256", Sha256.hex(forgedDocument)).put("size_bytes", forgedDocument.length);
+			entries.put(file.get("path").asString(), forgedDocument);
+		}));
+		assertThat(forged.status()).as(forged.toString()).isEqualTo(400);
+		assertThat(forged.body()).contains("the document of run '" + id + "' does not hash to the run's upload SHA-256");
+
+		Answer counts = client.restore(rewrite(backup, (manifest, entries) -> {
+			ObjectNode claimed = (ObjectNode) manifest.get("counts");
+			claimed.put("cells", claimed.get("cells").asLong() + 1);
+		}));
+		assertThat(counts.status()).as(counts.toString()).isEqualTo(400);
+		assertThat(counts.body()).contains("the manifest counts").contains("cells, but the archive holds");
+
+		Answer dangling = client.restore(rewrite(backup, (manifest, entries) -> {
+			ObjectNode retraction = manifest.withArray("retractions").addObject();
+			retraction.put("id", 999_999).put("subject_kind", "run").put("subject_id", "zzzzzzzzzz")
+				.put("kind", "retracted").put("reason", "forged").put("created_by", USER)
+				.put("created_at", "2026-01-01T00:00:00Z");
+			ObjectNode claimed = (ObjectNode) manifest.get("counts");
+			claimed.put("retractions", claimed.get("retractions").asLong() + 1);
+		}));
+		assertThat(dangling.status()).as(dangling.toString()).isEqualTo(400);
+		assertThat(dangling.body()).contains("retraction 999999 refers to 'zzzzzzzzzz' (subject_id), which is not in the archive");
+
+		Answer badId = client.restore(rewrite(backup,
+				(manifest, entries) -> ((ObjectNode) runEntry(manifest, id).get("run")).put("id", "../../etc")));
+		assertThat(badId.status()).as(badId.toString()).isEqualTo(400);
+		assertThat(badId.body()).contains("a run id '../../etc' is not a run id");
+
+		assertThat(TestUploads.rows(jdbc)).as("rows after the refused restores").isEqualTo(before);
+		assertThat(jdbc.sql("select count(*) from audit_event where action = 'restore-backup' and outcome = 'done'")
+			.query(Long.class).single()).as("restores recorded as done").isZero();
+	}
+
+	@Test
+	void aRestoreIsInTheAuditTrailWithWhoAndFromWhichArchive() throws Exception {
+		TestUploads.upload(mvc, "reference.json");
+		byte[] backup = backup();
+		String claimedAuthor = JSON.readTree(entries(backup).get("manifest.json")).get("created_by").asString();
+		try (AppInstance restored = AppInstance.startWithItsOwnDatabase()) {
+			Answer answer = new ApiClient(restored.baseUrl()).restore(backup, "parity-backup-20261201.zip");
+			assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+			JsonNode counts = JSON.readTree(answer.body()).get("restored");
+			Map<String, Object> entry = restored.jdbc()
+				.sql("select username, subject, detail from audit_event where action = 'restore-backup' and outcome = 'done'")
+				.query().singleRow();
+			assertThat(entry.get("username")).isEqualTo(USER);
+			assertThat(entry.get("subject")).isEqualTo("parity-backup-20261201.zip");
+			assertThat((String) entry.get("detail")).contains("SHA-256 " + Sha256.hex(backup))
+				.contains("by " + claimedAuthor)
+				.contains(counts.get("runs").asLong() + " runs")
+				.contains(counts.get("cells").asLong() + " cells");
+			// The record's own authors and dates are kept: the uploads are still the uploader's, not the restorer's.
+			assertThat(restored.jdbc().sql("select count(*) from run where uploaded_by <> ?").param(USER).query(Long.class)
+				.single()).isEqualTo(jdbc.sql("select count(*) from run where uploaded_by <> ?").param(USER)
+					.query(Long.class).single());
+		}
+	}
+
+	private byte[] backup() throws Exception {
+		return mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk()).andReturn()
+			.getResponse().getContentAsByteArray();
+	}
+
+	private static JsonNode runEntry(JsonNode manifest, String id) {
+		for (JsonNode run : manifest.get("runs")) {
+			if (run.at("/run/id").asString().equals(id)) {
+				return run;
+			}
+		}
+		throw new AssertionError("run " + id + " is not in the backup");
+	}
+
+	/** The archive with its manifest (and any entries) changed. */
+	private static byte[] rewrite(byte[] archive, BiConsumer<ObjectNode, Map<String, byte[]>> change) throws IOException {
+		Map<String, byte[]> entries = entries(archive);
+		ObjectNode manifest = (ObjectNode) JSON.readTree(entries.get("manifest.json"));
+		change.accept(manifest, entries);
+		entries.put("manifest.json", JSON.writeValueAsBytes(manifest));
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		try (ZipOutputStream zip = new ZipOutputStream(out)) {
+			for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+				zip.putNextEntry(new ZipEntry(entry.getKey()));
+				zip.write(entry.getValue());
+				zip.closeEntry();
+			}
+		}
+		return out.toByteArray();
+	}
+
+	private static Map<String, byte[]> entries(byte[] archive) throws IOException {
+		Map<String, byte[]> entries = new LinkedHashMap<>();
+		try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(archive))) {
+			for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+				entries.put(entry.getName(), in.readAllBytes());
+			}
+		}
+		return entries;
+	}
+
+}
