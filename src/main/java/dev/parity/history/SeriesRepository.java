@@ -40,7 +40,8 @@ public class SeriesRepository {
 
 	/** Locks the series for the rest of the transaction, so that two updates of one series run one after the other. */
 	void lock(String seriesId) {
-		jdbc.sql("select id from series where id = ? for update").param(seriesId).query(String.class).optional();
+		// An advisory lock: the series row is append-only, and the application's role may not lock it FOR UPDATE.
+		jdbc.sql("select pg_advisory_xact_lock(hashtextextended('parity-series:' || ?, 0))").param(seriesId).query().singleRow();
 	}
 
 	/** The series' runs in series order: recorded_at (else upload time), upload time, id. */
