@@ -42,7 +42,11 @@ public class RunWriter {
 
 	private final DataSource dataSource;
 
-	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource) {
+	private final org.springframework.context.ApplicationEventPublisher events;
+
+	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource,
+			org.springframework.context.ApplicationEventPublisher events) {
+		this.events = events;
 		this.dataSource = dataSource;
 		this.jdbc = jdbc;
 		this.jdbcTemplate = jdbcTemplate;
@@ -208,6 +212,8 @@ public class RunWriter {
 					return new Stored(findIdByUploadSha(uploadSha256).orElseThrow(), false);
 				}
 				insertFiles(id, files);
+				// Listeners that follow runs (history) act after the commit: see RunStored.
+				events.publishEvent(new RunStored(id));
 				return new Stored(id, true);
 			}
 			catch (SQLException ex) {
