@@ -103,6 +103,17 @@ public class Backups {
 		manifest.set("publications", array("select to_jsonb(t) from publication t order by created_at, id"));
 		manifest.set("retractions", array("select to_jsonb(t) from retraction t order by id"));
 		manifest.set("audit_events", array("select to_jsonb(t) from audit_event t order by id"));
+		// History: series and their runs, settings, alerts with their status records, webhooks (without their URL and
+		// signing secret: an admin registers them again) and the delivery log. Analyses are recomputed, not kept.
+		ObjectNode history = manifest.putObject("history");
+		history.set("series", array("select to_jsonb(t) from series t order by id"));
+		history.set("series_run", array("select to_jsonb(t) from series_run t order by series_id, run_id"));
+		history.set("series_settings", array("select to_jsonb(t) from series_settings t order by series_id"));
+		history.set("alert", array("select to_jsonb(t) from alert t order by created_at, id"));
+		history.set("alert_status", array("select to_jsonb(t) from alert_status t order by id"));
+		history.set("webhook", array("select to_jsonb(t) || '{\"url\": \"\", \"signing_secret\": \"\"}'::jsonb from webhook t order by id"));
+		history.set("webhook_delivery", array("select to_jsonb(t) from webhook_delivery t order by id"));
+		history.set("webhook_attempt", array("select to_jsonb(t) from webhook_attempt t order by id"));
 		try {
 			ZipOutputStream zip = new ZipOutputStream(out, StandardCharsets.UTF_8);
 			entry(zip, MANIFEST, json.writeValueAsBytes(manifest));

@@ -119,6 +119,17 @@ public class Restores {
 		insertAll("hypothesis_status", manifest.path("hypothesis_status"));
 		insertAll("publication", manifest.path("publications"));
 		insertAll("retraction", manifest.path("retractions"));
+		JsonNode history = manifest.path("history");
+		for (String table : new String[] { "series", "series_run", "series_settings", "alert", "alert_status", "webhook",
+				"webhook_delivery", "webhook_attempt" }) {
+			if (history.has(table)) {
+				insertAll(table, history.path(table));
+			}
+		}
+		for (String table : new String[] { "alert_status", "webhook", "webhook_delivery", "webhook_attempt" }) {
+			jdbc.sql("select setval(pg_get_serial_sequence('" + table + "', 'id'), greatest((select max(id) from " + table
+					+ "), 1))").query().singleRow();
+		}
 		// The trail of this instance may have begun already (a refused upload): the archive's entries join it with
 		// new ids, in their order, and keep their times.
 		jdbc.sql("""

@@ -43,10 +43,13 @@ public class RunWriter {
 
 	private final DataSource dataSource;
 
+	private final org.springframework.context.ApplicationEventPublisher events;
+
 	private final CellBootstraps.Medians medians;
 
 	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource,
-			CellBootstraps.Medians medians) {
+			org.springframework.context.ApplicationEventPublisher events, CellBootstraps.Medians medians) {
+		this.events = events;
 		this.medians = medians;
 		this.dataSource = dataSource;
 		this.jdbc = jdbc;
@@ -228,6 +231,8 @@ public class RunWriter {
 				}
 				insertFiles(id, files);
 				CellBootstraps.insert(connection, id, bootstraps);
+				// Listeners that follow runs (history) act after the commit: see RunStored.
+				events.publishEvent(new RunStored(id));
 				return new Stored(id, true);
 			}
 			catch (SQLException ex) {

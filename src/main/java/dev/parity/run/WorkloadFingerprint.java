@@ -22,11 +22,27 @@ public final class WorkloadFingerprint {
 	private WorkloadFingerprint() {
 	}
 
+	/**
+	 * The declared workload alone (no grid: grids grow), canonically serialised as for the fingerprint: what a
+	 * series of runs keeps constant.
+	 */
+	public static String declared(Provenance.Workload workload) {
+		StringBuilder canonical = new StringBuilder("{");
+		appendObject(canonical, fields(workload));
+		return canonical.append('}').toString();
+	}
+
 	public static String of(Provenance.Workload workload, List<Cell> cells) {
 		StringBuilder canonical = new StringBuilder("{\"grid\":[");
 		cells.stream().map(cell -> canonical(cell.params().values())).sorted().reduce((a, b) -> a + "," + b)
 			.ifPresent(canonical::append);
 		canonical.append("],\"workload\":{");
+		appendObject(canonical, fields(workload));
+		canonical.append("}}");
+		return sha256(canonical.toString());
+	}
+
+	private static Map<String, String> fields(Provenance.Workload workload) {
 		Map<String, String> fields = new TreeMap<>();
 		if (workload.dataset() != null) {
 			fields.put("dataset", quote(workload.dataset()));
@@ -43,9 +59,7 @@ public final class WorkloadFingerprint {
 		if (workload.warmupRequests() != null) {
 			fields.put("warmup_requests", workload.warmupRequests().toString());
 		}
-		appendObject(canonical, fields);
-		canonical.append("}}");
-		return sha256(canonical.toString());
+		return fields;
 	}
 
 	private static String canonical(Map<String, Object> params) {

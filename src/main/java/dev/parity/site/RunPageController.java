@@ -46,13 +46,16 @@ class RunPageController {
 
 	private final RecordNotices notices;
 
+	private final dev.parity.history.SeriesRepository series;
+
 	private final SiteUrls siteUrls;
 
 	private final RunReplicates replicates;
 
 	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
 			Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
-			RunReplicates replicates) {
+			dev.parity.history.SeriesRepository series, RunReplicates replicates) {
+		this.series = series;
 		this.replicates = replicates;
 		this.notices = notices;
 		this.siteUrls = siteUrls;
@@ -109,6 +112,8 @@ class RunPageController {
 		model.addAttribute("cellCaveats", cellCaveats);
 		Retraction retraction = publications.retractionOf("run", id).orElse(null);
 		model.addAttribute("retraction", retraction);
+		// "this run in its history": the series of a measured run, at its place
+		model.addAttribute("seriesId", series.seriesOf(id).orElse(null));
 		model.addAttribute("replacementTitle", notices.replacementTitle(retraction));
 		model.addAttribute("supersededTitles", supersededTitles(publications.superseded("run", id)));
 		model.addAttribute("supersedes", publications.superseded("run", id));

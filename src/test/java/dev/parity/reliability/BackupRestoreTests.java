@@ -86,6 +86,12 @@ class BackupRestoreTests {
 				paths.addAll(List.of("/api/runs/" + run, "/api/runs/" + run + "/document", "/runs/" + run,
 						"/runs/" + run + "/export.md"));
 			}
+			// History: the series of the control run (its analysis recomputed after the restore), its alerts
+			String series = TestUploads.tree(original.get("/api/runs/" + e).body().getBytes(StandardCharsets.UTF_8))
+				.at("/system/name").asString();
+			String seriesId = TestUploads.tree(original.get("/api/series?system=" + java.net.URLEncoder.encode(series,
+					StandardCharsets.UTF_8)).body().getBytes(StandardCharsets.UTF_8)).at("/series/0/id").asString();
+			paths.addAll(List.of("/api/series/" + seriesId, "/api/alerts?series=" + seriesId, "/series/" + seriesId));
 			int total = TestUploads.tree(original.get("/api/runs?size=1").body().getBytes(StandardCharsets.UTF_8))
 				.get("total").asInt();
 			for (int page = 0; page * 200 < total; page++) {

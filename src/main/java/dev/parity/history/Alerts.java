@@ -1,0 +1,225 @@
+package dev.parity.history;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.parity.run.RunId;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Alerts: a regression change point (an improvement too, where a series asks for it) of relative change at least
+ * {@code alert_magnitude}, once it has {@code confirm_after} non-greyed points after the run where it begins. Change
+ * points of one segment within ±1 run and in the same direction make one alert. After every analysis the alerts are
+ * reconciled with the change points: one that moved by up to 2 runs moves its alert; one that disappeared withdraws
+ * its alert (a {@code withdrawn} record by {@code parity}). Every status change is a new record.
+ */
+@Service
+public class Alerts {
+
+	/** The statuses an alert may take; {@code open} is the first record. */
+	public static final List<String> STATUSES = List.of("open", "acknowledged", "explained", "false-positive", "withdrawn");
+
+	static final String SYSTEM_USER = "parity";
+
+	private static final int MOVES_WITHIN = 2;
+
+	private final JdbcClient jdbc;
+
+	private final JsonMapper json = SeriesRepository.mapper();
+
+	private final org.springframework.beans.factory.ObjectProvider<AlertListener> listeners;
+
+	Alerts(JdbcClient jdbc, org.springframework.beans.factory.ObjectProvider<AlertListener> listeners) {
+		this.jdbc = jdbc;
+		this.listeners = listeners;
+	}
+
+	/** One cell × metric of an alert. */
+	public record Change(Map<String, Object> params, String anchor, String metric, double magnitude, double meanBefore,
+			double meanAfter, double pvalue) {
+	}
+
+	/** A status record: who set it, when, why. */
+	public record StatusRecord(String status, String by, Instant at, @Nullable String reason) {
+	}
+
+	/** An alert with its history, the first record {@code open}. */
+	public record Alert(String id, String series, String run, String status, String direction, List<Change> changes,
+			List<StatusRecord> history) {
+	}
+
+	/** Something that must happen in the transaction that raises an alert (its notifications' outbox). */
+	public interface AlertListener {
+
+		void raised(Alert alert);
+
+	}
+
+	/** Reconciles the series' alerts with its current change points, in the caller's transaction. */
+	void reconcile(String seriesId, SeriesAnalysis analysis, SeriesSettings settings) {
+		Map<String, Integer> order = new HashMap<>();
+		for (int i = 0; i < analysis.runs().size(); i++) {
+			order.put(analysis.runs().get(i).id(), i);
+		}
+		List<SeriesAnalysis.ChangePoint> candidates = analysis.changePoints().stream()
+			.filter(cp -> cp.direction().equals("regression") || settings.alertImprovements())
+			.filter(cp -> cp.magnitude() >= settings.alertMagnitude())
+			.filter(cp -> cp.pointsAfter() - 1 >= settings.confirmAfter())
+			.sorted(java.util.Comparator.comparing((SeriesAnalysis.ChangePoint cp) -> order.get(cp.run())))
+			.toList();
+		List<List<SeriesAnalysis.ChangePoint>> groups = new ArrayList<>();
+		for (SeriesAnalysis.ChangePoint cp : candidates) {
+			List<SeriesAnalysis.ChangePoint> joined = null;
+			for (List<SeriesAnalysis.ChangePoint> group : groups) {
+				boolean near = group.stream().anyMatch(member -> member.segment() == cp.segment()
+						&& member.direction().equals(cp.direction())
+						&& Math.abs(order.get(member.run()) - order.get(cp.run())) <= 1);
+				if (near) {
+					joined = group;
+					break;
+				}
+			}
+			if (joined == null) {
+				groups.add(new ArrayList<>(List.of(cp)));
+			}
+			else {
+				joined.add(cp);
+			}
+		}
+
+		List<Alert> current = new ArrayList<>(list(null, seriesId).stream().filter(a -> !a.status().equals("withdrawn")).toList());
+		for (List<SeriesAnalysis.ChangePoint> group : groups) {
+			String run = group.get(0).run();
+			String direction = group.get(0).direction();
+			List<Change> changes = group.stream().map(cp -> new Change(cp.params(), cp.anchor(), cp.metric(), cp.magnitude(),
+					cp.meanBefore(), cp.meanAfter(), cp.pvalue())).toList();
+			Alert match = null;
+			int distance = Integer.MAX_VALUE;
+			for (Alert alert : current) {
+				Integer at = order.get(alert.run());
+				if (at != null && alert.direction().equals(direction) && Math.abs(at - order.get(run)) <= MOVES_WITHIN
+						&& Math.abs(at - order.get(run)) < distance) {
+					match = alert;
+					distance = Math.abs(at - order.get(run));
+				}
+			}
+			if (match != null) {
+				current.remove(match);
+				if (!match.run().equals(run) || !match.changes().equals(changes)) {
+					jdbc.sql("update alert set run_id = ?, changes = ?::jsonb, updated_at = now() where id = ?")
+						.params(run, json.writeValueAsString(changes), match.id())
+						.update();
+				}
+				continue;
+			}
+			String id = RunId.random().value();
+			jdbc.sql("insert into alert (id, series_id, run_id, direction, changes) values (?, ?, ?, ?, ?::jsonb)")
+				.params(id, seriesId, run, direction, json.writeValueAsString(changes))
+				.update();
+			record(id, "open", changes.size() + " cell × metric" + (changes.size() == 1 ? "" : "s") + " "
+					+ (direction.equals("regression") ? "worse" : "better") + " from this run on", SYSTEM_USER);
+			Alert raised = find(id).orElseThrow();
+			listeners.orderedStream().forEach(listener -> listener.raised(raised));
+		}
+		for (Alert gone : current) {
+			record(gone.id(), "withdrawn", "the change point is no longer found in the series", SYSTEM_USER);
+		}
+	}
+
+	/** Adds a status record. */
+	@Transactional
+	public Alert setStatus(String alertId, String status, @Nullable String reason, String by) {
+		if (!STATUSES.contains(status)) {
+			throw new IllegalArgumentException("status must be one of " + String.join(", ", STATUSES) + ", not '" + status + "'");
+		}
+		if (reason != null && reason.length() > 10_000) {
+			throw new IllegalArgumentException("reason is " + reason.length() + " characters; at most 10,000");
+		}
+		if (find(alertId).isEmpty()) {
+			throw new AlertNotFoundException(alertId);
+		}
+		record(alertId, status, reason, by);
+		return find(alertId).orElseThrow();
+	}
+
+	private void record(String alertId, String status, @Nullable String reason, String by) {
+		jdbc.sql("insert into alert_status (alert_id, status, reason, created_by) values (?, ?, ?, ?)")
+			.params(alertId, status, reason, by)
+			.update();
+	}
+
+	public Optional<Alert> find(String id) {
+		return query("where a.id = ?", List.of(id)).stream().findFirst();
+	}
+
+	/**
+	 * Alerts, newest first.
+	 *
+	 * @param status one status; {@code null} = every status but {@code withdrawn}
+	 * @param seriesId one series; {@code null} = all
+	 */
+	public List<Alert> list(@Nullable String status, @Nullable String seriesId) {
+		StringBuilder where = new StringBuilder("where true");
+		List<Object> params = new ArrayList<>();
+		if (seriesId != null) {
+			where.append(" and a.series_id = ?");
+			params.add(seriesId);
+		}
+		List<Alert> alerts = query(where.toString(), params);
+		return alerts.stream()
+			.filter(alert -> status == null ? !alert.status().equals("withdrawn") : alert.status().equals(status))
+			.toList();
+	}
+
+	private List<Alert> query(String where, List<Object> params) {
+		Map<String, Object[]> rows = new LinkedHashMap<>();
+		jdbc.sql("select a.id, a.series_id, a.run_id, a.direction, a.changes::text from alert a " + where
+				+ " order by a.created_at desc, a.id").params(params).query((rs, row) -> rows.put(rs.getString(1),
+						new Object[] { rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5) })).list();
+		if (rows.isEmpty()) {
+			return List.of();
+		}
+		Map<String, List<StatusRecord>> history = new HashMap<>();
+		jdbc.sql("select alert_id, status, created_by, created_at, reason from alert_status where alert_id = any(?) order by id")
+			.param(rows.keySet().toArray(String[]::new))
+			.query((rs, row) -> history.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
+				.add(new StatusRecord(rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(), rs.getString(5))))
+			.list();
+		List<Alert> alerts = new ArrayList<>();
+		rows.forEach((id, row) -> {
+			List<StatusRecord> records = history.getOrDefault(id, List.of());
+			String status = records.isEmpty() ? "open" : records.get(records.size() - 1).status();
+			List<Change> changes = json.readValue((String) row[3], new TypeReference<List<Change>>() {
+			});
+			alerts.add(new Alert(id, (String) row[0], (String) row[1], status, (String) row[2], changes, records));
+		});
+		return alerts;
+	}
+
+	/** No alert has this id. */
+	@org.springframework.web.bind.annotation.ResponseStatus(org.springframework.http.HttpStatus.NOT_FOUND)
+	public static class AlertNotFoundException extends RuntimeException {
+
+		AlertNotFoundException(String id) {
+			super("no alert " + id);
+		}
+
+	}
+
+	static Set<String> statuses() {
+		return Set.copyOf(STATUSES);
+	}
+
+}

@@ -1,0 +1,378 @@
+package dev.parity.history;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.parity.compare.CompareSettings;
+import dev.parity.compare.Comparison;
+import dev.parity.compare.ComparisonBuilder;
+import dev.parity.compare.Flag;
+import dev.parity.compare.ProvenanceDifference;
+import dev.parity.compare.RunChecks;
+import dev.parity.compare.RunFlags;
+import dev.parity.run.Cell;
+import dev.parity.run.MetricCatalogue;
+import dev.parity.run.MetricDefinition;
+import dev.parity.run.Run;
+
+/**
+ * Analyses one series: segments, greyed points and change points, from its runs in series order. Pure: the same runs
+ * (and retractions) give the same analysis whatever order they arrived in. The confounds are Parity's own rules —
+ * {@link RunChecks} grey points, the comparison checks of {@link ComparisonBuilder} between consecutive runs break
+ * segments or annotate — and detection is {@link EDivisive}, over the points no rule greys.
+ */
+public final class SeriesAnalyser {
+
+	static final String CHECKPOINT_UNKNOWN = "checkpoint-unknown";
+
+	static final String RETRACTED = "retracted";
+
+	static final String OUTPUT_LENGTH_DIFFERS = "output-length-differs";
+
+	/** Points of a cell's output-length history in its segment, and how many must exist before the check. */
+	private static final int HISTORY = 10;
+
+	private static final int HISTORY_MIN = 3;
+
+	/** Consecutive points that differ the same way and so make a new normal. */
+	private static final int NEW_NORMAL = 3;
+
+	private final ComparisonBuilder comparisons = new ComparisonBuilder();
+
+	/**
+	 * @param runs the series' runs in series order (recorded_at, else upload time; upload time; id)
+	 * @param retracted the ids of runs retracted or superseded
+	 */
+	public SeriesAnalysis analyse(List<Run> runs, Set<String> retracted, SeriesSettings settings) {
+		if (runs.isEmpty()) {
+			return SeriesAnalysis.empty();
+		}
+		CompareSettings compare = compareSettings(settings);
+		int n = runs.size();
+		List<RunFlags> checks = runs.stream().map(run -> RunChecks.check(run.document(), compare)).toList();
+
+		// Segments from the comparison checks between each run and the one before it.
+		List<List<SeriesAnalysis.Reason>> breaks = new ArrayList<>();
+		List<SeriesAnalysis.Event> events = new ArrayList<>();
+		breaks.add(List.of());
+		for (int i = 1; i < n; i++) {
+			Run previous = runs.get(baselineOf(runs, retracted, i));
+			Comparison comparison = comparisons.compare(previous, runs.get(i), compare);
+			List<SeriesAnalysis.Reason> reasons = new ArrayList<>();
+			for (Flag flag : comparison.flags()) {
+				if (flag.rule().equals(CHECKPOINT_UNKNOWN)) {
+					continue; // an unpinned run is a greyed point; it breaks nothing
+				}
+				String change = change(comparison.provenance(), flag.rule());
+				if (flag.isAnnotation()) {
+					events.add(new SeriesAnalysis.Event(runs.get(i).id().value(), flag.rule(),
+							change.isEmpty() ? flag.message() : change));
+				}
+				else {
+					reasons.add(new SeriesAnalysis.Reason(flag.rule(), change.isEmpty() ? flag.message() : change));
+				}
+			}
+			breaks.add(reasons);
+		}
+
+		// Points, with output-length-differs against the segment; three alike make a new normal and a new segment.
+		Map<Integer, List<SeriesAnalysis.Reason>> newNormals = new HashMap<>();
+		Pass pass;
+		while (true) {
+			pass = points(runs, retracted, checks, breaks, newNormals, compare.outputTolerance(), compare.stat());
+			if (pass.newNormal == null) {
+				break;
+			}
+			newNormals.put(pass.newNormal, List.of(new SeriesAnalysis.Reason(OUTPUT_LENGTH_DIFFERS, pass.newNormalMessage)));
+		}
+
+		List<SeriesAnalysis.RunEntry> entries = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			Run run = runs.get(i);
+			entries.add(new SeriesAnalysis.RunEntry(run.id().value(), run.document().recordedAt(), run.uploadedAt(),
+					run.provenance().engine().version(),
+					run.provenance().engine().commit() == null ? null : run.provenance().engine().commit().value(),
+					pass.segment[i]));
+		}
+		List<SeriesAnalysis.Segment> segments = new ArrayList<>();
+		for (int i = 0; i < n; i++) {
+			if (i == 0 || pass.segment[i] != pass.segment[i - 1]) {
+				List<SeriesAnalysis.Reason> because = new ArrayList<>(breaks.get(i));
+				because.addAll(newNormals.getOrDefault(i, List.of()));
+				segments.add(new SeriesAnalysis.Segment(pass.segment[i], runs.get(i).id().value(), runs.get(i).id().value(),
+						because));
+			}
+			else {
+				SeriesAnalysis.Segment last = segments.remove(segments.size() - 1);
+				segments.add(new SeriesAnalysis.Segment(last.index(), last.firstRun(), runs.get(i).id().value(),
+						last.startsBecause()));
+			}
+		}
+		List<SeriesAnalysis.ChangePoint> changePoints = changePoints(pass, runs, settings);
+		return new SeriesAnalysis(entries, segments, events, pass.cells(), changePoints);
+	}
+
+	/**
+	 * The run a run is compared with: the one before it, passing over retracted runs and, while an earlier one is
+	 * pinned, unpinned ones (which cannot say whether the checkpoint moved).
+	 */
+	private static int baselineOf(List<Run> runs, Set<String> retracted, int index) {
+		for (int j = index - 1; j >= 0; j--) {
+			Run candidate = runs.get(j);
+			if (!retracted.contains(candidate.id().value()) && candidate.provenance().model().pinned()) {
+				return j;
+			}
+		}
+		return index - 1;
+	}
+
+	/** "kv-cache-dtype auto → fp8": the provenance rows behind a rule, old value to new. */
+	private static String change(List<ProvenanceDifference> rows, String rule) {
+		List<String> changes = new ArrayList<>();
+		for (ProvenanceDifference row : rows) {
+			if (rule.equals(row.rule())) {
+				String field = row.field().startsWith("engine.flags.") ? row.field().substring("engine.flags.".length())
+						: row.field();
+				changes.add(field + " " + (row.baseline() == null ? "(unset)" : row.baseline()) + " → "
+						+ (row.contender() == null ? "(unset)" : row.contender()));
+			}
+		}
+		return String.join("; ", changes);
+	}
+
+	private static CompareSettings compareSettings(SeriesSettings settings) {
+		String vary = CompareSettings.VARIES.contains(settings.vary()) ? settings.vary() : "engine";
+		return CompareSettings.defaults().withOverrides(Map.of("vary", vary));
+	}
+
+	/** One pass over the runs: segments, and every point with its reasons; stops at the first new normal. */
+	private static Pass points(List<Run> runs, Set<String> retracted, List<RunFlags> checks,
+			List<List<SeriesAnalysis.Reason>> breaks, Map<Integer, List<SeriesAnalysis.Reason>> newNormals,
+			double tolerance, String stat) {
+		int n = runs.size();
+		Pass pass = new Pass(n);
+		int segment = 0;
+		Map<String, List<Double>> outputHistory = new HashMap<>();
+		Map<String, List<Integer>> streak = new HashMap<>();
+		Map<String, Integer> streakDirection = new HashMap<>();
+		for (int i = 0; i < n; i++) {
+			if (i > 0 && (!breaks.get(i).isEmpty() || newNormals.containsKey(i))) {
+				segment++;
+				outputHistory.clear();
+				streak.clear();
+				streakDirection.clear();
+			}
+			pass.segment[i] = segment;
+			Run run = runs.get(i);
+			RunFlags flags = checks.get(i);
+			MetricCatalogue catalogue = run.provenance().catalogue();
+			List<String> runReasons = new ArrayList<>();
+			if (!run.provenance().model().pinned()) {
+				runReasons.add(CHECKPOINT_UNKNOWN);
+			}
+			if (retracted.contains(run.id().value())) {
+				runReasons.add(RETRACTED);
+			}
+			for (Cell cell : run.cells()) {
+				String anchor = cell.anchor();
+				Map<String, List<String>> reasons = new LinkedHashMap<>();
+				boolean cellGreyed = !runReasons.isEmpty();
+				for (String metric : cell.metrics().keySet()) {
+					Set<String> rules = new LinkedHashSet<>(runReasons);
+					for (Flag flag : flags.run()) {
+						if (flag.greys(metric)) {
+							rules.add(flag.rule());
+						}
+					}
+					for (Flag flag : flags.forCell(anchor)) {
+						if (flag.greys(metric)) {
+							rules.add(flag.rule());
+						}
+					}
+					cellGreyed |= !rules.isEmpty();
+					reasons.put(metric, new ArrayList<>(rules));
+				}
+				Double tokens = cell.medianOutputTokens().orElse(null);
+				boolean differs = false;
+				if (!cellGreyed && tokens != null) {
+					List<Double> history = outputHistory.getOrDefault(anchor, List.of());
+					if (history.size() >= HISTORY_MIN) {
+						double median = median(history.subList(Math.max(0, history.size() - HISTORY), history.size()));
+						double change = tokens / median - 1;
+						if (median > 0 && Math.abs(change) > tolerance) {
+							differs = true;
+							int direction = change > 0 ? 1 : -1;
+							List<Integer> alike = streak.computeIfAbsent(anchor, k -> new ArrayList<>());
+							if (!Integer.valueOf(direction).equals(streakDirection.get(anchor))) {
+								alike.clear();
+								streakDirection.put(anchor, direction);
+							}
+							alike.add(i);
+							if (alike.size() >= NEW_NORMAL) {
+								pass.newNormal = alike.get(0);
+								pass.newNormalMessage = anchor + ": median output tokens " + (direction > 0 ? "longer" : "shorter")
+										+ " than the segment's " + Numbers.plain(median) + " in " + NEW_NORMAL
+										+ " runs in a row: a new normal";
+								return pass;
+							}
+						}
+					}
+					if (!differs) {
+						streak.remove(anchor);
+						streakDirection.remove(anchor);
+						outputHistory.computeIfAbsent(anchor, k -> new ArrayList<>()).add(tokens);
+					}
+				}
+				CellTrack track = pass.track(anchor, cell);
+				for (Map.Entry<String, List<String>> entry : reasons.entrySet()) {
+					String metric = entry.getKey();
+					List<String> rules = entry.getValue();
+					MetricDefinition definition = catalogue.find(metric).orElse(null);
+					if (differs && (definition == null || definition.outputSensitive())) {
+						rules.add(OUTPUT_LENGTH_DIFFERS);
+					}
+					var value = cell.metrics().get(metric).statistic(stat);
+					if (value.isEmpty()) {
+						continue;
+					}
+					track.add(metric, new SeriesAnalysis.Point(run.id().value(), value.getAsDouble(), !rules.isEmpty(),
+							List.copyOf(rules)), i, segment, definition == null || !definition.higherIsBetter());
+				}
+			}
+		}
+		return pass;
+	}
+
+	/** Per segment, per cell × metric, E-Divisive over the points no rule greys. */
+	private static List<SeriesAnalysis.ChangePoint> changePoints(Pass pass, List<Run> runs, SeriesSettings settings) {
+		List<SeriesAnalysis.ChangePoint> found = new ArrayList<>();
+		for (CellTrack track : pass.tracks.values()) {
+			for (Map.Entry<String, List<Tracked>> metric : track.points.entrySet()) {
+				Map<Integer, List<Tracked>> bySegment = new LinkedHashMap<>();
+				for (Tracked point : metric.getValue()) {
+					if (!point.point.greyed()) {
+						bySegment.computeIfAbsent(point.segment, k -> new ArrayList<>()).add(point);
+					}
+				}
+				for (Map.Entry<Integer, List<Tracked>> segment : bySegment.entrySet()) {
+					List<Tracked> points = segment.getValue();
+					double[] values = points.stream().mapToDouble(p -> p.point.value()).toArray();
+					for (EDivisive.ChangePoint cp : EDivisive.changePoints(values, settings.window(), settings.maxPvalue())) {
+						Tracked first = points.get(cp.index());
+						double before = cp.stats().meanBefore();
+						double after = cp.stats().meanAfter();
+						boolean lowerIsBetter = first.lowerIsBetter;
+						boolean worse = lowerIsBetter ? after > before : after < before;
+						found.add(new SeriesAnalysis.ChangePoint(first.point.run(), segment.getKey(), track.params,
+								track.anchor, metric.getKey(), worse ? "regression" : "improvement",
+								before == 0 ? 0 : Math.abs(after / before - 1), cp.stats().magnitude(), before, after,
+								cp.stats().pvalue(), points.size() - cp.index()));
+					}
+				}
+			}
+		}
+		Map<String, Integer> order = new HashMap<>();
+		for (int i = 0; i < runs.size(); i++) {
+			order.put(runs.get(i).id().value(), i);
+		}
+		found.sort(java.util.Comparator.comparing((SeriesAnalysis.ChangePoint cp) -> order.get(cp.run()))
+			.thenComparing(SeriesAnalysis.ChangePoint::anchor).thenComparing(SeriesAnalysis.ChangePoint::metric));
+		return found;
+	}
+
+	/**
+	 * Params as JSON numbers people read: whole numbers without a fraction or exponent (8192, not 8.192E+3, however
+	 * the document or the database wrote them), others as doubles; text as it is.
+	 */
+	public static Map<String, Object> plain(Map<String, Object> params) {
+		Map<String, Object> plain = new LinkedHashMap<>();
+		params.forEach((name, value) -> {
+			if (value instanceof java.math.BigDecimal number) {
+				java.math.BigDecimal stripped = number.stripTrailingZeros();
+				plain.put(name, stripped.scale() <= 0 ? (Object) stripped.toBigIntegerExact() : (Object) number.doubleValue());
+			}
+			else {
+				plain.put(name, value);
+			}
+		});
+		return plain;
+	}
+
+	static double median(List<Double> values) {
+		double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
+		Arrays.sort(sorted);
+		int middle = sorted.length / 2;
+		return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+	/** What one pass found. */
+	private static final class Pass {
+
+		final int[] segment;
+
+		final Map<String, CellTrack> tracks = new LinkedHashMap<>();
+
+		Integer newNormal;
+
+		String newNormalMessage = "";
+
+		Pass(int runs) {
+			segment = new int[runs];
+		}
+
+		CellTrack track(String anchor, Cell cell) {
+			return tracks.computeIfAbsent(anchor, a -> new CellTrack(a, plain(cell.params().values())));
+		}
+
+		List<SeriesAnalysis.CellPoints> cells() {
+			List<SeriesAnalysis.CellPoints> cells = new ArrayList<>();
+			for (CellTrack track : new TreeSet<>(tracks.keySet()).stream().map(tracks::get).toList()) {
+				Map<String, List<SeriesAnalysis.Point>> metrics = new LinkedHashMap<>();
+				track.points.forEach((metric, points) -> metrics.put(metric,
+						points.stream().map(p -> p.point).toList()));
+				cells.add(new SeriesAnalysis.CellPoints(track.anchor, track.params, metrics));
+			}
+			return cells;
+		}
+
+	}
+
+	private record Tracked(SeriesAnalysis.Point point, int run, int segment, boolean lowerIsBetter) {
+	}
+
+	private static final class CellTrack {
+
+		final String anchor;
+
+		final Map<String, Object> params;
+
+		final Map<String, List<Tracked>> points = new LinkedHashMap<>();
+
+		CellTrack(String anchor, Map<String, Object> params) {
+			this.anchor = anchor;
+			this.params = params;
+		}
+
+		void add(String metric, SeriesAnalysis.Point point, int run, int segment, boolean lowerIsBetter) {
+			points.computeIfAbsent(metric, k -> new ArrayList<>()).add(new Tracked(point, run, segment, lowerIsBetter));
+		}
+
+	}
+
+	/** Numbers in messages. */
+	private static final class Numbers {
+
+		static String plain(double value) {
+			return value == Math.rint(value) ? String.valueOf((long) value) : String.format(java.util.Locale.ROOT, "%.1f", value);
+		}
+
+	}
+
+}

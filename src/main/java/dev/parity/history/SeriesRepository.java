@@ -1,0 +1,152 @@
+package dev.parity.history;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Series, their runs, settings and latest analysis, in PostgreSQL. */
+@Repository
+public class SeriesRepository {
+
+	private final JdbcClient jdbc;
+
+	SeriesRepository(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** A series as listed. */
+	public record Listed(String id, SeriesKey key, int runs, @Nullable String lastRun, int openAlerts) {
+	}
+
+	/** Creates the series of this key unless it exists, and makes the run one of its runs. */
+	void join(SeriesKey key, String runId) {
+		jdbc.sql("""
+				insert into series (id, system_name, model_repo, engine_name, harness_name, branch, workload)
+				values (?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (id) do nothing""")
+			.params(key.id(), key.system(), key.model(), key.engine(), key.harness(), key.branch(), key.workload())
+			.update();
+		jdbc.sql("insert into series_run (series_id, run_id) values (?, ?) on conflict do nothing")
+			.params(key.id(), runId)
+			.update();
+	}
+
+	/** Locks the series for the rest of the transaction, so that two updates of one series run one after the other. */
+	void lock(String seriesId) {
+		// An advisory lock: the series row is append-only, and the application's role may not lock it FOR UPDATE.
+		jdbc.sql("select pg_advisory_xact_lock(hashtextextended('parity-series:' || ?, 0))").param(seriesId).query().singleRow();
+	}
+
+	/** The series' runs in series order: recorded_at (else upload time), upload time, id. */
+	public List<String> runIds(String seriesId) {
+		return jdbc.sql("""
+				select r.id from series_run s join run r on r.id = s.run_id where s.series_id = ?
+				order by coalesce(r.recorded_at, r.uploaded_at), r.uploaded_at, r.id""")
+			.param(seriesId)
+			.query(String.class)
+			.list();
+	}
+
+	/** The series a run belongs to. */
+	public Optional<String> seriesOf(String runId) {
+		return jdbc.sql("select series_id from series_run where run_id = ?").param(runId).query(String.class).optional();
+	}
+
+	/** Which of these runs are retracted or superseded. */
+	Set<String> retracted(List<String> runIds) {
+		if (runIds.isEmpty()) {
+			return Set.of();
+		}
+		return new HashSet<>(jdbc.sql("select distinct subject_id from retraction where subject_kind = 'run' and subject_id = any(?)")
+			.param(runIds.toArray(String[]::new))
+			.query(String.class)
+			.list());
+	}
+
+	void saveAnalysis(String seriesId, int runCount, @Nullable String lastRun, String analysisJson) {
+		jdbc.sql("""
+				insert into series_analysis (series_id, run_count, last_run, analysis, computed_at)
+				values (?, ?, ?, ?::jsonb, now())
+				on conflict (series_id) do update set run_count = excluded.run_count, last_run = excluded.last_run,
+				    analysis = excluded.analysis, computed_at = excluded.computed_at""")
+			.params(seriesId, runCount, lastRun, analysisJson)
+			.update();
+	}
+
+	/** Whether a run of the series was retracted or superseded after its analysis was computed. */
+	boolean retractedSinceAnalysis(String seriesId) {
+		return Boolean.TRUE.equals(jdbc.sql("""
+				select exists (select 1 from retraction r join series_run s on s.run_id = r.subject_id
+				               join series_analysis a on a.series_id = s.series_id
+				               where r.subject_kind = 'run' and s.series_id = ? and r.created_at >= a.computed_at)""")
+			.param(seriesId).query(Boolean.class).single());
+	}
+
+	public Optional<String> analysisJson(String seriesId) {
+		return jdbc.sql("select analysis::text from series_analysis where series_id = ?").param(seriesId)
+			.query(String.class).optional();
+	}
+
+	public Optional<SeriesKey> key(String seriesId) {
+		return jdbc.sql("""
+				select system_name, model_repo, engine_name, harness_name, branch, workload::text as workload
+				from series where id = ?""").param(seriesId).query((rs, row) -> new SeriesKey(rs.getString(1),
+						rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)))
+			.optional();
+	}
+
+	/** The settings of a series: its overrides over the server's defaults. */
+	public SeriesSettings settings(String seriesId, SeriesSettings defaults) {
+		return jdbc.sql("""
+				select window_size, max_pvalue, alert_magnitude, confirm_after, vary, alert_improvements
+				from series_settings where series_id = ?""").param(seriesId).query((rs, row) -> new SeriesSettings(
+						rs.getObject(1) == null ? defaults.window() : rs.getInt(1),
+						rs.getObject(2) == null ? defaults.maxPvalue() : rs.getDouble(2),
+						rs.getObject(3) == null ? defaults.alertMagnitude() : rs.getDouble(3),
+						rs.getObject(4) == null ? defaults.confirmAfter() : rs.getInt(4),
+						rs.getString(5) == null ? defaults.vary() : rs.getString(5),
+						rs.getObject(6) == null ? defaults.alertImprovements() : rs.getBoolean(6)))
+			.optional()
+			.orElse(defaults);
+	}
+
+	/** Series matching the filters (exact; null = any), most recently active first. */
+	public List<Listed> list(@Nullable String system, @Nullable String model, @Nullable String harness,
+			@Nullable String branch) {
+		StringBuilder sql = new StringBuilder("""
+				select s.id, s.system_name, s.model_repo, s.engine_name, s.harness_name, s.branch, s.workload::text,
+				       coalesce(a.run_count, 0) as runs, a.last_run,
+				       (select count(*) from alert al where al.series_id = s.id
+				         and (select st.status from alert_status st where st.alert_id = al.id order by st.id desc limit 1) = 'open') as open_alerts
+				from series s left join series_analysis a on a.series_id = s.id where true""");
+		List<Object> params = new ArrayList<>();
+		filter(sql, params, "s.system_name", system);
+		filter(sql, params, "s.model_repo", model);
+		filter(sql, params, "s.harness_name", harness);
+		filter(sql, params, "s.branch", branch);
+		sql.append(" order by a.computed_at desc nulls last, s.id");
+		return jdbc.sql(sql.toString()).params(params).query((rs, row) -> new Listed(rs.getString(1),
+				new SeriesKey(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+						rs.getString(7)),
+				rs.getInt(8), rs.getString(9), rs.getInt(10))).list();
+	}
+
+	private static void filter(StringBuilder sql, List<Object> params, String column, @Nullable String value) {
+		if (value != null && !value.isBlank()) {
+			sql.append(" and ").append(column).append(" = ?");
+			params.add(value.strip());
+		}
+	}
+
+	static JsonMapper mapper() {
+		return JsonMapper.builder().propertyNamingStrategy(tools.jackson.databind.PropertyNamingStrategies.SNAKE_CASE).build();
+	}
+
+}

@@ -1,0 +1,199 @@
+package dev.parity.history;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.parity.compare.CompareSettings;
+import dev.parity.compare.ComparedCell;
+import dev.parity.compare.ComparedMetric;
+import dev.parity.compare.Comparison;
+import dev.parity.compare.ComparisonBuilder;
+import dev.parity.compare.Flag;
+import dev.parity.run.Run;
+import dev.parity.run.RunId;
+import dev.parity.run.RunNotFoundException;
+import dev.parity.run.RunRepository;
+import org.apache.commons.statistics.distribution.TDistribution;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The CI verdict of a run against its baseline (HISTORY.md): {@code not-comparable} when a check greys the whole
+ * comparison, {@code no-baseline}, {@code regression} when a comparable cell × metric is worse by at least
+ * {@code alert_magnitude} and significant (or worse with no noise estimate), {@code inconclusive} when worse but not
+ * significant, else {@code pass}. The noise of a cell × metric is the spread (1.4826 × MAD of the logs) of the last
+ * 10 non-greyed points of the baseline's segment, up to the baseline; fewer than 5 points give no estimate.
+ */
+@Service
+public class Verdicts {
+
+	static final int NOISE_POINTS = 10;
+
+	static final int NOISE_MIN = 5;
+
+	private final RunRepository runs;
+
+	private final SeriesRepository series;
+
+	private final SeriesUpdates updates;
+
+	private final HistorySettings settings;
+
+	private final ComparisonBuilder comparisons = new ComparisonBuilder();
+
+	Verdicts(RunRepository runs, SeriesRepository series, SeriesUpdates updates, HistorySettings settings) {
+		this.runs = runs;
+		this.series = series;
+		this.updates = updates;
+		this.settings = settings;
+	}
+
+	/** A comparable cell × metric worse than the baseline. */
+	public record Regression(Map<String, Object> params, String anchor, String metric, double ratio, boolean significant,
+			@Nullable Double spread, int noisePoints) {
+	}
+
+	/** Why a comparison is not comparable. */
+	public record Reason(String rule, String message) {
+	}
+
+	/**
+	 * @param status {@code pass}, {@code inconclusive}, {@code regression}, {@code no-baseline} or {@code not-comparable}
+	 * @param baseline the baseline run, when there is one
+	 * @param regressions the cells × metrics worse by at least the alert magnitude (significant or not)
+	 * @param reasons the checks that grey the whole comparison
+	 */
+	public record Verdict(String status, @Nullable String baseline, List<Regression> regressions, List<Reason> reasons,
+			double alertMagnitude) {
+	}
+
+	/** The verdict of {@code runId}; {@code baselineId} forces the baseline ({@code null} or "auto" picks it). */
+	@Transactional(readOnly = true)
+	public Verdict verdict(String runId, @Nullable String baselineId) {
+		Run run = find(runId);
+		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());
+		SeriesKey main = new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
+				own.workload());
+		SeriesSettings seriesSettings = series.settings(main.id(), settings.seriesDefaults());
+		SeriesAnalysis history = updates.analysis(main.id()).orElse(SeriesAnalysis.empty());
+		String baselineRunId = baselineId == null || baselineId.isBlank() || baselineId.equals("auto")
+				? autoBaseline(run, history).orElse(null) : baselineId;
+		if (baselineRunId == null) {
+			return new Verdict("no-baseline", null, List.of(), List.of(), seriesSettings.alertMagnitude());
+		}
+		Run baseline = find(baselineRunId);
+		CompareSettings compare = CompareSettings.defaults()
+			.withOverrides(Map.of("vary", CompareSettings.VARIES.contains(seriesSettings.vary()) ? seriesSettings.vary() : "engine"));
+		Comparison comparison = comparisons.compare(baseline, run, compare);
+		List<Reason> reasons = new ArrayList<>();
+		List<Flag> whole = new ArrayList<>(comparison.flags());
+		whole.addAll(comparison.baselineChecks().run());
+		whole.addAll(comparison.contenderChecks().run());
+		for (Flag flag : whole) {
+			if (!flag.isAnnotation() && flag.greys().containsAll(comparison.metrics())) {
+				reasons.add(new Reason(flag.rule(), flag.message()));
+			}
+		}
+		if (!reasons.isEmpty()) {
+			return new Verdict("not-comparable", baselineRunId, List.of(), reasons, seriesSettings.alertMagnitude());
+		}
+		List<Regression> regressions = new ArrayList<>();
+		boolean significantOrUnknown = false;
+		for (ComparedCell cell : comparison.cells()) {
+			for (ComparedMetric metric : cell.metrics()) {
+				if (!metric.comparable() || metric.ratio() == null) {
+					continue;
+				}
+				double ratio = metric.ratio();
+				boolean worse = metric.definition().higherIsBetter() ? ratio <= 1 - seriesSettings.alertMagnitude()
+						: ratio >= 1 + seriesSettings.alertMagnitude();
+				if (!worse) {
+					continue;
+				}
+				double[] noise = noise(history, baselineRunId, cell.anchor(), metric.metric());
+				Double spread = noise.length >= NOISE_MIN ? spread(noise) : null;
+				boolean significant = spread != null
+						&& Math.abs(Math.log(ratio)) > TDistribution.of(noise.length - 1).inverseCumulativeProbability(0.975) * spread;
+				significantOrUnknown |= significant || spread == null;
+				regressions.add(new Regression(SeriesAnalyser.plain(cell.params().values()), cell.anchor(), metric.metric(),
+						ratio, significant, spread, noise.length));
+			}
+		}
+		String status = regressions.isEmpty() ? "pass" : significantOrUnknown ? "regression" : "inconclusive";
+		return new Verdict(status, baselineRunId, regressions, List.of(), seriesSettings.alertMagnitude());
+	}
+
+	/**
+	 * The latest run recorded before this one in the series of its key on the default branch (for a run on the
+	 * default branch: the run before it).
+	 */
+	private static Optional<String> autoBaseline(Run run, SeriesAnalysis history) {
+		Instant at = run.document().recordedAt() != null ? run.document().recordedAt() : run.uploadedAt();
+		Comparator<SeriesAnalysis.RunEntry> order = Comparator
+			.comparing((SeriesAnalysis.RunEntry e) -> e.recordedAt() != null ? e.recordedAt() : e.uploadedAt())
+			.thenComparing(SeriesAnalysis.RunEntry::uploadedAt)
+			.thenComparing(SeriesAnalysis.RunEntry::id);
+		SeriesAnalysis.RunEntry self = new SeriesAnalysis.RunEntry(run.id().value(), at, run.uploadedAt(), null, null, 0);
+		SeriesAnalysis.RunEntry best = null;
+		for (SeriesAnalysis.RunEntry entry : history.runs()) {
+			if (!entry.id().equals(run.id().value()) && order.compare(entry, self) < 0) {
+				best = entry;
+			}
+		}
+		return Optional.ofNullable(best).map(SeriesAnalysis.RunEntry::id);
+	}
+
+	/** The last 10 non-greyed values of the cell × metric in the baseline's segment, up to the baseline. */
+	private static double[] noise(SeriesAnalysis history, String baselineId, String anchor, String metric) {
+		Map<String, Integer> segmentOf = new LinkedHashMap<>();
+		history.runs().forEach(r -> segmentOf.put(r.id(), r.segment()));
+		Integer segment = segmentOf.get(baselineId);
+		if (segment == null) {
+			return new double[0];
+		}
+		List<SeriesAnalysis.Point> points = history.cells().stream().filter(c -> c.anchor().equals(anchor)).findFirst()
+			.map(c -> c.metrics().getOrDefault(metric, List.of())).orElse(List.of());
+		List<Double> values = new ArrayList<>();
+		for (SeriesAnalysis.Point point : points) {
+			if (!point.greyed() && segment.equals(segmentOf.get(point.run())) && point.value() > 0) {
+				values.add(point.value());
+			}
+			if (point.run().equals(baselineId)) {
+				break;
+			}
+		}
+		return values.subList(Math.max(0, values.size() - NOISE_POINTS), values.size()).stream()
+			.mapToDouble(Double::doubleValue).toArray();
+	}
+
+	/** 1.4826 × the median absolute deviation of the logs. */
+	static double spread(double[] values) {
+		double[] logs = Arrays.stream(values).map(Math::log).toArray();
+		double median = median(logs);
+		double[] deviations = Arrays.stream(logs).map(v -> Math.abs(v - median)).toArray();
+		return 1.4826 * median(deviations);
+	}
+
+	private static double median(double[] values) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int middle = sorted.length / 2;
+		return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+	private Run find(String id) {
+		if (!RunId.isValid(id)) {
+			throw new RunNotFoundException(id);
+		}
+		return runs.find(new RunId(id)).orElseThrow(() -> new RunNotFoundException(id));
+	}
+
+}

@@ -1,0 +1,268 @@
+package dev.parity.history;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Service;
+
+/**
+ * Webhooks for alerts: an admin registers an http(s) URL (a secret: never shown again, never logged), generic JSON or
+ * Slack-compatible text. A raised alert writes one delivery per webhook to an outbox in its own transaction; a worker
+ * sends due deliveries, each signed ({@code X-Parity-Signature: sha256=<HMAC-SHA256 of the body>}), retries with
+ * back-off, and logs every attempt. Private, loopback and link-local addresses are refused unless configuration
+ * allows them. A dead webhook never slows or fails an upload: delivery happens apart from it.
+ */
+@Service
+public class Webhooks implements Alerts.AlertListener {
+
+	private static final Logger log = LoggerFactory.getLogger(Webhooks.class);
+
+	/** Attempts before a delivery is given up. */
+	static final int MAX_ATTEMPTS = 6;
+
+	private final JdbcClient jdbc;
+
+	private final boolean allowPrivate;
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+		.followRedirects(HttpClient.Redirect.NEVER).build();
+
+	private final SecureRandom random = new SecureRandom();
+
+	Webhooks(JdbcClient jdbc, @Value("${parity.history.webhooks.allow-private:false}") boolean allowPrivate) {
+		this.jdbc = jdbc;
+		this.allowPrivate = allowPrivate;
+	}
+
+	/** A webhook as listed: its host, never its URL. */
+	public record Listed(long id, String host, String kind, Instant createdAt, String createdBy) {
+	}
+
+	/** What registration answers, once: the signing secret. */
+	public record Registered(long id, String host, String kind, String signingSecret) {
+	}
+
+	/** A delivery with every attempt. */
+	public record Delivery(long id, long webhook, String alert, String status, int attempts, Instant nextAttemptAt,
+			List<Attempt> log) {
+	}
+
+	public record Attempt(Instant at, @Nullable Integer httpStatus, @Nullable String error, long durationMs) {
+	}
+
+	/**
+	 * Registers a webhook.
+	 * @throws IllegalArgumentException naming what is wrong with the URL or kind (without repeating the URL)
+	 */
+	public Registered register(String url, String kind, String by) {
+		if (!List.of("generic", "slack").contains(kind)) {
+			throw new IllegalArgumentException("kind must be generic or slack, not '" + kind + "'");
+		}
+		URI uri = check(url);
+		byte[] key = new byte[32];
+		random.nextBytes(key);
+		String secret = HexFormat.of().formatHex(key);
+		long id = jdbc.sql("insert into webhook (url, host, kind, signing_secret, created_by) values (?, ?, ?, ?, ?) returning id")
+			.params(url, uri.getHost(), kind, secret, by)
+			.query(Long.class)
+			.single();
+		return new Registered(id, uri.getHost(), kind, secret);
+	}
+
+	public List<Listed> list() {
+		return jdbc.sql("select id, host, kind, created_at, created_by from webhook order by id")
+			.query((rs, row) -> new Listed(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
+					rs.getString(5)))
+			.list();
+	}
+
+	/** The outbox: one delivery per webhook, in the transaction that raises the alert. */
+	@Override
+	public void raised(Alerts.Alert alert) {
+		List<Map<String, Object>> hooks = jdbc.sql("select id, kind from webhook order by id").query().listOfRows();
+		for (Map<String, Object> hook : hooks) {
+			String payload = payload(alert, (String) hook.get("kind"));
+			jdbc.sql("insert into webhook_delivery (webhook_id, alert_id, payload) values (?, ?, ?)")
+				.params(hook.get("id"), alert.id(), payload)
+				.update();
+		}
+	}
+
+	private String payload(Alerts.Alert alert, String kind) {
+		String text = "Parity alert " + alert.id() + ": " + alert.direction() + " in series " + alert.series() + " from run "
+				+ alert.run() + " — " + alert.changes().size() + " cell × metric"
+				+ (alert.changes().size() == 1 ? "" : "s") + " (/series/" + alert.series() + "#alert-" + alert.id() + ")";
+		if (kind.equals("slack")) {
+			return json.writeValueAsString(Map.of("text", text));
+		}
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("event", "alert.raised");
+		body.put("alert", alert);
+		body.put("text", text);
+		return json.writeValueAsString(body);
+	}
+
+	/** Sends every delivery due at {@code now}; returns how many were attempted. */
+	public int deliverDue(Instant now) {
+		List<Map<String, Object>> due = jdbc.sql("""
+				select d.id, d.payload, d.attempts, w.url, w.signing_secret
+				from webhook_delivery d join webhook w on w.id = d.webhook_id
+				where d.status = 'pending' and d.next_attempt_at <= ? order by d.next_attempt_at, d.id limit 50""")
+			.param(java.sql.Timestamp.from(now))
+			.query()
+			.listOfRows();
+		for (Map<String, Object> delivery : due) {
+			attempt(((Number) delivery.get("id")).longValue(), (String) delivery.get("payload"),
+					((Number) delivery.get("attempts")).intValue(), (String) delivery.get("url"),
+					(String) delivery.get("signing_secret"), now);
+		}
+		return due.size();
+	}
+
+	@Scheduled(fixedDelayString = "${parity.history.webhooks.poll:5s}")
+	void deliverNow() {
+		try {
+			deliverDue(Instant.now());
+		}
+		catch (RuntimeException ex) {
+			log.warn("history: webhook deliveries could not run: {}", ex.getMessage());
+		}
+	}
+
+	private void attempt(long id, String payload, int attempts, String url, String secret, Instant now) {
+		long started = System.nanoTime();
+		Integer status = null;
+		String error = null;
+		try {
+			URI uri = check(url);
+			HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+				.header("Content-Type", "application/json")
+				.header("X-Parity-Signature", "sha256=" + sign(secret, payload))
+				.POST(HttpRequest.BodyPublishers.ofString(payload, StandardCharsets.UTF_8))
+				.build();
+			status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+			if (status < 200 || status >= 300) {
+				error = "HTTP " + status;
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			error = ex.getMessage();
+		}
+		catch (java.io.IOException ex) {
+			// the message may carry the URL: say only what kind of failure it was
+			error = ex.getClass().getSimpleName();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			error = "interrupted";
+		}
+		long millis = (System.nanoTime() - started) / 1_000_000;
+		jdbc.sql("insert into webhook_attempt (delivery_id, http_status, error, duration_ms) values (?, ?, ?, ?)")
+			.params(id, status, error, millis)
+			.update();
+		int made = attempts + 1;
+		if (error == null) {
+			jdbc.sql("update webhook_delivery set status = 'delivered', attempts = ? where id = ?").params(made, id).update();
+		}
+		else if (made >= MAX_ATTEMPTS) {
+			jdbc.sql("update webhook_delivery set status = 'failed', attempts = ? where id = ?").params(made, id).update();
+		}
+		else {
+			// back-off: 30 s, 1 min, 2 min, 4 min, 8 min
+			Instant next = now.plusSeconds(30L << (made - 1));
+			jdbc.sql("update webhook_delivery set attempts = ?, next_attempt_at = ? where id = ?")
+				.params(made, java.sql.Timestamp.from(next), id)
+				.update();
+		}
+	}
+
+	/** Deliveries, newest first, each with its attempts. */
+	public List<Delivery> deliveries(@Nullable String alertId) {
+		String where = alertId == null ? "" : " where alert_id = ?";
+		List<Object> params = alertId == null ? List.of() : List.of(alertId);
+		List<Map<String, Object>> rows = jdbc.sql("select id, webhook_id, alert_id, status, attempts, next_attempt_at from webhook_delivery"
+				+ where + " order by id desc limit 200").params(params).query().listOfRows();
+		return rows.stream().map(row -> {
+			long id = ((Number) row.get("id")).longValue();
+			List<Attempt> attempts = jdbc.sql("select attempted_at, http_status, error, duration_ms from webhook_attempt where delivery_id = ? order by id")
+				.param(id)
+				.query((rs, n) -> new Attempt(rs.getTimestamp(1).toInstant(), (Integer) rs.getObject(2), rs.getString(3),
+						rs.getLong(4)))
+				.list();
+			return new Delivery(id, ((Number) row.get("webhook_id")).longValue(), (String) row.get("alert_id"),
+					(String) row.get("status"), ((Number) row.get("attempts")).intValue(),
+					((java.sql.Timestamp) row.get("next_attempt_at")).toInstant(), attempts);
+		}).toList();
+	}
+
+	/** HMAC-SHA256 of the body with the webhook's secret, in hex. */
+	public static String sign(String secret, String body) {
+		try {
+			Mac mac = Mac.getInstance("HmacSHA256");
+			mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+			return HexFormat.of().formatHex(mac.doFinal(body.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (java.security.GeneralSecurityException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** An http(s) URL to a public address (or any, where configuration allows private ones). */
+	private URI check(String url) {
+		URI uri;
+		try {
+			uri = new URI(url.strip());
+		}
+		catch (java.net.URISyntaxException ex) {
+			throw new IllegalArgumentException("the webhook URL is not a URL");
+		}
+		if (uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase(java.util.Locale.ROOT))
+				|| uri.getHost() == null) {
+			throw new IllegalArgumentException("the webhook URL must be http(s) with a host");
+		}
+		InetAddress[] addresses;
+		try {
+			addresses = InetAddress.getAllByName(uri.getHost());
+		}
+		catch (UnknownHostException ex) {
+			throw new IllegalArgumentException("the webhook host " + uri.getHost() + " does not resolve");
+		}
+		if (!allowPrivate) {
+			for (InetAddress address : addresses) {
+				if (address.isLoopbackAddress() || address.isSiteLocalAddress() || address.isLinkLocalAddress()
+						|| address.isAnyLocalAddress() || address.isMulticastAddress()
+						|| (address.getAddress().length == 16 && (address.getAddress()[0] & 0xfe) == 0xfc)) {
+					throw new IllegalArgumentException("the webhook host " + uri.getHost()
+							+ " is a private, loopback or link-local address: refused (parity.history.webhooks.allow-private)");
+				}
+			}
+		}
+		return uri;
+	}
+
+}

@@ -1,0 +1,63 @@
+package dev.parity.history.web;
+
+import java.security.Principal;
+import java.util.List;
+
+import dev.parity.history.Alerts;
+import io.swagger.v3.oas.annotations.Operation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/** The alerts API: list (every status but withdrawn unless asked), and a new status record. */
+@RestController
+class AlertApiController {
+
+	private final Alerts alerts;
+
+	AlertApiController(Alerts alerts) {
+		this.alerts = alerts;
+	}
+
+	record AlertList(int total, List<Alerts.Alert> alerts) {
+	}
+
+	record StatusChange(@Nullable String status, @Nullable String reason) {
+	}
+
+	@Operation(summary = "List alerts, newest first; without status every status but withdrawn")
+	@GetMapping("/api/alerts")
+	AlertList listAlerts(@RequestParam(required = false) @Nullable String status,
+			@RequestParam(required = false) @Nullable String series) {
+		if (status != null && !status.isBlank() && !Alerts.STATUSES.contains(status.strip())) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					"status must be one of " + String.join(", ", Alerts.STATUSES) + ", not '" + status + "'");
+		}
+		List<Alerts.Alert> list = alerts.list(status == null || status.isBlank() ? null : status.strip(),
+				series == null || series.isBlank() ? null : series.strip());
+		return new AlertList(list.size(), list);
+	}
+
+	@Operation(summary = "Set an alert's status (a new record: who, when, why)")
+	@PostMapping("/api/alerts/{id}/status")
+	Alerts.Alert setStatus(@PathVariable String id, @RequestBody StatusChange change, Principal principal) {
+		if (change.status() == null || change.status().isBlank()) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					"status is required: one of " + String.join(", ", Alerts.STATUSES));
+		}
+		try {
+			return alerts.setStatus(id, change.status().strip(), change.reason(), principal.getName());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, ex.getMessage());
+		}
+	}
+
+}

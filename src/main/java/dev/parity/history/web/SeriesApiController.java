@@ -1,0 +1,165 @@
+package dev.parity.history.web;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.history.HistorySettings;
+import dev.parity.history.SeriesAnalysis;
+import dev.parity.history.SeriesKey;
+import dev.parity.history.SeriesRepository;
+import dev.parity.history.SeriesSettings;
+import dev.parity.history.SeriesUpdates;
+import io.swagger.v3.oas.annotations.Operation;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/** The series API: the list, one series with its segments, events and change points, and its points. */
+@RestController
+class SeriesApiController {
+
+	private final SeriesRepository series;
+
+	private final SeriesUpdates updates;
+
+	private final HistorySettings settings;
+
+	private final JsonMapper json;
+
+	SeriesApiController(SeriesRepository series, SeriesUpdates updates, HistorySettings settings, JsonMapper json) {
+		this.series = series;
+		this.updates = updates;
+		this.settings = settings;
+		this.json = json;
+	}
+
+	record Key(String system, String model, String engine, String harness, String branch, JsonNode workload) {
+	}
+
+	record Listed(String id, Key key, int runs, @JsonProperty("last_run") @Nullable String lastRun,
+			@JsonProperty("open_alerts") int openAlerts) {
+	}
+
+	record SeriesList(int total, List<Listed> series) {
+	}
+
+	record Engine(@Nullable String version, @Nullable String commit) {
+	}
+
+	record RunView(String id, @JsonProperty("recorded_at") @Nullable Instant recordedAt,
+			@JsonProperty("uploaded_at") Instant uploadedAt, Engine engine, int segment, String url) {
+	}
+
+	record Reason(String rule, String message) {
+	}
+
+	record SegmentView(int index, @JsonProperty("first_run") String firstRun, @JsonProperty("last_run") String lastRun,
+			@JsonProperty("starts_because") List<Reason> startsBecause) {
+	}
+
+	record EventView(String run, String rule, String message) {
+	}
+
+	record ChangePointView(String run, Map<String, Object> params, String anchor, String metric, String direction,
+			double magnitude, @JsonProperty("mean_before") double meanBefore, @JsonProperty("mean_after") double meanAfter,
+			double pvalue, @JsonProperty("otava_magnitude") double otavaMagnitude, int segment,
+			@JsonProperty("points_after") int pointsAfter) {
+	}
+
+	record Settings(int window, @JsonProperty("max_pvalue") double maxPvalue,
+			@JsonProperty("alert_magnitude") double alertMagnitude, @JsonProperty("confirm_after") int confirmAfter,
+			@JsonProperty("alert_improvements") boolean alertImprovements) {
+	}
+
+	record Cell(String anchor, Map<String, Object> params, List<String> metrics) {
+	}
+
+	record SeriesView(String id, Key key, String vary, Settings settings, List<RunView> runs, List<SegmentView> segments,
+			List<EventView> events, @JsonProperty("change_points") List<ChangePointView> changePoints, List<Cell> cells) {
+	}
+
+	record PointView(String run, double value, boolean greyed, @JsonProperty("greyed_by") List<String> greyedBy,
+			int segment) {
+	}
+
+	record Points(String series, String anchor, String metric, List<PointView> points) {
+	}
+
+	@Operation(summary = "List series: key, runs, last run, open alerts; filters system, model, harness, branch")
+	@GetMapping("/api/series")
+	SeriesList listSeries(@RequestParam(required = false) @Nullable String system,
+			@RequestParam(required = false) @Nullable String model, @RequestParam(required = false) @Nullable String harness,
+			@RequestParam(required = false) @Nullable String branch) {
+		List<Listed> listed = series.list(system, model, harness, branch).stream()
+			.map(s -> new Listed(s.id(), key(s.key()), s.runs(), s.lastRun(), s.openAlerts()))
+			.toList();
+		return new SeriesList(listed.size(), listed);
+	}
+
+	@Operation(summary = "A series: its runs with their segment, segments and why each began, events, change points")
+	@GetMapping("/api/series/{id}")
+	SeriesView showSeries(@PathVariable String id) {
+		SeriesKey key = series.key(id).orElseThrow(() -> notFound(id));
+		SeriesAnalysis analysis = updates.analysis(id).orElse(SeriesAnalysis.empty());
+		SeriesSettings s = series.settings(id, settings.seriesDefaults());
+		List<RunView> runs = analysis.runs().stream()
+			.map(r -> new RunView(r.id(), r.recordedAt(), r.uploadedAt(), new Engine(r.engineVersion(), r.engineCommit()),
+					r.segment(), "/runs/" + r.id()))
+			.toList();
+		List<SegmentView> segments = analysis.segments().stream()
+			.map(g -> new SegmentView(g.index(), g.firstRun(), g.lastRun(),
+					g.startsBecause().stream().map(r -> new Reason(r.rule(), r.message())).toList()))
+			.toList();
+		List<EventView> events = analysis.events().stream().map(e -> new EventView(e.run(), e.rule(), e.message())).toList();
+		List<ChangePointView> changePoints = analysis.changePoints().stream()
+			.map(cp -> new ChangePointView(cp.run(), cp.params(), cp.anchor(), cp.metric(), cp.direction(), cp.magnitude(),
+					cp.meanBefore(), cp.meanAfter(), cp.pvalue(), cp.otavaMagnitude(), cp.segment(), cp.pointsAfter()))
+			.toList();
+		List<Cell> cells = analysis.cells().stream()
+			.map(c -> new Cell(c.anchor(), c.params(), new ArrayList<>(c.metrics().keySet())))
+			.toList();
+		return new SeriesView(id, key(key), s.vary(),
+				new Settings(s.window(), s.maxPvalue(), s.alertMagnitude(), s.confirmAfter(), s.alertImprovements()), runs,
+				segments, events, changePoints, cells);
+	}
+
+	@Operation(summary = "The points of one cell × metric of a series, greyed ones with the rules that grey them")
+	@GetMapping("/api/series/{id}/points")
+	Points showPoints(@PathVariable String id, @RequestParam String metric, @RequestParam String anchor) {
+		series.key(id).orElseThrow(() -> notFound(id));
+		SeriesAnalysis analysis = updates.analysis(id).orElse(SeriesAnalysis.empty());
+		String wanted = anchor.startsWith("#") ? anchor.substring(1) : anchor;
+		SeriesAnalysis.CellPoints cell = analysis.cells().stream().filter(c -> c.anchor().equals(wanted)).findFirst()
+			.orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND,
+					"series " + id + " has no cell " + wanted));
+		List<SeriesAnalysis.Point> points = cell.metrics().get(metric);
+		if (points == null) {
+			throw new ResponseStatusException(HttpStatus.NOT_FOUND,
+					"cell " + wanted + " of series " + id + " has no metric " + metric + " (it has " + String.join(", ", cell.metrics().keySet()) + ")");
+		}
+		Map<String, Integer> segmentOf = new java.util.HashMap<>();
+		analysis.runs().forEach(r -> segmentOf.put(r.id(), r.segment()));
+		return new Points(id, wanted, metric, points.stream()
+			.map(p -> new PointView(p.run(), p.value(), p.greyed(), p.greyedBy(), segmentOf.getOrDefault(p.run(), 0)))
+			.toList());
+	}
+
+	private Key key(SeriesKey key) {
+		return new Key(key.system(), key.model(), key.engine(), key.harness(), key.branch(), json.readTree(key.workload()));
+	}
+
+	private static ResponseStatusException notFound(String id) {
+		return new ResponseStatusException(HttpStatus.NOT_FOUND, "no series " + id);
+	}
+
+}

@@ -1,0 +1,84 @@
+package dev.parity.site;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.history.Verdicts;
+import io.swagger.v3.oas.annotations.Operation;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The CI verdict of a run: status, baseline, the worse cells, why it is not comparable, and a Markdown summary fit
+ * for a pull-request comment (the verdict, then the comparison's own export) with a link to the comparison.
+ */
+@RestController
+class VerdictApiController {
+
+	private final Verdicts verdicts;
+
+	private final ComparisonController comparisons;
+
+	VerdictApiController(Verdicts verdicts, ComparisonController comparisons) {
+		this.verdicts = verdicts;
+		this.comparisons = comparisons;
+	}
+
+	record RegressionView(Map<String, Object> params, String anchor, String metric, double ratio, boolean significant,
+			@Nullable Double spread, @JsonProperty("noise_points") int noisePoints) {
+	}
+
+	record ReasonView(String rule, String message) {
+	}
+
+	record VerdictView(String status, @Nullable String baseline, @JsonProperty("comparison_url") @Nullable String comparisonUrl,
+			List<RegressionView> regressions, List<ReasonView> reasons, @JsonProperty("alert_magnitude") double alertMagnitude,
+			String markdown) {
+	}
+
+	@Operation(summary = "The CI verdict of a run against its baseline (baseline=auto, or a run id)")
+	@GetMapping("/api/runs/{id}/verdict")
+	VerdictView showVerdict(@PathVariable String id, @RequestParam(required = false) @Nullable String baseline) {
+		Verdicts.Verdict verdict = verdicts.verdict(id, baseline);
+		String pair = verdict.baseline() == null ? null : verdict.baseline() + "..." + id;
+		String url = pair == null ? null : "/compare/" + pair + "?vary=engine";
+		StringBuilder md = new StringBuilder();
+		md.append("**Parity verdict: ").append(verdict.status()).append("**");
+		switch (verdict.status()) {
+			case "no-baseline" -> md.append(" — no earlier run of this series on the default branch to compare with.\n");
+			case "not-comparable" -> {
+				md.append(" — the comparison is not like for like:\n\n");
+				verdict.reasons().forEach(r -> md.append("- `").append(r.rule()).append("`: ").append(ComparisonExport.escape(r.message())).append('\n'));
+			}
+			case "pass" -> md.append(" — no comparable cell is worse by ")
+				.append(Math.round(verdict.alertMagnitude() * 100)).append(" % or more.\n");
+			default -> {
+				md.append(" — ").append(verdict.regressions().size()).append(" cell × metric")
+					.append(verdict.regressions().size() == 1 ? "" : "s").append(" worse by ")
+					.append(Math.round(verdict.alertMagnitude() * 100)).append(" % or more:\n\n");
+				verdict.regressions().forEach(r -> md.append("- ").append(r.anchor()).append(" `").append(r.metric())
+					.append("` ratio ").append(String.format(java.util.Locale.ROOT, "%.3f", r.ratio()))
+					.append(r.significant() ? " (beyond the noise)" : r.spread() == null ? " (no noise estimate)" : " (within the noise)")
+					.append('\n'));
+			}
+		}
+		if (pair != null) {
+			md.append('\n');
+			String export = comparisons.exportComparison(pair, "md", Map.of("vary", "engine")).getBody();
+			if (export != null) {
+				md.append(export);
+			}
+		}
+		return new VerdictView(verdict.status(), verdict.baseline(), url,
+				verdict.regressions().stream().map(r -> new RegressionView(r.params(), r.anchor(), r.metric(), r.ratio(),
+						r.significant(), r.spread(), r.noisePoints())).toList(),
+				verdict.reasons().stream().map(r -> new ReasonView(r.rule(), r.message())).toList(),
+				verdict.alertMagnitude(), md.toString());
+	}
+
+}
