@@ -12,6 +12,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A form as a page answered it: a field's tag, what it holds, and the message next to it. */
 public record FormPage(String html) {
 
+	/** The part of the page from this text on: the form that follows it, when another before it has the same fields. */
+	public FormPage after(String text) {
+		int start = html.indexOf(text);
+		assertThat(start).as(text).isNotNegative();
+		return new FormPage(html.substring(start));
+	}
+
 	/** The opening tag of the first field with this name. */
 	public String field(String name) {
 		Matcher tag = Pattern.compile("<(input|select|textarea)\\b[^>]*name=\"" + Pattern.quote(name) + "\"[^>]*>").matcher(html);
