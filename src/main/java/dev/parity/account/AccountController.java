@@ -2,7 +2,9 @@ package dev.parity.account;
 
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.parity.audit.AuditTrail;
@@ -56,6 +58,7 @@ class AccountController {
 	String showAccount(Principal principal, Model model) {
 		model.addAttribute("pageTitle", "Your account");
 		model.addAttribute("tokens", tokens.list(principal.getName()));
+		emptyForm(model);
 		return "account/tokens";
 	}
 
@@ -68,14 +71,15 @@ class AccountController {
 	String changePassword(@RequestParam(defaultValue = "") String current, @RequestParam(defaultValue = "") String password,
 			Principal principal, Model model, HttpServletRequest request, HttpServletResponse response) {
 		AppUser user = users.findByUsername(principal.getName()).orElseThrow();
-		String problem = current.getBytes(StandardCharsets.UTF_8).length > PasswordPolicy.MAX_BYTES
-				|| !passwordEncoder.matches(current, user.getPasswordHash()) ? "That is not your current password."
-						: passwordPolicy.problem(user.getUsername(), password);
-		if (problem != null) {
-			audit.refused("change-password", user.getUsername(), problem);
-			response.setStatus(HttpStatus.BAD_REQUEST.value());
-			model.addAttribute("error", problem);
-			return showAccount(principal, model);
+		Map<String, String> problems = new LinkedHashMap<>();
+		if (current.getBytes(StandardCharsets.UTF_8).length > PasswordPolicy.MAX_BYTES
+				|| !passwordEncoder.matches(current, user.getPasswordHash())) {
+			problems.put("current", "That is not your current password.");
+		}
+		passwordProblems(user.getUsername(), password, problems);
+		if (!problems.isEmpty()) {
+			audit.refused("change-password", user.getUsername(), String.join(" ", problems.values()));
+			return refused(model, response, problems, Map.of(), showAccount(principal, model));
 		}
 		user.changePassword(passwordEncoder.encode(password));
 		users.flush();
@@ -89,14 +93,16 @@ class AccountController {
 	}
 
 	@PostMapping("/account/tokens")
-	String createToken(@RequestParam String name, Principal principal, RedirectAttributes redirect) {
+	String createToken(@RequestParam(defaultValue = "") String name, Principal principal, Model model,
+			HttpServletResponse response, RedirectAttributes redirect) {
 		try {
 			ApiTokens.NewToken created = tokens.create(principal.getName(), name);
 			redirect.addFlashAttribute("newToken", created.token());
 			redirect.addFlashAttribute("newTokenName", created.info().name());
 		}
 		catch (IllegalArgumentException ex) {
-			redirect.addFlashAttribute("error", ex.getMessage());
+			return refused(model, response, Map.of("name", ex.getMessage()), Map.of("name", name),
+					showAccount(principal, model));
 		}
 		return "redirect:/account";
 	}
@@ -113,19 +119,19 @@ class AccountController {
 	String listUsers(Model model) {
 		model.addAttribute("pageTitle", "Users");
 		model.addAttribute("users", users.findAll(org.springframework.data.domain.Sort.by("username")));
+		emptyForm(model);
 		return "admin/users";
 	}
 
 	@PostMapping("/admin/users")
 	@Transactional
-	String addUser(@RequestParam String username, @RequestParam String password, @RequestParam String role, Model model,
-			HttpServletResponse response, RedirectAttributes redirect) {
-		String problem = userProblem(username, password, role);
-		if (problem != null) {
-			audit.refused("add-user", username, problem);
-			response.setStatus(HttpStatus.BAD_REQUEST.value());
-			model.addAttribute("error", problem);
-			return listUsers(model);
+	String addUser(@RequestParam(defaultValue = "") String username, @RequestParam(defaultValue = "") String password,
+			@RequestParam(defaultValue = "") String role, Model model, HttpServletResponse response,
+			RedirectAttributes redirect) {
+		Map<String, String> problems = userProblems(username, password, role);
+		if (!problems.isEmpty()) {
+			audit.refused("add-user", username, String.join(" ", problems.values()));
+			return refused(model, response, problems, Map.of("username", username, "role", role), listUsers(model));
 		}
 		users.save(new AppUser(username.strip(), passwordEncoder.encode(password), role));
 		audit.done("add-user", username.strip(), "role " + role);
@@ -179,17 +185,44 @@ class AccountController {
 		return "admin/audit";
 	}
 
-	private @Nullable String userProblem(String username, String password, String role) {
+	/** Every problem with a new user, by the field it concerns. */
+	private Map<String, String> userProblems(String username, String password, String role) {
+		Map<String, String> problems = new LinkedHashMap<>();
 		if (!StringUtils.hasText(username) || !username.strip().matches("[A-Za-z0-9._@-]{1,100}")) {
-			return "A user name is 1 to 100 letters, digits, dots, dashes, underscores or @.";
+			problems.put("username", "A user name is 1 to 100 letters, digits, dots, dashes, underscores or @.");
 		}
-		if (users.findByUsername(username.strip()).isPresent()) {
-			return "There is a user " + username.strip() + " already.";
+		else if (users.findByUsername(username.strip()).isPresent()) {
+			problems.put("username", "There is a user " + username.strip() + " already.");
 		}
+		passwordProblems(username, password, problems);
 		if (!ROLES.contains(role)) {
-			return "The role is viewer, uploader or admin.";
+			problems.put("role", "The role is viewer, uploader or admin.");
 		}
-		return passwordPolicy.problem(username, password);
+		return problems;
+	}
+
+	private void passwordProblems(String username, String password, Map<String, String> problems) {
+		List<String> reasons = passwordPolicy.problems(username, password);
+		if (!reasons.isEmpty()) {
+			problems.put("password", String.join(" ", reasons));
+		}
+	}
+
+	/** The page again, answered 400, with each problem next to its field and what was typed (never a password). */
+	private static String refused(Model model, HttpServletResponse response, Map<String, String> problems,
+			Map<String, String> typed, String view) {
+		response.setStatus(HttpStatus.BAD_REQUEST.value());
+		// Copies that answer containsKey(null): the page's field-error fragment is also rendered where it stands.
+		model.addAttribute("fieldErrors", new LinkedHashMap<>(problems));
+		model.addAttribute("form", new LinkedHashMap<>(typed));
+		return view;
+	}
+
+	private static void emptyForm(Model model) {
+		if (!model.containsAttribute("fieldErrors")) {
+			model.addAttribute("fieldErrors", new LinkedHashMap<String, String>());
+			model.addAttribute("form", new LinkedHashMap<String, String>());
+		}
 	}
 
 }

@@ -1,5 +1,8 @@
 package dev.parity.account;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -17,6 +20,16 @@ final class BackToPage extends SavedRequestAwareAuthenticationSuccessHandler {
 	protected String determineTargetUrl(HttpServletRequest request, HttpServletResponse response) {
 		String back = request.getParameter(PARAMETER);
 		return isSitePath(back) ? back : super.determineTargetUrl(request, response);
+	}
+
+	/**
+	 * Where a wrong password leads: the sign-in page again, with its {@code continue} kept when it is a path of this
+	 * site, so that the next attempt still goes back to the page the user came from.
+	 */
+	static String afterFailure(HttpServletRequest request) {
+		String back = request.getParameter(PARAMETER);
+		return isSitePath(back) ? "/login?error&" + PARAMETER + "=" + URLEncoder.encode(back, StandardCharsets.UTF_8)
+				: "/login?error";
 	}
 
 	/** A path on this site: "/…", never "//host", a backslash, a scheme or a control character, nor the login page. */

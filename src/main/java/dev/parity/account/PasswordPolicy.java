@@ -6,7 +6,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -34,22 +36,33 @@ class PasswordPolicy {
 
 	/** Why this password will not do for this user, or {@code null} when it will. */
 	@Nullable String problem(String username, @Nullable String password) {
+		List<String> problems = problems(username, password);
+		return problems.isEmpty() ? null : problems.get(0);
+	}
+
+	/** Every reason this password will not do for this user, at once; empty when it will. */
+	List<String> problems(String username, @Nullable String password) {
+		List<String> problems = new ArrayList<>();
 		if (password == null || password.length() < MIN_CHARACTERS) {
-			return "A password has at least " + MIN_CHARACTERS + " characters.";
+			problems.add("A password has at least " + MIN_CHARACTERS + " characters.");
+			if (password == null) {
+				return problems;
+			}
 		}
-		if (password.getBytes(StandardCharsets.UTF_8).length > MAX_BYTES) {
-			return "A password has at most " + MAX_BYTES + " bytes in UTF-8 (bcrypt ignores the rest): this one has "
-					+ password.getBytes(StandardCharsets.UTF_8).length + " bytes.";
+		int bytes = password.getBytes(StandardCharsets.UTF_8).length;
+		if (bytes > MAX_BYTES) {
+			problems.add("A password has at most " + MAX_BYTES + " bytes in UTF-8 (bcrypt ignores the rest): this one has "
+					+ bytes + " bytes.");
 		}
 		String lower = password.toLowerCase(Locale.ROOT);
 		if (common.contains(lower)) {
-			return "That password is among the 30,000 most common ones: choose another.";
+			problems.add("That password is among the 30,000 most common ones: choose another.");
 		}
 		String name = username.strip().toLowerCase(Locale.ROOT);
-		if (name.length() >= 3 ? lower.contains(name) : lower.equals(name)) {
-			return "A password must not contain the user name.";
+		if (!password.isEmpty() && (name.length() >= 3 ? lower.contains(name) : lower.equals(name))) {
+			problems.add("A password must not contain the user name.");
 		}
-		return null;
+		return problems;
 	}
 
 	private static Set<String> load() {

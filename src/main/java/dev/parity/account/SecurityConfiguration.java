@@ -145,7 +145,8 @@ class SecurityConfiguration {
 			refused.answer(response);
 			return;
 		}
-		new SimpleUrlAuthenticationFailureHandler("/login?error").onAuthenticationFailure(request, response, ex);
+		new SimpleUrlAuthenticationFailureHandler(BackToPage.afterFailure(request)).onAuthenticationFailure(request, response,
+				ex);
 	}
 
 }

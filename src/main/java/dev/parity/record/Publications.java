@@ -54,36 +54,13 @@ public class Publications {
 	public Publication publish(String baselineId, String contenderId, JsonNode settings, String title, String caption,
 			JsonNode result, String rulesVersion, @Nullable String settingsReason, boolean confirmNoComparable,
 			String user) {
-		if (!StringUtils.hasText(title)) {
-			throw new RecordRejected("a published comparison needs a title");
+		java.util.Map<String, String> problems = problems(title, caption, result, settingsReason, confirmNoComparable);
+		if (!problems.isEmpty()) {
+			throw new RecordRejected(String.join("; ", problems.values()));
 		}
 		JsonNode nonDefault = result.path("non_default_settings");
-		String reason = null;
-		if (!nonDefault.isEmpty()) {
-			if (!StringUtils.hasText(settingsReason)) {
-				throw new RecordRejected("this comparison uses settings other than the defaults ("
-						+ String.join(", ", nonDefault.valueStream().map(Publications::setting).toList())
-						+ "): publishing it needs a reason (field 'reason'), which the publication shows");
-			}
-			reason = settingsReason.strip();
-			if (reason.length() > 10000) {
-				throw new RecordRejected("the reason is " + reason.length() + " characters; at most 10000");
-			}
-			if (reason.indexOf('\u0000') >= 0) {
-				throw new RecordRejected("the reason holds a NUL character, which cannot be stored");
-			}
-		}
+		String reason = nonDefault.isEmpty() ? null : settingsReason.strip();
 		boolean noComparable = result.path("headlines").valueStream().noneMatch(h -> h.path("comparable").asInt(0) > 0);
-		if (noComparable && !confirmNoComparable) {
-			throw new RecordRejected("no cell of this comparison is comparable: publishing it needs an explicit "
-					+ "confirmation (field 'confirm_no_comparable'), and the publication says so");
-		}
-		if (title.strip().length() > 200) {
-			throw new RecordRejected("the title is " + title.strip().length() + " characters; at most 200");
-		}
-		if ((title + caption).indexOf('\u0000') >= 0) {
-			throw new RecordRejected("the title or caption holds a NUL character, which cannot be stored");
-		}
 		String id = RunId.random().value();
 		jdbc.sql("""
 				insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by,
@@ -95,6 +72,47 @@ public class Publications {
 			.update();
 		audit.done("publish-comparison", id, baselineId + "..." + contenderId);
 		return find(id).orElseThrow();
+	}
+
+	/**
+	 * Everything that keeps this comparison from being published, by the form field it concerns ({@code title},
+	 * {@code caption}, {@code reason}, {@code confirm_no_comparable}), all at once; empty when it can be published.
+	 */
+	public static java.util.Map<String, String> problems(String title, @Nullable String caption, JsonNode result,
+			@Nullable String settingsReason, boolean confirmNoComparable) {
+		java.util.Map<String, String> problems = new java.util.LinkedHashMap<>();
+		if (!StringUtils.hasText(title)) {
+			problems.put("title", "a published comparison needs a title");
+		}
+		else if (title.strip().length() > 200) {
+			problems.put("title", "the title is " + title.strip().length() + " characters; at most 200");
+		}
+		else if (title.indexOf('\u0000') >= 0) {
+			problems.put("title", "the title holds a NUL character, which cannot be stored");
+		}
+		if (caption != null && caption.indexOf('\u0000') >= 0) {
+			problems.put("caption", "the caption holds a NUL character, which cannot be stored");
+		}
+		JsonNode nonDefault = result.path("non_default_settings");
+		if (!nonDefault.isEmpty()) {
+			if (!StringUtils.hasText(settingsReason)) {
+				problems.put("reason", "this comparison uses settings other than the defaults ("
+						+ String.join(", ", nonDefault.valueStream().map(Publications::setting).toList())
+						+ "): publishing it needs a reason (field 'reason'), which the publication shows");
+			}
+			else if (settingsReason.strip().length() > 10000) {
+				problems.put("reason", "the reason is " + settingsReason.strip().length() + " characters; at most 10000");
+			}
+			else if (settingsReason.indexOf('\u0000') >= 0) {
+				problems.put("reason", "the reason holds a NUL character, which cannot be stored");
+			}
+		}
+		boolean noComparable = result.path("headlines").valueStream().noneMatch(h -> h.path("comparable").asInt(0) > 0);
+		if (noComparable && !confirmNoComparable) {
+			problems.put("confirm_no_comparable", "no cell of this comparison is comparable: publishing it needs an explicit "
+					+ "confirmation (field 'confirm_no_comparable'), and the publication says so");
+		}
+		return problems;
 	}
 
 	public Optional<Publication> find(String id) {

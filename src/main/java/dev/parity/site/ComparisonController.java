@@ -142,6 +142,17 @@ class ComparisonController {
 			}
 		}
 		ObjectNode snapshot = comparisons.snapshot(runs, settings);
+		live(runs, query, snapshot, publishedBefore, publicationMarks, model);
+		if (!shared) {
+			return new ModelAndView("compare/table");
+		}
+		View template = views.resolveViewName("compare/table", locale);
+		return new ModelAndView(new KeepingView(template, html -> renderedPages.put(key, html)));
+	}
+
+	/** What the live comparison page shows of this snapshot, the publish form empty. */
+	private void live(ComparisonService.Pair runs, Map<String, String> query, ObjectNode snapshot,
+			List<Publication> publishedBefore, Map<String, Retraction> publicationMarks, Model model) {
 		model.addAttribute("pageTitle", "Compare " + runs.path());
 		ComparisonPage page = page(snapshot, runs);
 		model.addAttribute("page", page);
@@ -155,11 +166,8 @@ class ComparisonController {
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("noComparable", page.headlines().stream().allMatch(h -> h.comparable() == 0));
 		model.addAttribute("live", true);
-		if (!shared) {
-			return new ModelAndView("compare/table");
-		}
-		View template = views.resolveViewName("compare/table", locale);
-		return new ModelAndView(new KeepingView(template, html -> renderedPages.put(key, html)));
+		model.addAttribute("publishErrors", Map.of());
+		model.addAttribute("publishForm", Map.of());
 	}
 
 	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number")
@@ -204,18 +212,33 @@ class ComparisonController {
 
 	/**
 	 * Publishes the comparison as computed now. With settings other than the defaults it needs a {@code reason}; with
-	 * no comparable cell, {@code confirm_no_comparable=true} (a 400 naming the missing field otherwise).
+	 * no comparable cell, {@code confirm_no_comparable=true}. Refused, it answers 400 with the comparison page, every
+	 * problem next to the field it concerns and the typed values kept.
 	 */
 	@PostMapping("/compare/{pair:.+}/publish")
-	String publish(@PathVariable String pair, @RequestParam String title, @RequestParam(defaultValue = "") String caption,
-			@RequestParam(required = false, defaultValue = "") String query,
+	String publish(@PathVariable String pair, @RequestParam(defaultValue = "") String title,
+			@RequestParam(defaultValue = "") String caption, @RequestParam(required = false, defaultValue = "") String query,
 			@RequestParam(required = false) @Nullable String reason,
 			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
-			Principal principal) {
+			Principal principal, Model model, HttpServletResponse response) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		Map<String, String> settingsQuery = parseQuery(query);
 		CompareSettings settings = comparisons.settings(settingsQuery);
 		ObjectNode snapshot = comparisons.freshSnapshot(runs, settings);
+		Map<String, String> problems = Publications.problems(title, caption, snapshot, reason, confirmNoComparable);
+		if (!problems.isEmpty()) {
+			List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
+			live(runs, settingsQuery, snapshot, publishedBefore, notices.publicationMarks(publishedBefore), model);
+			Map<String, String> typed = new java.util.HashMap<>();
+			typed.put("title", title);
+			typed.put("caption", caption);
+			typed.put("reason", reason == null ? "" : reason);
+			typed.put("confirm_no_comparable", String.valueOf(confirmNoComparable));
+			model.addAttribute("publishErrors", problems);
+			model.addAttribute("publishForm", typed);
+			response.setStatus(HttpStatus.BAD_REQUEST.value());
+			return "compare/table";
+		}
 		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), snapshot.get("settings"),
 				title, caption, snapshot, snapshot.get("rules_version").asString(), reason, confirmNoComparable,
 				principal.getName());

@@ -110,8 +110,8 @@ class HonestExportsTests {
 			if (reason != null) {
 				publish.param("reason", reason);
 			}
-			String refusal = mvc.perform(publish.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isBadRequest())
-				.andReturn().getResponse().getErrorMessage();
+			String refusal = HtmlUtils.htmlUnescape(mvc.perform(publish.with(httpBasic(USER, PASSWORD)).with(csrf()))
+				.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8));
 			assertThat(refusal).contains("publishing it needs a reason").contains("output_tolerance 10 (default 0.1)");
 		}
 		assertThat(publications()).isEqualTo(before);
@@ -147,8 +147,8 @@ class HonestExportsTests {
 		long before = publications();
 		String refusal = mvc.perform(post("/compare/" + pair + "/publish").param("title", "A is 5x slower")
 			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isBadRequest()).andReturn().getResponse()
-			.getErrorMessage();
-		assertThat(refusal).contains("no cell of this comparison is comparable").contains("confirm_no_comparable");
+			.getContentAsString(StandardCharsets.UTF_8);
+		assertThat(HtmlUtils.htmlUnescape(refusal)).contains("no cell of this comparison is comparable").contains("confirm_no_comparable");
 		assertThat(publications()).isEqualTo(before);
 
 		String id = published(mvc.perform(post("/compare/" + pair + "/publish").param("title", "A is 5x slower")
