@@ -54,7 +54,11 @@ if (container && window.Chart) {
     const legend = document.createElement('legend');
     legend.textContent = 'Cells';
     picker.append(legend);
-    figure.append(caption, canvas, picker);
+    // The chart draws in a box of its own height: the cell picker below it grows with the number of cells.
+    const area = document.createElement('div');
+    area.className = 'chart-area';
+    area.append(canvas);
+    figure.append(caption, area, picker);
     container.append(figure);
     const datasets = chart.lines.map((line, i) => ({
       label: line.label,
