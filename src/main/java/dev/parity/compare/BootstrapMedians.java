@@ -18,6 +18,12 @@ public interface BootstrapMedians {
 	BootstrapMedians FROM_SAMPLES = BootstrapMedians::compute;
 
 	/**
+	 * None at all, so no interval over samples: for comparisons read only for their flags (the checks between
+	 * consecutive runs of a series), where resampling every cell of every pair would be wasted work.
+	 */
+	BootstrapMedians NONE = (run, cell, metric) -> new double[0];
+
+	/**
 	 * The run's bootstrap medians of the cell × metric: {@code Noise.RESAMPLES} values, or none when the cell has
 	 * fewer than {@code Noise.MIN_SAMPLES} samples of the metric.
 	 */

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.parity.compare.CompareSettings;
+import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.Comparison;
 import dev.parity.compare.ComparisonBuilder;
 import dev.parity.compare.Flag;
@@ -64,7 +65,9 @@ public final class SeriesAnalyser {
 		breaks.add(List.of());
 		for (int i = 1; i < n; i++) {
 			Run previous = runs.get(baselineOf(runs, retracted, i));
-			Comparison comparison = comparisons.compare(previous, runs.get(i), compare);
+			// Only the flags are read: no interval is resampled for the pair.
+			Comparison comparison = comparisons.compare(List.of(previous), List.of(runs.get(i)), compare,
+					BootstrapMedians.NONE);
 			List<SeriesAnalysis.Reason> reasons = new ArrayList<>();
 			for (Flag flag : comparison.flags()) {
 				if (flag.rule().equals(CHECKPOINT_UNKNOWN)) {
