@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.parity.caveat.Caveats;
 import dev.parity.run.RunId;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
@@ -41,9 +42,12 @@ public class Alerts {
 
 	private final org.springframework.beans.factory.ObjectProvider<AlertListener> listeners;
 
-	Alerts(JdbcClient jdbc, org.springframework.beans.factory.ObjectProvider<AlertListener> listeners) {
+	private final Caveats caveats;
+
+	Alerts(JdbcClient jdbc, org.springframework.beans.factory.ObjectProvider<AlertListener> listeners, Caveats caveats) {
 		this.jdbc = jdbc;
 		this.listeners = listeners;
+		this.caveats = caveats;
 	}
 
 	/** One cell × metric of an alert. */
@@ -51,8 +55,16 @@ public class Alerts {
 			double meanAfter, double pvalue) {
 	}
 
-	/** A status record: who set it, when, why. */
-	public record StatusRecord(String status, String by, Instant at, @Nullable String reason) {
+	/**
+	 * A status record: who set it, when, why.
+	 *
+	 * @param caveat for {@code explained}, the caveat or hypothesis that explains the alert, if one was linked
+	 */
+	public record StatusRecord(String status, String by, Instant at, @Nullable String reason, @Nullable LinkedCaveat caveat) {
+	}
+
+	/** The caveat or hypothesis an {@code explained} record links. */
+	public record LinkedCaveat(String id, String kind, String text, String url) {
 	}
 
 	/** An alert with its history, the first record {@code open}. */
@@ -141,22 +153,46 @@ public class Alerts {
 	/** Adds a status record. */
 	@Transactional
 	public Alert setStatus(String alertId, String status, @Nullable String reason, String by) {
+		return setStatus(alertId, status, reason, null, by);
+	}
+
+	/**
+	 * Adds a status record; an {@code explained} one may link the caveat or hypothesis that explains the alert.
+	 *
+	 * @param caveatId the caveat's id, or null
+	 */
+	@Transactional
+	public Alert setStatus(String alertId, String status, @Nullable String reason, @Nullable String caveatId, String by) {
 		if (!STATUSES.contains(status)) {
 			throw new IllegalArgumentException("status must be one of " + String.join(", ", STATUSES) + ", not '" + status + "'");
 		}
 		if (reason != null && reason.length() > 10_000) {
 			throw new IllegalArgumentException("reason is " + reason.length() + " characters; at most 10,000");
 		}
+		if (caveatId != null) {
+			if (!status.equals("explained")) {
+				throw new IllegalArgumentException("caveat links the caveat or hypothesis that explains an alert: only "
+						+ "with status 'explained', not '" + status + "'");
+			}
+			if (caveats.find(caveatId).isEmpty()) {
+				throw new IllegalArgumentException("caveat '" + caveatId + "' does not exist: write it first (on the run "
+						+ "or on the comparison), then link it");
+			}
+		}
 		if (find(alertId).isEmpty()) {
 			throw new AlertNotFoundException(alertId);
 		}
-		record(alertId, status, reason, by);
+		record(alertId, status, reason, caveatId, by);
 		return find(alertId).orElseThrow();
 	}
 
 	private void record(String alertId, String status, @Nullable String reason, String by) {
-		jdbc.sql("insert into alert_status (alert_id, status, reason, created_by) values (?, ?, ?, ?)")
-			.params(alertId, status, reason, by)
+		record(alertId, status, reason, null, by);
+	}
+
+	private void record(String alertId, String status, @Nullable String reason, @Nullable String caveatId, String by) {
+		jdbc.sql("insert into alert_status (alert_id, status, reason, caveat_id, created_by) values (?, ?, ?, ?, ?)")
+			.params(alertId, status, reason, caveatId, by)
 			.update();
 	}
 
@@ -192,10 +228,17 @@ public class Alerts {
 			return List.of();
 		}
 		Map<String, List<StatusRecord>> history = new HashMap<>();
-		jdbc.sql("select alert_id, status, created_by, created_at, reason from alert_status where alert_id = any(?) order by id")
+		jdbc.sql("""
+				select s.alert_id, s.status, s.created_by, s.created_at, s.reason, c.id, c.kind, c.text,
+				       case when c.run_id is not null then '/runs/' || c.run_id
+				            else '/compare/' || c.baseline_id || '...' || c.contender_id end || '#caveat-' || c.id
+				from alert_status s left join caveat c on c.id = s.caveat_id
+				where s.alert_id = any(?) order by s.id""")
 			.param(rows.keySet().toArray(String[]::new))
 			.query((rs, row) -> history.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
-				.add(new StatusRecord(rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(), rs.getString(5))))
+				.add(new StatusRecord(rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(), rs.getString(5),
+						rs.getString(6) == null ? null
+								: new LinkedCaveat(rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9)))))
 			.list();
 		List<Alert> alerts = new ArrayList<>();
 		rows.forEach((id, row) -> {

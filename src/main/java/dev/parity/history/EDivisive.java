@@ -84,7 +84,7 @@ public final class EDivisive {
 		List<ChangePoint> changePoints = new ArrayList<>();
 		while (start < series.length) {
 			int end = Math.min(start + window, series.length);
-			List<ChangePoint> found = detect(Arrays.copyOfRange(series, start, end), maxPvalue, start);
+			List<ChangePoint> found = shift(detected(Arrays.copyOfRange(series, start, end), maxPvalue), start);
 			int lastFound = found.isEmpty() ? 0 : found.get(found.size() - 1).index();
 			start = Math.max(lastFound, start + step);
 			for (ChangePoint point : found) {
@@ -136,6 +136,45 @@ public final class EDivisive {
 			}
 		}
 		return changePoints;
+	}
+
+	/** A window's values and the threshold: what its detection depends on, and nothing else. */
+	private record Window(double[] values, double maxPvalue) {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof Window window && Double.compare(maxPvalue, window.maxPvalue) == 0
+					&& Arrays.equals(values, window.values);
+		}
+
+		@Override
+		public int hashCode() {
+			return 31 * Arrays.hashCode(values) + Double.hashCode(maxPvalue);
+		}
+
+	}
+
+	/**
+	 * Detections by window. A new point of a series changes only its last windows (a window's bounds follow from the
+	 * windows before it), so a series analysed again after one more run finds every earlier window here: its
+	 * detection costs its last window or two. Keyed by the values themselves, so an entry is never stale.
+	 */
+	private static final com.github.benmanes.caffeine.cache.Cache<Window, List<ChangePoint>> DETECTED =
+			com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(100_000).build();
+
+	private static List<ChangePoint> detected(double[] window, double maxPvalue) {
+		return DETECTED.get(new Window(window, maxPvalue), key -> List.copyOf(detect(key.values(), key.maxPvalue(), 0)));
+	}
+
+	private static List<ChangePoint> shift(List<ChangePoint> found, int offset) {
+		if (offset == 0) {
+			return found;
+		}
+		List<ChangePoint> shifted = new ArrayList<>(found.size());
+		for (ChangePoint point : found) {
+			shifted.add(new ChangePoint(point.index() + offset, point.qhat(), point.stats()));
+		}
+		return shifted;
 	}
 
 	/** Otava's {@code ChangePointDetector.get_change_points} on one window, indexes shifted by {@code offset}. */

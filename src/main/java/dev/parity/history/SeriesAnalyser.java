@@ -48,48 +48,114 @@ public final class SeriesAnalyser {
 	private final ComparisonBuilder comparisons = new ComparisonBuilder();
 
 	/**
+	 * The analysis of runs already loaded: their facts, and the pair of each with the run before it. What
+	 * {@link SeriesUpdates} does incrementally, from facts and pairs it keeps, in one call (tests, small series).
+	 *
 	 * @param runs the series' runs in series order (recorded_at, else upload time; upload time; id)
 	 * @param retracted the ids of runs retracted or superseded
 	 */
 	public SeriesAnalysis analyse(List<Run> runs, Set<String> retracted, SeriesSettings settings) {
+		List<RunFacts> facts = runs.stream().map(run -> facts(run, settings)).toList();
+		Map<String, RunPair> pairs = new HashMap<>();
+		for (int i = 1; i < runs.size(); i++) {
+			Run run = runs.get(i);
+			pairs.put(run.id().value(), pair(runs.get(baselineOf(facts, retracted, i)), run, settings));
+		}
+		return analyse(facts, pairs, retracted, settings);
+	}
+
+	/** What the series needs of one run: its cells' values and the run checks that grey them. */
+	public RunFacts facts(Run run, SeriesSettings settings) {
+		CompareSettings compare = compareSettings(settings);
+		RunFlags flags = RunChecks.check(run.document(), compare);
+		MetricCatalogue catalogue = run.provenance().catalogue();
+		List<RunFacts.CellFacts> cells = new ArrayList<>();
+		for (Cell cell : run.cells()) {
+			String anchor = cell.anchor();
+			List<RunFacts.MetricFacts> metrics = new ArrayList<>();
+			for (String metric : cell.metrics().keySet()) {
+				Set<String> rules = new LinkedHashSet<>();
+				for (Flag flag : flags.run()) {
+					if (flag.greys(metric)) {
+						rules.add(flag.rule());
+					}
+				}
+				for (Flag flag : flags.forCell(anchor)) {
+					if (flag.greys(metric)) {
+						rules.add(flag.rule());
+					}
+				}
+				MetricDefinition definition = catalogue.find(metric).orElse(null);
+				var value = cell.metrics().get(metric).statistic(compare.stat());
+				metrics.add(new RunFacts.MetricFacts(metric, value.isPresent() ? value.getAsDouble() : null,
+						List.copyOf(rules), definition == null || definition.outputSensitive(),
+						definition == null || !definition.higherIsBetter()));
+			}
+			cells.add(new RunFacts.CellFacts(anchor, plain(cell.params().values()), cell.medianOutputTokens().orElse(null),
+					metrics));
+		}
+		return new RunFacts(run.id().value(), run.document().recordedAt(), run.uploadedAt(),
+				run.provenance().engine().version(),
+				run.provenance().engine().commit() == null ? null : run.provenance().engine().commit().value(),
+				run.provenance().model().pinned(), cells);
+	}
+
+	/** The comparison checks between a run and its baseline in the series: what breaks the segment, what annotates. */
+	public RunPair pair(Run baseline, Run run, SeriesSettings settings) {
+		// Only the flags are read: no interval is resampled for the pair.
+		Comparison comparison = comparisons.compare(List.of(baseline), List.of(run), compareSettings(settings),
+				BootstrapMedians.NONE);
+		List<SeriesAnalysis.Reason> reasons = new ArrayList<>();
+		List<SeriesAnalysis.Event> events = new ArrayList<>();
+		for (Flag flag : comparison.flags()) {
+			if (flag.rule().equals(CHECKPOINT_UNKNOWN)) {
+				continue; // an unpinned run is a greyed point; it breaks nothing
+			}
+			String change = change(comparison.provenance(), flag.rule());
+			if (flag.isAnnotation()) {
+				events.add(new SeriesAnalysis.Event(run.id().value(), flag.rule(), change.isEmpty() ? flag.message() : change));
+			}
+			else {
+				reasons.add(new SeriesAnalysis.Reason(flag.rule(), change.isEmpty() ? flag.message() : change));
+			}
+		}
+		return new RunPair(run.id().value(), baseline.id().value(), reasons, events);
+	}
+
+	/**
+	 * The analysis from the runs' facts and pairs.
+	 *
+	 * @param runs the facts of the series' runs in series order
+	 * @param pairs by run id, for every run but the first: its pair with the run {@link #baselineOf} names
+	 * @param retracted the ids of runs retracted or superseded
+	 */
+	public SeriesAnalysis analyse(List<RunFacts> runs, Map<String, RunPair> pairs, Set<String> retracted,
+			SeriesSettings settings) {
 		if (runs.isEmpty()) {
 			return SeriesAnalysis.empty();
 		}
 		CompareSettings compare = compareSettings(settings);
 		int n = runs.size();
-		List<RunFlags> checks = runs.stream().map(run -> RunChecks.check(run.document(), compare)).toList();
 
 		// Segments from the comparison checks between each run and the one before it.
 		List<List<SeriesAnalysis.Reason>> breaks = new ArrayList<>();
 		List<SeriesAnalysis.Event> events = new ArrayList<>();
 		breaks.add(List.of());
 		for (int i = 1; i < n; i++) {
-			Run previous = runs.get(baselineOf(runs, retracted, i));
-			// Only the flags are read: no interval is resampled for the pair.
-			Comparison comparison = comparisons.compare(List.of(previous), List.of(runs.get(i)), compare,
-					BootstrapMedians.NONE);
-			List<SeriesAnalysis.Reason> reasons = new ArrayList<>();
-			for (Flag flag : comparison.flags()) {
-				if (flag.rule().equals(CHECKPOINT_UNKNOWN)) {
-					continue; // an unpinned run is a greyed point; it breaks nothing
-				}
-				String change = change(comparison.provenance(), flag.rule());
-				if (flag.isAnnotation()) {
-					events.add(new SeriesAnalysis.Event(runs.get(i).id().value(), flag.rule(),
-							change.isEmpty() ? flag.message() : change));
-				}
-				else {
-					reasons.add(new SeriesAnalysis.Reason(flag.rule(), change.isEmpty() ? flag.message() : change));
-				}
+			RunPair pair = pairs.get(runs.get(i).id());
+			String baseline = runs.get(baselineOf(runs, retracted, i)).id();
+			if (pair == null || !pair.baseline().equals(baseline)) {
+				throw new IllegalArgumentException("run " + runs.get(i).id() + " needs its pair with " + baseline);
 			}
-			breaks.add(reasons);
+			events.addAll(pair.events());
+			breaks.add(pair.breaks());
 		}
 
 		// Points, with output-length-differs against the segment; three alike make a new normal and a new segment.
 		Map<Integer, List<SeriesAnalysis.Reason>> newNormals = new HashMap<>();
 		Pass pass;
 		while (true) {
-			pass = points(runs, retracted, checks, breaks, newNormals, compare.outputTolerance(), compare.stat());
+			pass = points(runs, retracted, breaks, newNormals, compare.outputTolerance());
 			if (pass.newNormal == null) {
 				break;
 			}
@@ -98,23 +164,20 @@ public final class SeriesAnalyser {
 
 		List<SeriesAnalysis.RunEntry> entries = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
-			Run run = runs.get(i);
-			entries.add(new SeriesAnalysis.RunEntry(run.id().value(), run.document().recordedAt(), run.uploadedAt(),
-					run.provenance().engine().version(),
-					run.provenance().engine().commit() == null ? null : run.provenance().engine().commit().value(),
-					pass.segment[i]));
+			RunFacts run = runs.get(i);
+			entries.add(new SeriesAnalysis.RunEntry(run.id(), run.recordedAt(), run.uploadedAt(), run.engineVersion(),
+					run.engineCommit(), pass.segment[i]));
 		}
 		List<SeriesAnalysis.Segment> segments = new ArrayList<>();
 		for (int i = 0; i < n; i++) {
 			if (i == 0 || pass.segment[i] != pass.segment[i - 1]) {
 				List<SeriesAnalysis.Reason> because = new ArrayList<>(breaks.get(i));
 				because.addAll(newNormals.getOrDefault(i, List.of()));
-				segments.add(new SeriesAnalysis.Segment(pass.segment[i], runs.get(i).id().value(), runs.get(i).id().value(),
-						because));
+				segments.add(new SeriesAnalysis.Segment(pass.segment[i], runs.get(i).id(), runs.get(i).id(), because));
 			}
 			else {
 				SeriesAnalysis.Segment last = segments.remove(segments.size() - 1);
-				segments.add(new SeriesAnalysis.Segment(last.index(), last.firstRun(), runs.get(i).id().value(),
+				segments.add(new SeriesAnalysis.Segment(last.index(), last.firstRun(), runs.get(i).id(),
 						last.startsBecause()));
 			}
 		}
@@ -126,10 +189,10 @@ public final class SeriesAnalyser {
 	 * The run a run is compared with: the one before it, passing over retracted runs and, while an earlier one is
 	 * pinned, unpinned ones (which cannot say whether the checkpoint moved).
 	 */
-	private static int baselineOf(List<Run> runs, Set<String> retracted, int index) {
+	static int baselineOf(List<RunFacts> runs, Set<String> retracted, int index) {
 		for (int j = index - 1; j >= 0; j--) {
-			Run candidate = runs.get(j);
-			if (!retracted.contains(candidate.id().value()) && candidate.provenance().model().pinned()) {
+			RunFacts candidate = runs.get(j);
+			if (!retracted.contains(candidate.id()) && candidate.pinned()) {
 				return j;
 			}
 		}
@@ -156,9 +219,8 @@ public final class SeriesAnalyser {
 	}
 
 	/** One pass over the runs: segments, and every point with its reasons; stops at the first new normal. */
-	private static Pass points(List<Run> runs, Set<String> retracted, List<RunFlags> checks,
-			List<List<SeriesAnalysis.Reason>> breaks, Map<Integer, List<SeriesAnalysis.Reason>> newNormals,
-			double tolerance, String stat) {
+	private static Pass points(List<RunFacts> runs, Set<String> retracted, List<List<SeriesAnalysis.Reason>> breaks,
+			Map<Integer, List<SeriesAnalysis.Reason>> newNormals, double tolerance) {
 		int n = runs.size();
 		Pass pass = new Pass(n);
 		int segment = 0;
@@ -173,36 +235,21 @@ public final class SeriesAnalyser {
 				streakDirection.clear();
 			}
 			pass.segment[i] = segment;
-			Run run = runs.get(i);
-			RunFlags flags = checks.get(i);
-			MetricCatalogue catalogue = run.provenance().catalogue();
+			RunFacts run = runs.get(i);
 			List<String> runReasons = new ArrayList<>();
-			if (!run.provenance().model().pinned()) {
+			if (!run.pinned()) {
 				runReasons.add(CHECKPOINT_UNKNOWN);
 			}
-			if (retracted.contains(run.id().value())) {
+			if (retracted.contains(run.id())) {
 				runReasons.add(RETRACTED);
 			}
-			for (Cell cell : run.cells()) {
+			for (RunFacts.CellFacts cell : run.cells()) {
 				String anchor = cell.anchor();
-				Map<String, List<String>> reasons = new LinkedHashMap<>();
 				boolean cellGreyed = !runReasons.isEmpty();
-				for (String metric : cell.metrics().keySet()) {
-					Set<String> rules = new LinkedHashSet<>(runReasons);
-					for (Flag flag : flags.run()) {
-						if (flag.greys(metric)) {
-							rules.add(flag.rule());
-						}
-					}
-					for (Flag flag : flags.forCell(anchor)) {
-						if (flag.greys(metric)) {
-							rules.add(flag.rule());
-						}
-					}
-					cellGreyed |= !rules.isEmpty();
-					reasons.put(metric, new ArrayList<>(rules));
+				for (RunFacts.MetricFacts metric : cell.metrics()) {
+					cellGreyed |= !metric.greyedBy().isEmpty();
 				}
-				Double tokens = cell.medianOutputTokens().orElse(null);
+				Double tokens = cell.outputTokens();
 				boolean differs = false;
 				if (!cellGreyed && tokens != null) {
 					List<Double> history = outputHistory.getOrDefault(anchor, List.of());
@@ -233,28 +280,60 @@ public final class SeriesAnalyser {
 						outputHistory.computeIfAbsent(anchor, k -> new ArrayList<>()).add(tokens);
 					}
 				}
-				CellTrack track = pass.track(anchor, cell);
-				for (Map.Entry<String, List<String>> entry : reasons.entrySet()) {
-					String metric = entry.getKey();
-					List<String> rules = entry.getValue();
-					MetricDefinition definition = catalogue.find(metric).orElse(null);
-					if (differs && (definition == null || definition.outputSensitive())) {
-						rules.add(OUTPUT_LENGTH_DIFFERS);
-					}
-					var value = cell.metrics().get(metric).statistic(stat);
-					if (value.isEmpty()) {
-						continue;
-					}
-					track.add(metric, new SeriesAnalysis.Point(run.id().value(), value.getAsDouble(), !rules.isEmpty(),
-							List.copyOf(rules)), i, segment, definition == null || !definition.higherIsBetter());
-				}
+				addPoints(pass, run, i, segment, runReasons, cell, differs);
 			}
 		}
 		return pass;
 	}
 
+	/** The points of one cell of one run, with the rules that grey each. */
+	private static void addPoints(Pass pass, RunFacts run, int index, int segment, List<String> runReasons,
+			RunFacts.CellFacts cell, boolean differs) {
+		CellTrack track = pass.track(cell.anchor(), cell.params());
+		for (RunFacts.MetricFacts metric : cell.metrics()) {
+			if (metric.value() == null) {
+				continue;
+			}
+			List<String> rules = new ArrayList<>(runReasons);
+			for (String rule : metric.greyedBy()) {
+				if (!rules.contains(rule)) {
+					rules.add(rule);
+				}
+			}
+			if (differs && metric.outputSensitive()) {
+				rules.add(OUTPUT_LENGTH_DIFFERS);
+			}
+			track.add(metric.metric(), new SeriesAnalysis.Point(run.id(), metric.value(), !rules.isEmpty(),
+					List.copyOf(rules)), index, segment, metric.lowerIsBetter());
+		}
+	}
+
+	/**
+	 * The points of a series analysed before, rebuilt from its runs' facts: the same points its analysis had, given
+	 * the segments it found, the runs retracted then and the cells whose output length differed.
+	 */
+	static List<SeriesAnalysis.CellPoints> cells(List<RunFacts> runs, List<Integer> segments, Set<String> retracted,
+			Map<String, List<String>> lengthDiffers) {
+		Pass pass = new Pass(runs.size());
+		for (int i = 0; i < runs.size(); i++) {
+			RunFacts run = runs.get(i);
+			List<String> runReasons = new ArrayList<>();
+			if (!run.pinned()) {
+				runReasons.add(CHECKPOINT_UNKNOWN);
+			}
+			if (retracted.contains(run.id())) {
+				runReasons.add(RETRACTED);
+			}
+			List<String> differing = lengthDiffers.getOrDefault(run.id(), List.of());
+			for (RunFacts.CellFacts cell : run.cells()) {
+				addPoints(pass, run, i, segments.get(i), runReasons, cell, differing.contains(cell.anchor()));
+			}
+		}
+		return pass.cells();
+	}
+
 	/** Per segment, per cell × metric, E-Divisive over the points no rule greys. */
-	private static List<SeriesAnalysis.ChangePoint> changePoints(Pass pass, List<Run> runs, SeriesSettings settings) {
+	private static List<SeriesAnalysis.ChangePoint> changePoints(Pass pass, List<RunFacts> runs, SeriesSettings settings) {
 		List<SeriesAnalysis.ChangePoint> found = new ArrayList<>();
 		for (CellTrack track : pass.tracks.values()) {
 			for (Map.Entry<String, List<Tracked>> metric : track.points.entrySet()) {
@@ -283,7 +362,7 @@ public final class SeriesAnalyser {
 		}
 		Map<String, Integer> order = new HashMap<>();
 		for (int i = 0; i < runs.size(); i++) {
-			order.put(runs.get(i).id().value(), i);
+			order.put(runs.get(i).id(), i);
 		}
 		found.sort(java.util.Comparator.comparing((SeriesAnalysis.ChangePoint cp) -> order.get(cp.run()))
 			.thenComparing(SeriesAnalysis.ChangePoint::anchor).thenComparing(SeriesAnalysis.ChangePoint::metric));
@@ -330,8 +409,8 @@ public final class SeriesAnalyser {
 			segment = new int[runs];
 		}
 
-		CellTrack track(String anchor, Cell cell) {
-			return tracks.computeIfAbsent(anchor, a -> new CellTrack(a, plain(cell.params().values())));
+		CellTrack track(String anchor, Map<String, Object> params) {
+			return tracks.computeIfAbsent(anchor, a -> new CellTrack(a, params));
 		}
 
 		List<SeriesAnalysis.CellPoints> cells() {

@@ -117,6 +117,48 @@ public class SeriesRepository {
 			.orElse(defaults);
 	}
 
+	/** A series' own settings: null where the server's default applies. */
+	public record Overrides(@Nullable Integer window, @Nullable Double maxPvalue, @Nullable Double alertMagnitude,
+			@Nullable Integer confirmAfter, @Nullable String vary, @Nullable Boolean alertImprovements,
+			java.time.@Nullable Instant updatedAt, @Nullable String updatedBy) {
+
+		static final Overrides NONE = new Overrides(null, null, null, null, null, null, null, null);
+
+		public SeriesSettings over(SeriesSettings defaults) {
+			return new SeriesSettings(window == null ? defaults.window() : window,
+					maxPvalue == null ? defaults.maxPvalue() : maxPvalue,
+					alertMagnitude == null ? defaults.alertMagnitude() : alertMagnitude,
+					confirmAfter == null ? defaults.confirmAfter() : confirmAfter, vary == null ? defaults.vary() : vary,
+					alertImprovements == null ? defaults.alertImprovements() : alertImprovements);
+		}
+
+	}
+
+	public Overrides overrides(String seriesId) {
+		return jdbc.sql("""
+				select window_size, max_pvalue, alert_magnitude, confirm_after, vary, alert_improvements, updated_at, updated_by
+				from series_settings where series_id = ?""").param(seriesId).query((rs, row) -> new Overrides(
+						(Integer) rs.getObject(1), (Double) rs.getObject(2), (Double) rs.getObject(3),
+						(Integer) rs.getObject(4), rs.getString(5), (Boolean) rs.getObject(6),
+						rs.getTimestamp(7).toInstant(), rs.getString(8)))
+			.optional()
+			.orElse(Overrides.NONE);
+	}
+
+	void saveOverrides(String seriesId, Overrides overrides, String by) {
+		jdbc.sql("""
+				insert into series_settings (series_id, window_size, max_pvalue, alert_magnitude, confirm_after, vary,
+				                             alert_improvements, updated_at, updated_by)
+				values (?, ?, ?, ?, ?, ?, ?, now(), ?)
+				on conflict (series_id) do update set window_size = excluded.window_size, max_pvalue = excluded.max_pvalue,
+				    alert_magnitude = excluded.alert_magnitude, confirm_after = excluded.confirm_after, vary = excluded.vary,
+				    alert_improvements = excluded.alert_improvements, updated_at = excluded.updated_at,
+				    updated_by = excluded.updated_by""")
+			.params(seriesId, overrides.window(), overrides.maxPvalue(), overrides.alertMagnitude(),
+					overrides.confirmAfter(), overrides.vary(), overrides.alertImprovements(), by)
+			.update();
+	}
+
 	/** Series matching the filters (exact; null = any), most recently active first. */
 	public List<Listed> list(@Nullable String system, @Nullable String model, @Nullable String harness,
 			@Nullable String branch) {
@@ -143,6 +185,108 @@ public class SeriesRepository {
 			sql.append(" and ").append(column).append(" = ?");
 			params.add(value.strip());
 		}
+	}
+
+	/** A series update to do: the jobs of one series, claimed together. */
+	record Job(String seriesId, List<Long> ids, int attempts) {
+	}
+
+	/** Asks for the series to be brought up to date (in the caller's transaction: the upload's, for a new run). */
+	void enqueue(String seriesId, @Nullable String runId, String reason) {
+		jdbc.sql("insert into series_job (series_id, run_id, reason) values (?, ?, ?)").params(seriesId, runId, reason)
+			.update();
+	}
+
+	/**
+	 * Claims the jobs of one series for the rest of the transaction. Without {@code seriesId}: the due jobs of the
+	 * series whose job is oldest, passing over those another transaction holds ({@code SKIP LOCKED}), so each is
+	 * done once. With it: every job of that series, waiting for a transaction that holds some to end (after which
+	 * the jobs it did are gone).
+	 */
+	Optional<Job> claim(@Nullable String seriesId) {
+		String series = seriesId;
+		if (series == null) {
+			series = jdbc.sql("""
+					select series_id from series_job where not_before <= now() order by id limit 1 for update skip locked""")
+				.query(String.class).optional().orElse(null);
+			if (series == null) {
+				return Optional.empty();
+			}
+		}
+		List<Object[]> rows = jdbc.sql("""
+				select id, attempts from series_job where series_id = ? and (? or not_before <= now())
+				order by id for update""" + (seriesId == null ? " skip locked" : ""))
+			.params(series, seriesId != null)
+			.query((rs, row) -> new Object[] { rs.getLong(1), rs.getInt(2) })
+			.list();
+		if (rows.isEmpty()) {
+			return Optional.empty();
+		}
+		return Optional.of(new Job(series, rows.stream().map(r -> (Long) r[0]).toList(),
+				rows.stream().mapToInt(r -> (Integer) r[1]).max().orElse(0)));
+	}
+
+	void done(Job job) {
+		jdbc.sql("delete from series_job where id = any(?)").param(job.ids().toArray(Long[]::new)).update();
+	}
+
+	/** A job that failed waits before its next attempt: 2^attempts seconds, up to an hour. */
+	void failed(Job job, String error) {
+		jdbc.sql("""
+				update series_job set attempts = attempts + 1, last_error = ?,
+				       not_before = now() + least(interval '1 hour', interval '1 second' * power(2, attempts + 1))
+				where id = any(?)""")
+			.params(error.length() > 2000 ? error.substring(0, 2000) : error, job.ids().toArray(Long[]::new))
+			.update();
+	}
+
+	/** Whether any update of the series is waiting (done or not by another instance). */
+	boolean pending(String seriesId) {
+		return Boolean.TRUE.equals(jdbc.sql("select exists (select 1 from series_job where series_id = ?)")
+			.param(seriesId).query(Boolean.class).single());
+	}
+
+	/** The series whose updates are waiting. */
+	List<String> pending() {
+		return jdbc.sql("select distinct series_id from series_job").query(String.class).list();
+	}
+
+	/** The facts of these runs computed under {@code key}, by run id; runs without are missing. */
+	java.util.Map<String, String> factsJson(List<String> runIds, String key) {
+		java.util.Map<String, String> found = new java.util.HashMap<>();
+		if (runIds.isEmpty()) {
+			return found;
+		}
+		jdbc.sql("select run_id, facts::text from series_run_facts where facts_key = ? and run_id = any(?)")
+			.params(key, runIds.toArray(String[]::new))
+			.query((rs, row) -> found.put(rs.getString(1), rs.getString(2)))
+			.list();
+		return found;
+	}
+
+	void saveFacts(String runId, String key, String factsJson) {
+		jdbc.sql("insert into series_run_facts (run_id, facts_key, facts) values (?, ?, ?::jsonb) on conflict do nothing")
+			.params(runId, key, factsJson)
+			.update();
+	}
+
+	/** The pairs kept for these runs under {@code key} (a run may have several baselines over time). */
+	List<String> pairsJson(List<String> runIds, String key) {
+		if (runIds.isEmpty()) {
+			return List.of();
+		}
+		return jdbc.sql("select pair::text from series_pair where facts_key = ? and run_id = any(?)")
+			.params(key, runIds.toArray(String[]::new))
+			.query(String.class)
+			.list();
+	}
+
+	void savePair(String runId, String baselineId, String key, String pairJson) {
+		jdbc.sql("""
+				insert into series_pair (run_id, baseline_id, facts_key, pair) values (?, ?, ?, ?::jsonb)
+				on conflict do nothing""")
+			.params(runId, baselineId, key, pairJson)
+			.update();
 	}
 
 	static JsonMapper mapper() {

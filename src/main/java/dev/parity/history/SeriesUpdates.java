@@ -1,18 +1,33 @@
 package dev.parity.history;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.parity.audit.AuditTrail;
 import dev.parity.run.Role;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
 import dev.parity.run.RunStored;
+import jakarta.annotation.PreDestroy;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -21,14 +36,27 @@ import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Keeps series up to date as runs arrive: after a new run's upload has committed (never inside it), the run joins
- * the series of its key and that one series — no other — is analysed again, and its alerts reconciled. The analysis
- * is a function of the series' runs in series order, so runs uploaded out of order give the same result.
+ * Keeps series up to date as runs arrive, incrementally and apart from the upload:
+ * <ul>
+ * <li>in the upload's transaction, a new measured run joins the series of its key and a job asks for that series'
+ * update (so that no update is lost, and the run is in its series the moment it is stored);</li>
+ * <li>after the commit, a worker of this instance — or of any other on the same database: jobs are claimed
+ * {@code FOR UPDATE SKIP LOCKED}, so each is done once — updates that series, and no other;</li>
+ * <li>an update computes the facts of the runs it has not seen (one, for a new run) and the comparison checks of the
+ * pairs whose baseline changed (one, for a run appended; two for a run inserted out of order), and keeps both; then
+ * the segments, points and change points follow from those facts, without reloading any document;</li>
+ * <li>a read of a series (page, API, verdict) first does what is waiting for it, so it never shows a series
+ * without its newest run.</li>
+ * </ul>
+ * The analysis is a function of the series' runs in series order, so runs uploaded out of order give the same result.
  */
 @Service
 public class SeriesUpdates {
 
 	private static final Logger log = LoggerFactory.getLogger(SeriesUpdates.class);
+
+	/** What facts and pairs are computed under: the analyser's version and what the settings change in them. */
+	private static final String FACTS_VERSION = "1";
 
 	private final RunRepository runs;
 
@@ -44,8 +72,27 @@ public class SeriesUpdates {
 
 	private final JsonMapper json = SeriesRepository.mapper();
 
+	/** Facts by run id and key: runs never change, so an entry is never stale; bounded by the metrics it holds. */
+	private final Cache<String, RunFacts> facts = Caffeine.newBuilder()
+		.maximumWeight(2_000_000)
+		.weigher((String key, RunFacts value) -> 1 + value.cells().stream().mapToInt(c -> c.metrics().size()).sum())
+		.build();
+
+	private final Cache<String, RunPair> pairs = Caffeine.newBuilder().maximumSize(200_000).build();
+
+	private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
+		Thread thread = new Thread(runnable, "series-updates");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final AtomicBoolean draining = new AtomicBoolean();
+
+	private final AuditTrail audit;
+
 	SeriesUpdates(RunRepository runs, SeriesRepository series, HistorySettings settings, Alerts alerts,
-			PlatformTransactionManager transactions) {
+			PlatformTransactionManager transactions, AuditTrail audit) {
+		this.audit = audit;
 		this.runs = runs;
 		this.series = series;
 		this.settings = settings;
@@ -54,55 +101,313 @@ public class SeriesUpdates {
 		this.transaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
 
-	/** After the upload's commit: a failure here is logged, and never reaches the uploader. */
-	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+	/** In the upload's transaction: the run joins its series, and the series' update is asked for. */
+	@EventListener
 	void runStored(RunStored stored) {
-		try {
-			update(stored.id());
+		if (stored.role() != Role.MEASURED) {
+			return;
 		}
-		catch (RuntimeException ex) {
-			log.error("history: cannot update the series of run {}", stored.id(), ex);
+		SeriesKey key = SeriesKey.of(stored.provenance(), settings.defaultBranch());
+		series.join(key, stored.id().value());
+		series.enqueue(key.id(), stored.id().value(), "run-joined");
+	}
+
+	/** After the upload's commit: the worker starts on the waiting updates; the uploader does not wait for it. */
+	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+	void runCommitted(RunStored stored) {
+		wake();
+	}
+
+	/** Every few seconds: updates left by a failure, a restart or another instance that stopped. */
+	@Scheduled(fixedDelayString = "${parity.history.poll:PT10S}", initialDelayString = "${parity.history.poll:PT10S}")
+	void poll() {
+		wake();
+	}
+
+	private void wake() {
+		if (draining.compareAndSet(false, true)) {
+			try {
+				worker.execute(() -> {
+					try {
+						drain();
+					}
+					finally {
+						draining.set(false);
+					}
+				});
+			}
+			catch (RejectedExecutionException ex) {
+				draining.set(false); // shutting down
+			}
 		}
 	}
 
-	/** Puts the run in its series (a measured run only) and analyses that series again; returns the series id. */
-	public java.util.Optional<String> update(RunId id) {
-		return transaction.execute(status -> {
+	@PreDestroy
+	void stop() {
+		worker.shutdownNow();
+	}
+
+	/** Does every due update, series by series, until none is left; returns how many series it updated. */
+	public int drain() {
+		int updated = 0;
+		while (doNext(null)) {
+			updated++;
+		}
+		return updated;
+	}
+
+	/**
+	 * Claims the waiting jobs of one series (of {@code seriesId}, or the oldest) and updates it in one transaction;
+	 * false when nothing was claimable.
+	 */
+	private boolean doNext(@Nullable String seriesId) {
+		SeriesRepository.Job[] claimed = new SeriesRepository.Job[1];
+		try {
+			return Boolean.TRUE.equals(transaction.execute(status -> {
+				Optional<SeriesRepository.Job> job = series.claim(seriesId);
+				if (job.isEmpty()) {
+					return false;
+				}
+				claimed[0] = job.get();
+				reanalyse(job.get().seriesId());
+				series.done(job.get());
+				return true;
+			}));
+		}
+		catch (RuntimeException ex) {
+			if (claimed[0] == null) {
+				throw ex;
+			}
+			log.error("history: cannot update series {} (attempt {})", claimed[0].seriesId(), claimed[0].attempts() + 1, ex);
+			transaction.executeWithoutResult(status -> series.failed(claimed[0], String.valueOf(ex)));
+			return seriesId == null; // a worker goes on with other series; a reader stops here
+		}
+	}
+
+	/**
+	 * Does what is waiting for this series before it is read; jobs a worker (here or on another instance) is doing
+	 * are waited for.
+	 */
+	void catchUp(String seriesId) {
+		if (!series.pending(seriesId)) {
+			return;
+		}
+		try {
+			for (int attempt = 0; attempt < 3 && doNext(seriesId); attempt++) {
+				// one transaction per claim; a job that fails is left to the worker's back-off
+			}
+		}
+		catch (RuntimeException ex) {
+			log.error("history: cannot bring series {} up to date before reading it", seriesId, ex);
+		}
+	}
+
+	/** Does what is waiting for every series (a list or the alerts are about to be read). */
+	public void catchUp() {
+		series.pending().forEach(this::catchUp);
+	}
+
+	/**
+	 * Puts a stored run in its series (a measured run only) and brings that series up to date now; returns the
+	 * series id. For runs that joined no series when they were stored (restored ones) and for tools.
+	 */
+	public Optional<String> update(RunId id) {
+		Optional<String> seriesId = transaction.execute(status -> {
 			Run run = runs.find(id).orElse(null);
 			if (run == null || run.role() != Role.MEASURED) {
-				return java.util.Optional.<String>empty();
+				return Optional.<String>empty();
 			}
 			SeriesKey key = SeriesKey.of(run.provenance(), settings.defaultBranch());
 			series.join(key, id.value());
-			reanalyse(key.id());
-			return java.util.Optional.of(key.id());
+			series.enqueue(key.id(), id.value(), "update");
+			return Optional.of(key.id());
 		});
+		seriesId.ifPresent(this::catchUp);
+		return seriesId;
 	}
 
-	/** Analyses one series again from its runs, stores the analysis and reconciles its alerts (in the caller's transaction). */
+	/**
+	 * Analyses one series from its runs' facts and pairs — computing those it lacks — stores the analysis and
+	 * reconciles its alerts (in the caller's transaction).
+	 */
 	public SeriesAnalysis reanalyse(String seriesId) {
 		series.lock(seriesId);
-		List<String> ids = series.runIds(seriesId);
-		Map<RunId, Run> loaded = runs.findAll(ids.stream().map(RunId::new).toList());
-		List<Run> ordered = new ArrayList<>(ids.size());
-		ids.forEach(runId -> ordered.add(loaded.get(new RunId(runId))));
 		SeriesSettings seriesSettings = series.settings(seriesId, settings.seriesDefaults());
-		SeriesAnalysis analysis = analyser.analyse(ordered, series.retracted(ids), seriesSettings);
+		String key = factsKey(seriesSettings);
+		List<String> ids = series.runIds(seriesId);
+		Set<String> retracted = series.retracted(ids);
+		List<RunFacts> ordered = facts(ids, key, seriesSettings);
+		Map<String, RunPair> needed = pairs(ordered, retracted, key, seriesSettings);
+		SeriesAnalysis analysis = analyser.analyse(ordered, needed, retracted, seriesSettings);
 		series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
-				json.writeValueAsString(analysis));
+				json.writeValueAsString(StoredAnalysis.of(analysis, retracted)));
 		alerts.reconcile(seriesId, analysis, seriesSettings);
 		return analysis;
 	}
 
-	/** The stored analysis of a series. */
-	public java.util.Optional<SeriesAnalysis> analysis(String seriesId) {
-		java.util.Optional<String> stored = series.analysisJson(seriesId);
+	/** The stored analysis of a series, with its points rebuilt from the runs' facts; brought up to date first. */
+	public Optional<SeriesAnalysis> analysis(String seriesId) {
+		catchUp(seriesId);
+		Optional<String> stored = series.analysisJson(seriesId);
 		// A series restored from a backup has no analysis (it is computed again, not kept); one of whose runs was
 		// retracted since has a stale one.
 		if (stored.isEmpty() ? series.key(seriesId).isPresent() : series.retractedSinceAnalysis(seriesId)) {
-			return java.util.Optional.ofNullable(transaction.execute(status -> reanalyse(seriesId)));
+			String reason = stored.isEmpty() ? "no-analysis" : "retraction";
+			transaction.executeWithoutResult(status -> series.enqueue(seriesId, null, reason));
+			catchUp(seriesId);
+			stored = series.analysisJson(seriesId);
 		}
-		return stored.map(text -> json.readValue(text, SeriesAnalysis.class));
+		return stored.map(text -> {
+			StoredAnalysis kept = json.readValue(text, StoredAnalysis.class);
+			SeriesSettings seriesSettings = series.settings(seriesId, settings.seriesDefaults());
+			List<String> ids = kept.summary().runs().stream().map(SeriesAnalysis.RunEntry::id).toList();
+			List<RunFacts> ordered = transaction.execute(status -> facts(ids, factsKey(seriesSettings), seriesSettings));
+			return kept.withPoints(ordered);
+		});
+	}
+
+	/**
+	 * Changes a series' settings (null fields: the server's defaults), records who did it, and analyses the series
+	 * again under them before answering. Alerts follow: those whose change points are gone are withdrawn.
+	 *
+	 * @throws IllegalArgumentException naming the setting that is out of range; nothing is stored then
+	 */
+	public SeriesSettings changeSettings(String seriesId, SeriesRepository.Overrides overrides, String by) {
+		SeriesSettings effective = overrides.over(settings.seriesDefaults());
+		transaction.executeWithoutResult(status -> {
+			series.lock(seriesId);
+			SeriesRepository.Overrides before = series.overrides(seriesId);
+			series.saveOverrides(seriesId, overrides, by);
+			audit.done("series.settings", seriesId, "from " + describe(before) + " to " + describe(overrides));
+			series.enqueue(seriesId, null, "settings");
+		});
+		catchUp(seriesId);
+		return effective;
+	}
+
+	private static String describe(SeriesRepository.Overrides o) {
+		return "window=" + o.window() + ", max_pvalue=" + o.maxPvalue() + ", alert_magnitude=" + o.alertMagnitude()
+				+ ", confirm_after=" + o.confirmAfter() + ", vary=" + o.vary() + ", alert_improvements="
+				+ o.alertImprovements() + " (null: the server's default)";
+	}
+
+	/** The facts of these runs, in their order: from memory, else PostgreSQL, else computed from the run and kept. */
+	private List<RunFacts> facts(List<String> ids, String key, SeriesSettings seriesSettings) {
+		Map<String, RunFacts> found = new HashMap<>();
+		List<String> missing = new ArrayList<>();
+		for (String id : ids) {
+			RunFacts cached = facts.getIfPresent(id + "|" + key);
+			if (cached != null) {
+				found.put(id, cached);
+			}
+			else {
+				missing.add(id);
+			}
+		}
+		if (!missing.isEmpty()) {
+			series.factsJson(missing, key).forEach((id, text) -> found.put(id, json.readValue(text, RunFacts.class)));
+			List<RunId> toCompute = missing.stream().filter(id -> !found.containsKey(id)).map(RunId::new).toList();
+			for (int from = 0; from < toCompute.size(); from += 50) {
+				Map<RunId, Run> loaded = runs.findAll(toCompute.subList(from, Math.min(toCompute.size(), from + 50)));
+				for (Run run : loaded.values()) {
+					RunFacts computed = analyser.facts(run, seriesSettings);
+					series.saveFacts(computed.id(), key, json.writeValueAsString(computed));
+					found.put(computed.id(), computed);
+				}
+			}
+			missing.forEach(id -> {
+				RunFacts value = found.get(id);
+				if (value != null) {
+					facts.put(id + "|" + key, value);
+				}
+			});
+		}
+		List<RunFacts> ordered = new ArrayList<>(ids.size());
+		for (String id : ids) {
+			RunFacts value = found.get(id);
+			if (value == null) {
+				throw new IllegalStateException("run " + id + " of the series is not stored");
+			}
+			ordered.add(value);
+		}
+		return ordered;
+	}
+
+	/** Each run's pair with its baseline in the series: kept ones, and those whose baseline is new computed now. */
+	private Map<String, RunPair> pairs(List<RunFacts> ordered, Set<String> retracted, String key,
+			SeriesSettings seriesSettings) {
+		Map<String, String> baselines = new HashMap<>();
+		for (int i = 1; i < ordered.size(); i++) {
+			baselines.put(ordered.get(i).id(), ordered.get(SeriesAnalyser.baselineOf(ordered, retracted, i)).id());
+		}
+		Map<String, RunPair> found = new HashMap<>();
+		List<String> missing = new ArrayList<>();
+		baselines.forEach((run, baseline) -> {
+			RunPair cached = pairs.getIfPresent(run + "|" + baseline + "|" + key);
+			if (cached != null) {
+				found.put(run, cached);
+			}
+			else {
+				missing.add(run);
+			}
+		});
+		if (!missing.isEmpty()) {
+			for (String text : series.pairsJson(missing, key)) {
+				RunPair pair = json.readValue(text, RunPair.class);
+				if (pair.baseline().equals(baselines.get(pair.run()))) {
+					found.put(pair.run(), pair);
+				}
+			}
+			List<String> toCompute = missing.stream().filter(run -> !found.containsKey(run)).toList();
+			Set<String> wanted = new HashSet<>(toCompute);
+			toCompute.forEach(run -> wanted.add(baselines.get(run)));
+			Map<RunId, Run> loaded = toCompute.isEmpty() ? Map.of()
+					: runs.findAll(wanted.stream().map(RunId::new).toList());
+			for (String run : toCompute) {
+				RunPair pair = analyser.pair(loaded.get(new RunId(baselines.get(run))), loaded.get(new RunId(run)),
+						seriesSettings);
+				series.savePair(run, pair.baseline(), key, json.writeValueAsString(pair));
+				found.put(run, pair);
+			}
+			missing.forEach(run -> pairs.put(run + "|" + baselines.get(run) + "|" + key, found.get(run)));
+		}
+		return found;
+	}
+
+	private static String factsKey(SeriesSettings seriesSettings) {
+		return FACTS_VERSION + ";vary=" + seriesSettings.vary();
+	}
+
+	/**
+	 * What is kept of an analysis: everything but the points (which follow from the runs' facts), with what the
+	 * points need besides — the runs retracted at the time and the cells whose output length differed.
+	 */
+	record StoredAnalysis(SeriesAnalysis summary, List<String> retracted, Map<String, List<String>> lengthDiffers) {
+
+		static StoredAnalysis of(SeriesAnalysis analysis, Set<String> retracted) {
+			Map<String, List<String>> differs = new java.util.TreeMap<>();
+			for (SeriesAnalysis.CellPoints cell : analysis.cells()) {
+				for (List<SeriesAnalysis.Point> points : cell.metrics().values()) {
+					for (SeriesAnalysis.Point point : points) {
+						if (point.greyedBy().contains(SeriesAnalyser.OUTPUT_LENGTH_DIFFERS)) {
+							List<String> anchors = differs.computeIfAbsent(point.run(), k -> new ArrayList<>());
+							if (!anchors.contains(cell.anchor())) {
+								anchors.add(cell.anchor());
+							}
+						}
+					}
+				}
+			}
+			return new StoredAnalysis(new SeriesAnalysis(analysis.runs(), analysis.segments(), analysis.events(),
+					List.of(), analysis.changePoints()), new ArrayList<>(new java.util.TreeSet<>(retracted)), differs);
+		}
+
+		SeriesAnalysis withPoints(List<RunFacts> ordered) {
+			List<Integer> segments = summary.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList();
+			return new SeriesAnalysis(summary.runs(), summary.segments(), summary.events(),
+					SeriesAnalyser.cells(ordered, segments, Set.copyOf(retracted), lengthDiffers), summary.changePoints());
+		}
+
 	}
 
 }

@@ -231,8 +231,8 @@ public class RunWriter {
 				}
 				insertFiles(id, files);
 				CellBootstraps.insert(connection, id, bootstraps);
-				// Listeners that follow runs (history) act after the commit: see RunStored.
-				events.publishEvent(new RunStored(id));
+				// Listeners that follow runs (history) join it in this transaction and work after the commit: see RunStored.
+				events.publishEvent(new RunStored(id, document.role(), provenance));
 				return new Stored(id, true);
 			}
 			catch (SQLException ex) {

@@ -38,6 +38,12 @@ class SeriesBrowserTests extends BrowserTest {
 		Browser.waitUpTo(browser, 15).until(d -> d.getCurrentUrl().contains("/series/"));
 		Browser.waitUpTo(browser, 15).until(d -> !d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).isEmpty());
 
+		// The first metric's chart comes with the page; the others load as they scroll near.
+		int charts = browser.findElements(By.cssSelector("#series-charts canvas")).size();
+		assertThat(charts).isGreaterThan(1);
+		((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+				"document.querySelectorAll('#series-charts figure').forEach(f => f.scrollIntoView())");
+		Browser.waitUpTo(browser, 15).until(d -> d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).size() == charts);
 		WebElement decode = browser.findElements(By.cssSelector("#series-charts canvas")).get(0);
 		assertThat(Integer.parseInt(decode.getAttribute("data-rendered"))).isEqualTo(4);
 		assertThat(browser.findElements(By.cssSelector("#series-charts canvas")).stream()

@@ -4,6 +4,7 @@ import java.security.Principal;
 import java.util.List;
 
 import dev.parity.history.Alerts;
+import dev.parity.history.SeriesUpdates;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 
@@ -22,14 +23,20 @@ class AlertApiController {
 
 	private final Alerts alerts;
 
-	AlertApiController(Alerts alerts) {
+	private final SeriesUpdates updates;
+
+	AlertApiController(Alerts alerts, SeriesUpdates updates) {
 		this.alerts = alerts;
+		this.updates = updates;
 	}
 
 	record AlertList(int total, List<Alerts.Alert> alerts) {
 	}
 
-	record StatusChange(@Nullable String status, @Nullable String reason) {
+	/**
+	 * A new status; {@code caveat} links, for {@code explained}, the caveat or hypothesis that explains the alert.
+	 */
+	record StatusChange(@Nullable String status, @Nullable String reason, @Nullable String caveat) {
 	}
 
 	@Operation(summary = "List alerts, newest first; without status every status but withdrawn")
@@ -40,6 +47,7 @@ class AlertApiController {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
 					"status must be one of " + String.join(", ", Alerts.STATUSES) + ", not '" + status + "'");
 		}
+		updates.catchUp();
 		List<Alerts.Alert> list = alerts.list(status == null || status.isBlank() ? null : status.strip(),
 				series == null || series.isBlank() ? null : series.strip());
 		return new AlertList(list.size(), list);
@@ -53,7 +61,8 @@ class AlertApiController {
 					"status is required: one of " + String.join(", ", Alerts.STATUSES));
 		}
 		try {
-			return alerts.setStatus(id, change.status().strip(), change.reason(), principal.getName());
+			return alerts.setStatus(id, change.status().strip(), change.reason(),
+					change.caveat() == null || change.caveat().isBlank() ? null : change.caveat().strip(), principal.getName());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, ex.getMessage());

@@ -18,7 +18,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -100,6 +103,7 @@ class SeriesApiController {
 	SeriesList listSeries(@RequestParam(required = false) @Nullable String system,
 			@RequestParam(required = false) @Nullable String model, @RequestParam(required = false) @Nullable String harness,
 			@RequestParam(required = false) @Nullable String branch) {
+		updates.catchUp();
 		List<Listed> listed = series.list(system, model, harness, branch).stream()
 			.map(s -> new Listed(s.id(), key(s.key()), s.runs(), s.lastRun(), s.openAlerts()))
 			.toList();
@@ -152,6 +156,143 @@ class SeriesApiController {
 		return new Points(id, wanted, metric, points.stream()
 			.map(p -> new PointView(p.run(), p.value(), p.greyed(), p.greyedBy(), segmentOf.getOrDefault(p.run(), 0)))
 			.toList());
+	}
+
+	@Operation(summary = "One metric's chart of a series (the series page's data): per cell the values in series order, "
+			+ "greyed points with their rules, change points")
+	@GetMapping("/api/series/{id}/chart")
+	SeriesCharts.Chart showChart(@PathVariable String id, @RequestParam String metric) {
+		series.key(id).orElseThrow(() -> notFound(id));
+		SeriesCharts charts = new SeriesCharts(updates.analysis(id).orElse(SeriesAnalysis.empty()));
+		SeriesCharts.Chart chart = charts.chart(metric);
+		if (chart == null) {
+			throw new ResponseStatusException(HttpStatus.NOT_FOUND, "series " + id + " has no metric " + metric
+					+ " (it has " + String.join(", ", charts.metrics()) + ")");
+		}
+		return chart;
+	}
+
+	/** A series' settings as the API shows them: in force, its own (null = the server's default), the defaults. */
+	record SettingsView(String series, Effective effective, Map<String, @Nullable Object> own, Effective defaults,
+			@JsonProperty("updated_at") @Nullable Instant updatedAt, @JsonProperty("updated_by") @Nullable String updatedBy) {
+	}
+
+	record Effective(int window, @JsonProperty("max_pvalue") double maxPvalue,
+			@JsonProperty("alert_magnitude") double alertMagnitude, @JsonProperty("confirm_after") int confirmAfter,
+			String vary, @JsonProperty("alert_improvements") boolean alertImprovements) {
+
+		static Effective of(SeriesSettings s) {
+			return new Effective(s.window(), s.maxPvalue(), s.alertMagnitude(), s.confirmAfter(), s.vary(),
+					s.alertImprovements());
+		}
+
+	}
+
+	private static final List<String> SETTINGS = List.of("window", "max_pvalue", "alert_magnitude", "confirm_after",
+			"vary", "alert_improvements");
+
+	@Operation(summary = "A series' settings: in force, its own overrides (null = the server's default), the defaults")
+	@GetMapping("/api/series/{id}/settings")
+	SettingsView showSettings(@PathVariable String id) {
+		series.key(id).orElseThrow(() -> notFound(id));
+		return settingsView(id);
+	}
+
+	@Operation(summary = "Change a series' settings (admin): any of window, max_pvalue, alert_magnitude, confirm_after, "
+			+ "vary, alert_improvements; null or absent = the server's default. The series is analysed again before "
+			+ "the answer")
+	@PutMapping("/api/series/{id}/settings")
+	SettingsView changeSettings(@PathVariable String id, @RequestBody JsonNode body, Authentication user) {
+		series.key(id).orElseThrow(() -> notFound(id));
+		if (user.getAuthorities().stream().noneMatch(a -> "ROLE_ADMIN".equals(a.getAuthority()))) {
+			throw new ResponseStatusException(HttpStatus.FORBIDDEN, "only an admin changes a series' settings");
+		}
+		if (!body.isObject()) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "the body must be a JSON object of settings: "
+					+ String.join(", ", SETTINGS));
+		}
+		List<String> problems = new ArrayList<>();
+		for (String name : body.propertyNames()) {
+			if (!SETTINGS.contains(name)) {
+				problems.add(name + ": not a setting (settings: " + String.join(", ", SETTINGS) + ")");
+			}
+		}
+		Integer window = integer(body, "window", problems);
+		Double maxPvalue = number(body, "max_pvalue", problems);
+		Double alertMagnitude = number(body, "alert_magnitude", problems);
+		Integer confirmAfter = integer(body, "confirm_after", problems);
+		String vary = null;
+		JsonNode varyNode = body.get("vary");
+		if (varyNode != null && !varyNode.isNull()) {
+			if (varyNode.isString() && SeriesSettings.VARIES.contains(varyNode.asString())) {
+				vary = varyNode.asString();
+			}
+			else {
+				problems.add("vary: one of " + String.join(", ", SeriesSettings.VARIES) + ", not " + varyNode);
+			}
+		}
+		Boolean improvements = null;
+		JsonNode improvementsNode = body.get("alert_improvements");
+		if (improvementsNode != null && !improvementsNode.isNull()) {
+			if (improvementsNode.isBoolean()) {
+				improvements = improvementsNode.booleanValue();
+			}
+			else {
+				problems.add("alert_improvements: true or false, not " + improvementsNode);
+			}
+		}
+		SeriesRepository.Overrides overrides = new SeriesRepository.Overrides(window, maxPvalue, alertMagnitude,
+				confirmAfter, vary, improvements, null, null);
+		if (problems.isEmpty()) {
+			try {
+				overrides.over(settings.seriesDefaults());
+			}
+			catch (IllegalArgumentException ex) {
+				problems.add(ex.getMessage());
+			}
+		}
+		if (!problems.isEmpty()) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, String.join("; ", problems));
+		}
+		updates.changeSettings(id, overrides, user.getName());
+		return settingsView(id);
+	}
+
+	private SettingsView settingsView(String id) {
+		SeriesRepository.Overrides own = series.overrides(id);
+		Map<String, @Nullable Object> ownView = new java.util.LinkedHashMap<>();
+		ownView.put("window", own.window());
+		ownView.put("max_pvalue", own.maxPvalue());
+		ownView.put("alert_magnitude", own.alertMagnitude());
+		ownView.put("confirm_after", own.confirmAfter());
+		ownView.put("vary", own.vary());
+		ownView.put("alert_improvements", own.alertImprovements());
+		return new SettingsView(id, Effective.of(own.over(settings.seriesDefaults())), ownView,
+				Effective.of(settings.seriesDefaults()), own.updatedAt(), own.updatedBy());
+	}
+
+	private static @Nullable Integer integer(JsonNode body, String name, List<String> problems) {
+		JsonNode node = body.get(name);
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (node.isIntegralNumber() && node.canConvertToInt()) {
+			return node.intValue();
+		}
+		problems.add(name + ": a whole number, not " + node);
+		return null;
+	}
+
+	private static @Nullable Double number(JsonNode body, String name, List<String> problems) {
+		JsonNode node = body.get(name);
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (node.isNumber() && Double.isFinite(node.doubleValue())) {
+			return node.doubleValue();
+		}
+		problems.add(name + ": a number, not " + node);
+		return null;
 	}
 
 	private Key key(SeriesKey key) {

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.parity.caveat.Caveat;
+import dev.parity.caveat.Caveats;
 import dev.parity.history.Alerts;
 import dev.parity.history.HistorySettings;
 import dev.parity.history.SeriesAnalysis;
@@ -41,8 +43,11 @@ class SeriesPageController {
 
 	private final JsonMapper json;
 
+	private final Caveats caveats;
+
 	SeriesPageController(SeriesRepository series, SeriesUpdates updates, Alerts alerts, HistorySettings settings,
-			JsonMapper json) {
+			JsonMapper json, Caveats caveats) {
+		this.caveats = caveats;
 		this.series = series;
 		this.updates = updates;
 		this.alerts = alerts;
@@ -69,78 +74,39 @@ class SeriesPageController {
 		model.addAttribute("filter", java.util.Map.of("system", value(filter.system()), "model", value(filter.model()),
 				"harness", value(filter.harness()), "branch", value(filter.branch())));
 		model.addAttribute("filtered", !filter.isEmpty());
+		updates.catchUp();
 		model.addAttribute("series", series.list(filter.system(), filter.model(), filter.harness(), filter.branch()));
 		return "history/series-list";
-	}
-
-	/** A segment break drawn on the charts: the run index where it starts and why. */
-	record Break(int index, String run, String label) {
-	}
-
-	/** A change point marked on its chart. */
-	record Marker(int index, String anchor, String metric, String label, String direction) {
-	}
-
-	record ChartPoint(int x, double y, boolean greyed, List<String> reasons, String run) {
-	}
-
-	record ChartLine(String anchor, String label, List<ChartPoint> points) {
-	}
-
-	record Chart(String metric, List<ChartLine> lines, List<Marker> changes) {
-	}
-
-	record ChartData(List<String> runs, List<Break> breaks, List<Chart> charts) {
 	}
 
 	@GetMapping("/series/{id}")
 	String showSeries(@PathVariable String id, Model model) {
 		SeriesKey key = series.key(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no series " + id));
 		SeriesAnalysis analysis = updates.analysis(id).orElse(SeriesAnalysis.empty());
-		Map<String, Integer> index = new LinkedHashMap<>();
-		List<String> labels = new ArrayList<>();
-		for (SeriesAnalysis.RunEntry run : analysis.runs()) {
-			index.put(run.id(), index.size());
-			String when = run.recordedAt() != null ? run.recordedAt().toString() : run.uploadedAt().toString();
-			labels.add(when.substring(0, Math.min(10, when.length())) + " " + run.id());
-		}
-		List<Break> breaks = new ArrayList<>();
-		for (SeriesAnalysis.Segment segment : analysis.segments()) {
-			if (!segment.startsBecause().isEmpty()) {
-				breaks.add(new Break(index.get(segment.firstRun()), segment.firstRun(), String.join("; ",
-						segment.startsBecause().stream().map(SeriesAnalysis.Reason::message).toList())));
-			}
-		}
-		Set<String> metrics = new LinkedHashSet<>();
-		analysis.cells().forEach(cell -> metrics.addAll(cell.metrics().keySet()));
-		List<Chart> charts = new ArrayList<>();
-		for (String metric : metrics) {
-			List<ChartLine> lines = new ArrayList<>();
-			for (SeriesAnalysis.CellPoints cell : analysis.cells()) {
-				List<SeriesAnalysis.Point> points = cell.metrics().get(metric);
-				if (points == null) {
-					continue;
-				}
-				lines.add(new ChartLine(cell.anchor(), label(cell.params()), points.stream()
-					.map(p -> new ChartPoint(index.get(p.run()), p.value(), p.greyed(), p.greyedBy(), p.run()))
-					.toList()));
-			}
-			List<Marker> changes = analysis.changePoints().stream().filter(cp -> cp.metric().equals(metric))
-				.map(cp -> new Marker(index.get(cp.run()), cp.anchor(), cp.metric(),
-						(cp.meanAfter() >= cp.meanBefore() ? "+" : "−") + String.format(java.util.Locale.ROOT, "%.1f %%", cp.magnitude() * 100),
-						cp.direction()))
-				.toList();
-			charts.add(new Chart(metric, lines, changes));
-		}
+		SeriesCharts charts = new SeriesCharts(analysis);
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put("chartUrl", "/api/series/" + id + "/chart");
+		data.put("runs", charts.runLabels());
+		data.put("breaks", charts.breaks());
+		data.put("metrics", charts.metrics());
+		// The first metric's chart comes with the page; the others are fetched as they scroll into view.
+		data.put("chart", charts.metrics().isEmpty() ? null : charts.chart(charts.metrics().get(0)));
 		model.addAttribute("pageTitle", "Series " + id);
 		model.addAttribute("id", id);
 		model.addAttribute("key", key);
 		model.addAttribute("analysis", analysis);
 		model.addAttribute("settings", series.settings(id, settings.seriesDefaults()));
-		model.addAttribute("runIndex", index);
-		model.addAttribute("alerts", alerts.list(null, id));
+		model.addAttribute("own", series.overrides(id));
+		model.addAttribute("defaults", settings.seriesDefaults());
+		model.addAttribute("varies", dev.parity.history.SeriesSettings.VARIES);
+		List<Alerts.Alert> listed = alerts.list(null, id);
+		model.addAttribute("alerts", listed);
+		// The caveats an alert could be explained by: those on its run (and its cells).
+		Map<String, List<Caveat>> explaining = new LinkedHashMap<>();
+		listed.forEach(alert -> explaining.put(alert.id(), caveats.forRun(alert.run())));
+		model.addAttribute("explaining", explaining);
 		model.addAttribute("statuses", Alerts.STATUSES);
-		model.addAttribute("chartJson", json.writeValueAsString(new ChartData(labels, breaks, charts)));
+		model.addAttribute("chartJson", json.writeValueAsString(data));
 		return "history/series";
 	}
 
@@ -154,17 +120,19 @@ class SeriesPageController {
 		model.addAttribute("pageTitle", "Alerts");
 		model.addAttribute("status", wanted == null ? "" : wanted);
 		model.addAttribute("statuses", Alerts.STATUSES);
+		updates.catchUp();
 		model.addAttribute("alerts", alerts.list(wanted, null));
 		return "history/alerts";
 	}
 
 	@PostMapping("/alerts/{id}/status")
 	String setStatus(@PathVariable String id, @RequestParam String status, @RequestParam(required = false) @Nullable String reason,
-			@RequestParam(required = false) @Nullable String back, Principal principal, RedirectAttributes redirect) {
+			@RequestParam(required = false) @Nullable String caveat, @RequestParam(required = false) @Nullable String back,
+			Principal principal, RedirectAttributes redirect) {
 		Alerts.Alert alert;
 		try {
 			alert = alerts.setStatus(id, status.strip(), reason == null || reason.isBlank() ? null : reason.strip(),
-					principal.getName());
+					caveat == null || caveat.isBlank() ? null : caveat.strip(), principal.getName());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, ex.getMessage());
@@ -173,14 +141,60 @@ class SeriesPageController {
 		return "redirect:" + ("alerts".equals(back) ? "/alerts" : "/series/" + alert.series() + "#alert-" + id);
 	}
 
-	private static String value(@Nullable String text) {
-		return text == null ? "" : text;
+	/** The settings form of a series page (admins): blank fields take the server's defaults. */
+	@PostMapping("/series/{id}/settings")
+	String changeSettings(@PathVariable String id, @RequestParam(required = false) @Nullable String window,
+			@RequestParam(name = "max_pvalue", required = false) @Nullable String maxPvalue,
+			@RequestParam(name = "alert_magnitude", required = false) @Nullable String alertMagnitude,
+			@RequestParam(name = "confirm_after", required = false) @Nullable String confirmAfter,
+			@RequestParam(required = false) @Nullable String vary,
+			@RequestParam(name = "alert_improvements", required = false) @Nullable String alertImprovements,
+			org.springframework.security.core.Authentication user, RedirectAttributes redirect) {
+		series.key(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no series " + id));
+		if (user.getAuthorities().stream().noneMatch(a -> "ROLE_ADMIN".equals(a.getAuthority()))) {
+			throw new ResponseStatusException(HttpStatus.FORBIDDEN, "only an admin changes a series' settings");
+		}
+		List<String> problems = new ArrayList<>();
+		SeriesRepository.Overrides overrides = new SeriesRepository.Overrides(
+				parse(window, "window", Integer::valueOf, problems), parse(maxPvalue, "max_pvalue", Double::valueOf, problems),
+				parse(alertMagnitude, "alert_magnitude", Double::valueOf, problems),
+				parse(confirmAfter, "confirm_after", Integer::valueOf, problems), vary == null || vary.isBlank() ? null : vary.strip(),
+				alertImprovements == null || alertImprovements.isBlank() ? null : Boolean.valueOf("on".equals(alertImprovements)
+						|| "true".equals(alertImprovements)),
+				null, null);
+		if (problems.isEmpty()) {
+			try {
+				overrides.over(settings.seriesDefaults());
+			}
+			catch (IllegalArgumentException ex) {
+				problems.add(ex.getMessage());
+			}
+		}
+		if (!problems.isEmpty()) {
+			redirect.addFlashAttribute("settingsProblem", "Settings not changed: " + String.join("; ", problems) + ".");
+			return "redirect:/series/" + id + "#settings";
+		}
+		updates.changeSettings(id, overrides, user.getName());
+		redirect.addFlashAttribute("message", "Settings saved; the series was analysed again under them.");
+		return "redirect:/series/" + id;
 	}
 
-	private static String label(Map<String, Object> params) {
-		List<String> parts = new ArrayList<>();
-		params.forEach((name, value) -> parts.add(name + "=" + value));
-		return String.join(", ", parts);
+	private static <T> @Nullable T parse(@Nullable String text, String name, java.util.function.Function<String, T> parser,
+			List<String> problems) {
+		if (text == null || text.isBlank()) {
+			return null;
+		}
+		try {
+			return parser.apply(text.strip());
+		}
+		catch (NumberFormatException ex) {
+			problems.add(name + ": a number, not '" + text.strip() + "'");
+			return null;
+		}
+	}
+
+	private static String value(@Nullable String text) {
+		return text == null ? "" : text;
 	}
 
 }
