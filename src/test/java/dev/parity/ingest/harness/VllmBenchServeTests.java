@@ -125,4 +125,76 @@ class VllmBenchServeTests {
 		ImportedDocuments.read(read(Samples.own("vllm-bench-serve-partial-failure.json")));
 	}
 
+
+	@Test
+	void appendedResultsAreOneCellPerDistinctParams() {
+		// nerdalert/vllm-benchmark-graphs results.json: 12 lines appended, the rates 1, 10, 20, 30, 35 and inf
+		// against "framework": "vllm", then again against "sgl"; no "failed" key; "request_goodput:"; the
+		// unlimited rate as the string "inf".
+		HarnessImport imported = read(Samples.own("vllm/benchmark_serving-append-result-two-sweeps.json"));
+		JsonNode cells = imported.cellsDocument().path("cells");
+
+		assertThat(cells).hasSize(12);
+		assertThat(cells.valueStream().map(cell -> cell.at("/params/framework").asString() + " "
+				+ cell.at("/params/request_rate").asString()))
+			.containsExactly("vllm 1", "vllm 10", "vllm 20", "vllm 30", "vllm 35", "vllm inf", "sgl 1", "sgl 10",
+					"sgl 20", "sgl 30", "sgl 35", "sgl inf");
+		// At rate inf each sweep sent 2000 prompts and completed 1015: 985 failed.
+		JsonNode unlimited = cells.get(5);
+		assertThat(unlimited.at("/requests/completed").intValue()).isEqualTo(1015);
+		assertThat(unlimited.at("/requests/failed").intValue()).isEqualTo(985);
+		assertThat(cells.get(11).at("/requests/failed").intValue()).isEqualTo(985);
+		JsonNode slowest = cells.get(0);
+		assertThat(slowest.at("/requests/completed").intValue()).isEqualTo(120);
+		assertThat(slowest.at("/requests/failed").intValue()).isZero();
+		// mean_ttft_ms 45.037437366166465.
+		assertThat(slowest.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(0.045037437, within(1e-9));
+		assertThat(imported.notes()).anyMatch(note -> note.contains("line 6: vLLM wrote no failed count: failed ="
+				+ " num_prompts − completed = 2000 − 1015 = 985"));
+		assertThat(imported.notes()).anyMatch(note -> note.contains("grid params: framework"));
+		assertThat(imported.cellsDocument().at("/model/repo").asString()).isEqualTo("meta-llama/Llama-3.1-8B-Instruct");
+		ImportedDocuments.read(imported);
+	}
+
+	@Test
+	void metadataThatDiffersBetweenAppendedResultsIsAGridParam() {
+		// nerdalert/vllm-bench-automation: three deployments (--metadata deployment=…) × rates 10, 30, inf.
+		HarnessImport imported = read(Samples.own("vllm/benchmark_serving-metadata-deployments.json"));
+		JsonNode cells = imported.cellsDocument().path("cells");
+
+		assertThat(cells).hasSize(9);
+		assertThat(cells.valueStream().map(cell -> cell.at("/params/deployment").asString()).distinct())
+			.containsExactlyInAnyOrder("no-features", "base", "kvcache");
+		assertThat(cells).allMatch(cell -> !cell.at("/params").has("gpu") && !cell.at("/params").has("model"));
+		assertThat(cells).allMatch(cell -> cell.at("/requests/failed").intValue() == 0);
+		assertThat(imported.notes()).anyMatch(note -> note.contains("grid params: deployment"));
+	}
+
+	@Test
+	void noFailedKeyAndNothingCompletedMeansEveryPromptFailed() {
+		// SemiAnalysisAI/InferenceX: num_prompts 640, completed 0, every latency 0.0, no "failed" key.
+		HarnessImport imported = read(Samples.own("vllm/bench_serving-completed-0-of-640.json"));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isZero();
+		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(640);
+		assertThat(cell.path("metrics").isEmpty()).isTrue();
+		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(64);
+		assertThat(imported.notes()).anyMatch(note -> note.contains("failed = num_prompts − completed = 640 − 0 = 640"));
+	}
+
+	@Test
+	void theGoodputKeyWithAColonAndP999AreRead() {
+		// SemiAnalysisAI/InferenceX multi-node result: "request_goodput:": null, p99.9_* keys, backend "openai".
+		HarnessImport imported = read(Samples.own("vllm/bench_serving-goodput-colon-p99.9.json"));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(160);
+		assertThat(cell.at("/requests/failed").intValue()).isZero();
+		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(16);
+		assertThat(cell.at("/params/request_rate").asString()).isEqualTo("inf");
+		assertThat(cell.at("/metrics/ttft_s/p99.9").doubleValue()).isCloseTo(0.698208118, within(1e-9));
+		assertThat(cell.at("/metrics/e2e_latency_s/median").doubleValue()).isCloseTo(9.359918449, within(1e-9));
+	}
+
 }
