@@ -197,4 +197,44 @@ class VllmBenchServeTests {
 		assertThat(cell.at("/metrics/e2e_latency_s/median").doubleValue()).isCloseTo(9.359918449, within(1e-9));
 	}
 
+
+	@Test
+	void aRequestWithNoOutputNoFirstTokenAndNoErrorIsAFailureAndTheStatisticsAreRecomputed() {
+		// Synthetic, shaped as vLLM 0.4 wrote it (no real file found): request 3 returned nothing (output_lens 0,
+		// ttfts 0.0, errors ""), and vLLM counted it completed and its TTFT of 0 into mean_ttft_ms.
+		String result = """
+				{"backend": "vllm", "model_id": "m", "num_prompts": 4, "request_rate": "inf", "duration": 2.0,
+				 "completed": 4, "total_input_tokens": 40, "total_output_tokens": 30, "request_throughput": 2.0,
+				 "output_throughput": 15.0, "mean_ttft_ms": 75.0, "median_ttft_ms": 100.0, "p99_ttft_ms": 199.0,
+				 "mean_itl_ms": 10.0, "input_lens": [10, 10, 10, 10], "output_lens": [10, 10, 0, 10],
+				 "ttfts": [0.1, 0.2, 0.0, 0.0], "itls": [[0.01], [0.01], [], [0.01]],
+				 "generated_texts": ["a", "b", "", "c"], "errors": ["", "", "", ""]}""";
+
+		HarnessImport imported = read(InputFile.of("old.json", result));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(3);
+		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(1);
+		assertThat(cell.path("samples").get(2).path("status").asString()).isEqualTo("failed");
+		// TTFTs of the successful requests: 0.1, 0.2 and (written as 0.0, so absent) request 4.
+		assertThat(cell.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(0.15, within(1e-9));
+		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.15, within(1e-9));
+		assertThat(cell.at("/metrics/request_throughput").doubleValue()).isCloseTo(1.5, within(1e-9));
+		assertThat(imported.notes()).anyMatch(note -> note.contains("(#3) returned no output, no first token and no"
+				+ " error: failed"));
+		assertThat(imported.notes()).anyMatch(note -> note.contains("recomputed from the successful requests"));
+	}
+
+	@Test
+	void aRequestRateOfABillionIsUnlimited() {
+		String result = "{\"num_prompts\": 4, \"request_rate\": 1e9, \"completed\": 4, \"burstiness\": 1.0,"
+				+ " \"median_ttft_ms\": 20.0}";
+
+		HarnessImport imported = read(InputFile.of("a.json", result));
+
+		assertThat(imported.cellsDocument().at("/cells/0/params/request_rate").asString()).isEqualTo("inf");
+		assertThat(imported.cellsDocument().at("/cells/0/requests/failed").intValue()).isZero();
+		assertThat(imported.notes()).anyMatch(note -> note.contains("read as inf"));
+	}
+
 }
