@@ -125,6 +125,10 @@ final class ParsedFile {
 			catch (JacksonException ex) {
 				yaml = null;
 			}
+			catch (RuntimeException ex) {
+				// The YAML engine's own errors (a bad alias, a limit reached): not a report.
+				yaml = null;
+			}
 		}
 		return yaml != null && yaml.has(marker) ? yaml : null;
 	}

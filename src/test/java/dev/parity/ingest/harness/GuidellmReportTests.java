@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
@@ -163,6 +164,17 @@ class GuidellmReportTests {
 		assertThat(GuidellmReport.percentile("p999")).isEqualTo("p99.9");
 		assertThat(GuidellmReport.percentile("p001")).isNull();
 		assertThat(GuidellmReport.percentile("p50")).isNull();
+	}
+
+
+	@Test
+	void aDeeplyNestedOrBrokenYamlFileIsNotAReport() {
+		InputFile nested = InputFile.of("benchmarks.yaml", "benchmarks: " + "[".repeat(200_000));
+		InputFile aliases = InputFile.of("benchmarks.yml", "benchmarks: &a [*a, *a]\nx: : :\n");
+
+		assertThatThrownBy(() -> read(nested)).isInstanceOf(ImportRejected.class);
+		assertThatThrownBy(() -> read(aliases)).isInstanceOf(ImportRejected.class);
+		assertThat(FormatDetector.detect(List.of(nested)).format()).isNull();
 	}
 
 }
