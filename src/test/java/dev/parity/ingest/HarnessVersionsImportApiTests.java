@@ -44,6 +44,8 @@ class HarnessVersionsImportApiTests {
 			"guidellm/guidellm-0.3.0-benchmarks_stripped.json, 1, 46, 0, 1",
 			"guidellm/guidellm-0.3.0-benchmarks_stripped.yaml, 1, 46, 0, 1",
 			"guidellm/guidellm-0.2-benchmark-results.yaml, 1, 14, 0, 1",
+			"guidellm/guidellm-0.8.0.dev18-v2-report.json, 2, 2, 0, 0",
+			"vllm/benchmark_serving-240-of-250.json, 1, 240, 10, ",
 			"vllm/benchmark_serving-append-result-two-sweeps.json, 12, 120, 0, ",
 			"vllm/benchmark_serving-metadata-deployments.json, 9, 300, 0, ",
 			"vllm/bench_serving-completed-0-of-640.json, 1, 0, 640, ",

@@ -65,6 +65,30 @@ class GuidellmReportTests {
 	}
 
 	@Test
+	void theV2ReportOfGuidellm08CountsItsTotalsThoughItStoresNoRequest() {
+		// llm-d/llm-d-benchmark tests/fixtures/guidellm_report_v2.json (guidellm 0.8.0.dev18, metadata version 2):
+		// two constant-rate benchmarks (2 and 4 req/s), request_totals 2/0/0 each, no stored request.
+		HarnessImport imported = read(Samples.own("guidellm/guidellm-0.8.0.dev18-v2-report.json"));
+		JsonNode cells = imported.cellsDocument().path("cells");
+
+		assertThat(cells).hasSize(2);
+		assertThat(cells.get(0).at("/params/request_rate").doubleValue()).isEqualTo(2.0);
+		assertThat(cells.get(1).at("/params/request_rate").doubleValue()).isEqualTo(4.0);
+		for (JsonNode cell : cells) {
+			assertThat(cell.at("/requests/completed").intValue()).isEqualTo(2);
+			assertThat(cell.at("/requests/failed").intValue()).isZero();
+			assertThat(cell.at("/requests/cancelled").intValue()).isZero();
+			assertThat(cell.has("samples")).isFalse();
+		}
+		// time_to_first_token_ms.successful.median 11.276006698608398 and 9.419918060302734 (ms).
+		assertThat(cells.get(0).at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.011276007, within(1e-9));
+		assertThat(cells.get(1).at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.009419918, within(1e-9));
+		assertThat(imported.cellsDocument().at("/harness/version").asString()).isEqualTo("0.8.0.dev18");
+		assertThat(imported.notes()).anyMatch(note -> note.contains("'e2e-mock-model'"));
+		ImportedDocuments.read(imported);
+	}
+
+	@Test
 	void theYamlReportReadsAsItsJsonTwin() {
 		HarnessImport json = read(Samples.own("guidellm/guidellm-0.3.0-benchmarks_stripped.json"));
 		HarnessImport yaml = read(Samples.own("guidellm/guidellm-0.3.0-benchmarks_stripped.yaml"));

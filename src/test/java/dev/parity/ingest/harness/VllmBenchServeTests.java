@@ -184,6 +184,20 @@ class VllmBenchServeTests {
 	}
 
 	@Test
+	void noFailedKeyAndSomePromptsNotCompletedCountsTheDifference() {
+		// llm-d/llm-d-benchmark (May 2025): num_prompts 250, completed 240, rate 2.5, burstiness 50.
+		HarnessImport imported = read(Samples.own("vllm/benchmark_serving-240-of-250.json"));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(240);
+		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(10);
+		assertThat(cell.at("/params/request_rate").doubleValue()).isEqualTo(2.5);
+		// median_ttft_ms 1354.1384050622582.
+		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(1.354138405, within(1e-9));
+		assertThat(imported.notes()).anyMatch(note -> note.contains("failed = num_prompts − completed = 250 − 240 = 10"));
+	}
+
+	@Test
 	void theGoodputKeyWithAColonAndP999AreRead() {
 		// SemiAnalysisAI/InferenceX multi-node result: "request_goodput:": null, p99.9_* keys, backend "openai".
 		HarnessImport imported = read(Samples.own("vllm/bench_serving-goodput-colon-p99.9.json"));
