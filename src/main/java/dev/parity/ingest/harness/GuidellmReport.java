@@ -10,16 +10,18 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A guidellm benchmark report ({@code benchmarks.json}): one cell per benchmark (one load
- * strategy: synchronous, concurrent streams, a constant or Poisson rate, throughput).
+ * A guidellm benchmark report ({@code benchmarks.json}, or the same report as YAML): one cell per
+ * benchmark (one load strategy: synchronous, concurrent streams, a constant or Poisson rate,
+ * throughput). Every report generation is read: 0.2/0.3 ({@code args}, {@code run_stats},
+ * {@code request_totals} beside the metrics), 0.4–0.6 ({@code scheduler_state},
+ * {@code scheduler_metrics}, {@code metrics.request_totals}) and the v2 report of 0.7 on.
  * <p>
- * A report states request counts three times: the measured window (warm-up and cool-down
- * excluded), the request lists it keeps (successful, errored, incomplete), and the scheduler's
- * tallies. A user asking how many requests completed, failed or were cancelled means the
- * requests that were sent and recorded: the <em>request lists</em> (incomplete ones count as
- * cancelled). Only when the lists are a sample ({@code sample_requests}) do the scheduler's
- * counts stand in. The metrics stay guidellm's own, computed over the measured window; every
- * request of the lists is a sample. All readings are exposed for the preview.
+ * A report states request counts up to three times: its totals ({@code request_totals}, over the
+ * measured window that its metrics describe), the scheduler's tallies ({@code requests_made}),
+ * and the request lists it stores (successful, errored, incomplete). guidellm stores only a
+ * <em>sample</em> of the requests, so the lists are never a count: the counts are the totals, or
+ * the scheduler's where a report has no totals (incomplete ones count as cancelled). The metrics
+ * are guidellm's own; every stored request is a sample. All readings are exposed for the preview.
  */
 final class GuidellmReport implements HarnessImporter {
 
@@ -28,6 +30,12 @@ final class GuidellmReport implements HarnessImporter {
 			new Conversion("tpot_ms", MetricUnit.MILLISECONDS), "inter_token_latency_ms",
 			new Conversion("itl_ms", MetricUnit.MILLISECONDS), "request_latency",
 			new Conversion("e2e_latency_s", MetricUnit.SECONDS));
+
+	private static final String TOTALS = "report totals (request_totals)";
+
+	private static final String SCHEDULER = "scheduler (requests made)";
+
+	private static final String STORED = "stored requests (a sample: successful / errored / incomplete)";
 
 	private static final List<String> METRIC_ORDER = List.of("time_to_first_token_ms", "time_per_output_token_ms",
 			"inter_token_latency_ms", "request_latency");
@@ -49,11 +57,21 @@ final class GuidellmReport implements HarnessImporter {
 
 	@Override
 	public FileRole role(ParsedFile file) {
-		JsonNode json = file.looksLikeJson() ? file.jsonOrNull() : null;
+		if (!file.looksLikeJson()) {
+			JsonNode yaml = file.yamlOrNull("benchmarks");
+			return yaml != null && isReport(yaml) ? FileRole.OWN : HarnessImporter.otherFile(file);
+		}
+		JsonNode json = file.jsonOrNull();
 		if (json == null) {
 			return HarnessImporter.otherFile(file);
 		}
 		return isReport(json) ? FileRole.OWN : FileRole.FOREIGN;
+	}
+
+	/** The report, written as JSON or as YAML. */
+	private static JsonNode report(ParsedFile file) {
+		JsonNode yaml = file.looksLikeJson() ? null : file.yamlOrNull("benchmarks");
+		return yaml != null ? yaml : file.json();
 	}
 
 	@Override
@@ -61,7 +79,7 @@ final class GuidellmReport implements HarnessImporter {
 		RunDraft run = new RunDraft();
 		List<Double> starts = new ArrayList<>();
 		for (ParsedFile file : ownFiles(files, run)) {
-			JsonNode report = file.json();
+			JsonNode report = report(file);
 			provenance(report, file.name(), run);
 			JsonNode benchmarks = report.path("benchmarks");
 			for (int i = 0; i < benchmarks.size(); i++) {
@@ -144,6 +162,10 @@ final class GuidellmReport implements HarnessImporter {
 	/** guidellm's synthetic data config ({@code prompt_tokens=256,output_tokens=128}), empty for a dataset. */
 	private static Map<String, Double> syntheticData(JsonNode report) {
 		String data = Fields.text(report.path("args").path("data"), 0);
+		if (data == null) {
+			// 0.2 and 0.3 name the data in each benchmark's request loader.
+			data = Fields.text(report.path("benchmarks").path(0).path("request_loader"), "data");
+		}
 		Map<String, Double> values = new java.util.LinkedHashMap<>();
 		if (data == null) {
 			return values;
@@ -180,52 +202,56 @@ final class GuidellmReport implements HarnessImporter {
 
 	private static void counts(JsonNode benchmark, CellDraft cell, String source, RunDraft run) {
 		String label = cell.label();
-		JsonNode totals = benchmark.path("metrics").path("request_totals");
-		Counts window = totals.isObject() ? new Counts(Fields.integer(totals, "successful"),
-				Fields.integer(totals, "errored"), Fields.integer(totals, "incomplete")) : null;
-		JsonNode requests = benchmark.path("requests");
-		Counts lists = requests.path("successful").isArray() ? new Counts(requests.path("successful").size(),
-				requests.path("errored").size(), requests.path("incomplete").size()) : null;
+		JsonNode totalsNode = benchmark.path("metrics").path("request_totals");
+		if (!totalsNode.isObject()) {
+			// 0.2 and 0.3 write the totals beside the metrics.
+			totalsNode = benchmark.path("request_totals");
+		}
+		Counts totals = counts(totalsNode);
 		JsonNode made = benchmark.path("scheduler_metrics").path("requests_made");
 		if (made.isMissingNode()) {
 			made = benchmark.path("run_stats").path("requests_made");
 		}
-		Counts scheduler = made.isObject() ? new Counts(Fields.integer(made, "successful"), Fields.integer(made, "errored"),
-				Fields.integer(made, "incomplete")) : null;
-		boolean sampled = !benchmark.path("config").path("sample_requests").isNull()
-				&& !benchmark.path("config").path("sample_requests").isMissingNode();
-		Counts chosen = lists != null && !sampled ? lists : scheduler != null ? scheduler : window;
+		Counts scheduler = counts(made);
+		JsonNode requests = benchmark.path("requests");
+		Counts stored = requests.path("successful").isArray() ? new Counts(requests.path("successful").size(),
+				requests.path("errored").size(), requests.path("incomplete").size()) : null;
+		Counts chosen = totals != null ? totals : scheduler;
+		String from = totals != null ? "its totals (request_totals)" : "the scheduler's tallies (requests_made)";
 		if (chosen == null) {
 			cell.requests(null, null, null);
-			run.note(source + ": no request counts in the report: unknown");
+			run.note(source + ": the report states no request totals: the counts are unknown (the stored requests"
+					+ " are only a sample of them)");
+			addReading(run, label, STORED, stored, null, new ArrayList<>());
 			return;
 		}
 		cell.requests(chosen.completed(), chosen.failed(), chosen.cancelled());
 		List<String> others = new ArrayList<>();
-		addReading(run, label, "request lists (successful / errored / incomplete)", lists, chosen, others);
-		addReading(run, label, "scheduler (requests made)", scheduler, chosen, others);
-		addReading(run, label, "measured window (metrics.request_totals)", window, chosen, others);
-		String from = chosen == lists ? "the request lists" : chosen == scheduler ? "the scheduler" : "the measured window";
-		run.note("guidellm" + (label.isEmpty() ? "" : " " + label) + ": counts from " + from + " (" + chosen.completed()
-				+ " successful, " + chosen.failed() + " errored, " + chosen.cancelled()
+		addReading(run, label, TOTALS, totals, chosen, others);
+		addReading(run, label, SCHEDULER, scheduler, chosen, others);
+		addReading(run, label, STORED, stored, chosen, others);
+		run.note("guidellm" + (label.isEmpty() ? "" : " " + label) + ": counts from " + from + " ("
+				+ chosen.completed() + " successful, " + chosen.failed() + " errored, " + chosen.cancelled()
 				+ " incomplete = cancelled)" + (others.isEmpty() ? "" : "; " + String.join("; ", others))
-				+ "; the metrics are guidellm's, over the measured window");
-		if (sampled) {
-			run.note(source + ": guidellm kept only a sample of the requests (sample_requests): counts from the scheduler");
-		}
+				+ "; the metrics are guidellm's, over the requests its totals count");
+	}
+
+	private static @Nullable Counts counts(JsonNode node) {
+		return node.isObject() ? new Counts(Fields.integer(node, "successful"), Fields.integer(node, "errored"),
+				Fields.integer(node, "incomplete")) : null;
 	}
 
 	private static void addReading(RunDraft run, String cell, String name, @Nullable Counts counts,
-			Counts chosen, List<String> others) {
+			@Nullable Counts chosen, List<String> others) {
 		if (counts == null) {
 			return;
 		}
 		run.reading(new CountReading(cell, name, counts.completed(), counts.failed(), counts.cancelled(),
 				counts == chosen));
-		if (counts != chosen) {
+		if (counts != chosen && !counts.equals(chosen)) {
 			int detail = name.indexOf(" (");
-			others.add((detail < 0 ? name : name.substring(0, detail)) + " says " + counts.completed() + "/" + counts.failed() + "/"
-					+ counts.cancelled());
+			others.add((detail < 0 ? name : name.substring(0, detail)) + " says " + counts.completed() + "/"
+					+ counts.failed() + "/" + counts.cancelled());
 		}
 	}
 
@@ -282,12 +308,14 @@ final class GuidellmReport implements HarnessImporter {
 		if (cell.samples().isEmpty()) {
 			return;
 		}
+		String kept = cell.samples().size() + " request(s) guidellm stored (it may store only a sample; the counts"
+				+ " are its totals)";
 		if (cell.orderSamplesByCompletion()) {
-			run.note(cell.source() + ": samples are every request of the lists, in completion order");
+			run.note(cell.source() + ": samples are the " + kept + ", in completion order");
 		}
 		else {
-			run.note(cell.source() + ": samples are every request of the lists (successful, errored, incomplete), in"
-					+ " that order: not every request records when it ended");
+			run.note(cell.source() + ": samples are the " + kept + ", successful, errored, incomplete, in that order:"
+					+ " not every request records when it ended");
 		}
 	}
 
@@ -316,10 +344,16 @@ final class GuidellmReport implements HarnessImporter {
 		if (model == null) {
 			model = Fields.text(report.path("benchmarks").path(0).path("config").path("backend"), "model");
 		}
+		if (model == null) {
+			// 0.2 and 0.3: the worker's backend names the model.
+			model = Fields.text(report.path("benchmarks").path(0).path("worker"), "backend_model");
+		}
 		ModelName.state(run, model, "model", source);
 		Map<String, Double> synthetic = syntheticData(report);
 		if (synthetic.isEmpty()) {
-			run.state("workload.dataset", Fields.text(args.path("data"), 0), source);
+			String data = Fields.text(args.path("data"), 0);
+			run.state("workload.dataset", data != null ? data
+					: Fields.text(report.path("benchmarks").path(0).path("request_loader"), "data"), source);
 		}
 		else {
 			run.state("workload.dataset", "synthetic", source);

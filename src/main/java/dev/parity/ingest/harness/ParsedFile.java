@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * An input file with its content parsed once, lazily: as one JSON value, as JSON Lines, or as
@@ -13,6 +15,8 @@ import tools.jackson.databind.JsonNode;
  * {@link ImportRejected} naming the file and where it went wrong.
  */
 final class ParsedFile {
+
+	private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
 	private final InputFile file;
 
@@ -25,6 +29,10 @@ final class ParsedFile {
 	private @Nullable ImportRejected valuesProblem;
 
 	private @Nullable String text;
+
+	private @Nullable JsonNode yaml;
+
+	private boolean yamlTried;
 
 	ParsedFile(InputFile file) {
 		this.file = file;
@@ -101,6 +109,28 @@ final class ParsedFile {
 	@Nullable String jsonProblem() {
 		parseValues();
 		return values == null && looksLikeJson() ? valuesProblem.getMessage() : null;
+	}
+
+	/**
+	 * The file as a YAML mapping (guidellm writes its report as YAML too), or {@code null} when it
+	 * is JSON, holds no {@code marker} key, or is not a YAML mapping.
+	 */
+	@Nullable JsonNode yamlOrNull(String marker) {
+		if (!yamlTried && !looksLikeJson() && text().contains(marker + ":")) {
+			yamlTried = true;
+			try {
+				JsonNode node = YAML.readTree(text());
+				yaml = node != null && node.isObject() ? node : null;
+			}
+			catch (JacksonException ex) {
+				yaml = null;
+			}
+			catch (RuntimeException ex) {
+				// The YAML engine's own errors (a bad alias, a limit reached): not a report.
+				yaml = null;
+			}
+		}
+		return yaml != null && yaml.has(marker) ? yaml : null;
 	}
 
 	private void parseWhole() {

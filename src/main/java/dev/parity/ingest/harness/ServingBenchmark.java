@@ -71,6 +71,16 @@ final class ServingBenchmark {
 	 * Also sets the cell's output tokens from the completed requests' lengths.
 	 */
 	static void samples(JsonNode result, CellDraft cell, RunDraft run, String harness) {
+		samples(result, cell, run, harness, false);
+	}
+
+	/**
+	 * Samples as {@link #samples(JsonNode, CellDraft, RunDraft, String)}; with {@code noOutputFails}, a
+	 * request with no output, no first token and an empty error ({@code output_lens} 0, {@code ttfts} 0) is a
+	 * failed sample, not a completed one.
+	 * @return the numbers (from 1) of the requests failed for having no output
+	 */
+	static List<Integer> samples(JsonNode result, CellDraft cell, RunDraft run, String harness, boolean noOutputFails) {
 		List<@Nullable Double> ttfts = Fields.numbersOrNull(result.get("ttfts"));
 		List<@Nullable Double> outputs = Fields.numbersOrNull(result.get("output_lens"));
 		List<@Nullable Double> starts = Fields.numbersOrNull(result.get("start_times"));
@@ -79,6 +89,7 @@ final class ServingBenchmark {
 		JsonNode errors = result.path("errors");
 		List<Double> completedOutputs = new ArrayList<>();
 		List<Integer> zeroTtft = new ArrayList<>();
+		List<Integer> noOutput = new ArrayList<>();
 		for (int i = 0; i < ttfts.size(); i++) {
 			String error = errors.path(i).isString() ? errors.path(i).stringValue().trim() : "";
 			if (!error.isEmpty()) {
@@ -87,6 +98,11 @@ final class ServingBenchmark {
 			}
 			Double output = i < outputs.size() ? outputs.get(i) : null;
 			Double ttft = ttfts.get(i);
+			if (noOutputFails && output != null && output == 0 && (ttft == null || ttft <= 0)) {
+				noOutput.add(i + 1);
+				cell.sample(new SampleDraft(SampleDraft.FAILED));
+				continue;
+			}
 			SampleDraft sample = SampleDraft.ok().outputTokens(output);
 			if (output != null) {
 				completedOutputs.add(output);
@@ -123,6 +139,58 @@ final class ServingBenchmark {
 		}
 		TokenStats tokens = Distribution.of(completedOutputs).tokens();
 		cell.outputTokens(tokens);
+		return noOutput;
+	}
+
+	/**
+	 * Replaces the latency statistics and the request throughput of a cell whose summaries counted requests that
+	 * failed: recomputed from its successful samples (and their inter-token latencies), with the statistics the
+	 * file summarised. Call after {@link #samples}, whose samples follow the per-request arrays one for one.
+	 */
+	static void recomputeFromSuccesses(JsonNode result, CellDraft cell) {
+		List<SampleDraft> samples = cell.samples();
+		Map<String, List<Double>> values = new LinkedHashMap<>();
+		JsonNode itls = result.path("itls");
+		for (int i = 0; i < samples.size(); i++) {
+			SampleDraft sample = samples.get(i);
+			if (!SampleDraft.OK.equals(sample.status())) {
+				continue;
+			}
+			for (String metric : List.of("ttft_s", "tpot_ms", "e2e_latency_s")) {
+				Double value = sample.metric(metric);
+				if (value != null) {
+					values.computeIfAbsent(metric, name -> new ArrayList<>()).add(value);
+				}
+			}
+			for (Double gap : Fields.numbers(itls.path(i))) {
+				values.computeIfAbsent("itl_ms", name -> new ArrayList<>()).add(gap * 1000);
+			}
+		}
+		for (String metric : List.of("ttft_s", "tpot_ms", "itl_ms", "e2e_latency_s")) {
+			Statistics summarised = cell.metrics().get(metric);
+			List<Double> metricValues = values.getOrDefault(metric, List.of());
+			if (summarised == null || metricValues.isEmpty()) {
+				continue;
+			}
+			Distribution distribution = Distribution.of(metricValues);
+			Statistics.Builder statistics = Statistics.builder();
+			for (String statistic : summarised.values().keySet()) {
+				statistics.put(statistic, switch (statistic) {
+					case "mean" -> distribution.mean();
+					case "median" -> distribution.median();
+					case "std" -> distribution.std();
+					case "min" -> distribution.percentile(0);
+					case "max" -> distribution.percentile(100);
+					default -> distribution.percentile(Double.parseDouble(statistic.substring(1)));
+				});
+			}
+			cell.metric(metric, statistics.build().inDocumentOrder());
+		}
+		Double duration = Fields.number(result, "duration");
+		long completed = samples.stream().filter(sample -> SampleDraft.OK.equals(sample.status())).count();
+		if (duration != null && duration > 0 && cell.metrics().containsKey("request_throughput")) {
+			cell.metric("request_throughput", completed / duration);
+		}
 	}
 
 	/** The mean output tokens of completed requests, from the totals, when no per-request lengths exist. */

@@ -19,7 +19,11 @@ final class VllmResult {
 			"total_input_tokens", "total_output_tokens", "request_throughput", "request_goodput", "output_throughput",
 			"total_token_throughput", "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
 			"queue_times", "generated_texts", "errors", "max_output_tokens_per_s", "max_concurrent_requests", "rtfx",
-			"run_number", "rps_change_events", "total_input_sequences", "input_sequence_throughput");
+			"run_number", "rps_change_events", "total_input_sequences", "input_sequence_throughput",
+			// benchmark_serving wrote its goodput under this key, colon included, from late 2024 into 2025.
+			"request_goodput:");
+
+	private static final double UNLIMITED_RATE = 1e9;
 
 	private VllmResult() {
 	}
@@ -55,6 +59,9 @@ final class VllmResult {
 		Object rate = requestRate(result);
 		if (rate != null) {
 			cell.param("request_rate", rate);
+			if (rateWrittenAsNumber(result)) {
+				run.note(source + ": request_rate " + result.get("request_rate").asString() + " read as inf (no rate limit)");
+			}
 		}
 		List<Double> inputs = Fields.numbers(result.get("input_lens"));
 		if (!inputs.isEmpty() && inputs.stream().distinct().count() == 1 && inputs.get(0) > 0) {
@@ -62,14 +69,47 @@ final class VllmResult {
 			run.note(source + ": prompt_tokens " + inputs.get(0).longValue() + " because every request had "
 					+ inputs.get(0).longValue() + " input tokens (vLLM does not record the configured length)");
 		}
-		cell.requests(Fields.integer(result, "completed"), Fields.integer(result, "failed"), null);
+		Integer completed = Fields.integer(result, "completed");
+		Integer failed = Fields.integer(result, "failed");
+		Integer prompts = Fields.integer(result, "num_prompts");
+		boolean failedDerived = false;
+		if (failed == null && !result.hasNonNull("failed") && completed != null && prompts != null
+				&& prompts >= completed) {
+			// vLLM wrote no failed count before October 2025: every prompt sent and not completed failed.
+			failed = prompts - completed;
+			failedDerived = true;
+		}
 		ServingBenchmark.metrics(result, cell);
 		if (ServingBenchmark.hasDetails(result)) {
-			ServingBenchmark.samples(result, cell, run, "vLLM");
+			List<Integer> noOutput = ServingBenchmark.samples(result, cell, run, "vLLM", true);
+			int succeeded = (int) cell.samples().stream().filter(sample -> SampleDraft.OK.equals(sample.status())).count();
+			int unsuccessful = cell.samples().size() - succeeded;
+			if (!noOutput.isEmpty()) {
+				run.note(source + ": " + noOutput.size() + " request(s) (#" + join(noOutput) + ") returned no output, no"
+						+ " first token and no error: failed, not completed");
+			}
+			if (completed == null || completed != succeeded) {
+				ServingBenchmark.recomputeFromSuccesses(result, cell);
+				run.note(source + ": vLLM counted " + (completed == null ? "an unknown number of" : completed)
+						+ " completed request(s) where its per-request arrays show " + succeeded + " successful: the counts"
+						+ " (" + succeeded + " completed, " + unsuccessful + " failed), the TTFT, TPOT, ITL and end-to-end"
+						+ " latency statistics and the request throughput are recomputed from the successful requests");
+			}
+			else if (failedDerived || failed == null || failed != unsuccessful) {
+				run.note(source + ": failed = " + unsuccessful + ", the requests of the per-request arrays that did not"
+						+ " complete");
+			}
+			completed = succeeded;
+			failed = unsuccessful;
 		}
 		else {
 			cell.outputTokens(ServingBenchmark.meanOutputTokens(result));
+			if (failedDerived) {
+				run.note(source + ": vLLM wrote no failed count: failed = num_prompts − completed = " + prompts + " − "
+						+ completed + " = " + failed);
+			}
 		}
+		cell.requests(completed, failed, null);
 		if (cell.completed() != null && cell.completed() == 0) {
 			cell.withoutMetricsWhenNothingCompleted();
 			run.note(source + ": no request completed (" + describe(cell.failed()) + " failed): the 0.0 latencies and"
@@ -94,14 +134,33 @@ final class VllmResult {
 				return "inf";
 			}
 			Double number = Fields.number(rate);
-			return number != null ? number : text;
+			return number != null ? unlimited(number) : text;
 		}
 		if (rate.isNumber()) {
 			// Not rate.doubleValue(): it throws for an integer beyond the range of a double.
 			double value = rate.numberValue().doubleValue();
-			return Double.isInfinite(value) && value > 0 ? "inf" : Double.isFinite(value) ? value : null;
+			return Double.isInfinite(value) && value > 0 ? "inf" : Double.isFinite(value) ? unlimited(value) : null;
 		}
 		return null;
+	}
+
+	/**
+	 * A rate of a billion requests a second or more ({@code --request-rate 1e9}) is the way some scripts ask for
+	 * no rate limit: written {@code inf}, as vLLM writes an unlimited rate.
+	 */
+	private static Object unlimited(double rate) {
+		return rate >= UNLIMITED_RATE ? "inf" : rate;
+	}
+
+	/** Whether the file writes an unlimited rate as a (huge) number, which {@link #requestRate} reads as inf. */
+	static boolean rateWrittenAsNumber(JsonNode result) {
+		Double number = Fields.number(result.get("request_rate"));
+		return number != null && Double.isFinite(number) && number >= UNLIMITED_RATE;
+	}
+
+	private static String join(List<Integer> numbers) {
+		List<String> shown = numbers.stream().limit(10).map(String::valueOf).toList();
+		return String.join(", #", shown) + (numbers.size() > 10 ? ", …" : "");
 	}
 
 	private static String describe(@Nullable Integer count) {
