@@ -24,10 +24,10 @@ final class AiperfCsv implements HarnessImporter {
 
 	/** Whether the text is an AIPerf CSV export: a statistics table first, with a {@code std} column. */
 	static boolean isExport(ParsedFile file) {
-		if (file.looksLikeJson()) {
+		if (file.looksLikeJson() || !CsvSection.startsWith(file, "Metric")) {
 			return false;
 		}
-		List<CsvSection> sections = CsvSection.of(file.text());
+		List<CsvSection> sections = CsvSection.of(file);
 		return sections != null && !sections.isEmpty() && ProfileCsv.isStatistics(sections.get(0))
 				&& sections.get(0).column("std") > 0;
 	}
@@ -51,7 +51,7 @@ final class AiperfCsv implements HarnessImporter {
 		List<ParsedFile> exports = ownFiles(files, run);
 		List<ParsedFile> records = new ArrayList<>(withRole(files, FileRole.COMPANION));
 		for (ParsedFile file : exports) {
-			List<CsvSection> sections = CsvSection.of(file.text());
+			List<CsvSection> sections = CsvSection.of(file);
 			if (sections == null || sections.isEmpty() || !ProfileCsv.isStatistics(sections.get(0))) {
 				throw new ImportRejected(file.name() + ": not an AIPerf CSV export (a Metric,avg,… table first)");
 			}

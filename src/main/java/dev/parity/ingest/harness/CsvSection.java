@@ -5,8 +5,6 @@ import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
@@ -23,8 +21,28 @@ import org.jspecify.annotations.Nullable;
  */
 record CsvSection(List<String> header, List<List<String>> rows, int line) {
 
-	/** {@code Time to First Token (ms)}: a name, then its unit in brackets. */
-	private static final Pattern LABEL = Pattern.compile("(.*?)\\s*+\\(([^()]*)\\)\\s*+");
+	/** The file's sections, read once; {@code null} when it is JSON or not CSV. */
+	static @Nullable List<CsvSection> of(ParsedFile file) {
+		return file.looksLikeJson() ? null : file.reading("csv-sections", parsed -> of(parsed.text()));
+	}
+
+	/**
+	 * Whether the file's first line starts with one of the given column names and a comma: a look at a few bytes
+	 * that spares parsing a large file that cannot be the export.
+	 */
+	static boolean startsWith(ParsedFile file, String... columns) {
+		String text = file.text();
+		int start = 0;
+		while (start < text.length() && Character.isWhitespace(text.charAt(start))) {
+			start++;
+		}
+		for (String column : columns) {
+			if (text.regionMatches(true, start, column + ",", 0, column.length() + 1)) {
+				return true;
+			}
+		}
+		return false;
+	}
 
 	/** The sections of the text; {@code null} when it is not CSV (a NUL, an unclosed quote). */
 	static @Nullable List<CsvSection> of(String text) {
@@ -103,11 +121,27 @@ record CsvSection(List<String> header, List<List<String>> rows, int line) {
 
 	/** A metric label's name and unit: {@code Time to First Token (ms)} → {@code time_to_first_token}, {@code ms}. */
 	static Label label(String text) {
-		Matcher matcher = LABEL.matcher(text.trim());
-		String name = matcher.matches() ? matcher.group(1) : text.trim();
-		String unit = matcher.matches() ? matcher.group(2).trim() : null;
-		String tag = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]++", "_").replaceAll("^_|_$", "");
-		return new Label(tag, unit);
+		// Scanned, not matched with a regular expression: a lazy name before a bracket takes quadratic time on a
+		// long cell of spaces.
+		String trimmed = text.trim();
+		int open = trimmed.lastIndexOf('(');
+		boolean bracketed = trimmed.endsWith(")") && open >= 0 && trimmed.indexOf(')', open) == trimmed.length() - 1;
+		String name = bracketed ? trimmed.substring(0, open).trim() : trimmed;
+		String unit = bracketed ? trimmed.substring(open + 1, trimmed.length() - 1).trim() : null;
+		StringBuilder tag = new StringBuilder(name.length());
+		for (char c : name.toLowerCase(Locale.ROOT).toCharArray()) {
+			boolean word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+			if (word) {
+				tag.append(c);
+			}
+			else if (!tag.isEmpty() && tag.charAt(tag.length() - 1) != '_') {
+				tag.append('_');
+			}
+		}
+		if (!tag.isEmpty() && tag.charAt(tag.length() - 1) == '_') {
+			tag.setLength(tag.length() - 1);
+		}
+		return new Label(tag.toString(), unit);
 	}
 
 	/**

@@ -40,10 +40,10 @@ final class GenaiPerfCsv implements HarnessImporter {
 	}
 
 	static boolean isExport(ParsedFile file) {
-		if (file.looksLikeJson()) {
+		if (file.looksLikeJson() || !CsvSection.startsWith(file, "Metric", "Config Name")) {
 			return false;
 		}
-		List<CsvSection> sections = CsvSection.of(file.text());
+		List<CsvSection> sections = CsvSection.of(file);
 		return sections != null && !sections.isEmpty() && (isProfile(sections.get(0)) || isAnalyze(sections.get(0)));
 	}
 
@@ -72,7 +72,7 @@ final class GenaiPerfCsv implements HarnessImporter {
 	public HarnessImport read(List<ParsedFile> files, @Nullable TableMapping mapping) {
 		RunDraft run = new RunDraft();
 		for (ParsedFile file : ownFiles(files, run)) {
-			List<CsvSection> sections = CsvSection.of(file.text());
+			List<CsvSection> sections = CsvSection.of(file);
 			if (sections == null || sections.isEmpty()) {
 				throw new ImportRejected(file.name() + ": not a GenAI-Perf CSV export");
 			}
