@@ -21,7 +21,8 @@ final class AiperfRecords implements HarnessImporter {
 	public FileRole role(ParsedFile file) {
 		List<JsonNode> values = file.looksLikeJson() ? file.jsonValuesOrNull() : null;
 		if (values == null) {
-			return HarnessImporter.otherFile(file);
+			// Beside AIPerf's CSV export, the records are its companions (AiperfCsv reads both).
+			return AiperfCsv.isExport(file) ? FileRole.FOREIGN : HarnessImporter.otherFile(file);
 		}
 		return values.stream().allMatch(AiperfRecordSet::isRecord) ? FileRole.OWN : FileRole.FOREIGN;
 	}

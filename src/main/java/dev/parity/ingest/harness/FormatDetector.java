@@ -45,6 +45,16 @@ public final class FormatDetector {
 				possible.add(importer.format());
 			}
 		}
+		// A harness that recognises a table by its own columns reads it without a mapping: reading the same table as
+		// a published one steps aside.
+		if (sure.stream().anyMatch(format -> !format.needsMapping())) {
+			for (int i = sure.size() - 1; i >= 0; i--) {
+				if (sure.get(i).needsMapping()) {
+					sure.remove(i);
+					reasons.remove(i);
+				}
+			}
+		}
 		String problems = problems(parsed);
 		if (sure.size() == 1) {
 			return Detection.certain(sure.get(0), reasons.get(0) + problems);

@@ -16,10 +16,15 @@ public enum HarnessFormat {
 	AIPERF("aiperf", "AIPerf profile_export_aiperf.json"),
 	AIPERF_RECORDS("aiperf-records", "AIPerf profile_export.jsonl"),
 	AIPERF_SWEEP("aiperf-sweep", "AIPerf profile_export_aiperf_sweep.json"),
+	AIPERF_CSV("aiperf-csv", "AIPerf profile_export_aiperf.csv"),
+	GENAI_PERF_CSV("genai-perf-csv", "GenAI-Perf CSV export (profile or analyze)"),
 	LLMPERF_SUMMARY("llmperf-summary", "llmperf *_summary.json"),
 	LLMPERF_RESPONSES("llmperf-responses", "llmperf *_individual_responses.json"),
 	LLAMA_BENCHY("llama-benchy", "llama-benchy --format json"),
+	LLAMA_BENCHY_TABLE("llama-benchy-md", "llama-benchy Markdown table"),
+	LLAMA_BENCHY_PROGRESS("llama-benchy-progress", "llama-benchy --emit-progress stream"),
 	GUIDELLM("guidellm", "guidellm benchmark report"),
+	INFERENCE_PERF("inference-perf", "inference-perf lifecycle metrics"),
 	TABLE_CSV("table-csv", "published table (CSV)"),
 	TABLE_MARKDOWN("table-markdown", "published table (Markdown)");
 

@@ -14,6 +14,7 @@ public enum MetricUnit {
 	SECONDS(Dimension.TIME, 1, 1, "s", "sec", "secs", "second", "seconds"),
 	MILLISECONDS(Dimension.TIME, 1, 1_000, "ms", "msec", "millisecond", "milliseconds"),
 	MICROSECONDS(Dimension.TIME, 1, 1_000_000, "us", "µs", "μs", "microsecond", "microseconds"),
+	NANOSECONDS(Dimension.TIME, 1, 1_000_000_000, "ns", "nanosecond", "nanoseconds"),
 	MINUTES(Dimension.TIME, 60, 1, "min", "minute", "minutes"),
 	TOKENS_PER_SECOND(Dimension.TOKEN_RATE, 1, 1, "tokens/s", "tokens/sec", "token/s", "tok/s", "t/s", "tps",
 			"tokens/sec/user", "tokens/s/user"),

@@ -34,6 +34,8 @@ final class ParsedFile {
 
 	private boolean yamlTried;
 
+	private final java.util.Map<String, java.util.Optional<?>> readings = new java.util.HashMap<>();
+
 	ParsedFile(InputFile file) {
 		this.file = file;
 	}
@@ -60,6 +62,21 @@ final class ParsedFile {
 			text = decoded.startsWith("\uFEFF") ? decoded.substring(1) : decoded;
 		}
 		return text;
+	}
+
+	/**
+	 * A reading of the content (its CSV sections, a table) made once: detection asks every importer what the file is,
+	 * and reading asks again.
+	 * @param key names the reading
+	 */
+	@SuppressWarnings("unchecked")
+	<T> @Nullable T reading(String key, java.util.function.Function<ParsedFile, @Nullable T> read) {
+		java.util.Optional<?> known = readings.get(key);
+		if (known == null) {
+			known = java.util.Optional.ofNullable(read.apply(this));
+			readings.put(key, known);
+		}
+		return (T) known.orElse(null);
 	}
 
 	/** Whether the content starts (after white space) like a JSON object or array. */

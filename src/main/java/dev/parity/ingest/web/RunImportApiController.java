@@ -32,7 +32,8 @@ class RunImportApiController {
 	@Operation(summary = "Import harness output as a run",
 			description = "Multipart: `files` (one or more, or a zip), optional `format` (native, vllm, vllm-sweep, sglang, aiperf, "
 					+ "aiperf-records, aiperf-sweep, llmperf-summary, llmperf-responses, llama-benchy, guidellm, table-csv, "
-					+ "table-markdown; detected from the content when absent), `provenance` (JSON in the run-document shape, "
+					+ "table-markdown, aiperf-csv, genai-perf-csv, llama-benchy-md, llama-benchy-progress, inference-perf; "
+					+ "detected from the content when absent), `provenance` (JSON in the run-document shape, "
 					+ "without cells), `mapping` (JSON column mapping, for tables); each text part once, as a form field or as a file "
 					+ "(`curl -F provenance=@provenance.json`), in UTF-8. 201 new, 200 already stored, 400 with every problem.")
 	@PostMapping(path = "/api/runs/import", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)

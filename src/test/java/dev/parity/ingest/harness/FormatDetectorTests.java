@@ -143,7 +143,8 @@ class FormatDetectorTests {
 		assertThat(HarnessFormat.ofId("nope")).isEmpty();
 		assertThat(HarnessFormat.values()).extracting(HarnessFormat::id)
 			.containsExactly("native", "vllm", "vllm-sweep", "sglang", "aiperf", "aiperf-records", "aiperf-sweep",
-					"llmperf-summary", "llmperf-responses", "llama-benchy", "guidellm", "table-csv", "table-markdown");
+					"aiperf-csv", "genai-perf-csv", "llmperf-summary", "llmperf-responses", "llama-benchy", "llama-benchy-md",
+					"llama-benchy-progress", "guidellm", "inference-perf", "table-csv", "table-markdown");
 	}
 
 }

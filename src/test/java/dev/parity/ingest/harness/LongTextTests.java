@@ -104,6 +104,21 @@ class LongTextTests {
 				HarnessFormat.TABLE_CSV))));
 		importers.add(Arguments.of(Named.of("table-markdown", tableCases(Samples.own("published-table.md"),
 				HarnessFormat.TABLE_MARKDOWN))));
+		// The harness tables cut to their first columns and rows (from harness/*/ files): each cell is a case.
+		importers.add(Arguments.of(Named.of("aiperf-csv", tableCases(InputFile.of("profile_export_aiperf.csv",
+				"Metric,avg,std\nTime to First Token (ms),2343.22,1049.82\n\nMetric,Value\nRequest Count,89.00\n"),
+				HarnessFormat.AIPERF_CSV))));
+		importers.add(Arguments.of(Named.of("genai-perf-csv", tableCases(InputFile.of("profile_export_genai_perf.csv",
+				"Metric,avg,p50\nRequest Latency (ms),\"9,611.46\",\"8,457.45\"\n\nMetric,Value\nRequest Count (count),26.00\n"),
+				HarnessFormat.GENAI_PERF_CSV))));
+		importers.add(Arguments.of(Named.of("genai-perf-csv (analyze)", tableCases(InputFile.of("analyze_export_genai_perf.csv",
+				"Config Name,Concurrency,p99 Time To First Token (ms)\ngpt2_run_config_3,32,184.43\n"),
+				HarnessFormat.GENAI_PERF_CSV))));
+		importers.add(Arguments.of(Named.of("llama-benchy-md", tableCases(InputFile.of("llama-benchy.md",
+				"| model | test | t/s |\n|:---|---:|---:|\n| m | pp2048 | 5063.05 ± 507.65 |\n| m | tg480 | 63.48 ± 2.54 |\n"),
+				HarnessFormat.LLAMA_BENCHY_TABLE))));
+		importers.add(Arguments.of(Named.of("inference-perf", jsonCases(
+				List.of(Samples.own("inference-perf/summary_lifecycle_metrics.json")), HarnessFormat.INFERENCE_PERF))));
 		return importers.stream();
 	}
 
@@ -181,7 +196,8 @@ class LongTextTests {
 				"https://example.org/blog/serving-results", "2026-07-20", Map.of());
 		String text = new String(table.content(), StandardCharsets.UTF_8);
 		List<String> lines = text.lines().toList();
-		char delimiter = format == HarnessFormat.TABLE_CSV ? ',' : '|';
+		boolean markdown = format == HarnessFormat.TABLE_MARKDOWN || format == HarnessFormat.LLAMA_BENCHY_TABLE;
+		char delimiter = markdown ? '|' : ',';
 		List<Case> cases = new ArrayList<>();
 		Map<String, String> hostile = new LinkedHashMap<>(PURE);
 		hostile.put("mixed", MIXED);
@@ -189,7 +205,7 @@ class LongTextTests {
 		while (lines.get(header).indexOf(delimiter) < 0) {
 			header++;
 		}
-		int firstRow = format == HarnessFormat.TABLE_MARKDOWN ? header + 2 : header + 1;
+		int firstRow = markdown ? header + 2 : header + 1;
 		for (Map.Entry<String, String> value : hostile.entrySet()) {
 			if (value.getKey().equals("mixed") || value.getKey().equals("letters")) {
 				cells(cases, lines, header, delimiter, value, table, format, mapping);
@@ -211,7 +227,7 @@ class LongTextTests {
 		String[] cells = lines.get(line).split(java.util.regex.Pattern.quote(String.valueOf(delimiter)), -1);
 		for (int cell = 0; cell < cells.length; cell++) {
 			String[] changed = cells.clone();
-			changed[cell] = format == HarnessFormat.TABLE_CSV && value.getValue().indexOf(',') >= 0
+			changed[cell] = delimiter == ',' && value.getValue().indexOf(',') >= 0
 					? "\"" + value.getValue() + "\"" : value.getValue();
 			List<String> all = new ArrayList<>(lines);
 			all.set(line, String.join(String.valueOf(delimiter), changed));
