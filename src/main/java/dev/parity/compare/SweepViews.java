@@ -129,17 +129,32 @@ public final class SweepViews {
 	public static ObjectNode goodputOfComparison(Comparison comparison, ServiceLevels slo, JsonMapper mapper) {
 		ObjectNode json = mapper.createObjectNode();
 		json.set("objectives", Goodput.objectives(slo, mapper));
-		json.set(Flag.BASELINE, Goodput.json(matched(comparison, comparison.baseline()), slo,
+		json.set(Flag.BASELINE, Goodput.json(matched(comparison, comparison.baselineRuns()), slo,
 				greyingIn(comparison, slo, Flag.BASELINE), mapper));
-		json.set(Flag.CONTENDER, Goodput.json(matched(comparison, comparison.contender()), slo,
+		json.set(Flag.CONTENDER, Goodput.json(matched(comparison, comparison.contenderRuns()), slo,
 				greyingIn(comparison, slo, Flag.CONTENDER), mapper));
 		return json;
 	}
 
-	private static List<Cell> matched(Comparison comparison, Run run) {
-		Set<String> anchors = new java.util.HashSet<>();
-		comparison.cells().forEach(cell -> anchors.add(cell.anchor()));
-		return run.cells().stream().filter(cell -> anchors.contains(cell.anchor())).toList();
+	/** A side's matched cells; for a group of replicates, each cell's samples and request counts pooled. */
+	private static List<Cell> matched(Comparison comparison, List<Run> runs) {
+		List<Cell> cells = new ArrayList<>();
+		for (ComparedCell compared : comparison.cells()) {
+			List<Cell> same = runs.stream().flatMap(run -> run.cells().stream())
+				.filter(cell -> cell.anchor().equals(compared.anchor())).toList();
+			if (same.size() == 1) {
+				cells.add(same.get(0));
+			}
+			else if (!same.isEmpty()) {
+				List<dev.parity.run.Sample> samples = same.stream().flatMap(cell -> cell.samples().stream()).toList();
+				int completed = same.stream().mapToInt(cell -> cell.requests().completedOrZero()).sum();
+				int unsuccessful = same.stream().mapToInt(cell -> cell.requests().unsuccessful()).sum();
+				cells.add(new Cell(same.get(0).params(), null,
+						new dev.parity.run.RequestCounts(completed, unsuccessful, 0), null, null, java.util.Map.of(),
+						samples));
+			}
+		}
+		return cells;
 	}
 
 	private static Function<Cell, List<String>> greyingIn(Comparison comparison, ServiceLevels slo, String side) {

@@ -168,6 +168,8 @@ class ComparisonController {
 		model.addAttribute("live", true);
 		model.addAttribute("publishErrors", Map.of());
 		model.addAttribute("publishForm", Map.of());
+		model.addAttribute("sweep", SweepPage.of(snapshot, query, json));
+		model.addAttribute("sweepAction", "/compare/" + runs.path());
 	}
 
 	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number")

@@ -52,9 +52,12 @@ class RunPageController {
 
 	private final RunReplicates replicates;
 
+	private final SweepViewing sweeps;
+
 	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
 			Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
-			dev.parity.history.SeriesRepository series, RunReplicates replicates) {
+			dev.parity.history.SeriesRepository series, RunReplicates replicates, SweepViewing sweeps) {
+		this.sweeps = sweeps;
 		this.series = series;
 		this.replicates = replicates;
 		this.notices = notices;
@@ -82,8 +85,12 @@ class RunPageController {
 	}
 
 	@GetMapping("/runs/{id}")
-	String showRun(@PathVariable String id, Model model) {
+	String showRun(@PathVariable String id, @RequestParam Map<String, String> query, Model model) {
 		Run run = load(id);
+		// Pareto view, SLOs and goodput (slo_* in the URL), and the commands that would run it again
+		model.addAttribute("sweep", sweeps.page(sweeps.ofRun(run, query), query));
+		model.addAttribute("sweepAction", run.url());
+		model.addAttribute("rerun", RerunCommands.of(run));
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
 		model.addAttribute("pageTitle", run.title());
