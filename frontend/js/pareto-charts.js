@@ -1,6 +1,7 @@
-// Throughput against interactivity: for each side (a run, or a comparison's baseline and contender), the front of
-// cells no other clean cell beats on both (joined), the dominated clean cells as points, and greyed cells as hollow
-// grey points that are never joined. The data comes as JSON in #pareto-chart's data-pareto; a table holds the same.
+// Throughput against interactivity: for each side (a run, or a comparison's baseline and contender) and each value of
+// the coordinates other than the load, the front of cells no other clean cell beats on both (joined; the baseline's
+// dashed), the dominated clean cells as points, and greyed cells as hollow grey points that are never joined.
+// The data comes as JSON in #pareto-chart's data-pareto; a table holds the same numbers.
 import { palette, greyedLine, formatNumber, ticks, applyScheme } from './chart-style.js';
 
 const container = document.getElementById('pareto-chart');
@@ -8,15 +9,18 @@ if (container && window.Chart) {
   applyScheme(window.Chart);
   const data = JSON.parse(container.dataset.pareto || '{"sides": []}');
   const datasets = [];
-  data.sides.forEach((side, i) => {
-    const colour = palette[i % palette.length];
-    const name = data.sides.length > 1 ? `${side.side}: ${side.title}` : side.title;
+  const groups = [...new Set(data.sides.map((side) => side.group))];
+  const comparison = data.sides.some((side) => side.side === 'contender');
+  data.sides.forEach((side) => {
+    const colour = palette[groups.indexOf(side.group) % palette.length];
+    const name = comparison ? `${side.side}, ${side.group}` : side.group;
+    const dashed = side.side === 'baseline' ? { borderDash: [6, 4], pointStyle: 'triangle' } : {};
     const byAnchor = new Map(side.points.map((p) => [p.anchor, p]));
     const front = side.front.map((anchor) => byAnchor.get(anchor));
     const xy = (p) => ({ x: p.interactivity, y: p.throughput, label: p.label });
     datasets.push({
       label: `${name} — front`, data: front.map(xy), showLine: true, borderColor: colour, backgroundColor: colour,
-      pointRadius: 4, tension: 0, side: side.side, front: true,
+      pointRadius: 4, tension: 0, side: side.side, front: true, ...dashed,
     });
     const dominated = side.points.filter((p) => !p.greyed && !p.on_front);
     if (dominated.length) {

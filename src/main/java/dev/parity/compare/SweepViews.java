@@ -23,7 +23,10 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Interactivity is {@code decode_tps} (output tokens per second per user), else 1000 / {@code tpot_ms}; throughput
  * is {@code throughput_tps} (output tokens per second), divided by {@code environment.gpu_count} when the run records
- * it — in a comparison only when both runs do, so both fronts are in the same unit.
+ * it — in a comparison only when both runs do, so both fronts are in the same unit. Cells compete on a front only
+ * with the cells that differ from them in the load ({@code concurrency}, else {@code request_rate} or {@code rate}):
+ * {@code sides} holds one entry per side and value of the other coordinates, and {@code equal_interactivity} one per
+ * such value where both sides' fronts share interactivities.
  */
 public final class SweepViews {
 
@@ -37,7 +40,8 @@ public final class SweepViews {
 		String interactivity = interactivityMetric(run.cells().stream().map(Cell::metrics).map(m -> m.keySet()).toList());
 		Integer gpus = gpuCount(run);
 		ObjectNode json = header(interactivity, gpus != null, mapper);
-		List<ParetoFront.Point> points = new ArrayList<>();
+		List<Grouped> points = new ArrayList<>();
+		String load = load(run.cells().stream().map(Cell::params).toList());
 		for (Cell cell : run.cells()) {
 			Double x = interactivity(cell.metric(interactivity).flatMap(SweepViews::median).orElse(null), interactivity);
 			Double y = cell.metric(THROUGHPUT).flatMap(SweepViews::median).orElse(null);
@@ -50,12 +54,13 @@ public final class SweepViews {
 					reasons.add(flag.rule());
 				}
 			}
-			points.add(new ParetoFront.Point(cell.anchor(), cell.params().label(), x, perGpu(y, gpus), !reasons.isEmpty(),
-					List.copyOf(reasons)));
+			points.add(new Grouped(group(cell.params(), load), new ParetoFront.Point(cell.anchor(), cell.params().label(), x,
+					perGpu(y, gpus), !reasons.isEmpty(), List.copyOf(reasons))));
 		}
+		json.put("load", load);
 		ArrayNode sides = json.putArray("sides");
-		side(sides, "run", run, gpus, points);
-		json.putNull("equal_interactivity");
+		side(sides, "run", run, gpus, points, mapper);
+		json.putArray("equal_interactivity");
 		return json;
 	}
 
@@ -73,8 +78,9 @@ public final class SweepViews {
 		Integer contenderGpus = gpuCount(comparison.contender());
 		boolean perGpu = baselineGpus != null && contenderGpus != null;
 		ObjectNode json = header(interactivity, perGpu, mapper);
-		List<ParetoFront.Point> baseline = new ArrayList<>();
-		List<ParetoFront.Point> contender = new ArrayList<>();
+		List<Grouped> baseline = new ArrayList<>();
+		List<Grouped> contender = new ArrayList<>();
+		String load = load(comparison.cells().stream().map(ComparedCell::params).toList());
 		for (ComparedCell cell : comparison.cells()) {
 			Optional<ComparedMetric> x = cell.metric(interactivity);
 			Optional<ComparedMetric> y = cell.metric(THROUGHPUT);
@@ -82,20 +88,24 @@ public final class SweepViews {
 				continue;
 			}
 			point(cell, x.get(), y.get(), Flag.BASELINE, x.get().baseline(), y.get().baseline(), interactivity,
-					perGpu ? baselineGpus : null).ifPresent(baseline::add);
+					perGpu ? baselineGpus : null).map(p -> new Grouped(group(cell.params(), load), p)).ifPresent(baseline::add);
 			point(cell, x.get(), y.get(), Flag.CONTENDER, x.get().contender(), y.get().contender(), interactivity,
-					perGpu ? contenderGpus : null).ifPresent(contender::add);
+					perGpu ? contenderGpus : null).map(p -> new Grouped(group(cell.params(), load), p)).ifPresent(contender::add);
 		}
+		json.put("load", load);
 		ArrayNode sides = json.putArray("sides");
-		side(sides, Flag.BASELINE, comparison.baseline(), perGpu ? baselineGpus : null, baseline);
-		side(sides, Flag.CONTENDER, comparison.contender(), perGpu ? contenderGpus : null, contender);
-		Optional<ParetoFront.EqualInteractivity> equal = ParetoFront.ratio(ParetoFront.of(baseline),
-				ParetoFront.of(contender));
-		if (equal.isEmpty()) {
-			json.putNull("equal_interactivity");
-		}
-		else {
-			ObjectNode ratio = json.putObject("equal_interactivity");
+		side(sides, Flag.BASELINE, comparison.baseline(), perGpu ? baselineGpus : null, baseline, mapper);
+		side(sides, Flag.CONTENDER, comparison.contender(), perGpu ? contenderGpus : null, contender, mapper);
+		ArrayNode ratios = json.putArray("equal_interactivity");
+		for (dev.parity.run.Params group : groups(baseline, contender)) {
+			Optional<ParetoFront.EqualInteractivity> equal = ParetoFront.ratio(ParetoFront.of(in(baseline, group)),
+					ParetoFront.of(in(contender, group)));
+			if (equal.isEmpty()) {
+				continue;
+			}
+			ObjectNode ratio = ratios.addObject();
+			ratio.put("group", label(group));
+			ratio.set("params", ComparisonJson.params(group, mapper));
 			ratio.put("low", equal.get().low());
 			ratio.put("high", equal.get().high());
 			ratio.put("lowest_ratio", equal.get().lowestRatio());
@@ -201,33 +211,78 @@ public final class SweepViews {
 		return json;
 	}
 
-	private static void side(ArrayNode sides, String name, Run run, @Nullable Integer gpus,
-			List<ParetoFront.Point> points) {
-		List<ParetoFront.Point> front = ParetoFront.of(points);
-		ObjectNode side = sides.addObject();
-		side.put("side", name);
-		side.put("run", run.id().value());
-		side.put("title", run.title());
-		if (gpus == null) {
-			side.putNull("gpu_count");
+	/** A cell's point with the cells it competes with: those differing from it only in the load coordinate. */
+	private record Grouped(dev.parity.run.Params group, ParetoFront.Point point) {
+	}
+
+	/**
+	 * The coordinate that sets the load along a front: {@code concurrency}, else {@code request_rate}, else
+	 * {@code rate}; {@code null} when the grid has none of them (then all cells are one front).
+	 */
+	private static @Nullable String load(List<dev.parity.run.Params> cells) {
+		for (String name : List.of("concurrency", "request_rate", "rate")) {
+			if (cells.stream().anyMatch(params -> params.get(name).isPresent())) {
+				return name;
+			}
 		}
-		else {
-			side.put("gpu_count", gpus);
+		return null;
+	}
+
+	private static dev.parity.run.Params group(dev.parity.run.Params params, @Nullable String load) {
+		return load == null ? dev.parity.run.Params.of(java.util.Map.of()) : params.without(load);
+	}
+
+	private static String label(dev.parity.run.Params group) {
+		return group.values().isEmpty() ? "all cells" : group.label();
+	}
+
+	private static List<dev.parity.run.Params> groups(List<Grouped> first, List<Grouped> second) {
+		Set<dev.parity.run.Params> groups = new LinkedHashSet<>();
+		first.forEach(point -> groups.add(point.group()));
+		second.forEach(point -> groups.add(point.group()));
+		return List.copyOf(groups);
+	}
+
+	private static List<ParetoFront.Point> in(List<Grouped> points, dev.parity.run.Params group) {
+		return points.stream().filter(point -> point.group().equals(group)).map(Grouped::point).toList();
+	}
+
+	/**
+	 * One side's fronts: one per value of the coordinates other than the load (a front across prompt lengths would
+	 * set a short prompt against a long one), each with its points and the anchors on it.
+	 */
+	private static void side(ArrayNode sides, String name, Run run, @Nullable Integer gpus, List<Grouped> points,
+			JsonMapper mapper) {
+		for (dev.parity.run.Params group : groups(points, List.of())) {
+			List<ParetoFront.Point> members = in(points, group);
+			List<ParetoFront.Point> front = ParetoFront.of(members);
+			ObjectNode side = sides.addObject();
+			side.put("side", name);
+			side.put("run", run.id().value());
+			side.put("title", run.title());
+			side.put("group", label(group));
+			side.set("params", ComparisonJson.params(group, mapper));
+			if (gpus == null) {
+				side.putNull("gpu_count");
+			}
+			else {
+				side.put("gpu_count", gpus);
+			}
+			ArrayNode pointsJson = side.putArray("points");
+			for (ParetoFront.Point point : members) {
+				ObjectNode entry = pointsJson.addObject();
+				entry.put("anchor", point.anchor());
+				entry.put("label", point.label());
+				entry.put("interactivity", point.interactivity());
+				entry.put("throughput", point.throughput());
+				entry.put("greyed", point.greyed());
+				ArrayNode reasons = entry.putArray("greyed_by");
+				point.reasons().forEach(reasons::add);
+				entry.put("on_front", ParetoFront.on(front, point.anchor()));
+			}
+			ArrayNode frontJson = side.putArray("front");
+			front.forEach(point -> frontJson.add(point.anchor()));
 		}
-		ArrayNode pointsJson = side.putArray("points");
-		for (ParetoFront.Point point : points) {
-			ObjectNode entry = pointsJson.addObject();
-			entry.put("anchor", point.anchor());
-			entry.put("label", point.label());
-			entry.put("interactivity", point.interactivity());
-			entry.put("throughput", point.throughput());
-			entry.put("greyed", point.greyed());
-			ArrayNode reasons = entry.putArray("greyed_by");
-			point.reasons().forEach(reasons::add);
-			entry.put("on_front", ParetoFront.on(front, point.anchor()));
-		}
-		ArrayNode frontJson = side.putArray("front");
-		front.forEach(point -> frontJson.add(point.anchor()));
 	}
 
 	/** {@code decode_tps} when any cell has it, else {@code tpot_ms} when any has that, else {@code decode_tps}. */

@@ -16,13 +16,13 @@ import tools.jackson.databind.json.JsonMapper;
  * @param paretoJson the {@code pareto} view, for the chart's {@code data-pareto}
  * @param axes the two axes in words
  * @param points every point of every side, for the table beside the chart
- * @param equalInteractivity the ratio at equal interactivity in words; {@code null} on a run page
+ * @param equalInteractivity the ratio at equal interactivity in words, one sentence per front; empty on a run page
  * @param fields the objectives as the form shows them
  * @param hidden the URL's other parameters, kept by the form
  * @param objectives the objectives in words; {@code null} when none is set
  * @param goodput each side's goodput; empty when no objective is set
  */
-record SweepPage(String paretoJson, String axes, List<PointRow> points, @Nullable String equalInteractivity,
+record SweepPage(String paretoJson, String axes, List<PointRow> points, List<String> equalInteractivity,
 		List<Field> fields, List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput) {
 
 	/** A point in the table: side, cell, both numbers, and whether it is on the front or greyed (and by what). */
@@ -53,23 +53,25 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, @Nullabl
 				+ pareto.path("interactivity_unit").asString() + "); throughput: "
 				+ pareto.path("throughput_metric").asString() + " (" + pareto.path("throughput_unit").asString() + ")";
 		List<PointRow> points = new ArrayList<>();
-		boolean twoSides = pareto.path("sides").size() > 1;
+		boolean comparison = pareto.path("sides").valueStream().anyMatch(side -> side.path("side").asString().equals("contender"));
 		pareto.path("sides").forEach(side -> side.path("points").forEach(point -> points.add(new PointRow(
-				twoSides ? side.path("side").asString() : "", point.path("anchor").asString(),
-				point.path("label").asString(), Numbers.format(point.path("interactivity").asDouble()),
-				Numbers.format(point.path("throughput").asDouble()), point.path("on_front").asBoolean(),
+				comparison ? side.path("side").asString() : "", point.path("anchor").asString(),
+				point.path("label").asString(), round(point.path("interactivity").asDouble()),
+				round(point.path("throughput").asDouble()), point.path("on_front").asBoolean(),
 				point.path("greyed").asBoolean(),
 				String.join(", ", point.path("greyed_by").valueStream().map(JsonNode::asString).toList())))));
-		String equal = null;
-		if (twoSides) {
-			JsonNode ratio = pareto.path("equal_interactivity");
-			equal = ratio.isObject() ? "At equal interactivity, from " + Numbers.format(ratio.path("low").asDouble())
-					+ " to " + Numbers.format(ratio.path("high").asDouble()) + " " + pareto.path("interactivity_unit").asString()
+		List<String> equal = new ArrayList<>();
+		if (comparison) {
+			pareto.path("equal_interactivity").forEach(ratio -> equal.add(ratio.path("group").asString()
+					+ ": at equal interactivity, from " + round(ratio.path("low").asDouble()) + " to "
+					+ round(ratio.path("high").asDouble()) + " " + pareto.path("interactivity_unit").asString()
 					+ " (where both fronts exist), the contender's throughput is "
 					+ range(ratio.path("lowest_ratio").asDouble(), ratio.path("highest_ratio").asDouble())
-					+ " the baseline's (interpolated on each front)."
-					: "No throughput ratio at equal interactivity: the two fronts share no interactivity, or one has no "
-							+ "comparable point.";
+					+ " the baseline's (interpolated on each front)."));
+			if (equal.isEmpty()) {
+				equal.add("No throughput ratio at equal interactivity: no two fronts share an interactivity (a greyed "
+						+ "point is on no front).");
+			}
 		}
 		List<Field> fields = new ArrayList<>();
 		for (String name : ServiceLevels.NAMES) {
@@ -114,8 +116,14 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, @Nullabl
 	}
 
 	private static String range(double low, double high) {
-		String lowText = Numbers.format(low) + "×";
-		return low == high ? lowText : lowText + "–" + Numbers.format(high) + "×";
+		String lowText = Numbers.format(Math.round(low * 100) / 100.0) + "×";
+		String highText = Numbers.format(Math.round(high * 100) / 100.0) + "×";
+		return lowText.equals(highText) ? lowText : lowText + "–" + highText;
+	}
+
+	/** Tokens per second to one decimal: the chart's numbers, readable. */
+	private static String round(double value) {
+		return Numbers.format(Math.round(value * 10) / 10.0);
 	}
 
 }
