@@ -266,7 +266,8 @@ class ComparisonController {
 	ResponseEntity<String> export(ComparisonPage page, JsonNode snapshot, String format, String title, String permalink,
 			String fileName, Notices notices, @Nullable ObjectNode publication) {
 		return switch (format) {
-			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices), "text/markdown", fileName + ".md");
+			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices)
+					+ SweepExport.markdown(snapshot, json), "text/markdown", fileName + ".md");
 			case "csv" -> download(ComparisonExport.csv(page, permalink, notices), "text/csv", fileName + ".csv");
 			case "json" -> {
 				ObjectNode body = json.createObjectNode();

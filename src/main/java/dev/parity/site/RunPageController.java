@@ -128,7 +128,8 @@ class RunPageController {
 	}
 
 	@GetMapping("/runs/{id}/export.{format}")
-	org.springframework.http.ResponseEntity<String> exportRun(@PathVariable String id, @PathVariable String format) {
+	org.springframework.http.ResponseEntity<String> exportRun(@PathVariable String id, @PathVariable String format,
+			@RequestParam Map<String, String> query) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
@@ -136,7 +137,8 @@ class RunPageController {
 		String thresholds = flagging.thresholds();
 		Notices runNotices = notices.forRun(id, ComparisonExport.absolute(permalink, ""));
 		String body = switch (format) {
-			case "md" -> RunExport.markdown(page, caveats.forRun(id), permalink, thresholds, runNotices);
+			case "md" -> RunExport.markdown(page, caveats.forRun(id), permalink, thresholds, runNotices)
+					+ SweepExport.markdown(sweeps.ofRun(run, query), json);
 			case "csv" -> RunExport.csv(page, permalink, thresholds, runNotices);
 			default -> throw new RunNotFoundException(id + "/export." + format);
 		};

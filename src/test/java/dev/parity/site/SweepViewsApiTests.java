@@ -65,6 +65,8 @@ class SweepViewsApiTests {
 		// at 131072, concurrency 4 and 8 (36.48 and 18.23 per user, ~141 tokens/s) are beaten by concurrency 2
 		assertThat(pareto.get("sides").get(4).get("front").toString()).doesNotContain("concurrency-4", "concurrency-8");
 		assertThat(json("/api/runs/" + first).has("goodput")).isFalse();
+		assertThat(text("/runs/" + first + "/export.md"))
+			.contains("| run | concurrency=2, prompt\\_tokens=65536 | 100.7 | 195.3 | greyed: runaway, unstable |");
 	}
 
 	@Test
@@ -137,6 +139,11 @@ class SweepViewsApiTests {
 			.isEqualTo("TTFT ≤ 2 s for 90 % of requests");
 		assertThat(JSON.readTree(export).has("pareto")).isTrue();
 		assertThat(json("/api/compare/" + pair).has("goodput")).isFalse();
+		String markdown = text("/compare/" + pair + "/export.md?slo_ttft_s=2");
+		assertThat(markdown).contains("## Throughput against interactivity (Pareto fronts)")
+			.contains("prompt\\_tokens=280: at equal interactivity, from ")
+			.contains("## Goodput: TTFT ≤ 2 s for 90 % of requests")
+			.contains("| contender | concurrency=1, prompt\\_tokens=8192 | 0 % | 0 of 5 requests | no |");
 	}
 
 	@Test
@@ -194,6 +201,12 @@ class SweepViewsApiTests {
 		MvcResult result = mvc.perform(get(url)).andReturn();
 		assertThat(result.getResponse().getStatus()).as(url).isEqualTo(200);
 		return JSON.readTree(result.getResponse().getContentAsString());
+	}
+
+	private String text(String url) throws Exception {
+		MvcResult result = mvc.perform(get(url)).andReturn();
+		assertThat(result.getResponse().getStatus()).as(url).isEqualTo(200);
+		return result.getResponse().getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
 	}
 
 	private String page(String url) throws Exception {
