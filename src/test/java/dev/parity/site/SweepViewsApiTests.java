@@ -147,6 +147,30 @@ class SweepViewsApiTests {
 	}
 
 	@Test
+	void aPublicationRemembersItsObjectivesAndFreezesItsGoodput() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String control = TestUploads.upload(mvc, "run-e-control.json");
+
+		MvcResult published = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
+			.post("/compare/" + reference + "..." + control + "/publish")
+			.param("title", "Control within 2 s TTFT " + java.util.UUID.randomUUID())
+			.param("caption", "goodput under an SLO")
+			.param("query", "slo_ttft_s=2&slo_share=0.8")
+			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
+				.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf()))
+			.andReturn();
+		String url = published.getResponse().getRedirectedUrl();
+		assertThat(url).as("no reason is asked for objectives").startsWith("/published/");
+
+		JsonNode frozen = json("/api" + url);
+		assertThat(frozen.toString()).contains("\"slo_ttft_s\":2").contains("\"slo_share\":0.8");
+		assertThat(frozen.findValue("goodput").get("objectives").get("words").asString())
+			.isEqualTo("TTFT ≤ 2 s for 80 % of requests");
+		assertThat(frozen.findValue("pareto")).isNotNull();
+	}
+
+	@Test
 	void badObjectivesAreA400NamingThem() throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String control = TestUploads.upload(mvc, "run-e-control.json");
