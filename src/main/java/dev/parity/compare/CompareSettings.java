@@ -35,10 +35,20 @@ import org.jspecify.annotations.Nullable;
  * @param vary the one variable the comparison varies, which is annotated rather than greyed ({@code vary})
  * @param criticalFlags engine flags whose difference greys the comparison, normalised as
  * {@link Provenance.Engine#normaliseFlag} does ({@code critical_flags})
+ * @param slo the service-level objectives goodput is counted against ({@code slo_ttft_s}, {@code slo_tpot_ms},
+ * {@code slo_e2e_s}, {@code slo_share}); they grey nothing
  */
 public record CompareSettings(double band, double outputTolerance, double failureTolerance, double runaway,
 		double spike, double unstableCv, double skew, double outlierZ, double warningFactor, double implausible,
-		String stat, String vary, Set<String> criticalFlags) {
+		String stat, String vary, Set<String> criticalFlags, ServiceLevels slo) {
+
+	/** Settings without service-level objectives. */
+	public CompareSettings(double band, double outputTolerance, double failureTolerance, double runaway,
+			double spike, double unstableCv, double skew, double outlierZ, double warningFactor, double implausible,
+			String stat, String vary, Set<String> criticalFlags) {
+		this(band, outputTolerance, failureTolerance, runaway, spike, unstableCv, skew, outlierZ, warningFactor,
+				implausible, stat, vary, criticalFlags, ServiceLevels.NONE);
+	}
 
 	/** The variables a comparison may vary, the default first. */
 	public static final List<String> VARIES = List.of("system", "engine", "flags", "checkpoint", "dataset", "harness",
@@ -83,6 +93,7 @@ public record CompareSettings(double band, double outputTolerance, double failur
 	 */
 	public CompareSettings withOverrides(Map<String, String> query) {
 		Map<String, Object> values = new LinkedHashMap<>(asMap());
+		values.keySet().removeAll(ServiceLevels.NAMES);
 		query.forEach((name, raw) -> {
 			if (raw == null || raw.isBlank() || !values.containsKey(name)) {
 				return;
@@ -94,10 +105,13 @@ public record CompareSettings(double band, double outputTolerance, double failur
 				default -> Bound.parse(name, value);
 			});
 		});
-		return fromMap(values);
+		return fromMap(values, slo.withOverrides(query));
 	}
 
-	/** Every threshold in force, the statistic, the varied variable and the critical flags, under their URL names. */
+	/**
+	 * Every threshold in force, the statistic, the varied variable and the critical flags, under their URL names;
+	 * then the service-level objectives that are set ({@link ServiceLevels#asMap()}).
+	 */
 	public Map<String, Object> asMap() {
 		Map<String, Object> map = new LinkedHashMap<>();
 		map.put("band", band);
@@ -113,6 +127,7 @@ public record CompareSettings(double band, double outputTolerance, double failur
 		map.put("stat", stat);
 		map.put("vary", vary);
 		map.put("critical_flags", List.copyOf(criticalFlags));
+		map.putAll(slo.asMap());
 		return Collections.unmodifiableMap(map);
 	}
 
@@ -122,12 +137,12 @@ public record CompareSettings(double band, double outputTolerance, double failur
 	}
 
 	@SuppressWarnings("unchecked")
-	private static CompareSettings fromMap(Map<String, Object> values) {
+	private static CompareSettings fromMap(Map<String, Object> values, ServiceLevels slo) {
 		return new CompareSettings((double) values.get("band"), (double) values.get("output_tolerance"),
 				(double) values.get("failure_tolerance"), (double) values.get("runaway"), (double) values.get("spike"),
 				(double) values.get("unstable_cv"), (double) values.get("skew"), (double) values.get("outlier_z"),
 				(double) values.get("warning_factor"), (double) values.get("implausible"), (String) values.get("stat"),
-				(String) values.get("vary"), new LinkedHashSet<>((List<String>) values.get("critical_flags")));
+				(String) values.get("vary"), new LinkedHashSet<>((List<String>) values.get("critical_flags")), slo);
 	}
 
 	private static String statistic(String stat) {

@@ -34,11 +34,17 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 	public record Difference(String name, Object value, Object standard) {
 	}
 
-	/** The settings that differ from the defaults; {@code critical_flags} compare as a set (their order says nothing). */
+	/**
+	 * The settings that differ from the defaults; {@code critical_flags} compare as a set (their order says nothing).
+	 * Service-level objectives are not among them: they choose what goodput counts and grey nothing.
+	 */
 	public static List<Difference> differences(CompareSettings settings, CompareSettings defaults) {
 		Map<String, Object> standard = defaults.asMap();
 		List<Difference> differences = new ArrayList<>();
 		settings.asMap().forEach((name, value) -> {
+			if (ServiceLevels.NAMES.contains(name)) {
+				return;
+			}
 			Object other = standard.get(name);
 			boolean same = value instanceof List<?> list && other instanceof List<?> otherList
 					? new HashSet<>(list).equals(new HashSet<>(otherList)) : Objects.equals(value, other);

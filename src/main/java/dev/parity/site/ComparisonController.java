@@ -168,6 +168,8 @@ class ComparisonController {
 		model.addAttribute("live", true);
 		model.addAttribute("publishErrors", Map.of());
 		model.addAttribute("publishForm", Map.of());
+		model.addAttribute("sweep", SweepPage.of(snapshot, query, json));
+		model.addAttribute("sweepAction", "/compare/" + runs.path());
 	}
 
 	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number")
@@ -264,7 +266,8 @@ class ComparisonController {
 	ResponseEntity<String> export(ComparisonPage page, JsonNode snapshot, String format, String title, String permalink,
 			String fileName, Notices notices, @Nullable ObjectNode publication) {
 		return switch (format) {
-			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices), "text/markdown", fileName + ".md");
+			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices)
+					+ SweepExport.markdown(snapshot, json), "text/markdown", fileName + ".md");
 			case "csv" -> download(ComparisonExport.csv(page, permalink, notices), "text/csv", fileName + ".csv");
 			case "json" -> {
 				ObjectNode body = json.createObjectNode();

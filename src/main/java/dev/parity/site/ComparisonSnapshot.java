@@ -85,6 +85,12 @@ final class ComparisonSnapshot {
 			row.put("status", difference.status());
 			row.put("rule", difference.rule());
 		}
+		// The Pareto view and, with objectives set, goodput: frozen with the numbers when published.
+		snapshot.set("pareto", dev.parity.compare.SweepViews.paretoOfComparison(comparison, json));
+		if (comparison.settings().slo().any()) {
+			snapshot.set("goodput",
+					dev.parity.compare.SweepViews.goodputOfComparison(comparison, comparison.settings().slo(), json));
+		}
 		return snapshot;
 	}
 
@@ -111,6 +117,9 @@ final class ComparisonSnapshot {
 		// Said about the settings against the server's defaults of the day, not about the two runs.
 		claim.remove("non_default_settings");
 		claim.remove("ungreyed_by_settings");
+		// Drawn from the cells' own numbers and greying, so it says nothing they do not; publications frozen before it
+		// existed do not lack anything.
+		claim.remove("pareto");
 		((ObjectNode) claim.get("baseline")).remove("url");
 		((ObjectNode) claim.get("contender")).remove("url");
 		return claim;

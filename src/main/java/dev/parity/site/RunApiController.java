@@ -49,9 +49,12 @@ class RunApiController {
 
 	private final SiteUrls siteUrls;
 
+	private final SweepViewing sweeps;
+
 	RunApiController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
 			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices,
-			SiteUrls siteUrls) {
+			SiteUrls siteUrls, SweepViewing sweeps) {
+		this.sweeps = sweeps;
 		this.notices = notices;
 		this.siteUrls = siteUrls;
 		this.caveats = caveats;
@@ -84,12 +87,14 @@ class RunApiController {
 		return body;
 	}
 
-	@Operation(summary = "A run with its provenance, cells, samples and flags")
+	@Operation(summary = "A run with its provenance, cells, samples and flags; its Pareto view (pareto) and, with "
+			+ "slo_ttft_s, slo_tpot_ms or slo_e2e_s (and slo_share, default 0.9) in the URL, its goodput (goodput)")
 	@GetMapping("/api/runs/{id}")
-	ObjectNode showRun(@PathVariable String id) {
+	ObjectNode showRun(@PathVariable String id, @RequestParam java.util.Map<String, String> query) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		ObjectNode body = runJson.run(run, flags.run(), flags.cells());
+		body.setAll(sweeps.ofRun(run, query));
 		body.set("caveats", CaveatJson.list(caveats.forRun(id), json));
 		notices.forRun(id, siteUrls.link("")).writeJson(body);
 		publications.retractionOf("run", id).ifPresent(r -> {

@@ -52,9 +52,12 @@ class RunPageController {
 
 	private final RunReplicates replicates;
 
+	private final SweepViewing sweeps;
+
 	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
 			Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
-			dev.parity.history.SeriesRepository series, RunReplicates replicates) {
+			dev.parity.history.SeriesRepository series, RunReplicates replicates, SweepViewing sweeps) {
+		this.sweeps = sweeps;
 		this.series = series;
 		this.replicates = replicates;
 		this.notices = notices;
@@ -82,8 +85,12 @@ class RunPageController {
 	}
 
 	@GetMapping("/runs/{id}")
-	String showRun(@PathVariable String id, Model model) {
+	String showRun(@PathVariable String id, @RequestParam Map<String, String> query, Model model) {
 		Run run = load(id);
+		// Pareto view, SLOs and goodput (slo_* in the URL), and the commands that would run it again
+		model.addAttribute("sweep", sweeps.page(sweeps.ofRun(run, query), query));
+		model.addAttribute("sweepAction", run.url());
+		model.addAttribute("rerun", RerunCommands.of(run));
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
 		model.addAttribute("pageTitle", run.title());
@@ -121,7 +128,8 @@ class RunPageController {
 	}
 
 	@GetMapping("/runs/{id}/export.{format}")
-	org.springframework.http.ResponseEntity<String> exportRun(@PathVariable String id, @PathVariable String format) {
+	org.springframework.http.ResponseEntity<String> exportRun(@PathVariable String id, @PathVariable String format,
+			@RequestParam Map<String, String> query) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
@@ -129,7 +137,8 @@ class RunPageController {
 		String thresholds = flagging.thresholds();
 		Notices runNotices = notices.forRun(id, ComparisonExport.absolute(permalink, ""));
 		String body = switch (format) {
-			case "md" -> RunExport.markdown(page, caveats.forRun(id), permalink, thresholds, runNotices);
+			case "md" -> RunExport.markdown(page, caveats.forRun(id), permalink, thresholds, runNotices)
+					+ SweepExport.markdown(sweeps.ofRun(run, query), json);
 			case "csv" -> RunExport.csv(page, permalink, thresholds, runNotices);
 			default -> throw new RunNotFoundException(id + "/export." + format);
 		};

@@ -1,0 +1,162 @@
+package dev.parity.compare;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.parity.run.Cell;
+import dev.parity.run.Params;
+import dev.parity.run.Sample;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Goodput against service-level objectives, counted from a cell's per-request samples: the share of its requests
+ * that completed and met every objective (a failed or cancelled request meets none), and, for each value of the other
+ * grid coordinates, the highest concurrency whose cell meets them for at least the required share. A cell a check
+ * greys keeps its share, shown greyed, and never counts as the highest concurrency.
+ */
+public final class Goodput {
+
+	private Goodput() {
+	}
+
+	/**
+	 * One cell's goodput.
+	 *
+	 * @param params the cell's params
+	 * @param requests the requests counted: the samples, or the cell's request counts when those are more (samples of
+	 * completed requests only)
+	 * @param meeting the requests that completed and met every objective
+	 * @param share {@code meeting / requests}; {@code null} without samples or when a sample lacks a measure
+	 * @param missing why there is no share, else {@code null}
+	 * @param greyedBy the rules that grey a measure an objective bounds, empty when none
+	 */
+	public record CellGoodput(Params params, int requests, int meeting, @Nullable Double share, @Nullable String missing,
+			List<String> greyedBy) {
+
+		public CellGoodput {
+			greyedBy = List.copyOf(greyedBy);
+		}
+
+		public boolean meets(double required) {
+			return share != null && share >= required && greyedBy.isEmpty();
+		}
+
+	}
+
+	/**
+	 * The highest concurrency meeting the objectives among cells whose other coordinates are {@code others}.
+	 *
+	 * @param concurrency the highest such concurrency; {@code null} when no cell meets them
+	 */
+	public record Highest(Params others, @Nullable BigDecimal concurrency) {
+	}
+
+	/** A cell's goodput under these objectives; {@code greyedBy} are the rules greying a measure they bound. */
+	public static CellGoodput of(Cell cell, ServiceLevels slo, List<String> greyedBy) {
+		List<Sample> samples = cell.samples();
+		if (samples.isEmpty()) {
+			return new CellGoodput(cell.params(), cell.requests().knownTotal(), 0, null, "no per-request samples",
+					greyedBy);
+		}
+		int meeting = 0;
+		for (Sample sample : samples) {
+			Boolean met = slo.met(sample);
+			if (met == null) {
+				return new CellGoodput(cell.params(), samples.size(), 0, null,
+						"a sample does not record " + String.join(" or ", slo.measures()), greyedBy);
+			}
+			if (met) {
+				meeting++;
+			}
+		}
+		int requests = Math.max(samples.size(), cell.requests().knownTotal());
+		return new CellGoodput(cell.params(), requests, meeting, (double) meeting / requests, null, greyedBy);
+	}
+
+	/** For each value of the grid's other coordinates, in the cells' order, the highest concurrency meeting them. */
+	public static List<Highest> highest(List<CellGoodput> cells, double required) {
+		Map<Params, BigDecimal> best = new LinkedHashMap<>();
+		for (CellGoodput cell : cells) {
+			BigDecimal concurrency = cell.params().number("concurrency").orElse(null);
+			if (concurrency == null) {
+				continue;
+			}
+			Params others = cell.params().without("concurrency");
+			best.putIfAbsent(others, null);
+			if (cell.meets(required) && (best.get(others) == null || concurrency.compareTo(best.get(others)) > 0)) {
+				best.put(others, concurrency);
+			}
+		}
+		List<Highest> highest = new ArrayList<>();
+		best.forEach((others, concurrency) -> highest.add(new Highest(others, concurrency)));
+		return highest;
+	}
+
+	/** A run's goodput as JSON: the objectives, each cell's share and the highest concurrencies. */
+	public static ObjectNode json(List<Cell> cells, ServiceLevels slo, Function<Cell, List<String>> greyedBy,
+			JsonMapper mapper) {
+		List<CellGoodput> goodput = cells.stream().map(cell -> of(cell, slo, greyedBy.apply(cell))).toList();
+		ObjectNode json = mapper.createObjectNode();
+		ArrayNode cellsJson = json.putArray("cells");
+		for (CellGoodput cell : goodput) {
+			ObjectNode entry = cellsJson.addObject();
+			entry.put("anchor", cell.params().anchor());
+			entry.put("label", cell.params().label());
+			entry.set("params", ComparisonJson.params(cell.params(), mapper));
+			entry.put("requests", cell.requests());
+			entry.put("meeting", cell.meeting());
+			if (cell.share() == null) {
+				entry.putNull("share");
+			}
+			else {
+				entry.put("share", cell.share());
+			}
+			entry.put("meets", cell.meets(slo.share()));
+			entry.put("greyed", !cell.greyedBy().isEmpty());
+			ArrayNode rules = entry.putArray("greyed_by");
+			cell.greyedBy().forEach(rules::add);
+			entry.put("missing", cell.missing());
+		}
+		ArrayNode highest = json.putArray("highest_concurrency");
+		for (Highest best : highest(goodput, slo.share())) {
+			ObjectNode entry = highest.addObject();
+			entry.set("params", ComparisonJson.params(best.others(), mapper));
+			entry.put("label", best.others().values().isEmpty() ? "all cells" : best.others().label());
+			if (best.concurrency() == null) {
+				entry.putNull("concurrency");
+			}
+			else {
+				entry.put("concurrency", best.concurrency());
+			}
+		}
+		return json;
+	}
+
+	/** The objectives as JSON, with their words. */
+	public static ObjectNode objectives(ServiceLevels slo, JsonMapper mapper) {
+		ObjectNode json = mapper.createObjectNode();
+		putOrNull(json, "slo_ttft_s", slo.ttftS());
+		putOrNull(json, "slo_tpot_ms", slo.tpotMs());
+		putOrNull(json, "slo_e2e_s", slo.e2eS());
+		json.put("slo_share", slo.share());
+		json.put("words", slo.words());
+		return json;
+	}
+
+	private static void putOrNull(ObjectNode json, String name, @Nullable Double value) {
+		if (value == null) {
+			json.putNull(name);
+		}
+		else {
+			json.put(name, value);
+		}
+	}
+
+}

@@ -1,0 +1,129 @@
+package dev.parity.site;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.parity.compare.ServiceLevels;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What a run or comparison page shows of its sweep views (see {@code SweepViews}): the Pareto chart's data and the
+ * same numbers as a table, the throughput ratio at equal interactivity, the objectives form and each side's goodput.
+ *
+ * @param paretoJson the {@code pareto} view, for the chart's {@code data-pareto}
+ * @param axes the two axes in words
+ * @param points every point of every side, for the table beside the chart
+ * @param equalInteractivity the ratio at equal interactivity in words, one sentence per front; empty on a run page
+ * @param fields the objectives as the form shows them
+ * @param hidden the URL's other parameters, kept by the form
+ * @param objectives the objectives in words; {@code null} when none is set
+ * @param goodput each side's goodput; empty when no objective is set
+ */
+record SweepPage(String paretoJson, String axes, List<PointRow> points, List<String> equalInteractivity,
+		List<Field> fields, List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput) {
+
+	/** A point in the table: side, cell, both numbers, and whether it is on the front or greyed (and by what). */
+	record PointRow(String side, String anchor, String label, String interactivity, String throughput, boolean onFront,
+			boolean greyed, String greyedBy) {
+	}
+
+	/** A form field: URL name, words, value as typed. */
+	record Field(String name, String label, String value) {
+	}
+
+	/** One side's goodput: its cells and the highest concurrency meeting the objectives per other coordinates. */
+	record GoodputSide(String side, List<GoodputRow> rows, List<String> highest) {
+	}
+
+	/** One cell's goodput in words. */
+	record GoodputRow(String anchor, String label, String share, String counts, boolean meets, boolean greyed,
+			String greyedBy) {
+	}
+
+	private static final Map<String, String> LABELS = Map.of("slo_ttft_s", "TTFT at most (s)", "slo_tpot_ms",
+			"TPOT at most (ms)", "slo_e2e_s", "end-to-end at most (s)", "slo_share", "share of requests (default 0.9)");
+
+	static SweepPage of(JsonNode views, Map<String, String> query, JsonMapper json) {
+		JsonNode pareto = views.path("pareto");
+		String axes = "Interactivity: " + pareto.path("interactivity_metric").asString()
+				+ ("tpot_ms".equals(pareto.path("interactivity_metric").asString()) ? " as 1000 / tpot_ms" : "") + " ("
+				+ pareto.path("interactivity_unit").asString() + "); throughput: "
+				+ pareto.path("throughput_metric").asString() + " (" + pareto.path("throughput_unit").asString() + ")";
+		List<PointRow> points = new ArrayList<>();
+		boolean comparison = pareto.path("sides").valueStream().anyMatch(side -> side.path("side").asString().equals("contender"));
+		pareto.path("sides").forEach(side -> side.path("points").forEach(point -> points.add(new PointRow(
+				comparison ? side.path("side").asString() : "", point.path("anchor").asString(),
+				point.path("label").asString(), round(point.path("interactivity").asDouble()),
+				round(point.path("throughput").asDouble()), point.path("on_front").asBoolean(),
+				point.path("greyed").asBoolean(),
+				String.join(", ", point.path("greyed_by").valueStream().map(JsonNode::asString).toList())))));
+		List<String> equal = new ArrayList<>();
+		if (comparison) {
+			pareto.path("equal_interactivity").forEach(ratio -> equal.add(ratio.path("group").asString()
+					+ ": at equal interactivity, from " + round(ratio.path("low").asDouble()) + " to "
+					+ round(ratio.path("high").asDouble()) + " " + pareto.path("interactivity_unit").asString()
+					+ " (where both fronts exist), the contender's throughput is "
+					+ range(ratio.path("lowest_ratio").asDouble(), ratio.path("highest_ratio").asDouble())
+					+ " the baseline's (interpolated on each front)."));
+			if (equal.isEmpty()) {
+				equal.add("No throughput ratio at equal interactivity: no two fronts share an interactivity (a greyed "
+						+ "point is on no front).");
+			}
+		}
+		List<Field> fields = new ArrayList<>();
+		for (String name : ServiceLevels.NAMES) {
+			fields.add(new Field(name, LABELS.get(name), query.getOrDefault(name, "")));
+		}
+		List<Field> hidden = new ArrayList<>();
+		query.forEach((name, value) -> {
+			if (!ServiceLevels.NAMES.contains(name) && value != null && !value.isBlank()) {
+				hidden.add(new Field(name, name, value));
+			}
+		});
+		JsonNode goodput = views.path("goodput");
+		String objectives = goodput.isObject() ? goodput.path("objectives").path("words").asString() : null;
+		List<GoodputSide> sides = new ArrayList<>();
+		if (goodput.isObject()) {
+			for (String side : List.of("run", "baseline", "contender")) {
+				if (goodput.has(side)) {
+					sides.add(side(side, goodput.get(side)));
+				}
+			}
+		}
+		return new SweepPage(json.writeValueAsString(pareto), axes, points, equal, fields, hidden, objectives, sides);
+	}
+
+	private static GoodputSide side(String name, JsonNode side) {
+		List<GoodputRow> rows = new ArrayList<>();
+		side.path("cells").forEach(cell -> {
+			JsonNode share = cell.path("share");
+			String shareText = share.isNumber() ? Numbers.format(share.asDouble() * 100) + " %"
+					: "— (" + cell.path("missing").asString() + ")";
+			String counts = share.isNumber()
+					? cell.path("meeting").asInt() + " of " + cell.path("requests").asInt() + " requests" : "";
+			rows.add(new GoodputRow(cell.path("anchor").asString(), cell.path("label").asString(), shareText, counts,
+					cell.path("meets").asBoolean(), cell.path("greyed").asBoolean(),
+					String.join(", ", cell.path("greyed_by").valueStream().map(JsonNode::asString).toList())));
+		});
+		List<String> highest = new ArrayList<>();
+		side.path("highest_concurrency").forEach(best -> highest.add(best.path("label").asString() + ": "
+				+ (best.path("concurrency").isNumber() ? "concurrency " + best.path("concurrency").asString()
+						: "no concurrency meets them")));
+		return new GoodputSide(name, rows, highest);
+	}
+
+	private static String range(double low, double high) {
+		String lowText = Numbers.format(Math.round(low * 100) / 100.0) + "×";
+		String highText = Numbers.format(Math.round(high * 100) / 100.0) + "×";
+		return lowText.equals(highText) ? lowText : lowText + "–" + highText;
+	}
+
+	/** Tokens per second to one decimal: the chart's numbers, readable. */
+	private static String round(double value) {
+		return Numbers.format(Math.round(value * 10) / 10.0);
+	}
+
+}
