@@ -71,6 +71,10 @@ class DescribeFormatBrowserTests extends BrowserTest {
 				&& d.findElement(By.cssSelector("#describe-cell-table")).getText().contains("4 0 2"));
 		assertThat(browser.findElement(By.id("describe-problems")).isDisplayed()).isFalse();
 		screenshot("describe-format");
+		org.openqa.selenium.Dimension wide = browser.manage().window().getSize();
+		browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 1600));
+		screenshot("describe-format-390");
+		browser.manage().window().setSize(wide);
 
 		browser.findElement(By.id("format-name")).sendKeys(name);
 		click("#save-format");
