@@ -103,6 +103,7 @@ public class Backups {
 		manifest.set("publications", array("select to_jsonb(t) from publication t order by created_at, id"));
 		manifest.set("retractions", array("select to_jsonb(t) from retraction t order by id"));
 		manifest.set("audit_events", array("select to_jsonb(t) from audit_event t order by id"));
+		manifest.set("saved_formats", array("select to_jsonb(t) from saved_format t order by name, version"));
 		// History: series and their runs, settings, alerts with their status records, webhooks (without their URL and
 		// signing secret: an admin registers them again) and the delivery log. Analyses are recomputed, not kept.
 		ObjectNode history = manifest.putObject("history");

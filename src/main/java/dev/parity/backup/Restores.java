@@ -119,6 +119,9 @@ public class Restores {
 		insertAll("hypothesis_status", manifest.path("hypothesis_status"));
 		insertAll("publication", manifest.path("publications"));
 		insertAll("retraction", manifest.path("retractions"));
+		if (manifest.has("saved_formats")) {
+			insertAll("saved_format", manifest.path("saved_formats"));
+		}
 		JsonNode history = manifest.path("history");
 		for (String table : new String[] { "series", "series_run", "series_settings", "alert", "alert_status", "webhook",
 				"webhook_delivery", "webhook_attempt" }) {

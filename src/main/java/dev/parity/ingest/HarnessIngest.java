@@ -15,6 +15,9 @@ import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableMapping;
 import dev.parity.ingest.harness.UploadedFiles;
+import dev.parity.ingest.mapping.MappedImport;
+import dev.parity.ingest.mapping.SavedFormat;
+import dev.parity.ingest.mapping.SavedFormats;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunWriter;
@@ -49,8 +52,11 @@ public class HarnessIngest {
 
 	private final DocumentLimits limits;
 
-	HarnessIngest(RunWriter runs, AuditTrail audit, JsonMapper json, DocumentLimits limits) {
+	private final SavedFormats savedFormats;
+
+	HarnessIngest(RunWriter runs, AuditTrail audit, JsonMapper json, DocumentLimits limits, SavedFormats savedFormats) {
 		this.limits = limits;
+		this.savedFormats = savedFormats;
 		this.runs = runs;
 		this.audit = audit;
 		this.json = json;
@@ -67,10 +73,22 @@ public class HarnessIngest {
 	 * @param document the merged run document ({@code null} when the files could not be read)
 	 * @param problems what is wrong with the merged document (empty when it can be stored)
 	 * @param run the document as read, when valid
+	 * @param saved the saved format read (then {@code format} is {@code null}), picked or detected
 	 */
 	public record Preview(Detection detection, @Nullable HarnessFormat format, List<String> notes,
 			List<CountReading> countReadings, @Nullable ObjectNode fileProvenance, @Nullable ObjectNode document,
-			List<Problem> problems, @Nullable RunDocument run) {
+			List<Problem> problems, @Nullable RunDocument run, @Nullable SavedFormat saved) {
+
+		public Preview(Detection detection, @Nullable HarnessFormat format, List<String> notes,
+				List<CountReading> countReadings, @Nullable ObjectNode fileProvenance, @Nullable ObjectNode document,
+				List<Problem> problems, @Nullable RunDocument run) {
+			this(detection, format, notes, countReadings, fileProvenance, document, problems, run, null);
+		}
+
+		/** The id of the format read: a built-in one's ({@code vllm}) or a saved one's ({@code lab-bench@2}). */
+		public @Nullable String formatId() {
+			return saved != null ? saved.id() : format != null ? format.id() : null;
+		}
 
 		public boolean storable() {
 			return run != null && problems.isEmpty();
@@ -85,6 +103,16 @@ public class HarnessIngest {
 	 */
 	public Preview preview(List<InputFile> files, @Nullable HarnessFormat format, ObjectNode provenance,
 			@Nullable TableMapping mapping) {
+		return preview(files, format, null, provenance, mapping);
+	}
+
+	/**
+	 * Reads and checks an upload without storing anything, with a built-in or a saved format (or neither, to detect).
+	 *
+	 * @param saved the saved format the user picked (with {@code format} {@code null}), or {@code null}
+	 */
+	public Preview preview(List<InputFile> files, @Nullable HarnessFormat format, @Nullable SavedFormat saved,
+			ObjectNode provenance, @Nullable TableMapping mapping) {
 		if (files.isEmpty() || files.stream().allMatch(f -> f.content().length == 0)) {
 			throw new RunFileRejected("files", "no file was uploaded");
 		}
@@ -96,7 +124,7 @@ public class HarnessIngest {
 			return new Preview(new Detection(null, List.of(), rejected.getMessage()), format, List.of(), List.of(), null, null,
 					List.of(new Problem("files", rejected.getMessage())), null);
 		}
-		return preview(expanded, format, provenance, mapping);
+		return preview(expanded, format, saved, provenance, mapping);
 	}
 
 	/**
@@ -107,9 +135,43 @@ public class HarnessIngest {
 	 */
 	public Preview preview(UploadedFiles files, @Nullable HarnessFormat format, ObjectNode provenance,
 			@Nullable TableMapping mapping) {
+		return preview(files, format, null, provenance, mapping);
+	}
+
+	/**
+	 * Reads and checks an upload, its zips expanded already, with a built-in or a saved format (or neither, to
+	 * detect: saved formats are asked only when no built-in format could read the files).
+	 */
+	public Preview preview(UploadedFiles files, @Nullable HarnessFormat format, @Nullable SavedFormat saved,
+			ObjectNode provenance, @Nullable TableMapping mapping) {
 		Detection detection = files.detection();
-		HarnessFormat chosen = format != null ? format : detection.format();
+		HarnessFormat chosen = format != null || saved != null ? format : detection.format();
 		List<Problem> problems = new ArrayList<>();
+		if (chosen == null && saved == null && detection.candidates().isEmpty()) {
+			// A file of a known harness is never read by a saved format unasked: only files nothing built in reads.
+			List<SavedFormat> found = savedFormats.detect(files.files());
+			if (found.size() == 1) {
+				saved = found.get(0);
+				detection = new Detection(null, List.of(), "saved format " + saved.id() + ": every path its detect lists"
+						+ " is in the files");
+			}
+			else if (found.size() > 1) {
+				problems.add(new Problem("format", "the files fit more than one saved format, pick one of "
+						+ found.stream().map(SavedFormat::name).toList()));
+				return new Preview(detection, null, List.of(), List.of(), null, null, problems, null);
+			}
+		}
+		if (saved != null) {
+			HarnessImport imported;
+			try {
+				imported = MappedImport.read(saved, files.files());
+			}
+			catch (ImportRejected rejected) {
+				problems.add(new Problem("files", rejected.getMessage()));
+				return new Preview(detection, null, List.of(), List.of(), null, null, problems, null, saved);
+			}
+			return previewOf(detection, null, saved, imported, provenance);
+		}
 		if (chosen == null) {
 			problems.add(new Problem("format", "could not tell the format for certain: " + detection.explanation()
 					+ (detection.candidates().isEmpty() ? "" : "; pick one of " + detection.candidates().stream()
@@ -124,6 +186,12 @@ public class HarnessIngest {
 			problems.add(new Problem("files", rejected.getMessage()));
 			return new Preview(detection, chosen, List.of(), List.of(), null, null, problems, null);
 		}
+		return previewOf(detection, chosen, null, imported, provenance);
+	}
+
+	private Preview previewOf(Detection detection, @Nullable HarnessFormat chosen, @Nullable SavedFormat saved,
+			HarnessImport imported, ObjectNode provenance) {
+		List<Problem> problems = new ArrayList<>();
 		ObjectNode fileProvenance = imported.cellsDocument().deepCopy();
 		fileProvenance.remove("cells");
 		fileProvenance.remove("format");
@@ -133,7 +201,7 @@ public class HarnessIngest {
 		problems.addAll(RunDocumentValidator.validate(document));
 		RunDocument run = problems.isEmpty() ? RunDocumentReader.read(document) : null;
 		return new Preview(detection, chosen, imported.notes(), imported.countReadings(), fileProvenance, document,
-				problems, run);
+				problems, run, saved);
 	}
 
 	/**
@@ -145,13 +213,25 @@ public class HarnessIngest {
 	@Transactional
 	public Stored store(List<InputFile> files, @Nullable HarnessFormat format, ObjectNode provenance,
 			@Nullable TableMapping mapping, String uploadedBy) {
-		Preview preview = preview(files, format, provenance, mapping);
+		return store(files, format, null, provenance, mapping, uploadedBy);
+	}
+
+	/**
+	 * Stores an upload read with a built-in or a saved format (or neither, to detect). A run read with a saved format
+	 * keeps that version's mapping beside its files: the run records the version that read it.
+	 *
+	 * @throws RunFileRejected with every problem, when it cannot be stored
+	 */
+	@Transactional
+	public Stored store(List<InputFile> files, @Nullable HarnessFormat format, @Nullable SavedFormat saved,
+			ObjectNode provenance, @Nullable TableMapping mapping, String uploadedBy) {
+		Preview preview = preview(files, format, saved, provenance, mapping);
 		if (!preview.storable()) {
 			audit.refused("import-run", names(files), preview.problems().toString());
 			throw new RunFileRejected(preview.problems());
 		}
 		List<UploadedFile> kept = new ArrayList<>();
-		StringBuilder identity = new StringBuilder(preview.format().id()).append('\n');
+		StringBuilder identity = new StringBuilder(preview.formatId()).append('\n');
 		for (InputFile file : files) {
 			kept.add(new UploadedFile(file.name(), mediaType(file), file.content()));
 			identity.append(file.name()).append(' ').append(Sha256.hex(file.content())).append('\n');
@@ -160,12 +240,19 @@ public class HarnessIngest {
 		if (mapping != null) {
 			identity.append(mapping).append('\n');
 		}
+		if (preview.saved() != null) {
+			SavedFormat read = preview.saved();
+			byte[] source = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(read.source());
+			kept.add(new UploadedFile("parity-format-" + read.name() + "@" + read.version() + ".json", "application/json",
+					source));
+			identity.append(json.writeValueAsString(read.source())).append('\n');
+		}
 		byte[] generated = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(preview.document());
 		kept.add(new UploadedFile("parity-run-document.json", "application/json", generated));
 		Stored stored = runs.store(new RunWriter.NewRun(preview.run(), preview.document(),
 				Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)), kept, uploadedBy));
 		audit.done("import-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ")
-				+ preview.format().id() + ": " + names(files));
+				+ preview.formatId() + ": " + names(files));
 		return stored;
 	}
 

@@ -69,6 +69,15 @@ class BackupRestoreTests {
 		form("/published/" + first + "/retract", "reason", "outputs were 801 vs 512 tokens", "replacement", controlled);
 		form("/runs/" + c + "/retract", "reason", "superseded by the control run", "replacement", e);
 
+		// A saved format (a field mapping): its versions travel with the record.
+		// (its list has a name of its own: no other test's file is detected as this format)
+		String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
+		mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/formats")
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.content("{\"name\": \"backup-bench-" + suffix + "\", \"detect\": [\"$.backup_cases_" + suffix + "[*]\"],"
+					+ " \"cells\": \"$.backup_cases_" + suffix + "[*]\", \"params\": {\"concurrency\": \"$.c\"},"
+					+ " \"metrics\": {\"ttft_s\": \"$.ttft\"}}")
+			.with(httpBasic(USER, PASSWORD))).andExpect(status().isCreated());
 		byte[] backup = mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk())
 			.andReturn().getResponse().getContentAsByteArray();
 		ApiClient original = new ApiClient("http://localhost:" + port);
@@ -81,7 +90,7 @@ class BackupRestoreTests {
 			List<String> paths = new ArrayList<>(List.of("/api/compare/" + pair, "/compare/" + pair + "/export.md",
 					"/compare/" + pair + "/export.csv", "/compare/" + reference + "..." + c + "/export.md",
 					"/published/" + first, "/published/" + controlled, "/api/published/" + first,
-					"/published/" + first + "/export.md", "/published/" + controlled + "/export.md"));
+					"/published/" + first + "/export.md", "/published/" + controlled + "/export.md", "/api/formats"));
 			for (String run : List.of(reference, c, e)) {
 				paths.addAll(List.of("/api/runs/" + run, "/api/runs/" + run + "/document", "/runs/" + run,
 						"/runs/" + run + "/export.md"));

@@ -21,6 +21,7 @@ import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableColumns;
 import dev.parity.ingest.harness.TableMapping;
 import dev.parity.ingest.harness.UploadedFiles;
+import dev.parity.ingest.mapping.SavedFormats;
 import dev.parity.run.Cell;
 import dev.parity.run.MetricCatalogue;
 import dev.parity.run.RunDocument;
@@ -59,7 +60,11 @@ class UploadController {
 
 	private final JsonMapper json;
 
-	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json) {
+	private final SavedFormats savedFormats;
+
+	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json,
+			SavedFormats savedFormats) {
+		this.savedFormats = savedFormats;
 		this.ingest = ingest;
 		this.harnessIngest = harnessIngest;
 		this.pending = pending;
@@ -71,6 +76,7 @@ class UploadController {
 		model.addAttribute("pageTitle", "Upload a run");
 		model.addAttribute("document", "");
 		model.addAttribute("formats", HarnessFormat.values());
+		model.addAttribute("savedFormats", savedFormats.latest());
 		return "ingest/upload";
 	}
 
@@ -84,9 +90,9 @@ class UploadController {
 			files.add(new InputFile(pasted.stripLeading().startsWith("{") || pasted.stripLeading().startsWith("[")
 					? "pasted.json" : "pasted.txt", pasted.getBytes(StandardCharsets.UTF_8)));
 		}
-		HarnessFormat picked;
+		FormatPick pick;
 		try {
-			picked = ImportRequest.format(format);
+			pick = FormatPick.of(format, savedFormats);
 		}
 		catch (RunFileRejected rejected) {
 			return uploadForm(model, rejected.problems(), "the form", pasted);
@@ -103,9 +109,10 @@ class UploadController {
 			response.setStatus(HttpStatus.BAD_REQUEST.value());
 			return uploadForm(model, List.of(new Problem("files", rejected.getMessage())), "the form", null);
 		}
+		HarnessFormat picked = pick.builtIn();
 		boolean nativeDocument = picked == HarnessFormat.NATIVE
-				|| (picked == null && files.size() == 1 && expanded.detection().format() == HarnessFormat.NATIVE)
-				|| (picked == null && files.size() == 1 && looksLikeJsonObject(files.get(0)) && !expanded.detection().certain());
+				|| (picked == null && pick.saved() == null && files.size() == 1 && expanded.detection().format() == HarnessFormat.NATIVE)
+				|| (picked == null && pick.saved() == null && files.size() == 1 && looksLikeJsonObject(files.get(0)) && !expanded.detection().certain());
 		if (nativeDocument && files.size() == 1) {
 			InputFile file = files.get(0);
 			try {
@@ -125,7 +132,7 @@ class UploadController {
 			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
 			return uploadForm(model, List.of(new Problem("files", tooLarge.getMessage())), "the form", null);
 		}
-		return importPage(model, token, files, expanded, picked, ProvenanceForm.empty());
+		return importPage(model, token, files, expanded, pick, ProvenanceForm.empty());
 	}
 
 	@PostMapping("/upload/import")
@@ -137,11 +144,12 @@ class UploadController {
 			return uploadForm(model, List.of(new Problem("files",
 					"this upload is no longer held (it is kept 30 minutes for the preview): upload the files again")), "the form", "");
 		}
-		HarnessFormat picked = ImportRequest.format(format);
+		FormatPick pick = FormatPick.of(format, savedFormats);
 		if ("store".equals(action)) {
 			try {
 				TableMapping mapping = form.mapping();
-				Stored stored = harnessIngest.store(files, picked, form.toJson(json), mapping, principal.getName());
+				Stored stored = harnessIngest.store(files, pick.builtIn(), pick.saved(), form.toJson(json), mapping,
+						principal.getName());
 				pending.release(token);
 				return "redirect:/runs/" + stored.id() + (stored.created() ? "" : "?existing");
 			}
@@ -149,12 +157,13 @@ class UploadController {
 				// shown below with the preview
 			}
 		}
-		return importPage(model, token, files, null, picked, form);
+		return importPage(model, token, files, null, pick, form);
 	}
 
 	/** The preview page; {@code expanded} is the files with their zips expanded, when this request did already. */
 	private String importPage(Model model, String token, List<InputFile> files, @Nullable UploadedFiles expanded,
-			@Nullable HarnessFormat picked, ProvenanceForm form) {
+			FormatPick pick, ProvenanceForm form) {
+		HarnessFormat picked = pick.builtIn();
 		List<Problem> formProblems = new ArrayList<>();
 		TableMapping mapping = null;
 		ObjectNode provenance;
@@ -166,8 +175,9 @@ class UploadController {
 			formProblems.add(new Problem("form", ex.getMessage()));
 			provenance = json.createObjectNode();
 		}
-		HarnessIngest.Preview preview = expanded == null ? harnessIngest.preview(files, picked, provenance, mapping)
-				: harnessIngest.preview(expanded, picked, provenance, mapping);
+		HarnessIngest.Preview preview = expanded == null
+				? harnessIngest.preview(files, picked, pick.saved(), provenance, mapping)
+				: harnessIngest.preview(expanded, picked, pick.saved(), provenance, mapping);
 		List<Problem> problems = new ArrayList<>(formProblems);
 		problems.addAll(preview.problems());
 		model.addAttribute("pageTitle", "Import a run");
@@ -178,7 +188,11 @@ class UploadController {
 		model.addAttribute("storable", preview.storable() && formProblems.isEmpty());
 		model.addAttribute("form", ProvenanceForm.prefill(preview.fileProvenance(), form).withEngineOf(preview.format()));
 		model.addAttribute("formats", HarnessFormat.values());
-		model.addAttribute("chosenFormat", preview.format() == null ? "" : preview.format().id());
+		model.addAttribute("chosenFormat", preview.formatId() == null ? "" : preview.formatId());
+		model.addAttribute("savedFormats", savedFormats.latest());
+		// A file no format reads (nothing built in, no saved format): offer to describe its format.
+		model.addAttribute("describable", preview.formatId() == null && preview.detection().candidates().isEmpty()
+				&& files.stream().anyMatch(UploadController::looksLikeJson));
 		boolean isTable = preview.format() != null && preview.format().needsMapping() || picked != null && picked.needsMapping();
 		model.addAttribute("isTable", isTable);
 		model.addAttribute("tableColumns", isTable ? TableColumns.of(files) : List.of());
@@ -193,7 +207,7 @@ class UploadController {
 			Map<String, String> metrics, int samples) {
 	}
 
-	private static List<PreviewCell> previewCells(RunDocument run) {
+	static List<PreviewCell> previewCells(RunDocument run) {
 		MetricCatalogue catalogue = run.provenance().catalogue();
 		List<PreviewCell> cells = new ArrayList<>();
 		for (Cell cell : run.cells()) {
@@ -211,7 +225,7 @@ class UploadController {
 		return cells;
 	}
 
-	private static List<PreviewCell> previewCells(@Nullable ObjectNode document) {
+	static List<PreviewCell> previewCells(@Nullable ObjectNode document) {
 		if (document == null || !document.path("cells").isArray()) {
 			return List.of();
 		}
@@ -226,7 +240,7 @@ class UploadController {
 	}
 
 	/** The run checks that will fire, with their counts: "setting-not-obeyed on 20 cells". */
-	private static List<String> flags(RunDocument run) {
+	static List<String> flags(RunDocument run) {
 		RunFlags flags = RunChecks.check(run, CompareSettings.defaults());
 		List<String> lines = new ArrayList<>();
 		for (Flag flag : flags.run()) {
@@ -249,7 +263,13 @@ class UploadController {
 		model.addAttribute("fileName", fileName);
 		model.addAttribute("document", text == null ? "" : text);
 		model.addAttribute("formats", HarnessFormat.values());
+		model.addAttribute("savedFormats", savedFormats.latest());
 		return "ingest/upload";
+	}
+
+	static boolean looksLikeJson(InputFile file) {
+		String start = new String(file.content(), 0, Math.min(file.content().length, 64), StandardCharsets.UTF_8).stripLeading();
+		return start.startsWith("{") || start.startsWith("[") || start.startsWith("\uFEFF{");
 	}
 
 	private static boolean looksLikeJsonObject(InputFile file) {
