@@ -49,7 +49,10 @@ public class HarnessIngest {
 
 	private final DocumentLimits limits;
 
-	HarnessIngest(RunWriter runs, AuditTrail audit, JsonMapper json, DocumentLimits limits) {
+	private final UploadCounters counters;
+
+	HarnessIngest(RunWriter runs, AuditTrail audit, JsonMapper json, DocumentLimits limits, UploadCounters counters) {
+		this.counters = counters;
 		this.limits = limits;
 		this.runs = runs;
 		this.audit = audit;
@@ -148,6 +151,7 @@ public class HarnessIngest {
 		Preview preview = preview(files, format, provenance, mapping);
 		if (!preview.storable()) {
 			audit.refused("import-run", names(files), preview.problems().toString());
+			counters.refused("import", "invalid");
 			throw new RunFileRejected(preview.problems());
 		}
 		List<UploadedFile> kept = new ArrayList<>();
@@ -164,6 +168,7 @@ public class HarnessIngest {
 		kept.add(new UploadedFile("parity-run-document.json", "application/json", generated));
 		Stored stored = runs.store(new RunWriter.NewRun(preview.run(), preview.document(),
 				Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)), kept, uploadedBy));
+		counters.stored("import", stored.created());
 		audit.done("import-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ")
 				+ preview.format().id() + ": " + names(files));
 		return stored;

@@ -59,6 +59,8 @@ class ComparisonService {
 
 	private final ComparisonBudget budget;
 
+	private final ComparisonMetrics metrics;
+
 	private final Cache<Key, byte[]> snapshots = Caffeine.newBuilder()
 		.maximumWeight(SNAPSHOT_CACHE_BYTES)
 		.weigher((Key key, byte[] snapshot) -> snapshot.length)
@@ -76,7 +78,8 @@ class ComparisonService {
 	private final Map<String, Long> recordVersions = new ConcurrentHashMap<>();
 
 	ComparisonService(RunRepository runs, CellBootstraps bootstraps, ThresholdDefaults defaults, JsonMapper json,
-			ComparisonBudget budget) {
+			ComparisonBudget budget, ComparisonMetrics metrics) {
+		this.metrics = metrics;
 		this.runs = runs;
 		this.bootstraps = bootstraps;
 		this.budget = budget;
@@ -197,6 +200,7 @@ class ComparisonService {
 	byte[] snapshotJson(Pair pair, CompareSettings settings) {
 		Key key = new Key(pair, settings.asMap());
 		byte[] kept = snapshots.getIfPresent(key);
+		metrics.snapshot(kept != null);
 		if (kept != null) {
 			return kept;
 		}

@@ -15,6 +15,7 @@ import dev.parity.ingest.HarnessIngest;
 import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
+import dev.parity.ingest.UploadCounters;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.InputFile;
@@ -59,7 +60,11 @@ class UploadController {
 
 	private final JsonMapper json;
 
-	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json) {
+	private final UploadCounters counters;
+
+	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json,
+			UploadCounters counters) {
+		this.counters = counters;
 		this.ingest = ingest;
 		this.harnessIngest = harnessIngest;
 		this.pending = pending;
@@ -122,6 +127,7 @@ class UploadController {
 			token = pending.hold(principal.getName(), files);
 		}
 		catch (PendingUploads.TooLarge tooLarge) {
+			counters.refused("import", "too-large");
 			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
 			return uploadForm(model, List.of(new Problem("files", tooLarge.getMessage())), "the form", null);
 		}
