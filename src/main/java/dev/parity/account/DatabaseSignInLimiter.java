@@ -23,8 +23,9 @@ import org.springframework.stereotype.Component;
  * database's, so instances whose clocks differ still agree.
  *
  * <p>Keys are SHA-256 digests of the user name (and address): a password typed into the user-name field is never
- * stored. Storage is bounded: every {@code max-tracked / 10} failures an instance deletes what has expired and, beyond
- * {@code max-tracked} rows per table, the rows least recently failed.
+ * stored. Storage is bounded: every {@code max-tracked / 10} failures an instance deletes what has expired and the rows
+ * least recently failed beyond the newest {@code max-tracked - max-tracked / 10} of each table, so that a table never
+ * holds more than {@code max-tracked} rows (plus {@code max-tracked / 10} for each further instance failing at once).
  */
 @Component
 class DatabaseSignInLimiter implements SignInLimiter {
@@ -108,7 +109,7 @@ class DatabaseSignInLimiter implements SignInLimiter {
 	public void failed(String username, String source) {
 		jdbc.sql(FAILED).param("pair", pairKey(username, source)).param("name", nameKey(username))
 			.param("window", limits.window().toMillis()).update();
-		if (failuresSincePruning.incrementAndGet() >= Math.max(1, limits.maxTracked() / 10)) {
+		if (failuresSincePruning.incrementAndGet() >= pruneEvery()) {
 			failuresSincePruning.set(0);
 			prune();
 		}
@@ -122,15 +123,19 @@ class DatabaseSignInLimiter implements SignInLimiter {
 			.param("pair", pairKey(username, source)).param("name", nameKey(username)).update();
 	}
 
-	/** Forgets what has expired and, beyond {@code max-tracked} rows of a table, the rows least recently failed. */
+	/** Forgets what has expired and the rows least recently failed beyond room for the failures until the next time. */
 	void prune() {
 		for (String table : new String[] { "sign_in_failure_by_source", "sign_in_failure_by_name" }) {
 			jdbc.sql("delete from " + table + " where last_at < now() - :window * interval '1 millisecond'")
 				.param("window", limits.window().toMillis()).update();
 			String key = table.endsWith("source") ? "pair" : "name";
 			jdbc.sql("delete from " + table + " where " + key + " in (select " + key + " from " + table
-					+ " order by last_at desc offset :keep)").param("keep", limits.maxTracked()).update();
+					+ " order by last_at desc offset :keep)").param("keep", limits.maxTracked() - pruneEvery()).update();
 		}
+	}
+
+	private int pruneEvery() {
+		return Math.max(1, limits.maxTracked() / 10);
 	}
 
 	/** How many rows both tables hold now. */

@@ -12,6 +12,7 @@ import java.util.Optional;
 
 import dev.parity.ingest.harness.InputFile;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -44,6 +45,7 @@ class DatabasePendingUploads implements PendingUploads {
 
 	private final Duration keep;
 
+	@Autowired
 	DatabasePendingUploads(JdbcClient jdbc, PlatformTransactionManager transactions) {
 		this(jdbc, transactions, Clock.systemUTC(), budgetFor(Runtime.getRuntime().maxMemory()), KEEP);
 	}
