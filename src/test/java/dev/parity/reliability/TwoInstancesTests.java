@@ -123,7 +123,7 @@ class TwoInstancesTests {
 				assertThat(page.statusCode()).isEqualTo(200);
 				assertThat(page.body()).as("the run page on %s", instance).contains(title).contains(caveat);
 			}
-			assertThat(new Browser().get(instance + "/api" + runPath).body()).contains(title).contains(caveat);
+			assertThat(new ApiClient(instance).get("/api" + runPath).body()).contains(title).contains(caveat);
 		}
 
 		// Signing out on one instance ends the session on both.
@@ -137,14 +137,13 @@ class TwoInstancesTests {
 	@Test
 	void failuresOnOneInstanceCountOnTheOther() throws Exception {
 		String name = "nobody-" + UUID.randomUUID().toString().substring(0, 8);
-		ApiClient one = new ApiClient("http://localhost:" + port, name, "wrong-password");
+		String wrong = "Basic " + java.util.Base64.getEncoder().encodeToString((name + ":wrong-password").getBytes(StandardCharsets.UTF_8));
 		for (int i = 0; i < 5; i++) {
-			assertThat(one.get("/api/admin/webhooks").status()).isEqualTo(401);
+			assertThat(new Browser().get("http://localhost:" + port + "/account", wrong).statusCode()).isEqualTo(401);
 		}
-		ApiClient two = new ApiClient(second.baseUrl(), name, "wrong-password");
-		ApiClient.Answer refused = two.get("/api/admin/webhooks");
-		assertThat(refused.status()).isEqualTo(429);
-		assertThat(refused.retryAfter()).isPresent();
+		HttpResponse<String> refused = new Browser().get(second.baseUrl() + "/account", wrong);
+		assertThat(refused.statusCode()).isEqualTo(429);
+		assertThat(refused.headers().firstValue("Retry-After")).isPresent();
 	}
 
 	/** A browser: keeps its cookies (for any port of localhost, as browsers do), follows no redirect. */
@@ -161,6 +160,12 @@ class TwoInstancesTests {
 		HttpResponse<String> get(String url) throws IOException, InterruptedException {
 			return http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/html").timeout(Duration.ofSeconds(90))
 				.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+		}
+
+		HttpResponse<String> get(String url, String authorization) throws IOException, InterruptedException {
+			return http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/html")
+				.header("Authorization", authorization).timeout(Duration.ofSeconds(90)).build(),
+					HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 		}
 
 		HttpResponse<String> postForm(String url, Map<String, String> fields) throws IOException, InterruptedException {
