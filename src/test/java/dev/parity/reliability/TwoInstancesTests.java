@@ -146,6 +146,35 @@ class TwoInstancesTests {
 		assertThat(refused.headers().firstValue("Retry-After")).isPresent();
 	}
 
+	@Test
+	void aComparisonPageKeptByOneInstanceShowsACaveatWrittenOnTheOther() throws Exception {
+		String one = "http://localhost:" + port;
+		String two = second.baseUrl();
+		ApiClient admin = new ApiClient(one);
+		String baseline = id(admin.upload(dev.parity.TestUploads.fresh("run-b-effort-low.json")));
+		String contender = id(admin.upload(dev.parity.TestUploads.fresh("run-c-effort-high.json")));
+		String comparison = "/compare/" + baseline + "..." + contender;
+		// A visitor who is not signed in, on the second instance: the rendered page is kept there.
+		assertThat(new Browser().get(two + comparison).statusCode()).isEqualTo(200);
+		assertThat(new Browser().get(two + comparison).statusCode()).isEqualTo(200);
+
+		Browser browser = new Browser();
+		assertThat(browser.signIn(one, UPLOADER, PASSWORD).statusCode()).isEqualTo(302);
+		HttpResponse<String> runPage = browser.get(one + "/runs/" + baseline);
+		String caveat = "The baseline ran on a throttled GPU " + UUID.randomUUID().toString().substring(0, 8);
+		assertThat(browser.postForm(one + "/runs/" + baseline + "/caveats", Map.of("_csrf", csrf(runPage.body()), "text", caveat))
+			.statusCode()).isEqualTo(302);
+
+		for (String instance : new String[] { two, one }) {
+			assertThat(new Browser().get(instance + comparison).body()).as("the comparison on %s", instance).contains(caveat);
+		}
+	}
+
+	private static String id(ApiClient.Answer answer) {
+		assertThat(answer.status()).as(answer.toString()).isIn(200, 201);
+		return match(answer.body(), "\"id\"\\s*:\\s*\"([a-z0-9]+)\"");
+	}
+
 	/** A browser: keeps its cookies (for any port of localhost, as browsers do), follows no redirect. */
 	private static final class Browser {
 

@@ -44,3 +44,11 @@ create table sign_in_failure_by_name (
 );
 
 create index sign_in_failure_by_name_last_idx on sign_in_failure_by_name (last_at);
+
+-- How often the record of a run (its caveats, hypothesis statuses, retraction) has changed: moved on in the
+-- transaction of each change. A kept rendered comparison page has the versions of its runs in its key, read from here
+-- on every request, so that no instance serves a page rendered from an older record than the database holds.
+create table run_record_version (
+	run_id  varchar(10) primary key,
+	version bigint      not null
+);
