@@ -160,9 +160,9 @@ class TwoInstancesTests {
 
 		Browser browser = new Browser();
 		assertThat(browser.signIn(one, UPLOADER, PASSWORD).statusCode()).isEqualTo(302);
-		HttpResponse<String> runPage = browser.get(one + "/runs/" + baseline);
+		HttpResponse<String> signedInPage = browser.get(one + comparison);
 		String caveat = "The baseline ran on a throttled GPU " + UUID.randomUUID().toString().substring(0, 8);
-		assertThat(browser.postForm(one + "/runs/" + baseline + "/caveats", Map.of("_csrf", csrf(runPage.body()), "text", caveat))
+		assertThat(browser.postForm(one + comparison + "/caveats", Map.of("_csrf", csrf(signedInPage.body()), "text", caveat))
 			.statusCode()).isEqualTo(302);
 
 		for (String instance : new String[] { two, one }) {
