@@ -68,6 +68,11 @@ public final class MultipartBody {
 		return this;
 	}
 
+	/** The {@code Content-Type} header that goes with {@link #bytes()}. */
+	public static String contentType() {
+		return "multipart/form-data; boundary=" + BOUNDARY;
+	}
+
 	public byte[] bytes() {
 		ByteArrayOutputStream body = new ByteArrayOutputStream();
 		parts.forEach(body::writeBytes);

@@ -10,6 +10,7 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -42,7 +43,10 @@ class FirstAdministrator implements ApplicationRunner {
 
 	private final AdminProperties properties;
 
-	FirstAdministrator(AppUsers users, PasswordEncoder passwordEncoder, AdminProperties properties) {
+	private final JdbcClient jdbc;
+
+	FirstAdministrator(AppUsers users, PasswordEncoder passwordEncoder, AdminProperties properties, JdbcClient jdbc) {
+		this.jdbc = jdbc;
 		this.users = users;
 		this.passwordEncoder = passwordEncoder;
 		this.properties = properties;
@@ -51,6 +55,8 @@ class FirstAdministrator implements ApplicationRunner {
 	@Override
 	@Transactional
 	public void run(ApplicationArguments args) {
+		// Instances starting together on one database: one at a time, so that the administrator is made once.
+		jdbc.sql("select pg_advisory_xact_lock(hashtext('parity-first-administrator'))").query().singleRow();
 		String user = properties.user();
 		String password = properties.password();
 		if (StringUtils.hasText(user) != StringUtils.hasText(password)) {

@@ -45,6 +45,8 @@ class SecurityConfiguration {
 
 	private static final RequestMatcher API = request -> request.getRequestURI().startsWith("/api/");
 
+	private static final RequestMatcher ACTUATOR = request -> request.getRequestURI().startsWith("/actuator/");
+
 	/**
 	 * Who may read.
 	 *
@@ -66,6 +68,8 @@ class SecurityConfiguration {
 				.permitAll()
 				.requestMatchers("/upload", "/upload/**", "/account", "/account/**").hasAnyRole("UPLOADER", "ADMIN")
 				.requestMatchers("/admin", "/admin/**", "/api/admin/**").hasRole("ADMIN")
+				// Metrics are for the operators' scraper: any account (a viewer is enough), never anonymous.
+				.requestMatchers("/actuator/prometheus").hasAnyRole("VIEWER", "UPLOADER", "ADMIN")
 				.requestMatchers(HttpMethod.POST, "/runs/*/retract", "/published/*/retract").hasRole("ADMIN");
 			if (access.publicRead()) {
 				requests.requestMatchers(HttpMethod.GET, "/**").permitAll().requestMatchers(HttpMethod.HEAD, "/**").permitAll();
@@ -83,8 +87,9 @@ class SecurityConfiguration {
 			// Scripts calling the API with HTTP Basic or a bearer token need no CSRF token (a page on another site
 			// cannot send that header); a call carried by the session cookie alone needs one, like every form.
 			.csrf(csrf -> csrf.ignoringRequestMatchers(SCRIPT_CALL))
-			.exceptionHandling(errors -> errors.defaultAuthenticationEntryPointFor(
-					new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED), API))
+			.exceptionHandling(errors -> errors
+				.defaultAuthenticationEntryPointFor(new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED), API)
+				.defaultAuthenticationEntryPointFor(SecurityConfiguration::basicSignInFailed, ACTUATOR))
 			.addFilterBefore(new BearerTokenFilter(tokens), BasicAuthenticationFilter.class)
 			.addFilterBefore(new CurrentAccountFilter(jdbc), AnonymousAuthenticationFilter.class)
 			// Strict-Transport-Security is written (by default) on requests that arrived over TLS.

@@ -191,6 +191,7 @@ public class Webhooks implements Alerts.AlertListener {
 		}
 		else if (made >= MAX_ATTEMPTS) {
 			jdbc.sql("update webhook_delivery set status = 'failed', attempts = ? where id = ?").params(made, id).update();
+			io.micrometer.core.instrument.Metrics.counter("parity.webhook.deliveries.failed").increment(); // system/OperationsMetrics
 		}
 		else {
 			// back-off: 30 s, 1 min, 2 min, 4 min, 8 min

@@ -54,7 +54,11 @@ public class HarnessIngest {
 
 	private final SavedFormats savedFormats;
 
-	HarnessIngest(RunWriter runs, AuditTrail audit, JsonMapper json, DocumentLimits limits, SavedFormats savedFormats) {
+	private final UploadCounters counters;
+
+	HarnessIngest(RunWriter runs, AuditTrail audit, JsonMapper json, DocumentLimits limits, SavedFormats savedFormats,
+			UploadCounters counters) {
+		this.counters = counters;
 		this.limits = limits;
 		this.savedFormats = savedFormats;
 		this.runs = runs;
@@ -228,6 +232,7 @@ public class HarnessIngest {
 		Preview preview = preview(files, format, saved, provenance, mapping);
 		if (!preview.storable()) {
 			audit.refused("import-run", names(files), preview.problems().toString());
+			counters.refused("import", "invalid");
 			throw new RunFileRejected(preview.problems());
 		}
 		List<UploadedFile> kept = new ArrayList<>();
@@ -251,6 +256,7 @@ public class HarnessIngest {
 		kept.add(new UploadedFile("parity-run-document.json", "application/json", generated));
 		Stored stored = runs.store(new RunWriter.NewRun(preview.run(), preview.document(),
 				Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)), kept, uploadedBy));
+		counters.stored("import", stored.created());
 		audit.done("import-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ")
 				+ preview.formatId() + ": " + names(files));
 		return stored;

@@ -51,7 +51,10 @@ public class RunIngest {
 	/** Strict reading within the configured limits (nesting depth, string length). */
 	private final JsonMapper reader;
 
-	RunIngest(RunWriter runs, AuditTrail audit, DocumentLimits limits) {
+	private final UploadCounters counters;
+
+	RunIngest(RunWriter runs, AuditTrail audit, DocumentLimits limits, UploadCounters counters) {
+		this.counters = counters;
 		this.runs = runs;
 		this.audit = audit;
 		this.limits = limits;
@@ -100,8 +103,10 @@ public class RunIngest {
 			// Problems quote the document (a field name with a NUL in it): the audit trail stores them as text.
 			audit.refused("upload-run", fileName,
 					RunDocumentValidator.printable(rejected.problems().size() + " problem(s): " + rejected.getMessage()));
+			counters.refused("document", "invalid");
 			throw rejected;
 		}
+		counters.stored("document", stored.created());
 		audit.done("upload-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ") + fileName + ", "
 				+ bytes.length + " bytes");
 		return stored;

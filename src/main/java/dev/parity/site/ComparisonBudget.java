@@ -74,4 +74,14 @@ class ComparisonBudget {
 		return maxConcurrent;
 	}
 
+	/** Requests waiting for a turn now (an estimate, as the semaphore gives it). */
+	int waiting() {
+		return turns.getQueueLength();
+	}
+
+	/** Turns taken now: comparisons being computed. */
+	int computing() {
+		return maxConcurrent - turns.availablePermits();
+	}
+
 }

@@ -72,6 +72,8 @@ class ComparisonController {
 
 	private final SiteUrls siteUrls;
 
+	private final ComparisonMetrics metrics;
+
 	/**
 	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
 	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
@@ -85,7 +87,8 @@ class ComparisonController {
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
 			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
-			RecordNotices notices, SiteUrls siteUrls) {
+			RecordNotices notices, SiteUrls siteUrls, ComparisonMetrics metrics) {
+		this.metrics = metrics;
 		this.siteUrls = siteUrls;
 		this.views = views;
 		this.notices = notices;
@@ -137,6 +140,7 @@ class ComparisonController {
 						? ":" + publicationMarks.get(p.id()).kind() : "")).toList(), baselineVersion, contenderVersion);
 		if (shared) {
 			byte[] html = renderedPages.getIfPresent(key);
+			metrics.page(html != null);
 			if (html != null) {
 				return new ModelAndView(new KeptView(html));
 			}

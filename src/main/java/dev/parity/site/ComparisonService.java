@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 
@@ -59,6 +58,8 @@ class ComparisonService {
 
 	private final ComparisonBudget budget;
 
+	private final ComparisonMetrics metrics;
+
 	private final Cache<Key, byte[]> snapshots = Caffeine.newBuilder()
 		.maximumWeight(SNAPSHOT_CACHE_BYTES)
 		.weigher((Key key, byte[] snapshot) -> snapshot.length)
@@ -72,11 +73,13 @@ class ComparisonService {
 		return thread;
 	});
 
-	/** How often the record (caveats, statuses, retractions) of each run has changed since start. */
-	private final Map<String, Long> recordVersions = new ConcurrentHashMap<>();
+	/** How often the record (caveats, statuses, retractions) of each run has changed, in the database. */
+	private final RecordVersions recordVersions;
 
 	ComparisonService(RunRepository runs, CellBootstraps bootstraps, ThresholdDefaults defaults, JsonMapper json,
-			ComparisonBudget budget) {
+			ComparisonBudget budget, ComparisonMetrics metrics, RecordVersions recordVersions) {
+		this.metrics = metrics;
+		this.recordVersions = recordVersions;
 		this.runs = runs;
 		this.bootstraps = bootstraps;
 		this.budget = budget;
@@ -197,6 +200,7 @@ class ComparisonService {
 	byte[] snapshotJson(Pair pair, CompareSettings settings) {
 		Key key = new Key(pair, settings.asMap());
 		byte[] kept = snapshots.getIfPresent(key);
+		metrics.snapshot(kept != null);
 		if (kept != null) {
 			return kept;
 		}
@@ -261,31 +265,29 @@ class ComparisonService {
 	}
 
 	/**
-	 * How many changes to the record of this run (caveats, hypothesis statuses, retractions) this server has seen.
-	 * A view that shows the record and is kept must have the versions of its runs, read <em>before</em> the record
-	 * itself, in its key: a view rendered from an older record is then never served after the change.
+	 * How many changes to the record of this run (caveats, hypothesis statuses, retractions) the database holds
+	 * ({@link RecordVersions}): the same on every instance. A view that shows the record and is kept must have the
+	 * versions of its runs, read <em>before</em> the record itself, in its key: a view rendered from an older record is
+	 * then never served after the change.
 	 */
 	long recordVersion(String runId) {
-		return recordVersions.getOrDefault(runId, 0L);
+		return recordVersions.of(runId);
 	}
 
-	/** Heard as soon as a change is recorded, still inside its transaction. */
+	/** Heard as soon as a change is recorded, still inside its transaction: the versions move on with it. */
 	@EventListener
 	void recordChanging(Caveats.RecordChanged change) {
+		recordVersions.moveOn(change.runIds());
 		forget(change.runIds());
 	}
 
-	/**
-	 * Heard again once the change is committed: a view rendered between the first notice and the commit read the
-	 * record as it was, so the version moves on once more.
-	 */
+	/** Heard again once the change is committed: this instance's snapshots of those runs are dropped again. */
 	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
 	void recordChanged(Caveats.RecordChanged change) {
 		forget(change.runIds());
 	}
 
 	private void forget(Set<String> runIds) {
-		runIds.forEach(id -> recordVersions.merge(id, 1L, Long::sum));
 		snapshots.asMap().keySet().removeIf(key -> runIds.stream().anyMatch(key.pair()::involves));
 	}
 

@@ -10,6 +10,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import dev.parity.ingest.UploadCounters;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -50,15 +52,18 @@ class RequestSizeLimit extends OncePerRequestFilter {
 
 	private final long limit;
 
-	RequestSizeLimit(RequestLimits limits) {
+	private final UploadCounters counters;
+
+	RequestSizeLimit(RequestLimits limits, UploadCounters counters) {
 		this.limit = limits.maxRequestSize().toBytes();
+		this.counters = counters;
 	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		if (request.getContentLengthLong() > limit) {
-			refuse(response);
+			refuse(request, response);
 			return;
 		}
 		try {
@@ -69,7 +74,7 @@ class RequestSizeLimit extends OncePerRequestFilter {
 					|| (ex.getCause() != null && ex.getCause().getCause() instanceof RequestTooLarge)) {
 				if (!response.isCommitted()) {
 					response.reset();
-					refuse(response);
+					refuse(request, response);
 				}
 				return;
 			}
@@ -77,7 +82,11 @@ class RequestSizeLimit extends OncePerRequestFilter {
 		}
 	}
 
-	private void refuse(HttpServletResponse response) throws IOException {
+	private void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		String path = request.getRequestURI();
+		if (path.startsWith("/api/runs") || path.startsWith("/upload")) {
+			counters.refused(path.contains("import") ? "import" : "document", "too-large");
+		}
 		response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
 		// The body is not read: close the connection rather than wait for it.
 		response.setHeader("Connection", "close");

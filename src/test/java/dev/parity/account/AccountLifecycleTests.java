@@ -5,12 +5,12 @@ import java.util.UUID;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import jakarta.servlet.http.Cookie;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.mock.web.MockHttpSession;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 
@@ -40,25 +40,25 @@ class AccountLifecycleTests {
 	void aDemotedAdministratorLosesAdminRightsInTheSessionAlreadyOpen() throws Exception {
 		String boss = name("boss");
 		addUser(boss, SECRET, "admin");
-		MockHttpSession session = signIn(boss, SECRET);
-		mvc.perform(get("/admin/users").session(session)).andExpect(status().isOk());
+		Cookie session = signIn(boss, SECRET);
+		mvc.perform(get("/admin/users").cookie(session)).andExpect(status().isOk());
 
 		mvc.perform(post("/admin/users/{name}/role", boss).param("role", "viewer").with(httpBasic(USER, PASSWORD)).with(csrf()))
 			.andExpect(status().is3xxRedirection());
 
-		mvc.perform(post("/admin/users/{name}/role", boss).param("role", "admin").session(session).with(csrf())
+		mvc.perform(post("/admin/users/{name}/role", boss).param("role", "admin").cookie(session).with(csrf())
 			.accept(MediaType.TEXT_HTML))
 			.andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
 		assertThat(role(boss)).isEqualTo("viewer");
-		mvc.perform(get("/admin/users").session(session).accept(MediaType.TEXT_HTML)).andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
+		mvc.perform(get("/admin/users").cookie(session).accept(MediaType.TEXT_HTML)).andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
 	}
 
 	@Test
 	void aDisabledAccountCannotSignInAndItsSessionsAndTokensStopAtOnce() throws Exception {
 		String name = name("leaver");
 		addUser(name, SECRET, "uploader");
-		MockHttpSession session = signIn(name, SECRET);
-		MvcResult created = mvc.perform(post("/account/tokens").param("name", "ci").session(session).with(csrf()))
+		Cookie session = signIn(name, SECRET);
+		MvcResult created = mvc.perform(post("/account/tokens").param("name", "ci").cookie(session).with(csrf()))
 			.andExpect(status().is3xxRedirection()).andReturn();
 		String token = (String) created.getFlashMap().get("newToken");
 		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
@@ -70,7 +70,7 @@ class AccountLifecycleTests {
 		assertThat(users).contains("disabled");
 
 		long[] before = runs();
-		mvc.perform(get("/account").session(session).accept(MediaType.TEXT_HTML)).andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
+		mvc.perform(get("/account").cookie(session).accept(MediaType.TEXT_HTML)).andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
 		mvc.perform(post("/api/runs").header("Authorization", "Bearer " + token).contentType(MediaType.APPLICATION_JSON)
 			.content(TestUploads.fresh("run-b-effort-low.json"))).andExpect(status().isUnauthorized());
 		mvc.perform(post("/api/runs").with(httpBasic(name, SECRET)).contentType(MediaType.APPLICATION_JSON)
@@ -89,10 +89,10 @@ class AccountLifecycleTests {
 	void anAccountRemovedFromTheDatabaseEndsItsSession() throws Exception {
 		String name = name("removed");
 		addUser(name, SECRET, "admin");
-		MockHttpSession session = signIn(name, SECRET);
-		mvc.perform(get("/admin/users").session(session)).andExpect(status().isOk());
+		Cookie session = signIn(name, SECRET);
+		mvc.perform(get("/admin/users").cookie(session)).andExpect(status().isOk());
 		jdbc.sql("delete from app_user where username = ?").param(name).update();
-		mvc.perform(get("/admin/users").session(session).accept(MediaType.TEXT_HTML)).andExpect(redirectedUrl("/login"));
+		mvc.perform(get("/admin/users").cookie(session).accept(MediaType.TEXT_HTML)).andExpect(redirectedUrl("/login"));
 	}
 
 	@Test
@@ -106,19 +106,19 @@ class AccountLifecycleTests {
 	void usersChangeTheirOwnPasswordWithTheCurrentOneAndOtherSessionsEnd() throws Exception {
 		String name = name("changer");
 		addUser(name, SECRET, "uploader");
-		MockHttpSession elsewhere = signIn(name, SECRET);
-		MockHttpSession here = signIn(name, SECRET);
+		Cookie elsewhere = signIn(name, SECRET);
+		Cookie here = signIn(name, SECRET);
 
 		String wrong = mvc.perform(post("/account/password").param("current", "not-the-password").param("password", "brand-new-secret-9")
-			.session(here).with(csrf())).andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
+			.cookie(here).with(csrf())).andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
 		assertThat(wrong).contains("current password");
 		mvc.perform(get("/account").with(httpBasic(name, SECRET))).andExpect(status().isOk());
 
-		mvc.perform(post("/account/password").param("current", SECRET).param("password", "brand-new-secret-9").session(here).with(csrf()))
+		mvc.perform(post("/account/password").param("current", SECRET).param("password", "brand-new-secret-9").cookie(here).with(csrf()))
 			.andExpect(status().is3xxRedirection());
 		mvc.perform(get("/account").with(httpBasic(name, "brand-new-secret-9"))).andExpect(status().isOk());
 		mvc.perform(get("/account").with(httpBasic(name, SECRET))).andExpect(status().isUnauthorized());
-		mvc.perform(get("/account").session(elsewhere).accept(MediaType.TEXT_HTML)).andExpect(redirectedUrl("/login"));
+		mvc.perform(get("/account").cookie(elsewhere).accept(MediaType.TEXT_HTML)).andExpect(redirectedUrl("/login"));
 	}
 
 	@Test
@@ -155,10 +155,11 @@ class AccountLifecycleTests {
 		assertThat(page).as(password).contains(reason);
 	}
 
-	private MockHttpSession signIn(String name, String password) throws Exception {
+	/** Signs in with the form; the session (kept in the database) is the cookie a browser would send back. */
+	private Cookie signIn(String name, String password) throws Exception {
 		MvcResult result = mvc.perform(post("/login").param("username", name).param("password", password).with(csrf()))
 			.andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/")).andReturn();
-		return (MockHttpSession) result.getRequest().getSession(false);
+		return result.getResponse().getCookie("JSESSIONID");
 	}
 
 	private void addUser(String name, String password, String role) throws Exception {

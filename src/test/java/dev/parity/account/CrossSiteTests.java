@@ -11,7 +11,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.mock.web.MockHttpSession;
 import org.springframework.mock.web.MockMultipartFile;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
@@ -47,16 +46,17 @@ class CrossSiteTests {
 		String name = SecurityTestUsers.add(mvc, "browser", SECRET);
 		MvcResult signedIn = mvc.perform(post("/login").param("username", name).param("password", SECRET).with(csrf()))
 			.andExpect(status().is3xxRedirection()).andReturn();
-		MockHttpSession session = (MockHttpSession) signedIn.getRequest().getSession(false);
+		// The session lives in the database; the browser holds its cookie.
+		jakarta.servlet.http.Cookie session = signedIn.getResponse().getCookie("JSESSIONID");
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 
 		// What a cross-site form sends: the cookie, no CSRF token, no Authorization header.
 		mvc.perform(multipart("/api/runs/import").file(new MockMultipartFile("files", "run.json", "application/json",
-				TestUploads.fresh("run-b-effort-low.json"))).param("provenance", "{}").session(session))
+				TestUploads.fresh("run-b-effort-low.json"))).param("provenance", "{}").cookie(session))
 			.andExpect(status().isForbidden());
-		mvc.perform(post("/api/runs").session(session).contentType(MediaType.TEXT_PLAIN).content(TestUploads.fresh("run-b-effort-low.json")))
+		mvc.perform(post("/api/runs").cookie(session).contentType(MediaType.TEXT_PLAIN).content(TestUploads.fresh("run-b-effort-low.json")))
 			.andExpect(status().isForbidden());
-		mvc.perform(post("/api/runs").session(session).contentType(MediaType.APPLICATION_JSON).content(TestUploads.fresh("run-b-effort-low.json")))
+		mvc.perform(post("/api/runs").cookie(session).contentType(MediaType.APPLICATION_JSON).content(TestUploads.fresh("run-b-effort-low.json")))
 			.andExpect(status().isForbidden());
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 

@@ -39,6 +39,9 @@ class SignInLimitTests {
 	@Autowired
 	SignInLimiter limiter;
 
+	@Autowired
+	org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
 	@LocalServerPort
 	int port;
 
@@ -97,13 +100,27 @@ class SignInLimitTests {
 
 	@Test
 	void whatTheLimiterRemembersStaysBounded() {
-		MemorySignInLimiter memory = (MemorySignInLimiter) limiter;
-		for (int i = 0; i < 100_000; i++) {
+		DatabaseSignInLimiter database = (DatabaseSignInLimiter) limiter;
+		// Twice as many names and pairs as it keeps (each failure is one statement to the shared database)
+		int names = 2 * database.maxTracked();
+		for (int i = 0; i < names; i++) {
 			limiter.failed("nobody-" + i, "10.1." + (i % 250) + "." + (i / 250 % 250));
 		}
 		limiter.failed("x".repeat(1_000_000), "10.9.9.9");
-		assertThat(memory.tracked()).isLessThanOrEqualTo(2L * memory.maxTracked());
-		assertThat(memory.maxTracked()).isLessThan(100_000);
+		limiter.failed("nul\u0000and\ud800unpaired", "10.9.9.9");
+		assertThat(database.tracked()).isLessThanOrEqualTo(2L * database.maxTracked());
+		assertThat(database.maxTracked()).isLessThan(100_000);
+	}
+
+	@Test
+	void everyInstanceCountsTheSameFailures() throws Exception {
+		String name = lockedOut();
+		// Another instance of the deployment: its own limiter, the same database.
+		SignInLimiter otherInstance = new DatabaseSignInLimiter(new DatabaseSignInLimiter.LoginLimits(0, null, 0, null, 0), jdbc);
+		assertThat(otherInstance.refusedFor(name, "127.0.0.1")).isPositive().isLessThanOrEqualTo(java.time.Duration.ofMinutes(5));
+		assertThat(otherInstance.refusedFor(name, "198.51.100.30")).isZero();
+		otherInstance.succeeded(name, "127.0.0.1");
+		assertThat(limiter.refusedFor(name, "127.0.0.1")).isZero();
 	}
 
 	@Test

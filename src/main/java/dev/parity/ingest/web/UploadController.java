@@ -15,6 +15,7 @@ import dev.parity.ingest.HarnessIngest;
 import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
+import dev.parity.ingest.UploadCounters;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.InputFile;
@@ -62,9 +63,12 @@ class UploadController {
 
 	private final SavedFormats savedFormats;
 
+	private final UploadCounters counters;
+
 	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json,
-			SavedFormats savedFormats) {
+			SavedFormats savedFormats, UploadCounters counters) {
 		this.savedFormats = savedFormats;
+		this.counters = counters;
 		this.ingest = ingest;
 		this.harnessIngest = harnessIngest;
 		this.pending = pending;
@@ -129,6 +133,7 @@ class UploadController {
 			token = pending.hold(principal.getName(), files);
 		}
 		catch (PendingUploads.TooLarge tooLarge) {
+			counters.refused("import", "too-large");
 			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
 			return uploadForm(model, List.of(new Problem("files", tooLarge.getMessage())), "the form", null);
 		}

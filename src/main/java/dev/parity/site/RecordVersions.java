@@ -1,0 +1,38 @@
+package dev.parity.site;
+
+import java.util.Set;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * How often the record of each run (caveats, hypothesis statuses, retractions) has changed, in the database: moved
+ * on in the transaction that records the change, read by every instance. A view that shows the record and is kept
+ * has the versions of its runs, read <em>before</em> the record itself, in its key; a view rendered from an older
+ * record is then never served after the change has committed, by this instance or any other.
+ */
+@Component
+class RecordVersions {
+
+	private final JdbcClient jdbc;
+
+	RecordVersions(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** The version of the run's record now: 0 when it never changed. */
+	long of(String runId) {
+		return jdbc.sql("select version from run_record_version where run_id = ?").param(runId).query(Long.class)
+			.optional().orElse(0L);
+	}
+
+	/** Moves the versions of these runs on, in the caller's transaction (the change's own). */
+	void moveOn(Set<String> runIds) {
+		for (String runId : runIds) {
+			jdbc.sql("""
+					insert into run_record_version (run_id, version) values (?, 1)
+					on conflict (run_id) do update set version = run_record_version.version + 1""").param(runId).update();
+		}
+	}
+
+}
