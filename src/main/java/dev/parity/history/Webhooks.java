@@ -54,9 +54,14 @@ public class Webhooks implements Alerts.AlertListener {
 
 	private final SecureRandom random = new SecureRandom();
 
-	Webhooks(JdbcClient jdbc, @Value("${parity.history.webhooks.allow-private:false}") boolean allowPrivate) {
+	private final org.springframework.transaction.support.TransactionTemplate transaction;
+
+	Webhooks(JdbcClient jdbc, @Value("${parity.history.webhooks.allow-private:false}") boolean allowPrivate,
+			org.springframework.transaction.PlatformTransactionManager transactions) {
 		this.jdbc = jdbc;
 		this.allowPrivate = allowPrivate;
+		this.transaction = new org.springframework.transaction.support.TransactionTemplate(transactions);
+		this.transaction.setPropagationBehavior(org.springframework.transaction.TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
 
 	/** A webhook as listed: its host, never its URL. */
@@ -127,12 +132,25 @@ public class Webhooks implements Alerts.AlertListener {
 		return json.writeValueAsString(body);
 	}
 
-	/** Sends every delivery due at {@code now}; returns how many were attempted. */
+	/**
+	 * Sends every delivery due at {@code now} (up to 50); returns how many were attempted. Each is claimed in a
+	 * transaction of its own ({@code FOR UPDATE SKIP LOCKED}) that also records the attempt, so that instances
+	 * sharing the database send each delivery once.
+	 */
 	public int deliverDue(Instant now) {
+		int attempted = 0;
+		while (attempted < 50 && Boolean.TRUE.equals(transaction.execute(status -> deliverOne(now)))) {
+			attempted++;
+		}
+		return attempted;
+	}
+
+	private boolean deliverOne(Instant now) {
 		List<Map<String, Object>> due = jdbc.sql("""
 				select d.id, d.payload, d.attempts, w.url, w.signing_secret
 				from webhook_delivery d join webhook w on w.id = d.webhook_id
-				where d.status = 'pending' and d.next_attempt_at <= ? order by d.next_attempt_at, d.id limit 50""")
+				where d.status = 'pending' and d.next_attempt_at <= ? order by d.next_attempt_at, d.id
+				limit 1 for update of d skip locked""")
 			.param(java.sql.Timestamp.from(now))
 			.query()
 			.listOfRows();
@@ -141,7 +159,7 @@ public class Webhooks implements Alerts.AlertListener {
 					((Number) delivery.get("attempts")).intValue(), (String) delivery.get("url"),
 					(String) delivery.get("signing_secret"), now);
 		}
-		return due.size();
+		return !due.isEmpty();
 	}
 
 	@Scheduled(fixedDelayString = "${parity.history.webhooks.poll:5s}")

@@ -36,6 +36,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 class WebhookTests {
 
 	@Autowired
+	org.springframework.transaction.PlatformTransactionManager transactions;
+
+	@Autowired
 	MockMvc mvc;
 
 	@Autowired
@@ -111,7 +114,7 @@ class WebhookTests {
 
 	@Test
 	void privateAddressesAndOtherSchemesAreRefusedUnlessAllowed() throws Exception {
-		Webhooks strict = new Webhooks(jdbc, false);
+		Webhooks strict = new Webhooks(jdbc, false, transactions);
 		assertThatThrownBy(() -> strict.register("http://127.0.0.1:9/x", "generic", "someone"))
 			.hasMessageContaining("private, loopback or link-local");
 		assertThatThrownBy(() -> strict.register("http://169.254.169.254/latest", "generic", "someone"))

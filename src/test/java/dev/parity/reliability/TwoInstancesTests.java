@@ -170,6 +170,56 @@ class TwoInstancesTests {
 		}
 	}
 
+	@Test
+	void anAlertRaisedWhileBothInstancesWorkIsDeliveredOnce() throws Exception {
+		String one = "http://localhost:" + port;
+		String two = second.baseUrl();
+		String system = "two-instances-nightly-" + UUID.randomUUID().toString().substring(0, 6);
+		java.util.List<String> received = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+		com.sun.net.httpserver.HttpServer hook = com.sun.net.httpserver.HttpServer
+			.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+		hook.createContext("/hook", exchange -> {
+			received.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+			exchange.sendResponseHeaders(204, -1);
+			exchange.close();
+		});
+		hook.start();
+		try {
+			String basic = "Basic " + java.util.Base64.getEncoder()
+				.encodeToString((dev.parity.TestUploads.USER + ":" + dev.parity.TestUploads.PASSWORD).getBytes(StandardCharsets.UTF_8));
+			HttpResponse<String> registered = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(two + "/api/admin/webhooks"))
+				.header("Authorization", basic).header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString("{\"url\": \"http://127.0.0.1:" + hook.getAddress().getPort()
+						+ "/hook\", \"kind\": \"generic\"}"))
+				.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+
+			// The nightly series, its uploads alternating between the instances: both workers update series.
+			int night = 0;
+			for (var document : dev.parity.history.NightlyRunsAccess.series(system)) {
+				id(new ApiClient(night++ % 2 == 0 ? one : two).upload(document.toString().getBytes(StandardCharsets.UTF_8)));
+			}
+			String alerts = new ApiClient(one).get("/api/alerts?status=open").body();
+			String seriesId = match(new ApiClient(two).get("/api/series?system=" + system).body(), "\"id\"\\s*:\\s*\"([0-9a-f]+)\"");
+			assertThat(alerts).contains(seriesId);
+			java.util.function.Supplier<Long> ours = () -> received.stream().filter(body -> body.contains(seriesId)).count();
+			java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
+			while (ours.get() == 0 && java.time.Instant.now().isBefore(deadline)) {
+				Thread.sleep(200);
+			}
+			// Both instances poll for due deliveries every 5 s: wait for several rounds of both.
+			Thread.sleep(12_000);
+			assertThat(ours.get()).as("deliveries of the series' one alert").isEqualTo(1);
+			assertThat(jdbc.sql("""
+					select count(*) from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id
+					join alert al on al.id = d.alert_id where al.series_id = ?""").param(seriesId).query(Long.class).single())
+				.isEqualTo(1);
+		}
+		finally {
+			hook.stop(0);
+		}
+	}
+
 	private static String id(ApiClient.Answer answer) {
 		assertThat(answer.status()).as(answer.toString()).isIn(200, 201);
 		return match(answer.body(), "\"id\"\\s*:\\s*\"([a-z0-9]+)\"");
