@@ -11,7 +11,6 @@ import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
-import dev.parity.run.RunNotFoundException;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -25,6 +24,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.context.request.ServletWebRequest;
 
 /**
  * Published comparisons: the frozen claim under its permalink, with the caveats added since beside it,
@@ -34,8 +34,6 @@ import org.springframework.web.bind.annotation.ResponseBody;
 class PublicationController {
 
 	private final Publications publications;
-
-	private final ComparisonService comparisons;
 
 	private final ComparisonController comparisonPages;
 
@@ -47,19 +45,31 @@ class PublicationController {
 
 	private final SiteUrls siteUrls;
 
-	PublicationController(Publications publications, ComparisonService comparisons, ComparisonController comparisonPages,
-			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls) {
+	private final LiveDifferences liveDifferences;
+
+	private final PublishedFreshness freshness;
+
+	PublicationController(Publications publications, ComparisonController comparisonPages,
+			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences,
+			PublishedFreshness freshness) {
+		this.liveDifferences = liveDifferences;
+		this.freshness = freshness;
 		this.notices = notices;
 		this.siteUrls = siteUrls;
 		this.publications = publications;
-		this.comparisons = comparisons;
 		this.comparisonPages = comparisonPages;
 		this.caveats = caveats;
 		this.json = json;
 	}
 
 	@GetMapping("/published/{id}")
-	String showPublication(@PathVariable String id, Model model) {
+	@Nullable String showPublication(@PathVariable String id, Model model, ServletWebRequest request) {
+		if (!dev.parity.run.RunId.isValid(id)) {
+			throw new PublicationNotFoundException(id);
+		}
+		if (freshness.notModified(id, "page", true, request, () -> load(id))) {
+			return null;
+		}
 		Publication publication = load(id);
 		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		ComparisonPage page = comparisonPages.page(publication.result(), pair);
@@ -85,7 +95,8 @@ class PublicationController {
 		model.addAttribute("live", false);
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		model.addAttribute("liveUrl", liveUrl);
-		String differs = liveDifference(publication, pair, settings);
+		String differs = liveDifferences.of(publication);
+		differs = LiveDifferences.UNKNOWN.equals(differs) ? null : differs;
 		model.addAttribute("liveDiffers", differs != null);
 		model.addAttribute("liveReason", differs == null ? "" : "(" + differs + ")");
 		return "compare/table";
@@ -94,7 +105,13 @@ class PublicationController {
 	@Operation(summary = "A published comparison: the result as computed at publication, with title, caption and record")
 	@GetMapping("/api/published/{id}")
 	@ResponseBody
-	ObjectNode showPublicationJson(@PathVariable String id) {
+	@Nullable ObjectNode showPublicationJson(@PathVariable String id, ServletWebRequest request) {
+		if (!dev.parity.run.RunId.isValid(id)) {
+			throw new PublicationNotFoundException(id);
+		}
+		if (freshness.notModified(id, "api", false, request, () -> load(id))) {
+			return null;
+		}
 		Publication publication = load(id);
 		ObjectNode body = json.createObjectNode();
 		body.put("id", publication.id());
@@ -121,7 +138,14 @@ class PublicationController {
 	}
 
 	@GetMapping("/published/{id}/export.{format}")
-	org.springframework.http.ResponseEntity<String> exportPublication(@PathVariable String id, @PathVariable String format) {
+	org.springframework.http.@Nullable ResponseEntity<String> exportPublication(@PathVariable String id,
+			@PathVariable String format, ServletWebRequest request) {
+		if (!dev.parity.run.RunId.isValid(id) || !java.util.Set.of("md", "csv", "json").contains(format)) {
+			throw new PublicationNotFoundException(id);
+		}
+		if (freshness.notModified(id, "export." + format, false, request, () -> load(id))) {
+			return null;
+		}
 		Publication publication = load(id);
 		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		String permalink = siteUrls.link(publication.url());
@@ -176,29 +200,6 @@ class PublicationController {
 		caveats.changeStatus(id, status, reason, decidedBy, principal.getName());
 		String target = back.startsWith("/") && !back.startsWith("//") ? RequestChecks.forRedirect("back", back) : "/";
 		return "redirect:" + target + "#caveat-" + id;
-	}
-
-	/** Why the live comparison differs from the published one, or {@code null} when it says the same. */
-	private @Nullable String liveDifference(Publication publication, ComparisonService.Pair pair, Map<String, String> settings) {
-		ObjectNode live;
-		try {
-			live = comparisons.snapshot(pair, comparisons.settings(settings));
-		}
-		catch (RunNotFoundException | IllegalArgumentException ex) {
-			return "it cannot be recomputed: " + (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
-		}
-		catch (ComparisonsBusy busy) {
-			// The frozen numbers need no computing: they are shown now, and the banner once a turn is free.
-			return null;
-		}
-		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
-		if (frozen.equals(ComparisonSnapshot.claim(live))) {
-			return null;
-		}
-		if (!publication.rulesVersion().equals(live.get("rules_version").asString())) {
-			return "rules changed since: " + publication.rulesVersion() + " → " + live.get("rules_version").asString();
-		}
-		return "the flags or numbers differ";
 	}
 
 	/** The URL parameters that recompute a comparison with these settings. */
