@@ -59,7 +59,8 @@ class PublishedFreshness {
 			Supplier<Publication> publication) {
 		String state = records.of(publicationId).orElseThrow(() -> new PublicationNotFoundException(publicationId));
 		Optional<String> known = live.known(publicationId);
-		String differs = known != null ? known.orElse("same") : String.valueOf(live.of(publication.get()));
+		String differs = known != null ? known.orElse(null) : live.of(publication.get());
+		differs = differs == null ? "same" : differs;
 		String audience = personal ? audience(request.getRequest()) : null;
 		String tag = "\"" + digest(release + "|" + representation + "|" + state + "|" + differs + "|"
 				+ (audience == null ? "public" : audience)) + "\"";

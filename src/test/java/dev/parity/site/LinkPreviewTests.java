@@ -66,7 +66,7 @@ class LinkPreviewTests {
 		assertThat(meta.get("og:url")).isEqualTo(BASE + "/compare/" + reference + "..." + e + "?band=0.05");
 		assertThat(meta.get("og:image")).isEqualTo(BASE + "/compare/" + reference + "..." + e + "/chart.png?band=0.05");
 		String sentence = meta.get("og:description");
-		assertThat(page).contains("<span class=\"sentence\">" + HtmlUtils.htmlEscape(sentence) + "</span>");
+		assertThat(HtmlUtils.htmlUnescape(page)).contains("<span class=\"sentence\">" + sentence + "</span>");
 		assertPng(meta.get("og:image"));
 	}
 
