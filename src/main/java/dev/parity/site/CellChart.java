@@ -132,8 +132,8 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 				}
 			}
 		}
-		String charted = metric == null || bars.isEmpty() ? "" : " · chart: " + metric + " per cell";
-		return new CellChart(page.run().title(), subtitle + charted, notices, bars, false, 0, link);
+		String charted = metric == null || bars.isEmpty() ? "" : metric + " per cell (median) · ";
+		return new CellChart(page.run().title(), charted + subtitle, notices, bars, false, 0, link);
 	}
 
 	long greyedCount() {
@@ -237,8 +237,8 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		double y = height - 30;
 		long greyed = greyedCount();
 		double x = margin;
-		x = legend(canvas, x, y, COMPARABLE, null, (bars.size() - greyed) + " comparable");
-		x = legend(canvas, x, y, GREY_FILL, GREY_STROKE, greyed + " greyed: not comparable");
+		x = legend(canvas, x, y, COMPARABLE, null, (bars.size() - greyed) + (ratios ? " comparable" : " not greyed"));
+		x = legend(canvas, x, y, GREY_FILL, GREY_STROKE, greyed + (ratios ? " greyed: not comparable" : " greyed"));
 		if (ratios) {
 			x = legend(canvas, x, y, BAND, GREY_STROKE, "±" + Numbers.format(band * 100) + " % band");
 		}

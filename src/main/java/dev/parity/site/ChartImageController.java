@@ -77,7 +77,8 @@ class ChartImageController {
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
 		List<String> lines = new ArrayList<>(notices.forRun(id, siteUrls.link("")).lines());
 		page.runFlags().stream().filter(RunPage.PageFlag::greying).forEach(f -> lines.add(f.rule() + ": " + f.message()));
-		return png(CellChart.values(page, LinkPreviews.runSentence(page), lines, siteUrls.link(run.url())));
+		return png(CellChart.values(page, LinkPreviews.greyedValues(page) + " · " + LinkPreviews.whatRan(page), lines,
+				siteUrls.link(run.url())));
 	}
 
 	/** No turn to compute the comparison came in time: 503 with {@code Retry-After}, as for its page. */

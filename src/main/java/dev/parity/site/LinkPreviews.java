@@ -82,14 +82,23 @@ class LinkPreviews implements HandlerInterceptor {
 
 	/** What a run says of itself in one sentence: what ran where, and how many of its values are greyed. */
 	static String runSentence(RunPage page) {
+		return whatRan(page) + " — " + greyedValues(page);
+	}
+
+	/** "measured run: org/model @ abc1234 on 1x L40S, vllm 0.11.2". */
+	static String whatRan(RunPage page) {
 		Run run = page.run();
 		Provenance p = run.provenance();
 		String commit = p.model().commit() == null ? "unpinned" : "@ " + p.model().commit().value().substring(0, 7);
+		return run.role().id() + " run: " + p.model().repo() + " " + commit + " on " + p.system().name() + ", "
+				+ p.engine().name() + (p.engine().version() == null ? "" : " " + p.engine().version());
+	}
+
+	/** "20 cells, 3 of 100 values greyed". */
+	static String greyedValues(RunPage page) {
 		long values = page.rows().stream().mapToLong(row -> row.values().size()).sum();
 		long greyed = page.rows().stream().flatMap(row -> row.values().stream()).filter(RunPage.Value::greyed).count();
-		return run.role().id() + " run: " + p.model().repo() + " " + commit + " on " + p.system().name() + ", "
-				+ p.engine().name() + (p.engine().version() == null ? "" : " " + p.engine().version()) + " — "
-				+ page.rows().size() + (page.rows().size() == 1 ? " cell, " : " cells, ") + greyed + " of " + values
+		return page.rows().size() + (page.rows().size() == 1 ? " cell, " : " cells, ") + greyed + " of " + values
 				+ " values greyed";
 	}
 
