@@ -3,6 +3,7 @@ package dev.parity.site;
 import java.security.Principal;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.parity.caveat.Caveat;
@@ -17,6 +18,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -25,6 +27,9 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.context.request.ServletWebRequest;
+import org.springframework.web.servlet.ModelAndView;
+import org.springframework.web.servlet.View;
+import org.springframework.web.servlet.ViewResolver;
 
 /**
  * Published comparisons: the frozen claim under its permalink, with the caveats added since beside it,
@@ -49,9 +54,15 @@ class PublicationController {
 
 	private final PublishedFreshness freshness;
 
+	private final KeptPages keptPages;
+
+	private final ViewResolver views;
+
 	PublicationController(Publications publications, ComparisonController comparisonPages,
 			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences,
-			PublishedFreshness freshness) {
+			PublishedFreshness freshness, KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views) {
+		this.keptPages = keptPages;
+		this.views = views;
 		this.liveDifferences = liveDifferences;
 		this.freshness = freshness;
 		this.notices = notices;
@@ -63,12 +74,19 @@ class PublicationController {
 	}
 
 	@GetMapping("/published/{id}")
-	@Nullable String showPublication(@PathVariable String id, Model model, ServletWebRequest request) {
+	@Nullable ModelAndView showPublication(@PathVariable String id, Model model, ServletWebRequest request, Locale locale)
+			throws Exception {
 		if (!dev.parity.run.RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
 		}
 		if (freshness.notModified(id, "page", true, request, () -> load(id))) {
 			return null;
+		}
+		// A page everybody sees alike is kept by its tag, which changes with anything it shows.
+		String shared = (String) request.getRequest().getAttribute(PublishedFreshness.SHARED_TAG);
+		View kept = shared == null ? null : keptPages.kept(shared);
+		if (kept != null) {
+			return new ModelAndView(kept);
 		}
 		Publication publication = load(id);
 		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
@@ -99,7 +117,10 @@ class PublicationController {
 		differs = LiveDifferences.UNKNOWN.equals(differs) ? null : differs;
 		model.addAttribute("liveDiffers", differs != null);
 		model.addAttribute("liveReason", differs == null ? "" : "(" + differs + ")");
-		return "compare/table";
+		if (shared == null) {
+			return new ModelAndView("compare/table");
+		}
+		return new ModelAndView(keptPages.keeping(views.resolveViewName("compare/table", locale), shared));
 	}
 
 	@Operation(summary = "A published comparison: the result as computed at publication, with title, caption and record")

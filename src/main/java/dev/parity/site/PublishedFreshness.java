@@ -33,6 +33,9 @@ class PublishedFreshness {
 	/** A signed-in user's page: their browser keeps it and asks again every time. */
 	static final String PRIVATE = "private, no-cache";
 
+	/** The request attribute holding the tag of a representation that is the same for everybody (public). */
+	static final String SHARED_TAG = PublishedFreshness.class.getName() + ".sharedTag";
+
 	private final PublicationRecordState records;
 
 	private final LiveDifferences live;
@@ -65,6 +68,9 @@ class PublishedFreshness {
 		String tag = "\"" + digest(release + "|" + representation + "|" + state + "|" + differs + "|"
 				+ (audience == null ? "public" : audience)) + "\"";
 		request.getResponse().setHeader(HttpHeaders.CACHE_CONTROL, audience == null ? PUBLIC : PRIVATE);
+		if (audience == null) {
+			request.getRequest().setAttribute(SHARED_TAG, tag);
+		}
 		return request.checkNotModified(tag);
 	}
 

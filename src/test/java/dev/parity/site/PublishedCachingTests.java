@@ -54,6 +54,8 @@ class PublishedCachingTests {
 		String e = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
 		String id = publish(reference, e);
 		String[] before = tags(id);
+		assertThat(mvc.perform(get("/published/" + id)).andReturn().getResponse().getContentAsString())
+			.doesNotContain("the L40S ran 8 °C warmer in this run");
 		mvc.perform(post("/compare/" + reference + "..." + e + "/caveats").param("text", "the L40S ran 8 °C warmer in this run")
 			.param("cell", "cell-concurrency-4--prompt_tokens-280").with(httpBasic(USER, PASSWORD)).with(csrf()));
 		String[] after = tags(id);
@@ -64,6 +66,9 @@ class PublishedCachingTests {
 			assertThat(stale.getStatus()).as(REPRESENTATIONS[i]).isEqualTo(200);
 		}
 		assertThat(mvc.perform(get("/embed/published/" + id)).andReturn().getResponse().getContentAsString())
+			.contains("the L40S ran 8 °C warmer in this run");
+		// The page kept for everybody under the old tag is not served again.
+		assertThat(mvc.perform(get("/published/" + id)).andReturn().getResponse().getContentAsString())
 			.contains("the L40S ran 8 °C warmer in this run");
 	}
 
