@@ -24,7 +24,11 @@ import org.springframework.security.web.authentication.HttpStatusEntryPoint;
 import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.authentication.www.BasicAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.header.writers.ContentSecurityPolicyHeaderWriter;
+import org.springframework.security.web.header.writers.DelegatingRequestMatcherHeaderWriter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.security.web.header.writers.frameoptions.XFrameOptionsHeaderWriter;
+import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.util.StringUtils;
 
@@ -42,6 +46,15 @@ class SecurityConfiguration {
 	static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
 			+ "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
 			+ "form-action 'self'; frame-ancestors 'none'";
+
+	/**
+	 * Embeds ({@code /embed/…}) are made to be framed by blogs on other sites: the same policy, any site may frame
+	 * them. They hold no form and no action, so framing them lends a visitor's clicks to nothing.
+	 */
+	static final String EMBED_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'",
+			"frame-ancestors *");
+
+	private static final RequestMatcher EMBED = request -> request.getRequestURI().startsWith("/embed/");
 
 	private static final RequestMatcher API = request -> request.getRequestURI().startsWith("/api/");
 
@@ -93,9 +106,15 @@ class SecurityConfiguration {
 			.addFilterBefore(new BearerTokenFilter(tokens), BasicAuthenticationFilter.class)
 			.addFilterBefore(new CurrentAccountFilter(jdbc), AnonymousAuthenticationFilter.class)
 			// Strict-Transport-Security is written (by default) on requests that arrived over TLS.
-			.headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
-				.referrerPolicy(referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN))
-				.frameOptions(frame -> frame.deny()));
+			// Framing is refused everywhere but under /embed/.
+			.headers(headers -> headers.frameOptions(frame -> frame.disable())
+				.addHeaderWriter(new DelegatingRequestMatcherHeaderWriter(new NegatedRequestMatcher(EMBED),
+						new XFrameOptionsHeaderWriter(XFrameOptionsHeaderWriter.XFrameOptionsMode.DENY)))
+				.addHeaderWriter(new DelegatingRequestMatcherHeaderWriter(new NegatedRequestMatcher(EMBED),
+						new ContentSecurityPolicyHeaderWriter(CONTENT_SECURITY_POLICY)))
+				.addHeaderWriter(new DelegatingRequestMatcherHeaderWriter(EMBED,
+						new ContentSecurityPolicyHeaderWriter(EMBED_CONTENT_SECURITY_POLICY)))
+				.referrerPolicy(referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN)));
 		return http.build();
 	}
 

@@ -130,6 +130,20 @@ public class Publications {
 				from publication order by created_at desc, id limit ?""").param(limit).query(this::publication).list();
 	}
 
+	/** A page of the publications, newest first. */
+	public List<Publication> page(int offset, int limit) {
+		return jdbc.sql("""
+				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by,
+				settings_reason, no_comparable_confirmed
+				from publication order by created_at desc, id limit ? offset ?""").params(limit, offset).query(this::publication)
+			.list();
+	}
+
+	/** How many publications there are. */
+	public long count() {
+		return jdbc.sql("select count(*) from publication").query(Long.class).single();
+	}
+
 	/** The publications of a comparison of these two runs, newest first. */
 	public List<Publication> ofPair(String baselineId, String contenderId) {
 		return jdbc.sql("""

@@ -3,6 +3,7 @@ package dev.parity.site;
 import java.security.Principal;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.parity.caveat.Caveat;
@@ -11,13 +12,13 @@ import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
-import dev.parity.run.RunNotFoundException;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -25,6 +26,10 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.context.request.ServletWebRequest;
+import org.springframework.web.servlet.ModelAndView;
+import org.springframework.web.servlet.View;
+import org.springframework.web.servlet.ViewResolver;
 
 /**
  * Published comparisons: the frozen claim under its permalink, with the caveats added since beside it,
@@ -34,8 +39,6 @@ import org.springframework.web.bind.annotation.ResponseBody;
 class PublicationController {
 
 	private final Publications publications;
-
-	private final ComparisonService comparisons;
 
 	private final ComparisonController comparisonPages;
 
@@ -47,19 +50,44 @@ class PublicationController {
 
 	private final SiteUrls siteUrls;
 
-	PublicationController(Publications publications, ComparisonService comparisons, ComparisonController comparisonPages,
-			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls) {
+	private final LiveDifferences liveDifferences;
+
+	private final PublishedFreshness freshness;
+
+	private final KeptPages keptPages;
+
+	private final ViewResolver views;
+
+	PublicationController(Publications publications, ComparisonController comparisonPages,
+			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences,
+			PublishedFreshness freshness, KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views) {
+		this.keptPages = keptPages;
+		this.views = views;
+		this.liveDifferences = liveDifferences;
+		this.freshness = freshness;
 		this.notices = notices;
 		this.siteUrls = siteUrls;
 		this.publications = publications;
-		this.comparisons = comparisons;
 		this.comparisonPages = comparisonPages;
 		this.caveats = caveats;
 		this.json = json;
 	}
 
 	@GetMapping("/published/{id}")
-	String showPublication(@PathVariable String id, Model model) {
+	@Nullable ModelAndView showPublication(@PathVariable String id, Model model, ServletWebRequest request, Locale locale)
+			throws Exception {
+		if (!dev.parity.run.RunId.isValid(id)) {
+			throw new PublicationNotFoundException(id);
+		}
+		if (freshness.notModified(id, "page", true, request, () -> load(id))) {
+			return null;
+		}
+		// A page everybody sees alike is kept by its tag, which changes with anything it shows.
+		String shared = (String) request.getRequest().getAttribute(PublishedFreshness.SHARED_TAG);
+		View kept = shared == null ? null : keptPages.kept(shared);
+		if (kept != null) {
+			return new ModelAndView(kept);
+		}
 		Publication publication = load(id);
 		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		ComparisonPage page = comparisonPages.page(publication.result(), pair);
@@ -85,16 +113,26 @@ class PublicationController {
 		model.addAttribute("live", false);
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		model.addAttribute("liveUrl", liveUrl);
-		String differs = liveDifference(publication, pair, settings);
+		String differs = liveDifferences.of(publication);
+		differs = LiveDifferences.UNKNOWN.equals(differs) ? null : differs;
 		model.addAttribute("liveDiffers", differs != null);
 		model.addAttribute("liveReason", differs == null ? "" : "(" + differs + ")");
-		return "compare/table";
+		if (shared == null) {
+			return new ModelAndView("compare/table");
+		}
+		return new ModelAndView(keptPages.keeping(views.resolveViewName("compare/table", locale), shared));
 	}
 
 	@Operation(summary = "A published comparison: the result as computed at publication, with title, caption and record")
 	@GetMapping("/api/published/{id}")
 	@ResponseBody
-	ObjectNode showPublicationJson(@PathVariable String id) {
+	@Nullable ObjectNode showPublicationJson(@PathVariable String id, ServletWebRequest request) {
+		if (!dev.parity.run.RunId.isValid(id)) {
+			throw new PublicationNotFoundException(id);
+		}
+		if (freshness.notModified(id, "api", false, request, () -> load(id))) {
+			return null;
+		}
 		Publication publication = load(id);
 		ObjectNode body = json.createObjectNode();
 		body.put("id", publication.id());
@@ -121,7 +159,14 @@ class PublicationController {
 	}
 
 	@GetMapping("/published/{id}/export.{format}")
-	org.springframework.http.ResponseEntity<String> exportPublication(@PathVariable String id, @PathVariable String format) {
+	org.springframework.http.@Nullable ResponseEntity<String> exportPublication(@PathVariable String id,
+			@PathVariable String format, ServletWebRequest request) {
+		if (!dev.parity.run.RunId.isValid(id) || !java.util.Set.of("md", "csv", "json").contains(format)) {
+			throw new PublicationNotFoundException(id);
+		}
+		if (freshness.notModified(id, "export." + format, false, request, () -> load(id))) {
+			return null;
+		}
 		Publication publication = load(id);
 		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		String permalink = siteUrls.link(publication.url());
@@ -176,29 +221,6 @@ class PublicationController {
 		caveats.changeStatus(id, status, reason, decidedBy, principal.getName());
 		String target = back.startsWith("/") && !back.startsWith("//") ? RequestChecks.forRedirect("back", back) : "/";
 		return "redirect:" + target + "#caveat-" + id;
-	}
-
-	/** Why the live comparison differs from the published one, or {@code null} when it says the same. */
-	private @Nullable String liveDifference(Publication publication, ComparisonService.Pair pair, Map<String, String> settings) {
-		ObjectNode live;
-		try {
-			live = comparisons.snapshot(pair, comparisons.settings(settings));
-		}
-		catch (RunNotFoundException | IllegalArgumentException ex) {
-			return "it cannot be recomputed: " + (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
-		}
-		catch (ComparisonsBusy busy) {
-			// The frozen numbers need no computing: they are shown now, and the banner once a turn is free.
-			return null;
-		}
-		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
-		if (frozen.equals(ComparisonSnapshot.claim(live))) {
-			return null;
-		}
-		if (!publication.rulesVersion().equals(live.get("rules_version").asString())) {
-			return "rules changed since: " + publication.rulesVersion() + " → " + live.get("rules_version").asString();
-		}
-		return "the flags or numbers differ";
 	}
 
 	/** The URL parameters that recompute a comparison with these settings. */

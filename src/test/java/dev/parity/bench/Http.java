@@ -155,6 +155,71 @@ final class Http {
 				sorted.length / seconds);
 	}
 
+	/** The ETag of a full GET, or {@code null}. */
+	String etag(String path) {
+		try {
+			return client.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+					HttpResponse.BodyHandlers.discarding()).headers().firstValue("ETag").orElse(null);
+		}
+		catch (IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * {@code clients} clients each asking again back to back for {@code duration} with the tag they hold, as a cache
+	 * revalidates; an answer other than 304 counts as an error.
+	 */
+	Load revalidate(String path, String etag, int clients, Duration duration) {
+		long deadline = System.nanoTime() + duration.toNanos();
+		AtomicLong errors = new AtomicLong();
+		AtomicLong bytes = new AtomicLong();
+		ExecutorService pool = Executors.newFixedThreadPool(clients);
+		List<Future<long[]>> results = new ArrayList<>();
+		HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(2))
+			.header("If-None-Match", etag).GET().build();
+		long start = System.nanoTime();
+		for (int c = 0; c < clients; c++) {
+			results.add(pool.submit(() -> {
+				long[] latencies = new long[1024];
+				int n = 0;
+				while (System.nanoTime() < deadline && n < 2_000_000) {
+					Timed answer = send(request);
+					if (answer.status() != 304) {
+						errors.incrementAndGet();
+					}
+					bytes.addAndGet(answer.body().length);
+					if (n == latencies.length) {
+						latencies = Arrays.copyOf(latencies, n * 2);
+					}
+					latencies[n++] = answer.nanos();
+				}
+				return Arrays.copyOf(latencies, n);
+			}));
+		}
+		List<Long> all = new ArrayList<>();
+		for (Future<long[]> result : results) {
+			try {
+				for (long latency : result.get()) {
+					all.add(latency);
+				}
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+		double seconds = (System.nanoTime() - start) / 1e9;
+		pool.shutdownNow();
+		long[] sorted = all.stream().mapToLong(Long::longValue).sorted().toArray();
+		return new Load(path, clients, seconds, sorted.length, errors.get(), bytes.get(), percentile(sorted, 50) / 1e6,
+				percentile(sorted, 99) / 1e6, sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6,
+				sorted.length / seconds);
+	}
+
 	static double percentile(long[] sorted, double p) {
 		if (sorted.length == 0) {
 			return Double.NaN;

@@ -85,10 +85,20 @@ class PerformanceBenchmark {
 				}
 				createUploader(app);
 				http = new Http("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
-				List<String> big = ingest();
-				largeImport();
-				comparison(big);
-				scale();
+				// -Dbench.only=published (a comma list of ingest, import, comparison, published, scale) runs only those.
+				List<String> big = runs("ingest") || runs("comparison") ? ingest() : List.of();
+				if (runs("import")) {
+					largeImport();
+				}
+				if (runs("comparison")) {
+					comparison(big);
+				}
+				if (runs("published")) {
+					published(big);
+				}
+				if (runs("scale")) {
+					scale();
+				}
 			}
 			finally {
 				app.close();
@@ -395,6 +405,60 @@ class PerformanceBenchmark {
 				"static file", apiStatic.perSecond(), "≥ 1/3", true, 1.0 / 3);
 	}
 
+	// ---------------------------------------------------------------- published page
+
+	/**
+	 * A published comparison of two {@value #CELLS}-cell runs, as a blog's readers fetch it through a cache: under
+	 * {@value #CLIENTS} clients each asking again with the ETag it holds (each answer a 304), beside the full page.
+	 */
+	private void published(List<String> big) throws Exception {
+		List<String> runs = big;
+		if (runs.size() < 2) {
+			runs = new ArrayList<>();
+			for (int i = 0; i < 2; i++) {
+				byte[] document = RunDocuments.document("Published sweep " + i, i % 2 == 0 ? "bench-system-A" : "bench-system-B",
+						CELLS, SAMPLES, 500 + i);
+				runs.add(JSON.readTree(http.postJson("/api/runs", document, UPLOADER, PASSWORD).ok().body()).get("id").asString());
+			}
+		}
+		log("published: a " + CELLS + "-cell publication, " + CLIENTS + " clients for " + LOAD_TIME.toSeconds()
+				+ " s revalidating with If-None-Match, then fetching in full");
+		byte[] request = JSON.writeValueAsBytes(Map.of("baseline", runs.get(0), "contender", runs.get(1), "title",
+				"Bench publication", "confirm_no_comparable", true));
+		Http.Timed created = http.postJson("/api/published", request, UPLOADER, PASSWORD).ok();
+		String path = JSON.readTree(created.body()).get("url").asString();
+		Http.Timed first = http.get(path).ok();
+		String tag = http.etag(path);
+		assertThat(tag).as("ETag of " + path).isNotNull();
+		http.revalidate(path, tag, CLIENTS, Duration.ofSeconds(3));
+		Http.Load revalidated = http.revalidate(path, tag, CLIENTS, LOAD_TIME);
+		http.load(path, CLIENTS, Duration.ofSeconds(3));
+		Http.Load full = http.load(path, CLIENTS, LOAD_TIME);
+		ObjectNode details = report.details().putObject("published");
+		details.put("path", path);
+		details.put("first_ms", first.millis());
+		details.put("html_bytes", first.body().length);
+		for (Http.Load load : List.of(revalidated, full)) {
+			ObjectNode row = details.putObject(load == revalidated ? "revalidating" : "full");
+			row.put("clients", load.clients());
+			row.put("seconds", load.seconds());
+			row.put("requests", load.requests());
+			row.put("errors", load.errors());
+			row.put("p50_ms", load.p50());
+			row.put("p99_ms", load.p99());
+			row.put("requests_per_second", load.perSecond());
+			log(String.format(Locale.ROOT, "  %-60s %8.1f req/s  p50 %6.1f ms  p99 %6.1f ms  errors %d",
+					load == revalidated ? "304 revalidation " + path : "full page " + path, load.perSecond(), load.p50(),
+					load.p99(), load.errors()));
+		}
+		assertThat(revalidated.errors()).as("answers other than 304").isZero();
+		assertThat(full.errors()).as("answers other than 200").isZero();
+		report.absolute("published", "published page revalidation (If-None-Match → 304) p99 under " + CLIENTS + " clients",
+				revalidated.p99(), "ms", 50, true);
+		report.ratio("published", "published page revalidations/s under " + CLIENTS + " clients", revalidated.perSecond(),
+				"req/s", "full page", full.perSecond(), "≥ 2×", true, 2.0);
+	}
+
 	// ---------------------------------------------------------------- scale
 
 	private void scale() throws Exception {
@@ -511,6 +575,11 @@ class PerformanceBenchmark {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}
+	}
+
+	private static boolean runs(String section) {
+		String only = System.getProperty("bench.only", "").strip();
+		return only.isEmpty() || java.util.Arrays.asList(only.split(",")).contains(section);
 	}
 
 	private void log(String message) {

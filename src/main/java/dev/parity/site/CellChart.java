@@ -1,0 +1,450 @@
+package dev.parity.site;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.geom.Line2D;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import javax.imageio.ImageIO;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One bar per cell of one metric, as a picture to paste where a page cannot be framed and as a link's preview: the
+ * ratio per cell of a comparison (from 1, on a log scale centred on 1, the ±band shaded), or a run's value per cell
+ * (from 0). A greyed bar is drawn grey, never in the colour of a comparable one, and the notices of the item (a
+ * supersession, a retraction, loosened settings) are drawn above the bars, so a copy carries them.
+ *
+ * @param title the item's title
+ * @param subtitle the headline sentence of the metric (or what the run is)
+ * @param notices what must be read before the numbers, one line each
+ * @param bars the cells, in table order
+ * @param ratios whether the bars are ratios (log scale centred on 1) or values (linear from 0)
+ * @param band the ±band shaded around 1, for ratios
+ * @param link where the whole item lives
+ */
+record CellChart(String title, String subtitle, List<String> notices, List<Bar> bars, boolean ratios, double band,
+		String link) {
+
+	/** The width of a drawing, in its own units (an SVG's view box, a PNG's pixels). */
+	static final int WIDTH = 1200;
+
+	/** The height of a link preview, the usual 1.91:1 card. */
+	static final int PREVIEW_HEIGHT = 630;
+
+	private static final String INK = "#1a202c";
+
+	private static final String MUTED = "#4a5568";
+
+	private static final String COMPARABLE = "#2b6cb0";
+
+	private static final String GREY_FILL = "#d9d9d9";
+
+	private static final String GREY_STROKE = "#7a7a7a";
+
+	private static final String BAND = "#e6f0e6";
+
+	private static final String NOTICE_FILL = "#fff4e5";
+
+	private static final String NOTICE_INK = "#7b341e";
+
+	/** One cell: its label, its ratio or value, and whether it is greyed. */
+	record Bar(String label, double value, boolean greyed) {
+	}
+
+	CellChart {
+		notices = List.copyOf(notices);
+		bars = List.copyOf(bars);
+	}
+
+	/**
+	 * The ratio chart of one metric of a comparison: the metric asked for, else the first whose headline counts a
+	 * comparable cell, else the first with bars.
+	 */
+	static CellChart ratios(ComparisonPage page, @Nullable String metric, String title, List<String> notices, String link) {
+		String chosen = chosenMetric(page, metric, title);
+		List<Bar> bars = new ArrayList<>();
+		Map<String, Object> data = page.chartData();
+		double band = data.get("band") instanceof Number n ? n.doubleValue() : 0.1;
+		if (data.get("charts") instanceof List<?> charts) {
+			for (Object chart : charts) {
+				if (chart instanceof Map<?, ?> map && String.valueOf(map.get("metric")).equals(chosen)
+						&& map.get("bars") instanceof List<?> list) {
+					for (Object item : list) {
+						if (item instanceof Map<?, ?> bar && bar.get("ratio") instanceof Number ratio) {
+							bars.add(new Bar(String.valueOf(bar.get("label")), ratio.doubleValue(),
+									Boolean.TRUE.equals(bar.get("greyed"))));
+						}
+					}
+				}
+			}
+		}
+		String sentence = page.headlines().stream().filter(h -> h.metric().equals(chosen)).map(ComparisonPage.HeadlineView::sentence)
+			.findFirst().orElse(chosen == null ? "no metric to chart" : chosen);
+		return new CellChart(title, sentence, notices, bars, true, band, link);
+	}
+
+	/**
+	 * The metric a comparison's chart and description are about: the one asked for; else the first its title names
+	 * ({@code decode_tps} or just {@code decode}: "+101 % faster at decode"); else the first whose headline counts a
+	 * comparable cell; else the first.
+	 */
+	static @Nullable String chosenMetric(ComparisonPage page, @Nullable String metric, String title) {
+		if (metric != null && page.metrics().stream().anyMatch(m -> m.metric().equals(metric))) {
+			return metric;
+		}
+		String words = " " + title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]+", " ") + " ";
+		for (ComparisonPage.MetricHead head : page.metrics()) {
+			String name = head.metric().toLowerCase(Locale.ROOT);
+			String stem = name.contains("_") ? name.substring(0, name.indexOf('_')) : name;
+			if (words.contains(" " + name + " ") || words.contains(" " + stem + " ")) {
+				return head.metric();
+			}
+		}
+		return page.headlines().stream().filter(h -> h.comparable() > 0).map(ComparisonPage.HeadlineView::metric).findFirst()
+			.or(() -> page.headlines().stream().map(ComparisonPage.HeadlineView::metric).findFirst())
+			.orElse(page.metrics().isEmpty() ? null : page.metrics().get(0).metric());
+	}
+
+	/** A run's value per cell of its first metric with values, greyed values grey. */
+	static CellChart values(RunPage page, String subtitle, List<String> notices, String link) {
+		List<Bar> bars = new ArrayList<>();
+		String metric = null;
+		for (int m = 0; m < page.metrics().size() && bars.isEmpty(); m++) {
+			metric = page.metrics().get(m).name();
+			for (RunPage.Row row : page.rows()) {
+				RunPage.Value value = row.values().get(m);
+				var measured = row.cell().metric(value.metric()).flatMap(v -> v.median().isPresent()
+						? java.util.Optional.of(v.median().getAsDouble()) : java.util.Optional.empty());
+				if (measured.isPresent()) {
+					bars.add(new Bar(String.join(" × ", row.paramValues()), measured.get(), value.greyed()));
+				}
+			}
+		}
+		String charted = metric == null || bars.isEmpty() ? "" : metric + " per cell (median) · ";
+		return new CellChart(page.run().title(), charted + subtitle, notices, bars, false, 0, link);
+	}
+
+	long greyedCount() {
+		return bars.stream().filter(Bar::greyed).count();
+	}
+
+	/** The chart as an SVG document, {@code height} units high in a view box {@link #WIDTH} wide. */
+	String svg(int height) {
+		SvgCanvas canvas = new SvgCanvas(height, title + " — " + subtitle);
+		draw(canvas, height);
+		return canvas.finish();
+	}
+
+	/** The chart as a PNG, {@code WIDTH × height} pixels. */
+	byte[] png(int height) {
+		BufferedImage image = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
+		Graphics2D graphics = image.createGraphics();
+		try {
+			graphics.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+			graphics.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+			graphics.setColor(Color.WHITE);
+			graphics.fillRect(0, 0, WIDTH, height);
+			draw(new ImageCanvas(graphics), height);
+		}
+		finally {
+			graphics.dispose();
+		}
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		try {
+			ImageIO.write(image, "png", out);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return out.toByteArray();
+	}
+
+	/** The height an SVG needs: room for the notices, the titles and the bars. */
+	int naturalHeight() {
+		return 470 + 34 * notices.size();
+	}
+
+	private void draw(Canvas canvas, int height) {
+		double margin = 32;
+		double y = margin;
+		for (String notice : notices) {
+			canvas.rect(margin, y, WIDTH - 2 * margin, 30, NOTICE_FILL, NOTICE_INK);
+			canvas.text(fit(notice, 17 * 1.12, WIDTH - 2 * margin - 20), margin + 10, y + 21, 17, true, NOTICE_INK, "start");
+			y += 34;
+		}
+		y += 30;
+		canvas.text(fit(title, 30 * 1.12, WIDTH - 2 * margin), margin, y, 30, true, INK, "start");
+		y += 34;
+		canvas.text(fit(subtitle, 19, WIDTH - 2 * margin), margin, y, 19, false, MUTED, "start");
+		y += 24;
+		double footer = 56;
+		double plotTop = y + 12;
+		double plotBottom = height - footer - (bars.size() <= 12 ? 22 : 0);
+		double plotLeft = margin + 64;
+		double plotRight = WIDTH - margin;
+		if (plotBottom - plotTop < 60 || bars.isEmpty()) {
+			canvas.text(bars.isEmpty() ? "No cell to chart." : "Too many notices to chart here: see the link.", margin,
+					Math.min(height - footer, plotTop + 40), 19, false, INK, "start");
+			footer(canvas, height, margin);
+			return;
+		}
+		Scale scale = ratios ? logScale(plotTop, plotBottom) : linearScale(plotTop, plotBottom);
+		if (ratios && band > 0 && band < 1) {
+			double top = scale.y(1 + band);
+			double bottom = scale.y(1 - band);
+			canvas.rect(plotLeft, top, plotRight - plotLeft, bottom - top, BAND, null);
+		}
+		for (double tick : scale.ticks()) {
+			double ty = scale.y(tick);
+			canvas.line(plotLeft, ty, plotRight, ty, ratios && tick == 1 ? INK : "#e2e8f0", ratios && tick == 1 ? 2 : 1);
+			canvas.text(ratios ? "×" + Numbers.format(tick) : Numbers.format(tick), plotLeft - 8, ty + 6, 15, false, MUTED, "end");
+		}
+		double slot = (plotRight - plotLeft) / bars.size();
+		double width = Math.max(1, slot * 0.7);
+		for (int i = 0; i < bars.size(); i++) {
+			Bar bar = bars.get(i);
+			double x = plotLeft + i * slot + (slot - width) / 2;
+			double from = scale.y(ratios ? 1 : 0);
+			double to = scale.y(bar.value());
+			double top = Math.min(from, to);
+			double h = Math.max(1, Math.abs(to - from));
+			if (bar.greyed()) {
+				canvas.rect(x, top, width, h, GREY_FILL, GREY_STROKE);
+			}
+			else {
+				canvas.rect(x, top, width, h, COMPARABLE, null);
+			}
+			if (bars.size() <= 12) {
+				canvas.text(fit(bar.label(), 13, slot - 4), x + width / 2, plotBottom + 18, 13, false, MUTED, "middle");
+			}
+		}
+		footer(canvas, height, margin);
+	}
+
+	private void footer(Canvas canvas, int height, double margin) {
+		double y = height - 30;
+		long greyed = greyedCount();
+		double x = margin;
+		x = legend(canvas, x, y, COMPARABLE, null, (bars.size() - greyed) + (ratios ? " comparable" : " not greyed"));
+		x = legend(canvas, x, y, GREY_FILL, GREY_STROKE, greyed + (ratios ? " greyed: not comparable" : " greyed"));
+		if (ratios) {
+			x = legend(canvas, x, y, BAND, GREY_STROKE, "±" + Numbers.format(band * 100) + " % band");
+		}
+		canvas.text(fit(link, 15, WIDTH - margin - x), WIDTH - margin, y, 15, false, MUTED, "end");
+	}
+
+	/** One legend entry (a box and its words); where the next one starts. */
+	private static double legend(Canvas canvas, double x, double y, String fill, @Nullable String stroke, String words) {
+		canvas.rect(x, y - 13, 16, 16, fill, stroke);
+		canvas.text(words, x + 22, y, 16, false, INK, "start");
+		return x + 22 + words.length() * 16 * 0.56 + 24;
+	}
+
+	/** Where values go on the plot, and which values get a tick. */
+	private interface Scale {
+
+		double y(double value);
+
+		List<Double> ticks();
+
+	}
+
+	private Scale logScale(double top, double bottom) {
+		double reach = Math.log(1 + Math.max(band, 0.05) * 1.5);
+		for (Bar bar : bars) {
+			reach = Math.max(reach, Math.abs(Math.log(Math.max(bar.value(), 1e-9))));
+		}
+		double span = Math.min(reach * 1.1, Math.log(20));
+		double middle = (top + bottom) / 2;
+		double half = (bottom - top) / 2;
+		List<Double> ticks = new ArrayList<>();
+		for (double tick : new double[] { 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1, 1.25, 2, 5, 10, 20 }) {
+			if (Math.abs(Math.log(tick)) <= span) {
+				ticks.add(tick);
+			}
+		}
+		return new Scale() {
+			@Override
+			public double y(double value) {
+				double log = Math.max(-span, Math.min(span, Math.log(Math.max(value, 1e-9))));
+				return middle - half * log / span;
+			}
+
+			@Override
+			public List<Double> ticks() {
+				return ticks;
+			}
+		};
+	}
+
+	private Scale linearScale(double top, double bottom) {
+		double max = bars.stream().mapToDouble(Bar::value).max().orElse(1);
+		double step = niceStep(max <= 0 ? 1 : max / 4);
+		double end = Math.ceil(Math.max(max, step) / step) * step;
+		List<Double> ticks = new ArrayList<>();
+		for (double tick = 0; tick <= end + step / 2; tick += step) {
+			ticks.add(tick);
+		}
+		return new Scale() {
+			@Override
+			public double y(double value) {
+				return bottom - (bottom - top) * Math.max(0, Math.min(value, end)) / end;
+			}
+
+			@Override
+			public List<Double> ticks() {
+				return ticks;
+			}
+		};
+	}
+
+	private static double niceStep(double rough) {
+		double power = Math.pow(10, Math.floor(Math.log10(rough)));
+		for (double factor : new double[] { 1, 2, 2.5, 5, 10 }) {
+			if (factor * power >= rough) {
+				return factor * power;
+			}
+		}
+		return 10 * power;
+	}
+
+	/** Text cut to fit a width, at an average glyph width of 0.56 em (the same for both drawings). */
+	private static String fit(String text, double size, double width) {
+		int max = (int) Math.max(1, width / (size * 0.56));
+		return text.length() <= max ? text : text.substring(0, Math.max(0, max - 1)) + "…";
+	}
+
+	/** What both drawings can do. */
+	private interface Canvas {
+
+		void rect(double x, double y, double width, double height, String fill, @Nullable String stroke);
+
+		void line(double x1, double y1, double x2, double y2, String colour, double width);
+
+		void text(String text, double x, double y, double size, boolean bold, String colour, String anchor);
+
+	}
+
+	private static final class SvgCanvas implements Canvas {
+
+		private final StringBuilder svg = new StringBuilder();
+
+		SvgCanvas(int height, String label) {
+			svg.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+				.append("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(height)
+				.append("\" width=\"").append(WIDTH).append("\" height=\"").append(height)
+				.append("\" role=\"img\" aria-labelledby=\"chart-title\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n")
+				.append("<title id=\"chart-title\">").append(escape(label)).append("</title>\n")
+				.append("<rect x=\"0\" y=\"0\" width=\"").append(WIDTH).append("\" height=\"").append(height)
+				.append("\" fill=\"#ffffff\"/>\n");
+		}
+
+		@Override
+		public void rect(double x, double y, double width, double height, String fill, @Nullable String stroke) {
+			svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(width))
+				.append("\" height=\"").append(n(height)).append("\" fill=\"").append(fill).append('"');
+			if (stroke != null) {
+				svg.append(" stroke=\"").append(stroke).append("\" stroke-width=\"1.5\"");
+			}
+			svg.append("/>\n");
+		}
+
+		@Override
+		public void line(double x1, double y1, double x2, double y2, String colour, double width) {
+			svg.append("<line x1=\"").append(n(x1)).append("\" y1=\"").append(n(y1)).append("\" x2=\"").append(n(x2))
+				.append("\" y2=\"").append(n(y2)).append("\" stroke=\"").append(colour).append("\" stroke-width=\"")
+				.append(n(width)).append("\"/>\n");
+		}
+
+		@Override
+		public void text(String text, double x, double y, double size, boolean bold, String colour, String anchor) {
+			svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"").append(n(size))
+				.append("\" fill=\"").append(colour).append("\" text-anchor=\"").append(anchor).append('"')
+				.append(bold ? " font-weight=\"bold\"" : "").append('>').append(escape(text)).append("</text>\n");
+		}
+
+		String finish() {
+			return svg.append("</svg>\n").toString();
+		}
+
+		private static String n(double value) {
+			return String.format(Locale.ROOT, "%.1f", value);
+		}
+
+		private static String escape(String text) {
+			StringBuilder out = new StringBuilder(text.length());
+			text.codePoints().forEach(c -> {
+				switch (c) {
+					case '&' -> out.append("&amp;");
+					case '<' -> out.append("&lt;");
+					case '>' -> out.append("&gt;");
+					case '"' -> out.append("&quot;");
+					default -> {
+						// Characters XML 1.0 cannot hold are left out rather than breaking the image.
+						if (c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
+								|| c >= 0x10000) {
+							out.appendCodePoint(c);
+						}
+					}
+				}
+			});
+			return out.toString();
+		}
+
+	}
+
+	private static final class ImageCanvas implements Canvas {
+
+		private final Graphics2D graphics;
+
+		ImageCanvas(Graphics2D graphics) {
+			this.graphics = graphics;
+		}
+
+		@Override
+		public void rect(double x, double y, double width, double height, String fill, @Nullable String stroke) {
+			Rectangle2D shape = new Rectangle2D.Double(x, y, width, height);
+			graphics.setColor(Color.decode(fill));
+			graphics.fill(shape);
+			if (stroke != null) {
+				graphics.setColor(Color.decode(stroke));
+				graphics.setStroke(new BasicStroke(1.5f));
+				graphics.draw(shape);
+			}
+		}
+
+		@Override
+		public void line(double x1, double y1, double x2, double y2, String colour, double width) {
+			graphics.setColor(Color.decode(colour));
+			graphics.setStroke(new BasicStroke((float) width));
+			graphics.draw(new Line2D.Double(x1, y1, x2, y2));
+		}
+
+		@Override
+		public void text(String text, double x, double y, double size, boolean bold, String colour, String anchor) {
+			graphics.setFont(new Font(Font.SANS_SERIF, bold ? Font.BOLD : Font.PLAIN, (int) Math.round(size)));
+			graphics.setColor(Color.decode(colour));
+			double width = graphics.getFontMetrics().stringWidth(text);
+			double left = switch (anchor) {
+				case "end" -> x - width;
+				case "middle" -> x - width / 2;
+				default -> x;
+			};
+			graphics.drawString(text, (float) left, (float) y);
+		}
+
+	}
+
+}
