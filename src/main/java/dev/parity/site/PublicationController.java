@@ -111,6 +111,9 @@ class PublicationController {
 		model.addAttribute("notices", notices.forPublication(publication, page, ""));
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("live", false);
+		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
+		model.addAttribute("sweep", SweepPage.of(publication.result(), settings, json));
+		model.addAttribute("sweepAction", "/compare/" + pair.path());
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		model.addAttribute("liveUrl", liveUrl);
 		String differs = liveDifferences.of(publication);
