@@ -280,6 +280,9 @@ class ComparisonService {
 		if (pair.fixesParams()) {
 			java.util.Map.of("baseline", pair.baselineFixed(), "contender", pair.contenderFixed())
 				.forEach((side, fixed) -> {
+					if (fixed.isEmpty()) {
+						return;
+					}
 					ObjectNode values = ((ObjectNode) snapshot.get(side)).putObject("fixed");
 					fixed.values().forEach(values::put);
 				});

@@ -17,7 +17,6 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.http.HttpHeaders;
@@ -83,6 +82,7 @@ class ContenderComparisons {
 		model.addAttribute("pageTitle", "Compare " + contenders.path());
 		model.addAttribute("page", ContendersPage.of(each));
 		model.addAttribute("path", contenders.path());
+		model.addAttribute("baselinePath", contenders.baseline());
 		model.addAttribute("query", query0.equals("?") ? "" : query0);
 		model.addAttribute("noticeLines", notices.stream().distinct().toList());
 		return new ModelAndView("compare/contenders");
@@ -100,15 +100,10 @@ class ContenderComparisons {
 		return switch (format) {
 			case "md" -> download(markdown(contenders, bodies, permalink), "text/markdown", fileName + ".md");
 			case "csv" -> download(csv(contenders, bodies), "text/csv", fileName + ".csv");
-			case "json" -> {
-				ObjectNode body = json.createObjectNode();
-				body.put("baseline", contenders.baseline());
-				body.put("path", contenders.path());
-				body.put("permalink", permalink);
-				ArrayNode list = body.putArray("contenders");
-				bodies.forEach(one -> list.add(json.readTree(one)));
-				yield download(json.writeValueAsString(body), "application/json", fileName + ".json");
-			}
+			// Each pairwise export's text as it is, so that it is exactly what that export gives.
+			case "json" -> download("{\"baseline\":" + json.writeValueAsString(contenders.baseline()) + ",\"path\":"
+					+ json.writeValueAsString(contenders.path()) + ",\"permalink\":" + json.writeValueAsString(permalink)
+					+ ",\"contenders\":[" + String.join(",", bodies) + "]}", "application/json", fileName + ".json");
 			default -> throw new dev.parity.run.RunNotFoundException("export." + format);
 		};
 	}
