@@ -132,7 +132,7 @@ class ContenderComparisons {
 	 * in order of first appearance); each pairwise file's notices as comment lines, prefixed with its contender.
 	 */
 	private static String csv(Contenders contenders, List<String> bodies) {
-		List<String> header = new ArrayList<>(List.of("contender"));
+		List<String> header = new ArrayList<>(List.of("contender_path"));
 		Set<String> comments = new LinkedHashSet<>();
 		List<List<CSVRecord>> records = new ArrayList<>();
 		for (int i = 0; i < bodies.size(); i++) {
@@ -161,12 +161,8 @@ class ContenderComparisons {
 					List<Object> row = new ArrayList<>();
 					row.add(contender);
 					for (String name : header.subList(1, header.size())) {
-						String value = record.isMapped(name) ? record.get(name) : "";
-						row.add(switch (value) {
-							case "true" -> Boolean.TRUE;
-							case "false" -> Boolean.FALSE;
-							default -> value;
-						});
+						// Read back as text, each cell is written again as the pairwise file wrote it.
+						row.add(record.isMapped(name) ? record.get(name) : "");
 					}
 					printer.printRecord(CsvCells.row(row));
 				}

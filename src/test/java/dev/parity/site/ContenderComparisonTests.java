@@ -146,7 +146,7 @@ class ContenderComparisonTests {
 		List<String> pairwiseRows = pairwiseCsv.lines().filter(line -> !line.startsWith("#")).skip(1).toList();
 		List<String> rowsOfE = csv.lines().filter(line -> line.startsWith("\"" + e + "\",")).map(line -> line.substring(e.length() + 3)).toList();
 		assertThat(rowsOfE).isEqualTo(pairwiseRows);
-		assertThat(csv.lines().filter(line -> !line.startsWith("#")).findFirst().orElseThrow()).startsWith("\"contender\",\"anchor\"");
+		assertThat(csv.lines().filter(line -> !line.startsWith("#")).findFirst().orElseThrow()).startsWith("\"contender_path\",\"anchor\"");
 
 		String md = body("/compare/" + path + "/export.md");
 		assertThat(md).contains("## Comparison " + reference + "..." + c).contains("## Comparison " + reference + "..." + e)
