@@ -178,7 +178,8 @@ class ComparisonController {
 		model.addAttribute("publishForm", Map.of());
 	}
 
-	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number")
+	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number; "
+			+ "with several contenders ({baseline}...{c1},{c2}, up to 8), {\"baseline\", \"path\", \"comparisons\", \"contenders\": [the body of each pairwise comparison, in URL order]}")
 	@ApiResponse(responseCode = "200", content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
 	@GetMapping(path = "/api/compare/{pair:.+}", produces = "application/json")
 	ResponseEntity<byte[]> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
@@ -211,6 +212,7 @@ class ComparisonController {
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
 			@RequestParam(required = false, defaultValue = "") String query, Principal principal, Model model,
 			jakarta.servlet.http.HttpServletResponse response) {
+		refuseSeveral(pair, "a caveat");
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		refuseFixed(runs, "a caveat");
 		Caveat added;
@@ -236,6 +238,7 @@ class ComparisonController {
 			@RequestParam(required = false) @Nullable String reason,
 			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
 			Principal principal, Model model, HttpServletResponse response) {
+		refuseSeveral(pair, "a publication");
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		refuseFixed(runs, "a publication");
 		Map<String, String> settingsQuery = parseQuery(query);
@@ -320,6 +323,14 @@ class ComparisonController {
 		return ComparisonPage.of(snapshot, onComparison, onRuns,
 				publications.retractionOf("run", runs.baselineId()).orElse(null),
 				publications.retractionOf("run", runs.contenderId()).orElse(null), comparisons.defaultSettings());
+	}
+
+	/** Caveats and publications of several contenders are written on each pairwise comparison. */
+	private static void refuseSeveral(String path, String what) {
+		if (Contenders.areSeveral(path)) {
+			throw new Contenders.Rejected(what + " is written on one contender's comparison with the baseline, "
+					+ "/compare/{baseline}...{contender}, not on several contenders at once");
+		}
 	}
 
 	/** Caveats and publications are filed under the runs' comparison: one with fixed parameters has none of its own. */

@@ -68,6 +68,7 @@ public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> con
 		Map<String, ComparisonPage.MetricHead> metrics = new LinkedHashMap<>();
 		List<String> paramNames = new ArrayList<>();
 		Map<String, ComparisonPage.Row> cells = new LinkedHashMap<>();
+		Map<String, List<String>> cellParamNames = new LinkedHashMap<>();
 		List<Map<String, ComparisonPage.Row>> rowsByContender = new ArrayList<>();
 		for (Contender contender : contenders) {
 			ComparisonPage page = contender.page();
@@ -76,7 +77,9 @@ public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> con
 			Map<String, ComparisonPage.Row> rows = new LinkedHashMap<>();
 			for (ComparisonPage.Row row : page.rows()) {
 				rows.put(row.anchor(), row);
-				cells.putIfAbsent(row.anchor(), row);
+				if (cells.putIfAbsent(row.anchor(), row) == null) {
+					cellParamNames.put(row.anchor(), page.paramNames());
+				}
 			}
 			rowsByContender.add(rows);
 		}
@@ -97,8 +100,7 @@ public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> con
 				}
 				byMetric.add(new MetricCells(metric.metric(), baseline, values));
 			}
-			rows.add(new Row(cell.anchor(), cell.label(), paramValues(cell, contenders.get(0).page().paramNames(),
-					paramNames), byMetric));
+			rows.add(new Row(cell.anchor(), cell.label(), paramValues(cell, cellParamNames.get(cell.anchor()), paramNames), byMetric));
 		}
 		return new ContendersPage(first.baseline(), List.copyOf(contenders), List.copyOf(metrics.values()),
 				List.copyOf(paramNames), rows, provenance(contenders), first.settings());

@@ -276,6 +276,11 @@ class ContenderComparisonTests {
 		assertThat(noValue.getResponse().getStatus()).isEqualTo(400);
 		assertThat(noValue.getResponse().getContentAsString()).contains("@name=value");
 
+		MvcResult caveatOnSeveral = mvc.perform(post("/compare/" + reference + "..." + e + "," + probe + "/caveats")
+			.with(httpBasic(USER, PASSWORD)).with(csrf()).param("text", "on several")).andReturn();
+		assertThat(caveatOnSeveral.getResponse().getStatus()).isEqualTo(400);
+		assertThat(caveatOnSeveral.getResponse().getContentAsString()).contains("one contender's comparison");
+
 		MvcResult exportTooMany = refused("/compare/" + reference + "..." + nine + "/export.csv");
 		assertThat(exportTooMany.getResponse().getStatus()).isEqualTo(400);
 	}
