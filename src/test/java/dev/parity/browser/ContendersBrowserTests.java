@@ -67,7 +67,7 @@ class ContendersBrowserTests extends BrowserTest {
 		}
 		Results results = new AxeBuilder().withTags(List.of("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"))
 			.analyze(browser);
-		assertThat(results.getViolations()).extracting(v -> v.getId() + ": " + v.getNodes().size()).isEmpty();
+		assertThat(results.getViolations()).extracting(v -> v.getId() + ": " + v.getNodes().stream().map(n -> n.getTarget() + " " + n.getHtml()).toList()).isEmpty();
 	}
 
 	@Test
