@@ -47,14 +47,23 @@ public final class ComparisonBuilder {
 	 */
 	public Comparison compare(List<Run> baselines, List<Run> contenders, CompareSettings settings,
 			BootstrapMedians medians) {
+		return compare(baselines, contenders, settings, medians, FixedParams.NONE, FixedParams.NONE);
+	}
+
+	/**
+	 * As {@link #compare(List, List, CompareSettings, BootstrapMedians)}, each side keeping only its cells with the
+	 * fixed parameters' values, matched on the other coordinates; the runs' checks are those of the whole runs.
+	 */
+	public Comparison compare(List<Run> baselines, List<Run> contenders, CompareSettings settings,
+			BootstrapMedians medians, FixedParams baselineFixed, FixedParams contenderFixed) {
 		Run baseline = baselines.get(0);
 		Run contender = contenders.get(0);
 		RunDocument base = baseline.document();
 		RunDocument other = contender.document();
 		MetricScope scope = MetricScope.of(base, other);
 		ComparisonContext context = new ComparisonContext(settings, scope);
-		ReplicateGroup baseGroup = ReplicateGroup.of(baselines, Flag.BASELINE, settings, scope);
-		ReplicateGroup otherGroup = ReplicateGroup.of(contenders, Flag.CONTENDER, settings, scope);
+		ReplicateGroup baseGroup = ReplicateGroup.of(baselines, Flag.BASELINE, settings, scope).fixed(baselineFixed);
+		ReplicateGroup otherGroup = ReplicateGroup.of(contenders, Flag.CONTENDER, settings, scope).fixed(contenderFixed);
 		List<ProvenanceDifference> provenance = ProvenanceDiff.between(base.provenance(), other.provenance(), settings);
 		List<Flag> flags = provenanceRules.stream().flatMap(rule -> rule.check(provenance, context).stream()).toList();
 		List<String> metrics = scope.reportedBy(Stream.concat(baselines.stream(), contenders.stream())
@@ -62,7 +71,7 @@ public final class ComparisonBuilder {
 		// Flags about a whole run or the whole comparison, which concern every cell.
 		List<Flag> everywhere = Stream.of(flags, baseGroup.checks().run(), otherGroup.checks().run())
 			.flatMap(List::stream).toList();
-		String seedRuns = baseGroup.ids() + "..." + otherGroup.ids();
+		String seedRuns = baseGroup.ids() + baselineFixed.path() + "..." + otherGroup.ids() + contenderFixed.path();
 		boolean singleRuns = baselines.size() == 1 && contenders.size() == 1;
 
 		Map<Params, ReplicateGroup.GroupCell> unmatchedContender = new LinkedHashMap<>();

@@ -110,6 +110,19 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 		return new ReplicateGroup(runs, new RunFlags(List.copyOf(runFlags), cellFlags), cells);
 	}
 
+	/**
+	 * The side with parameters fixed: only the cells with their values, matched on the other coordinates. The runs'
+	 * checks stay those of the whole runs, and each member keeps its own cell (its stored bootstrap medians).
+	 */
+	ReplicateGroup fixed(FixedParams fixed) {
+		if (fixed.isEmpty()) {
+			return this;
+		}
+		List<GroupCell> kept = cells.stream().filter(cell -> fixed.keeps(cell.params()))
+			.map(cell -> new GroupCell(cell.members(), fixed.strip(cell.combined()), cell.flags())).toList();
+		return new ReplicateGroup(runs, checks, kept);
+	}
+
 	/** The run ids joined as in a URL: {@code a1+a2+a3}. */
 	String ids() {
 		return runs.stream().map(run -> run.id().value()).collect(Collectors.joining("+"));

@@ -74,6 +74,8 @@ class ComparisonController {
 
 	private final ComparisonMetrics metrics;
 
+	private final ContenderComparisons contenders;
+
 	/**
 	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
 	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
@@ -87,9 +89,10 @@ class ComparisonController {
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
 			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
-			RecordNotices notices, SiteUrls siteUrls, ComparisonMetrics metrics) {
+			RecordNotices notices, SiteUrls siteUrls, ComparisonMetrics metrics, ContenderComparisons contenders) {
 		this.metrics = metrics;
 		this.siteUrls = siteUrls;
+		this.contenders = contenders;
 		this.views = views;
 		this.notices = notices;
 		this.comparisons = comparisons;
@@ -125,6 +128,9 @@ class ComparisonController {
 	@GetMapping("/compare/{pair:.+}")
 	ModelAndView showComparison(@PathVariable String pair, @RequestParam Map<String, String> query, Model model,
 			HttpServletRequest request, Locale locale) throws Exception {
+		if (Contenders.areSeveral(pair)) {
+			return contenders.showPage(Contenders.parse(pair), query, model, this);
+		}
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		CompareSettings settings = comparisons.settings(query);
 		// The record versions before anything read from the record: see ComparisonService.recordVersion.
@@ -169,18 +175,27 @@ class ComparisonController {
 		model.addAttribute("notices", notices.forComparison(snapshot, page, ""));
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("noComparable", page.headlines().stream().allMatch(h -> h.comparable() == 0));
-		model.addAttribute("live", true);
+		// A comparison with fixed parameters is not filed as its runs' comparison: no caveat or publication of its own.
+		model.addAttribute("live", !runs.fixesParams());
+		model.addAttribute("fixedParams", runs.fixesParams() ? FixedParamsNote.of(runs) : null);
 		model.addAttribute("publishErrors", Map.of());
 		model.addAttribute("publishForm", Map.of());
 		model.addAttribute("sweep", SweepPage.of(snapshot, query, json));
 		model.addAttribute("sweepAction", "/compare/" + runs.path());
 	}
 
-	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number")
+	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number; "
+			+ "with several contenders ({baseline}...{c1},{c2}, up to 8), {\"baseline\", \"path\", \"comparisons\", \"contenders\": [the body of each pairwise comparison, in URL order]}")
 	@ApiResponse(responseCode = "200", content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
 	@GetMapping(path = "/api/compare/{pair:.+}", produces = "application/json")
 	ResponseEntity<byte[]> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
-		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
+		byte[] body = Contenders.areSeveral(pair) ? contenders.json(Contenders.parse(pair), query, this)
+				: comparisonJson(ComparisonService.Pair.parse(pair), query);
+		return ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON).body(body);
+	}
+
+	/** The body of {@code /api/compare/{baseline}...{contender}}: the snapshot with the comparison's caveats last. */
+	byte[] comparisonJson(ComparisonService.Pair runs, Map<String, String> query) {
 		byte[] snapshot = comparisons.snapshotJson(runs, comparisons.settings(query));
 		byte[] caveatList = json.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
 		// The kept snapshot's text with the caveats, read now, as its last field: no tree is built or copied.
@@ -194,7 +209,7 @@ class ComparisonController {
 		System.arraycopy(field, 0, body, end, field.length);
 		System.arraycopy(caveatList, 0, body, end + field.length, caveatList.length);
 		body[body.length - 1] = '}';
-		return ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON).body(body);
+		return body;
 	}
 
 	@PostMapping("/compare/{pair:.+}/caveats")
@@ -203,7 +218,9 @@ class ComparisonController {
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
 			@RequestParam(required = false, defaultValue = "") String query, Principal principal, Model model,
 			jakarta.servlet.http.HttpServletResponse response) {
+		refuseSeveral(pair, "a caveat");
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
+		refuseFixed(runs, "a caveat");
 		Caveat added;
 		try {
 			added = caveats.add(Caveat.Target.comparison(runs.baselineId(), runs.contenderId(), blank(cell), blank(metric)),
@@ -227,7 +244,9 @@ class ComparisonController {
 			@RequestParam(required = false) @Nullable String reason,
 			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
 			Principal principal, Model model, HttpServletResponse response) {
+		refuseSeveral(pair, "a publication");
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
+		refuseFixed(runs, "a publication");
 		Map<String, String> settingsQuery = parseQuery(query);
 		CompareSettings settings = comparisons.settings(settingsQuery);
 		ObjectNode snapshot = comparisons.freshSnapshot(runs, settings);
@@ -254,6 +273,9 @@ class ComparisonController {
 	@GetMapping("/compare/{pair:.+}/export.{format}")
 	ResponseEntity<String> exportComparison(@PathVariable String pair, @PathVariable String format,
 			@RequestParam Map<String, String> query) {
+		if (Contenders.areSeveral(pair)) {
+			return contenders.export(Contenders.parse(pair), format, query, this);
+		}
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
 		String permalink = siteUrls.link("/compare/" + runs.path()) + queryString(query);
@@ -294,12 +316,43 @@ class ComparisonController {
 			.body(body);
 	}
 
+	/** The notices of a live comparison: its settings and its runs' retractions. */
+	Notices notices(JsonNode snapshot, ComparisonPage page, String base) {
+		return notices.forComparison(snapshot, page, base);
+	}
+
 	ComparisonPage page(JsonNode snapshot, ComparisonService.Pair runs) {
 		List<Caveat> onRuns = new java.util.ArrayList<>(caveats.forRun(runs.baselineId()));
 		onRuns.addAll(caveats.forRun(runs.contenderId()));
-		return ComparisonPage.of(snapshot, caveats.forComparison(runs.baselineId(), runs.contenderId()), onRuns,
+		// The caveats of the runs' comparison concern all their cells, not one slice of each.
+		List<Caveat> onComparison = runs.fixesParams() ? List.of()
+				: caveats.forComparison(runs.baselineId(), runs.contenderId());
+		return ComparisonPage.of(snapshot, onComparison, onRuns,
 				publications.retractionOf("run", runs.baselineId()).orElse(null),
 				publications.retractionOf("run", runs.contenderId()).orElse(null), comparisons.defaultSettings());
+	}
+
+	/** Caveats and publications of several contenders are written on each pairwise comparison. */
+	private static void refuseSeveral(String path, String what) {
+		if (Contenders.areSeveral(path)) {
+			throw new Contenders.Rejected(what + " is written on one contender's comparison with the baseline, "
+					+ "/compare/{baseline}...{contender}, not on several contenders at once");
+		}
+	}
+
+	/** Caveats and publications are filed under the runs' comparison: one with fixed parameters has none of its own. */
+	private static void refuseFixed(ComparisonService.Pair runs, String what) {
+		if (runs.fixesParams()) {
+			throw new ComparisonService.FixedParamsRejected(what + " is filed under the comparison of whole runs: add it on /compare/"
+					+ String.join("+", runs.baselineIds()) + "..." + String.join("+", runs.contenderIds())
+					+ " (a comparison with fixed parameters has none of its own)");
+		}
+	}
+
+	@ExceptionHandler({ ComparisonService.FixedParamsRejected.class, Contenders.Rejected.class })
+	ResponseEntity<String> rejectPath(RuntimeException ex) {
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(org.springframework.http.MediaType.TEXT_PLAIN)
+			.body(ex.getMessage());
 	}
 
 	@ExceptionHandler(ComparisonService.NotReplicates.class)

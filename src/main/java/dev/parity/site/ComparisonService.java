@@ -15,6 +15,7 @@ import dev.parity.caveat.Caveats;
 import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonBuilder;
+import dev.parity.compare.FixedParams;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
@@ -89,16 +90,24 @@ class ComparisonService {
 
 	/**
 	 * A baseline and a contender, as written in URLs: {@code baselineId...contenderId}, or groups of replicates
-	 * {@code a1+a2+a3...b1+b2}.
+	 * {@code a1+a2+a3...b1+b2}; either side may fix grid parameters after its ids ({@code r@concurrency=1...r@concurrency=8},
+	 * see {@link FixedParams}).
 	 *
 	 * @param baselineIds the baseline's runs, at least one, each once
 	 * @param contenderIds the contender's runs, at least one, each once
+	 * @param baselineFixed the parameters fixed on the baseline's side, often none
+	 * @param contenderFixed the parameters fixed on the contender's side, often none
 	 */
-	record Pair(List<String> baselineIds, List<String> contenderIds) {
+	record Pair(List<String> baselineIds, List<String> contenderIds, FixedParams baselineFixed,
+			FixedParams contenderFixed) {
 
 		Pair {
 			baselineIds = List.copyOf(baselineIds);
 			contenderIds = List.copyOf(contenderIds);
+		}
+
+		Pair(List<String> baselineIds, List<String> contenderIds) {
+			this(baselineIds, contenderIds, FixedParams.NONE, FixedParams.NONE);
 		}
 
 		Pair(String baselineId, String contenderId) {
@@ -110,7 +119,30 @@ class ComparisonService {
 			if (dots < 0) {
 				throw new RunNotFoundException(text);
 			}
-			return new Pair(group(text.substring(0, dots)), group(text.substring(dots + 3)));
+			String baseline = text.substring(0, dots);
+			String contender = text.substring(dots + 3);
+			return new Pair(group(ids(baseline)), group(ids(contender)), fixed(baseline), fixed(contender));
+		}
+
+		/** The side's run ids: what comes before its first {@code @}. */
+		private static String ids(String side) {
+			int at = side.indexOf('@');
+			return at < 0 ? side : side.substring(0, at);
+		}
+
+		private static FixedParams fixed(String side) {
+			int at = side.indexOf('@');
+			try {
+				return at < 0 ? FixedParams.NONE : FixedParams.parse(List.of(side.substring(at + 1).split("@", -1)));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new FixedParamsRejected(ex.getMessage());
+			}
+		}
+
+		/** Whether a side fixes grid parameters: a comparison within a run, or against one slice of a grid. */
+		boolean fixesParams() {
+			return !baselineFixed.isEmpty() || !contenderFixed.isEmpty();
 		}
 
 		/** The groups a publication froze (its snapshot lists the runs of a group), else its two runs. */
@@ -152,7 +184,8 @@ class ComparisonService {
 		}
 
 		String path() {
-			return String.join("+", baselineIds) + "..." + String.join("+", contenderIds);
+			return String.join("+", baselineIds) + baselineFixed.path() + "..." + String.join("+", contenderIds)
+					+ contenderFixed.path();
 		}
 	}
 
@@ -219,19 +252,55 @@ class ComparisonService {
 		}
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
+		boolean oneRun = baselineId.equals(contenderId);
 		// Both runs at once (most of a large run is its samples, read and parsed on each side): three queries each.
-		CompletableFuture<Optional<Run>> loading = CompletableFuture.supplyAsync(() -> runs.find(contenderId), loader);
+		CompletableFuture<Optional<Run>> loading = oneRun ? CompletableFuture.completedFuture(Optional.empty())
+				: CompletableFuture.supplyAsync(() -> runs.find(contenderId), loader);
 		Run baseline = runs.find(baselineId).orElse(null);
-		Run contender = loading.join().orElse(null);
+		Run contender = oneRun ? baseline : loading.join().orElse(null);
 		if (baseline == null) {
 			throw new RunNotFoundException(pair.baselineId());
 		}
 		if (contender == null) {
 			throw new RunNotFoundException(pair.contenderId());
 		}
-		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(List.of(baselineId, contenderId)));
-		return ComparisonSnapshot.of(builder.compare(List.of(baseline), List.of(contender), settings, medians),
-				defaults.settings(), json);
+		checkFixed(pair, baseline, contender);
+		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(List.of(baselineId, contenderId).stream()
+			.distinct().toList()));
+		return withFixed(ComparisonSnapshot.of(builder.compare(List.of(baseline), List.of(contender), settings, medians,
+				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), json), pair);
+	}
+
+	/** Parameters fixed on a side must select some of its run's cells: else a 400 saying what the run has. */
+	private static void checkFixed(Pair pair, Run baseline, Run contender) {
+		pair.baselineFixed().problemWith(baseline).or(() -> pair.contenderFixed().problemWith(contender))
+			.ifPresent(problem -> {
+				throw new FixedParamsRejected(problem);
+			});
+	}
+
+	/** Each side that fixes parameters says which, in its {@code fixed} object. */
+	private ObjectNode withFixed(ObjectNode snapshot, Pair pair) {
+		if (pair.fixesParams()) {
+			java.util.Map.of("baseline", pair.baselineFixed(), "contender", pair.contenderFixed())
+				.forEach((side, fixed) -> {
+					if (fixed.isEmpty()) {
+						return;
+					}
+					ObjectNode values = ((ObjectNode) snapshot.get(side)).putObject("fixed");
+					fixed.values().forEach(values::put);
+				});
+		}
+		return snapshot;
+	}
+
+	/** Parameters fixed on a side that select none of its cells, or are written wrong: a 400 with the reason. */
+	static final class FixedParamsRejected extends RuntimeException {
+
+		FixedParamsRejected(String message) {
+			super(message);
+		}
+
 	}
 
 	/** Groups of replicates: every run loaded at once, each group checked to be replicates. */
@@ -241,9 +310,10 @@ class ComparisonService {
 		Map<RunId, Run> loaded = runs.findAll(ids);
 		List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
 		List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
+		checkFixed(pair, baselines.get(0), contenders.get(0));
 		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(ids));
-		return ComparisonSnapshot.of(builder.compare(baselines, contenders, settings, medians), defaults.settings(),
-				json);
+		return withFixed(ComparisonSnapshot.of(builder.compare(baselines, contenders, settings, medians,
+				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), json), pair);
 	}
 
 	private static List<Run> group(List<String> ids, Map<RunId, Run> loaded, String side) {

@@ -101,6 +101,7 @@ class RunPageController {
 						run.provenance().model().commit().value(), run.workloadFingerprint(), run.id().value());
 		model.addAttribute("similar", similar);
 		model.addAttribute("replicates", replicates.of(run.id()));
+		model.addAttribute("withinRun", WithinRunLinks.of(run));
 		model.addAttribute("runMarks", notices.runMarks(similar.stream().map(RunSummary::getId).toList()));
 		List<dev.parity.caveat.Caveat> onRun = caveats.forRun(id);
 		model.addAttribute("caveats", onRun);
