@@ -20,6 +20,8 @@ public enum HarnessFormat {
 	LLMPERF_RESPONSES("llmperf-responses", "llmperf *_individual_responses.json"),
 	LLAMA_BENCHY("llama-benchy", "llama-benchy --format json"),
 	GUIDELLM("guidellm", "guidellm benchmark report"),
+	LLMD_REPORT("llm-d-report", "llm-d benchmark report v0.2 (also inference-perf's partial reports)"),
+	MLPERF("mlperf", "MLPerf Inference Server/Interactive (mlperf_log_detail.txt, result_summary.json)"),
 	TABLE_CSV("table-csv", "published table (CSV)"),
 	TABLE_MARKDOWN("table-markdown", "published table (Markdown)");
 

@@ -17,7 +17,7 @@ public final class HarnessImporters {
 	private static final List<HarnessImporter> ALL = List.of(new NativeDocument(), new VllmBenchServe(),
 			new VllmSweep(), new SglangBenchServing(), new AiperfProfileExport(), new AiperfRecords(), new AiperfSweep(),
 			new LlmperfSummary(), new LlmperfResponses(), new LlamaBenchy(), new GuidellmReport(),
-			PublishedTable.csv(), PublishedTable.markdown());
+			new LlmdBenchmarkReport(), new MlperfInference(), PublishedTable.csv(), PublishedTable.markdown());
 
 	private HarnessImporters() {
 	}
