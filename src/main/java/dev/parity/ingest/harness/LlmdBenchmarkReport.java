@@ -36,7 +36,7 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 
 	/** A line {@code version: 0.2}, {@code version: '0.2.1'} or {@code "version": "0.2"} in the text. */
 	private static final Pattern VERSION_LINE = Pattern
-		.compile("(?m)^\\s*\"?version\"?\\s*:\\s*['\"]?0\\.2(?:\\.\\d+)?['\"]?\\s*,?\\s*$");
+		.compile("(?m)^[ \\t]*+\"?version\"?[ \\t]*+:[ \\t]*+['\"]?0\\.2(?:\\.\\d++)?['\"]?[ \\t]*+,?[ \\t\\r]*+$");
 
 	private static final Pattern STAGE = Pattern.compile("stage[-_](\\d+)");
 
@@ -70,7 +70,7 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 			return isReport(json) ? FileRole.OWN : FileRole.FOREIGN;
 		}
 		String text = file.text();
-		if (text.indexOf('\0') >= 0 || !VERSION_LINE.matcher(text).find() || !text.contains("request_performance")) {
+		if (!text.contains("request_performance") || text.indexOf('\0') >= 0 || !VERSION_LINE.matcher(text).find()) {
 			return FileRole.IGNORABLE;
 		}
 		// The text says it is a report; one that does not parse is rejected, naming the place, when read.

@@ -143,7 +143,7 @@ class FormatDetectorTests {
 		assertThat(HarnessFormat.ofId("nope")).isEmpty();
 		assertThat(HarnessFormat.values()).extracting(HarnessFormat::id)
 			.containsExactly("native", "vllm", "vllm-sweep", "sglang", "aiperf", "aiperf-records", "aiperf-sweep",
-					"llmperf-summary", "llmperf-responses", "llama-benchy", "guidellm", "table-csv", "table-markdown");
+					"llmperf-summary", "llmperf-responses", "llama-benchy", "guidellm", "llm-d-report", "mlperf", "table-csv", "table-markdown");
 	}
 
 }
