@@ -25,6 +25,8 @@ public enum HarnessFormat {
 	LLAMA_BENCHY_PROGRESS("llama-benchy-progress", "llama-benchy --emit-progress stream"),
 	GUIDELLM("guidellm", "guidellm benchmark report"),
 	INFERENCE_PERF("inference-perf", "inference-perf lifecycle metrics"),
+	LLMD_REPORT("llm-d-report", "llm-d benchmark report v0.2 (also inference-perf's partial reports)"),
+	MLPERF("mlperf", "MLPerf Inference Server/Interactive (mlperf_log_detail.txt, result_summary.json)"),
 	TABLE_CSV("table-csv", "published table (CSV)"),
 	TABLE_MARKDOWN("table-markdown", "published table (Markdown)");
 

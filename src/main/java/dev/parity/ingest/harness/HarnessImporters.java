@@ -17,8 +17,8 @@ public final class HarnessImporters {
 	private static final List<HarnessImporter> ALL = List.of(new NativeDocument(), new VllmBenchServe(),
 			new VllmSweep(), new SglangBenchServing(), new AiperfProfileExport(), new AiperfRecords(), new AiperfSweep(),
 			new LlmperfSummary(), new LlmperfResponses(), new LlamaBenchy(), new GuidellmReport(),
-			PublishedTable.csv(), PublishedTable.markdown(), new AiperfCsv(), new GenaiPerfCsv(), new LlamaBenchyTable(),
-			new LlamaBenchyProgress(), new InferencePerf());
+			new AiperfCsv(), new GenaiPerfCsv(), new LlamaBenchyTable(), new LlamaBenchyProgress(), new InferencePerf(),
+			new LlmdBenchmarkReport(), new MlperfInference(), PublishedTable.csv(), PublishedTable.markdown());
 
 	private HarnessImporters() {
 	}

@@ -73,7 +73,10 @@ final class PublishedTable implements HarnessImporter {
 		ParsedFile file = files.get(0);
 		RunDraft run = new RunDraft();
 		TableText table = table(file, mapping, run);
-		Columns columns = columns(table, mapping, file.name());
+		Columns columns = columns(table, mapping, file.name(), run);
+		if (!table.under().isEmpty()) {
+			run.note("text under the table, offered as a caveat of the run: \u201c" + table.under() + "\u201d");
+		}
 		for (int row = 0; row < table.rows().size(); row++) {
 			run.cell(cell(table, row, columns, mapping, file.name()));
 		}
@@ -106,19 +109,65 @@ final class PublishedTable implements HarnessImporter {
 		if (tables.isEmpty()) {
 			throw new ImportRejected(file.name() + ": no Markdown table (a header row, a |---| row, then rows)");
 		}
-		for (TableText table : tables) {
-			if (table.column(mapping.promptColumn()) >= 0) {
-				if (tables.size() > 1) {
-					run.note(file.name() + ": " + tables.size() + " tables in the text; read the first with a '"
-							+ mapping.promptColumn() + "' column");
-				}
-				return table;
-			}
+		int chosen = choose(tables, mapping, file.name());
+		if (tables.size() > 1) {
+			run.note(file.name() + ": " + tables.size() + " tables in the text; read table " + (chosen + 1) + " ("
+					+ String.join(", ", tables.get(chosen).headers()) + ")");
 		}
-		return tables.get(0);
+		return tables.get(chosen);
 	}
 
-	private static Columns columns(TableText table, TableMapping mapping, String name) {
+	/**
+	 * Which of the tables a mapping reads (0-based): the one it names, else the one whose header has every mapped
+	 * column (the first, when several have).
+	 * @throws ImportRejected when the named one does not exist, or no table has every mapped column, listing the
+	 * tables to choose from
+	 */
+	static int choose(List<TableText> tables, TableMapping mapping, String name) {
+		if (mapping.table() != null) {
+			if (mapping.table() < 1 || mapping.table() > tables.size()) {
+				throw new ImportRejected(name + ": no table " + mapping.table() + "; the text has " + describe(tables));
+			}
+			return mapping.table() - 1;
+		}
+		if (tables.size() == 1) {
+			return 0;
+		}
+		for (int i = 0; i < tables.size(); i++) {
+			if (tables.get(i).hasColumns(mapping.columns())) {
+				return i;
+			}
+		}
+		throw new ImportRejected(name + ": no table has every mapped column (" + String.join(", ", mapping.columns())
+				+ "); the text has " + describe(tables) + ": choose one");
+	}
+
+	private static String describe(List<TableText> tables) {
+		List<String> described = new ArrayList<>();
+		for (int i = 0; i < tables.size(); i++) {
+			described.add("table " + (i + 1) + " (" + String.join(", ", tables.get(i).headers()) + ")");
+		}
+		return tables.size() + (tables.size() == 1 ? " table: " : " tables: ") + String.join("; ", described);
+	}
+
+	/**
+	 * The unit a header states: the last parenthesised or bracketed part ({@code TTFT (ms)}, {@code Rate [req/s]}),
+	 * else the last word ({@code Decode tok/s}), when it is a unit Parity knows.
+	 */
+	static java.util.Optional<MetricUnit> headerUnit(String header) {
+		String text = header.strip();
+		int open = Math.max(text.lastIndexOf('('), text.lastIndexOf('['));
+		if (open >= 0 && (text.endsWith(")") || text.endsWith("]")) && open < text.length() - 1) {
+			java.util.Optional<MetricUnit> unit = MetricUnit.parse(text.substring(open + 1, text.length() - 1));
+			if (unit.isPresent()) {
+				return unit;
+			}
+		}
+		int space = text.lastIndexOf(' ');
+		return space < 0 ? java.util.Optional.empty() : MetricUnit.parse(text.substring(space + 1));
+	}
+
+	private static Columns columns(TableText table, TableMapping mapping, String name, RunDraft run) {
 		List<String> mapped = new ArrayList<>();
 		int prompt = required(table, mapping.promptColumn(), name, mapped);
 		int concurrency = mapping.concurrencyColumn() == null ? -1
@@ -137,12 +186,24 @@ final class PublishedTable implements HarnessImporter {
 				.orElseThrow(() -> new ImportRejected(name + ": column '" + column + "' is mapped to '" + metric.metric()
 						+ "', which is not a catalogue metric (ttft_s, prefill_tps, decode_tps, throughput_tps, tpot_ms,"
 						+ " itl_ms, e2e_latency_s, request_throughput)"));
-			MetricUnit unit = MetricUnit.parse(metric.unit())
-				.orElseThrow(() -> new ImportRejected(name + ": column '" + column + "': unknown unit '" + metric.unit()
-						+ "' (e.g. s, ms, tokens/s, requests/s)"));
+			String header = table.column(column) >= 0 ? table.headers().get(table.column(column)) : column;
+			MetricUnit unit;
+			if (metric.unit() == null || metric.unit().isBlank()) {
+				java.util.Optional<MetricUnit> stated = headerUnit(header);
+				unit = stated.orElse(target);
+				run.note("column '" + header + "': in " + unit.symbol() + (stated.isPresent() ? ", as its header says"
+						: ", " + metric.metric() + "'s unit (no unit given, none in the header)"));
+			}
+			else {
+				unit = MetricUnit.parse(metric.unit())
+					.orElseThrow(() -> new ImportRejected(name + ": column '" + column + "': unknown unit '" + metric.unit()
+							+ "' (e.g. s, ms, tokens/s, requests/s)"));
+			}
+			String written = metric.unit() == null || metric.unit().isBlank() ? unit.symbol() : metric.unit();
 			if (!unit.convertibleTo(target)) {
 				throw new ImportRejected(name + ": column '" + column + "': " + metric.metric() + " is in "
-						+ target.symbol() + ", which '" + metric.unit() + "' cannot be converted to");
+						+ target.symbol() + ", which '" + written + "'" + (metric.unit() == null || metric.unit().isBlank()
+								? " (the header's unit)" : "") + " cannot be converted to");
 			}
 			String statistic = metric.statistic() == null ? null : Statistics.Builder.name(metric.statistic());
 			if (metric.statistic() != null && statistic == null) {

@@ -17,10 +17,12 @@ import org.jspecify.annotations.Nullable;
  * @param sourceUrl where the table is published (the reference run's {@code source.url})
  * @param sourceRevision the revision of the published data, if known
  * @param paramColumns other param columns: column name to param name (e.g. {@code "Rate" → request_rate})
+ * @param table which table of a text holding several to read, 1-based; {@code null} for the one whose header has
+ * every mapped column
  */
 public record TableMapping(String promptColumn, @Nullable String concurrencyColumn,
 		Map<String, MetricColumn> metrics, String sourceUrl, @Nullable String sourceRevision,
-		Map<String, String> paramColumns) {
+		Map<String, String> paramColumns, @Nullable Integer table) {
 
 	public TableMapping {
 		Objects.requireNonNull(promptColumn, "promptColumn must not be null");
@@ -32,6 +34,23 @@ public record TableMapping(String promptColumn, @Nullable String concurrencyColu
 	public TableMapping(String promptColumn, @Nullable String concurrencyColumn, Map<String, MetricColumn> metrics,
 			String sourceUrl) {
 		this(promptColumn, concurrencyColumn, metrics, sourceUrl, null, Map.of());
+	}
+
+	public TableMapping(String promptColumn, @Nullable String concurrencyColumn, Map<String, MetricColumn> metrics,
+			String sourceUrl, @Nullable String sourceRevision, Map<String, String> paramColumns) {
+		this(promptColumn, concurrencyColumn, metrics, sourceUrl, sourceRevision, paramColumns, null);
+	}
+
+	/** Every column the mapping names: prompt, concurrency, params and metrics. */
+	public java.util.List<String> columns() {
+		java.util.List<String> columns = new java.util.ArrayList<>();
+		columns.add(promptColumn);
+		if (concurrencyColumn != null) {
+			columns.add(concurrencyColumn);
+		}
+		columns.addAll(paramColumns.keySet());
+		columns.addAll(metrics.keySet());
+		return columns;
 	}
 
 }

@@ -17,8 +17,19 @@ import org.jspecify.annotations.Nullable;
  * @param headers the column names, trimmed
  * @param rows the data rows, cells trimmed
  * @param lines the line each row starts on, for messages
+ * @param under the paragraph right under a Markdown table (its notes: "128K × c=4 did not finish …"), lines joined
+ * with a space; empty when there is none or for CSV
  */
-record TableText(List<String> headers, List<List<String>> rows, List<Integer> lines) {
+record TableText(List<String> headers, List<List<String>> rows, List<Integer> lines, String under) {
+
+	TableText(List<String> headers, List<List<String>> rows, List<Integer> lines) {
+		this(headers, rows, lines, "");
+	}
+
+	/** Whether the header has every one of the columns (matched as {@link #column(String)} does). */
+	boolean hasColumns(java.util.Collection<String> names) {
+		return names.stream().allMatch(name -> column(name) >= 0);
+	}
 
 
 	/** The column's index, matching names without regard to case or surrounding space; -1 when absent. */
@@ -107,11 +118,35 @@ record TableText(List<String> headers, List<List<String>> rows, List<Integer> li
 				j++;
 			}
 			if (headers.size() >= 2 && !rows.isEmpty()) {
-				tables.add(new TableText(headers, rows, lines));
+				tables.add(new TableText(headers, rows, lines, paragraphUnder(all, j)));
 			}
 			i = j - 1;
 		}
 		return tables;
+	}
+
+	/**
+	 * The paragraph that starts within two lines under a table (a blank line may come between): its lines up to the
+	 * next blank line, heading, table or list of code, joined with a space; at most 2,000 characters.
+	 */
+	private static String paragraphUnder(List<String> lines, int from) {
+		int start = from;
+		if (start < lines.size() && lines.get(start).isBlank()) {
+			start++;
+		}
+		StringBuilder text = new StringBuilder();
+		for (int i = start; i < lines.size(); i++) {
+			String line = lines.get(i).strip();
+			if (line.isEmpty() || line.startsWith("#") || line.startsWith("|") || line.startsWith("```")
+					|| line.startsWith("<")) {
+				break;
+			}
+			text.append(text.isEmpty() ? "" : " ").append(line);
+			if (text.length() > 2_000) {
+				return text.substring(0, 2_000).strip() + " …";
+			}
+		}
+		return text.toString();
 	}
 
 	/**

@@ -78,7 +78,9 @@ final class ImportRequest {
 
 	/**
 	 * A table mapping in JSON: {@code {"prompt_column", "concurrency_column", "metrics": {"column":
-	 * {"metric", "unit", "statistic"}}, "source_url", "source_revision", "param_columns": {"column": "param"}}}.
+	 * {"metric", "unit", "statistic"}}, "source_url", "source_revision", "param_columns": {"column": "param"},
+	 * "table"}}; a metric's {@code unit} may be left out when the header states it or the column is in the catalogue's
+	 * unit, {@code table} (1-based) picks one of several tables.
 	 */
 	static @Nullable TableMapping mapping(@Nullable String text, @Nullable HarnessFormat format) {
 		if (!StringUtils.hasText(text)) {
@@ -102,11 +104,14 @@ final class ImportRequest {
 		}
 		Map<String, MetricColumn> metrics = new LinkedHashMap<>();
 		node.path("metrics").forEachEntry((column, metric) -> {
-			if (!metric.path("metric").isString() || !metric.path("unit").isString()) {
-				problems.add(new dev.parity.ingest.Problem("mapping.metrics." + column, "needs a metric and a unit"));
+			if (!metric.path("metric").isString() || metric.has("unit") && !metric.get("unit").isString()
+					&& !metric.get("unit").isNull()) {
+				problems.add(new dev.parity.ingest.Problem("mapping.metrics." + column,
+						"needs a metric, and a unit unless the header states it or the column is in the metric's unit"));
 				return;
 			}
-			metrics.put(column, new MetricColumn(metric.get("metric").asString(), metric.get("unit").asString(),
+			metrics.put(column, new MetricColumn(metric.get("metric").asString(),
+					metric.path("unit").isString() ? metric.get("unit").asString() : null,
 					metric.path("statistic").isString() ? metric.get("statistic").asString() : null));
 		});
 		if (metrics.isEmpty()) {
@@ -114,13 +119,23 @@ final class ImportRequest {
 		}
 		Map<String, String> params = new LinkedHashMap<>();
 		node.path("param_columns").forEachEntry((column, param) -> params.put(column, param.asString()));
+		Integer table = null;
+		if (node.has("table") && !node.get("table").isNull()) {
+			if (node.get("table").canConvertToInt() && node.get("table").isIntegralNumber() && node.get("table").intValue() >= 1) {
+				table = node.get("table").intValue();
+			}
+			else {
+				problems.add(new dev.parity.ingest.Problem("mapping.table", "which table to read: 1 for the first, 2 for"
+						+ " the second, …"));
+			}
+		}
 		if (!problems.isEmpty()) {
 			throw new RunFileRejected(problems);
 		}
 		String concurrency = node.path("concurrency_column").asString("");
 		String revision = node.path("source_revision").asString("");
 		return new TableMapping(prompt, concurrency.isBlank() ? null : concurrency, metrics, source,
-				revision.isBlank() ? null : revision, params);
+				revision.isBlank() ? null : revision, params, table);
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.parity.ingest.harness.MetricColumn;
+import dev.parity.ingest.harness.MetricUnit;
 import dev.parity.ingest.harness.TableMapping;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -30,11 +31,21 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		@Nullable String outputTokens, @Nullable String reasoning, @Nullable String requestParams,
 		@Nullable String warmupRequests, @Nullable String caveats, @Nullable String promptColumn,
 		@Nullable String concurrencyColumn, @Nullable String metricColumns, @Nullable String paramColumns,
-		@Nullable String engineCommit, @Nullable String branch) {
+		@Nullable String engineCommit, @Nullable String branch, @Nullable String tableNumber) {
 
 	static ProvenanceForm empty() {
 		return new ProvenanceForm(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+				null);
+	}
+
+	/** The form with the caveats field set, e.g. to the text under a published table, offered to be kept. */
+	ProvenanceForm withCaveats(@Nullable String text) {
+		return new ProvenanceForm(title, role, sourceUrl, sourceRevision, sourceNote, recordedAt, systemName,
+				systemHardware, systemNodes, modelRepo, modelRevision, modelCommit, engineName, engineVersion, engineFlags,
+				engineWarnings, harnessName, harnessVersion, harnessCommand, tokenCounting, dataset, outputTokens, reasoning,
+				requestParams, warmupRequests, text, promptColumn, concurrencyColumn, metricColumns, paramColumns,
+				engineCommit, branch, tableNumber);
 	}
 
 	/** The form field each part of the run document comes from, for a problem to be shown next to its field. */
@@ -105,7 +116,7 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 				systemName, systemHardware, systemNodes, modelRepo, modelRevision, modelCommit, engine, engineVersion,
 				engineFlags, engineWarnings, harnessName, harnessVersion, harnessCommand, tokenCounting, dataset,
 				outputTokens, reasoning, requestParams, warmupRequests, caveats, promptColumn, concurrencyColumn,
-				metricColumns, paramColumns, engineCommit, branch);
+				metricColumns, paramColumns, engineCommit, branch, tableNumber);
 	}
 
 	/** A date and time as the form's date-time field gives it ("2026-08-11T10:10"), read as UTC; else as typed. */
@@ -218,12 +229,14 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 						: f.path("workload").has("request_params") ? f.path("workload").get("request_params").toString() : null,
 				or(typed.warmupRequests, f.path("workload").path("warmup_requests")), typed.caveats, typed.promptColumn,
 				typed.concurrencyColumn, typed.metricColumns, typed.paramColumns,
-				or(typed.engineCommit, f.path("engine").path("commit")), or(typed.branch, f.path("context").path("branch")));
+				or(typed.engineCommit, f.path("engine").path("commit")), or(typed.branch, f.path("context").path("branch")),
+				typed.tableNumber);
 	}
 
 	/**
-	 * The table mapping: metric columns as lines {@code Column = metric unit [statistic]}, param
-	 * columns as {@code Column = param}; {@code null} when no prompt column is given.
+	 * The table mapping: metric columns as lines {@code Column = metric [unit] [statistic]} (no unit: the header's, else
+	 * the metric's), param columns as {@code Column = param}, the table to read as its number; {@code null} when no
+	 * prompt column is given.
 	 *
 	 * @throws IllegalArgumentException naming the line that cannot be read
 	 */
@@ -234,15 +247,32 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		Map<String, MetricColumn> metrics = new LinkedHashMap<>();
 		for (Map.Entry<String, String> line : keyValues(metricColumns).entrySet()) {
 			String[] words = line.getValue().trim().split("\\s+");
-			if (words.length < 2 || words.length > 3) {
+			if (words.length < 1 || words[0].isEmpty() || words.length > 3) {
 				throw new IllegalArgumentException("metric column '" + line.getKey()
-						+ "': write 'Column = metric unit [statistic]', e.g. 'TTFT (ms) = ttft_s ms'");
+						+ "': write 'Column = metric [unit] [statistic]', e.g. 'TTFT (ms) = ttft_s ms' or 'TTFT (ms) = ttft_s'");
 			}
-			metrics.put(line.getKey(), new MetricColumn(words[0], words[1], words.length == 3 ? words[2] : null));
+			String unit = words.length == 3 ? words[1] : null;
+			String statistic = words.length == 3 ? words[2] : null;
+			if (words.length == 2) {
+				boolean isStatistic = MetricUnit.parse(words[1]).isEmpty()
+						&& words[1].matches("median|mean|std|min|max|p\\d{1,2}(\\.\\d+)?");
+				unit = isStatistic ? null : words[1];
+				statistic = isStatistic ? words[1] : null;
+			}
+			metrics.put(line.getKey(), new MetricColumn(words[0], unit, statistic));
+		}
+		Integer table = null;
+		if (StringUtils.hasText(tableNumber) && !tableNumber.strip().equals("auto")) {
+			try {
+				table = Integer.valueOf(tableNumber.strip());
+			}
+			catch (NumberFormatException ex) {
+				throw new IllegalArgumentException("table '" + tableNumber + "': the number of the table to read, e.g. 2");
+			}
 		}
 		return new TableMapping(promptColumn.strip(), StringUtils.hasText(concurrencyColumn) ? concurrencyColumn.strip() : null,
 				metrics, StringUtils.hasText(sourceUrl) ? sourceUrl.strip() : "", StringUtils.hasText(sourceRevision) ? sourceRevision.strip() : null,
-				keyValues(paramColumns));
+				keyValues(paramColumns), table);
 	}
 
 	private static @Nullable String or(@Nullable String typed, JsonNode fromFile) {

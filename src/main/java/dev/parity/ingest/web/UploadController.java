@@ -137,13 +137,13 @@ class UploadController {
 			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
 			return uploadForm(model, List.of(new Problem("files", tooLarge.getMessage())), "the form", null);
 		}
-		return importPage(model, token, files, expanded, pick, ProvenanceForm.empty());
+		return importPage(model, token, files, expanded, pick, ProvenanceForm.empty(), null);
 	}
 
 	@PostMapping("/upload/import")
 	String importRun(@RequestParam String token, @RequestParam(required = false) @Nullable String format,
 			@RequestParam(defaultValue = "preview") String action, @ModelAttribute ProvenanceForm form, Principal principal,
-			Model model) {
+			@RequestParam(required = false) @Nullable String offeredCaveat, Model model) {
 		List<InputFile> files = pending.files(principal.getName(), token).orElse(null);
 		if (files == null) {
 			return uploadForm(model, List.of(new Problem("files",
@@ -162,12 +162,12 @@ class UploadController {
 				// shown below with the preview
 			}
 		}
-		return importPage(model, token, files, null, pick, form);
+		return importPage(model, token, files, null, pick, form, offeredCaveat);
 	}
 
 	/** The preview page; {@code expanded} is the files with their zips expanded, when this request did already. */
 	private String importPage(Model model, String token, List<InputFile> files, @Nullable UploadedFiles expanded,
-			FormatPick pick, ProvenanceForm form) {
+			FormatPick pick, ProvenanceForm form, @Nullable String offeredBefore) {
 		HarnessFormat picked = pick.builtIn();
 		List<Problem> formProblems = new ArrayList<>();
 		TableMapping mapping = null;
@@ -191,6 +191,16 @@ class UploadController {
 		model.addAttribute("preview", preview);
 		model.addAttribute("problems", problems);
 		model.addAttribute("storable", preview.storable() && formProblems.isEmpty());
+		boolean isTable = preview.format() != null && preview.format().needsMapping() || picked != null && picked.needsMapping();
+		// The text under a published table ("128K × c=4 did not finish …") is offered once as a caveat of the run: put in
+		// the caveats field, where the uploader keeps it (stored with the run) or deletes it.
+		String offered = isTable ? TableColumns.offeredCaveat(files, mapping) : "";
+		if (!offered.isEmpty() && !offered.equals(offeredBefore)
+				&& (form.caveats() == null || !form.caveats().contains(offered))) {
+			form = form.withCaveats(form.caveats() == null || form.caveats().isBlank() ? offered
+					: form.caveats().stripTrailing() + "\n" + offered);
+		}
+		model.addAttribute("offeredCaveat", offered.isEmpty() ? (offeredBefore == null ? "" : offeredBefore) : offered);
 		model.addAttribute("form", ProvenanceForm.prefill(preview.fileProvenance(), form).withEngineOf(preview.format()));
 		model.addAttribute("formats", HarnessFormat.values());
 		model.addAttribute("chosenFormat", preview.formatId() == null ? "" : preview.formatId());
@@ -198,9 +208,9 @@ class UploadController {
 		// A file no format reads (nothing built in, no saved format): offer to describe its format.
 		model.addAttribute("describable", preview.formatId() == null && preview.detection().candidates().isEmpty()
 				&& files.stream().anyMatch(UploadController::looksLikeJson));
-		boolean isTable = preview.format() != null && preview.format().needsMapping() || picked != null && picked.needsMapping();
 		model.addAttribute("isTable", isTable);
 		model.addAttribute("tableColumns", isTable ? TableColumns.of(files) : List.of());
+		model.addAttribute("tables", isTable ? TableColumns.tables(files) : List.of());
 		model.addAttribute("fieldErrors", ProvenanceForm.fieldErrors(problems));
 		model.addAttribute("cells", preview.run() == null ? previewCells(preview.document()) : previewCells(preview.run()));
 		model.addAttribute("flags", preview.run() == null ? List.of() : flags(preview.run()));

@@ -144,7 +144,7 @@ class FormatDetectorTests {
 		assertThat(HarnessFormat.values()).extracting(HarnessFormat::id)
 			.containsExactly("native", "vllm", "vllm-sweep", "sglang", "aiperf", "aiperf-records", "aiperf-sweep",
 					"aiperf-csv", "genai-perf-csv", "llmperf-summary", "llmperf-responses", "llama-benchy", "llama-benchy-md",
-					"llama-benchy-progress", "guidellm", "inference-perf", "table-csv", "table-markdown");
+					"llama-benchy-progress", "guidellm", "inference-perf", "llm-d-report", "mlperf", "table-csv", "table-markdown");
 	}
 
 }
