@@ -23,10 +23,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * The 503 of {@link DatabaseUnavailableAdvice} for a database outage met before any controller, in the filters:
- * above all signing in, which looks the user up in the database (see {@link DatabaseAwareAuthenticationEvents}).
+ * above all signing in, which looks the user up in the database (see {@link DatabaseAwareAuthenticationEvents}), and
+ * the session's own store in PostgreSQL, written when a request ends.
  */
 @Component
-@Order(SecurityFilterProperties.DEFAULT_FILTER_ORDER - 1)
+// Outside Spring Session's filter, whose commit of a session (signing in, a form's CSRF token) meets the outage too.
+@Order(org.springframework.session.web.http.SessionRepositoryFilter.DEFAULT_ORDER - 1)
 class DatabaseUnavailableFilter extends OncePerRequestFilter {
 
 	private static final Logger log = LoggerFactory.getLogger(DatabaseUnavailableFilter.class);

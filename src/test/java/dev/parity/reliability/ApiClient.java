@@ -80,8 +80,13 @@ final class ApiClient {
 	Answer signIn(String user, String password) {
 		HttpClient browser = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
 		try {
-			String form = browser.send(HttpRequest.newBuilder(URI.create(baseUrl + "/login")).header("Accept", "text/html")
-				.timeout(HUNG).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+			HttpResponse<String> page = browser.send(HttpRequest.newBuilder(URI.create(baseUrl + "/login"))
+				.header("Accept", "text/html").timeout(HUNG).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+			if (page.statusCode() == 503) {
+				// The session store is the database: without it there is no form to post (nor a session to keep).
+				return new Answer(page.statusCode(), page.headers().firstValue("Retry-After"), page.body());
+			}
+			String form = page.body();
 			java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"")
 				.matcher(form);
 			if (!token.find()) {

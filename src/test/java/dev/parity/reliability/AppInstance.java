@@ -85,6 +85,11 @@ final class AppInstance implements AutoCloseable {
 		return context.getBean(JdbcClient.class);
 	}
 
+	/** A bean of this instance's context. */
+	public <T> T bean(Class<T> type) {
+		return context.getBean(type);
+	}
+
 	@Override
 	public void close() {
 		context.close();
