@@ -141,11 +141,6 @@ final class AiperfSummary {
 				// the error summary the errored requests cannot be told apart, and counting none failed would pass a
 				// cell whose requests erred. They count as failed; cancelled stays unknown.
 				failed = errored;
-				if (completed == null && errored > 0) {
-					completed = 0;
-					run.note(source + ": no request_count beside " + errored
-							+ " errored requests (AIPerf writes it only when some request completed): none completed");
-				}
 				if (errored > 0) {
 					run.note(source + ": " + errored + " errored requests (error_request_count) without an error_summary"
 							+ " to tell failed from cancelled: counted as failed, cancelled unknown");
@@ -154,6 +149,13 @@ final class AiperfSummary {
 					cancelled = 0;
 				}
 			}
+		}
+		int errored = (failed == null ? 0 : failed) + (cancelled == null ? 0 : cancelled);
+		if (completed == null && errored > 0) {
+			// When every request erred, AIPerf's JSON holds error_request_count and no other metric.
+			completed = 0;
+			run.note(source + ": no request_count beside " + errored
+					+ " errored requests (AIPerf writes it only when some request completed): none completed");
 		}
 		cell.requests(completed, failed, cancelled);
 		if (summary.path("was_cancelled").asBoolean(false)) {
