@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
  * One AIPerf {@code profile_export_aiperf.json}: metric objects with a unit and statistics
  * ({@code avg}, {@code p50}, …, {@code std}), at the top level (AIPerf ≥ 0.2) or under
  * {@code records} (0.1), with the configuration in {@code input_config} and the errors in
- * {@code error_summary}.
+ * {@code error_summary} (or, without it, only counted in {@code error_request_count}: then all failed).
  */
 final class AiperfSummary {
 
@@ -134,19 +134,45 @@ final class AiperfSummary {
 				}
 			}
 		}
-		else if (Fields.number(metrics.path("error_request_count"), "avg") != null) {
-			run.note(source + ": " + Fields.integer(metrics.path("error_request_count"), "avg")
-					+ " errored requests, without an error summary to tell failed from cancelled: both unknown");
+		else {
+			Integer errored = Fields.integer(metrics.path("error_request_count"), "avg");
+			if (errored != null) {
+				// AIPerf counts a cancelled request (HTTP 499, its RequestCancellationError) as an error too: without
+				// the error summary the errored requests cannot be told apart, and counting none failed would pass a
+				// cell whose requests erred. They count as failed; cancelled stays unknown.
+				failed = errored;
+				if (errored > 0) {
+					run.note(source + ": " + errored + " errored requests (error_request_count) without an error_summary"
+							+ " to tell failed from cancelled: counted as failed, cancelled unknown");
+				}
+				else {
+					cancelled = 0;
+				}
+			}
+		}
+		int errored = (failed == null ? 0 : failed) + (cancelled == null ? 0 : cancelled);
+		if (completed == null && errored > 0) {
+			// When every request erred, AIPerf's JSON holds error_request_count and no other metric.
+			completed = 0;
+			run.note(source + ": no request_count beside " + errored
+					+ " errored requests (AIPerf writes it only when some request completed): none completed");
 		}
 		cell.requests(completed, failed, cancelled);
 		if (summary.path("was_cancelled").asBoolean(false)) {
 			run.note(source + ": the benchmark was cancelled before it finished (was_cancelled)");
 		}
-		Double cancellationRate = Fields.number(summary.path("input_config").path("loadgen"), "request_cancellation_rate");
-		if (cancellationRate != null && cancellationRate > 0) {
+		Double cancellationRate = cancellationRate(summary);
+		if (cancellationRate != null) {
 			run.note(source + ": AIPerf cancelled about " + cancellationRate
-					+ " % of the requests on purpose (--request-cancellation-rate); they count as cancelled");
+					+ " % of the requests on purpose (--request-cancellation-rate); they count as "
+					+ (cancelled == null && failed != null ? "failed here, among the errored requests" : "cancelled"));
 		}
+	}
+
+	/** The share of requests AIPerf was asked to cancel ({@code --request-cancellation-rate}), when above 0. */
+	private static @Nullable Double cancellationRate(JsonNode summary) {
+		Double rate = Fields.number(summary.path("input_config").path("loadgen"), "request_cancellation_rate");
+		return rate != null && rate > 0 ? rate : null;
 	}
 
 	private static @Nullable TokenStats tokens(@Nullable JsonNode metric) {

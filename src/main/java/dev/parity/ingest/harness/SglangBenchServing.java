@@ -124,35 +124,63 @@ final class SglangBenchServing implements HarnessImporter {
 		if (random && outputLength != null && outputsVary) {
 			cell.param("output_tokens", outputLength);
 		}
-		JsonNode errors = result.get("errors");
-		Integer failed = null;
-		if (errors != null && errors.isArray()) {
-			int count = 0;
-			for (JsonNode error : errors) {
-				if (error.isString() && !error.stringValue().isBlank()) {
-					count++;
-				}
-			}
-			failed = count;
-			run.note("SGLang: failed requests counted from the per-request errors; cancelled requests are not"
-					+ " recorded: unknown");
-		}
-		else {
-			run.note("failed/cancelled counts not recorded by SGLang: unknown");
-		}
-		cell.requests(Fields.integer(result, "completed"), failed, null);
-		ServingBenchmark.metrics(result, cell);
-		if (ServingBenchmark.hasDetails(result)) {
-			ServingBenchmark.samples(result, cell, run, "SGLang");
-		}
-		else {
-			cell.outputTokens(ServingBenchmark.meanOutputTokens(result));
-		}
+		counts(result, cell, source, run);
 		if (cell.completed() != null && cell.completed() == 0) {
 			cell.withoutMetricsWhenNothingCompleted();
 			run.note(source + ": no request completed: the values SGLang writes for zero completed requests are left out");
 		}
 		return cell;
+	}
+
+	/**
+	 * The cell's counts and what follows from them. With per-request arrays, each request is a sample: failed where
+	 * its error is non-empty or it returned no output, no first token and no error; completed and failed are those
+	 * samples', and when SGLang counted otherwise its latency statistics and request throughput are recomputed from
+	 * the successful requests. Without them, SGLang's {@code completed} and, as SGLang writes no failed count, the
+	 * difference from {@code num_prompts} where a file has it.
+	 */
+	private static void counts(JsonNode result, CellDraft cell, String source, RunDraft run) {
+		Integer completed = Fields.integer(result, "completed");
+		ServingBenchmark.metrics(result, cell);
+		if (ServingBenchmark.hasDetails(result)) {
+			List<Integer> noOutput = ServingBenchmark.samples(result, cell, run, "SGLang", true);
+			int succeeded = (int) cell.samples().stream().filter(sample -> SampleDraft.OK.equals(sample.status())).count();
+			int unsuccessful = cell.samples().size() - succeeded;
+			if (!noOutput.isEmpty()) {
+				run.note(source + ": " + noOutput.size() + " request(s) (#" + join(noOutput) + ") returned no output, no"
+						+ " first token and no error: failed, not completed");
+			}
+			if (completed == null || completed != succeeded) {
+				ServingBenchmark.recomputeFromSuccesses(result, cell);
+				run.note(source + ": SGLang counted " + (completed == null ? "an unknown number of" : completed)
+						+ " completed request(s) where its per-request arrays show " + succeeded + " successful: the counts"
+						+ " (" + succeeded + " completed, " + unsuccessful + " failed), the TTFT, TPOT, ITL and end-to-end"
+						+ " latency statistics and the request throughput are recomputed from the successful requests");
+			}
+			run.note("SGLang: failed requests counted from the per-request arrays (an error, or no output at all);"
+					+ " cancelled requests are not recorded: unknown");
+			cell.requests(succeeded, unsuccessful, null);
+			return;
+		}
+		cell.outputTokens(ServingBenchmark.meanOutputTokens(result));
+		Integer failed = Fields.integer(result, "failed");
+		Integer prompts = Fields.integer(result, "num_prompts");
+		if (failed == null && !result.hasNonNull("failed") && completed != null && prompts != null
+				&& prompts >= completed) {
+			// SGLang writes no failed count: every prompt sent and not completed failed.
+			failed = prompts - completed;
+			run.note(source + ": SGLang wrote no failed count: failed = num_prompts − completed = " + prompts + " − "
+					+ completed + " = " + failed + "; cancelled requests are not recorded: unknown");
+		}
+		else if (failed == null) {
+			run.note("failed/cancelled counts not recorded by SGLang: unknown");
+		}
+		cell.requests(completed, failed, null);
+	}
+
+	private static String join(List<Integer> numbers) {
+		List<String> shown = numbers.stream().limit(10).map(String::valueOf).toList();
+		return String.join(", #", shown) + (numbers.size() > 10 ? ", …" : "");
 	}
 
 	private static void provenance(Line line, boolean datasetsVary, RunDraft run) {

@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -76,6 +77,57 @@ class AiperfProfileExportTests {
 		assertThat(imported.notes()).anyMatch(note -> note.contains("skipped") && note.contains("profile_export_aiperf.csv"));
 		assertThat(imported.notes()).anyMatch(note -> note.contains("--request-cancellation-rate"));
 		ImportedDocuments.read(imported);
+	}
+
+
+	/**
+	 * The real summary sample (request_count 96, an empty error_summary) edited in memory, as no public
+	 * profile_export_aiperf.json without an error_summary was found: the error_summary removed and an
+	 * error_request_count of the given average added.
+	 */
+	private static InputFile withoutErrorSummary(double errored, boolean requestCount) {
+		InputFile sample = Samples.shared("aiperf-profile-export.json");
+		ObjectNode summary = (ObjectNode) HarnessJson.parse(sample.name(), sample.content());
+		summary.remove("error_summary");
+		summary.putObject("error_request_count").put("unit", "requests").put("avg", errored);
+		if (!requestCount) {
+			summary.remove("request_count");
+		}
+		return InputFile.of("profile_export_aiperf.json", summary.toString());
+	}
+
+	@Test
+	void erroredRequestsWithoutAnErrorSummaryCountAsFailed() {
+		HarnessImport imported = read(List.of(withoutErrorSummary(4, true)));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(96);
+		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(4);
+		// AIPerf counts its cancellations (HTTP 499) among the errors too: which of the 4 were is not known.
+		assertThat(cell.at("/requests/cancelled").isNull()).isTrue();
+		assertThat(imported.notes()).anyMatch(note -> note.contains("4 errored requests (error_request_count) without an"
+				+ " error_summary to tell failed from cancelled: counted as failed, cancelled unknown"));
+		ImportedDocuments.read(imported);
+	}
+
+	@Test
+	void noErroredRequestsWithoutAnErrorSummaryIsNoneFailedNoneCancelled() {
+		JsonNode cell = read(List.of(withoutErrorSummary(0, true))).cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(96);
+		assertThat(cell.at("/requests/failed").intValue()).isZero();
+		assertThat(cell.at("/requests/cancelled").intValue()).isZero();
+	}
+
+	@Test
+	void onlyErroredRequestsWithoutARequestCountIsNoneCompleted() {
+		// AIPerf's JSON of a run whose every request erred holds error_request_count and no request_count.
+		HarnessImport imported = read(List.of(withoutErrorSummary(5, false)));
+		JsonNode cell = imported.cellsDocument().path("cells").get(0);
+
+		assertThat(cell.at("/requests/completed").intValue()).isZero();
+		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(5);
+		assertThat(imported.notes()).anyMatch(note -> note.contains("no request_count beside 5 errored requests"));
 	}
 
 }
