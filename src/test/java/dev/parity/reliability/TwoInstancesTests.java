@@ -196,6 +196,7 @@ class TwoInstancesTests {
 						+ "/hook\", \"kind\": \"generic\"}"))
 				.build(), HttpResponse.BodyHandlers.ofString());
 			assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+			long webhookId = Long.parseLong(match(registered.body(), "\"id\"\\s*:\\s*([0-9]+)"));
 
 			// The nightly series, its uploads alternating between the instances: both workers update series.
 			int night = 0;
@@ -219,8 +220,9 @@ class TwoInstancesTests {
 			assertThat(ours.get()).as("deliveries of the series' one alert").isEqualTo(1);
 			assertThat(jdbc.sql("""
 					select count(*) from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id
-					join alert al on al.id = d.alert_id where al.series_id = ?""").param(seriesId).query(Long.class).single())
-				.isEqualTo(1);
+					join alert al on al.id = d.alert_id where al.series_id = ? and d.webhook_id = ?""")
+				.params(seriesId, webhookId).query(Long.class).single())
+				.as("attempts to this webhook for the series' alert (webhooks of other tests get their own)").isEqualTo(1);
 		}
 		finally {
 			hook.stop(0);
