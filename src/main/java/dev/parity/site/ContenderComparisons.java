@@ -97,13 +97,27 @@ class ContenderComparisons {
 		}
 		String permalink = siteUrls.link("/compare/" + contenders.path()) + ComparisonController.queryString(query);
 		String fileName = "comparison-" + contenders.path().replace("...", "--").replace(',', '_');
+		return export(contenders, format, bodies, "Comparison " + contenders.path(), permalink, fileName, null);
+	}
+
+	/**
+	 * The contenders' pairwise exports as one file.
+	 *
+	 * @param head for a publication, the fields its JSON export starts with (notices, title, …)
+	 */
+	ResponseEntity<String> export(Contenders contenders, String format, List<String> bodies, String title,
+			String permalink, String fileName, @org.jspecify.annotations.Nullable ObjectNode head) {
 		return switch (format) {
-			case "md" -> download(markdown(contenders, bodies, permalink), "text/markdown", fileName + ".md");
+			case "md" -> download(markdown(title, bodies, permalink), "text/markdown", fileName + ".md");
 			case "csv" -> download(csv(contenders, bodies), "text/csv", fileName + ".csv");
 			// Each pairwise export's text as it is, so that it is exactly what that export gives.
-			case "json" -> download("{\"baseline\":" + json.writeValueAsString(contenders.baseline()) + ",\"path\":"
-					+ json.writeValueAsString(contenders.path()) + ",\"permalink\":" + json.writeValueAsString(permalink)
-					+ ",\"contenders\":[" + String.join(",", bodies) + "]}", "application/json", fileName + ".json");
+			case "json" -> {
+				String start = head == null || head.isEmpty() ? "{"
+						: json.writeValueAsString(head).substring(0, json.writeValueAsString(head).length() - 1) + ",";
+				yield download(start + "\"baseline\":" + json.writeValueAsString(contenders.baseline()) + ",\"path\":"
+						+ json.writeValueAsString(contenders.path()) + ",\"permalink\":" + json.writeValueAsString(permalink)
+						+ ",\"contenders\":[" + String.join(",", bodies) + "]}", "application/json", fileName + ".json");
+			}
 			default -> throw new dev.parity.run.RunNotFoundException("export." + format);
 		};
 	}
@@ -112,9 +126,9 @@ class ContenderComparisons {
 	 * Each contender's pairwise Markdown under a heading of its own, its headings one level down and its footnote
 	 * labels prefixed with the contender's number, so no two footnotes share a label.
 	 */
-	private static String markdown(Contenders contenders, List<String> bodies, String permalink) {
+	private static String markdown(String title, List<String> bodies, String permalink) {
 		StringBuilder md = new StringBuilder();
-		md.append("# Comparison ").append(ComparisonExport.escape(contenders.path())).append("\n\n");
+		md.append("# ").append(ComparisonExport.escape(title)).append("\n\n");
 		md.append("Permalink: <").append(permalink).append(">  \n");
 		md.append("Each contender below is compared with the baseline only; contenders are never compared with each other.\n\n");
 		for (int i = 0; i < bodies.size(); i++) {
