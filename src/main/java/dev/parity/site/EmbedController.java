@@ -88,7 +88,7 @@ class EmbedController {
 	record Shown(int number, int total, String path, Map<Integer, String> others) {
 
 		/** The line an embed and an image say it with. */
-		String sentence() {
+		public String sentence() {
 			return "This publication compares its baseline with " + total + " contenders, each with the baseline only "
 					+ "(never with each other), shown contender by contender: here contender " + number + " of " + total
 					+ ", " + path + ".";
