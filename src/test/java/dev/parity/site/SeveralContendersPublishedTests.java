@@ -216,6 +216,38 @@ class SeveralContendersPublishedTests {
 			.contains("outputs of C were longer than stated");
 	}
 
+	@Test
+	void theFormOnThePageOfSeveralContendersPublishesThemOrShowsEachProblemNextToItsField() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String a = TestUploads.upload(mvc, "run-a-thinking-max.json");
+		String c = TestUploads.upload(mvc, "run-c-effort-high.json");
+		String e = TestUploads.upload(mvc, "run-e-control.json");
+		Document live = Jsoup.parse(mvc.perform(get("/compare/" + reference + "..." + c + "," + e).with(httpBasic(USER, PASSWORD)))
+			.andReturn().getResponse().getContentAsString());
+		assertThat(live.selectFirst("section.publish form").attr("action"))
+			.isEqualTo("/compare/" + reference + "..." + c + "," + e + "/publish");
+		long before = count();
+
+		MvcResult refused = mvc.perform(post("/compare/" + reference + "..." + a + "," + c + "/publish").param("title", "")
+			.with(httpBasic(USER, PASSWORD)).with(csrf())).andReturn();
+		assertThat(refused.getResponse().getStatus()).isEqualTo(400);
+		Document page = Jsoup.parse(refused.getResponse().getContentAsString());
+		assertThat(page.getElementById("publish-error-title").text()).contains("needs a title");
+		assertThat(page.getElementById("publish-error-confirm_no_comparable").text())
+			.contains("no cell of any contender's comparison with the baseline is comparable");
+		assertThat(count()).isEqualTo(before);
+
+		String title = "C and E from the page " + System.nanoTime();
+		MvcResult published = mvc.perform(post("/compare/" + reference + "..." + c + "," + e + "/publish").param("title", title)
+			.with(httpBasic(USER, PASSWORD)).with(csrf())).andReturn();
+		assertThat(published.getResponse().getStatus()).isEqualTo(302);
+		String url = published.getResponse().getRedirectedUrl();
+		assertThat(url).startsWith("/published/");
+		JsonNode read = json("/api" + url);
+		assertThat(read.get("title").asString()).isEqualTo(title);
+		assertThat(read.get("contenders").valueStream().map(JsonNode::asString).toList()).isEqualTo(List.of(c, e));
+	}
+
 	/** What a comparison claims: its headlines and cells, flags and all. */
 	private static JsonNode claim(JsonNode comparison) {
 		ObjectNode claim = tools.jackson.databind.json.JsonMapper.builder().build().createObjectNode();
