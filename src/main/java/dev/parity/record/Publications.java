@@ -188,13 +188,15 @@ public class Publications {
 		return jdbc.sql("select count(*) from publication").query(Long.class).single();
 	}
 
-	/** The publications of a comparison of these two runs, newest first. */
+	/** The publications of a comparison of these two runs (alone or among other contenders), newest first. */
 	public List<Publication> ofPair(String baselineId, String contenderId) {
 		return jdbc.sql("""
 				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
 				settings_reason, no_comparable_confirmed
-				from publication where baseline_id = ? and contender_id = ? order by created_at desc, id""")
-			.params(baselineId, contenderId).query(this::publication).list();
+				from publication where baseline_id = ?
+				  and (contender_id = ? or contenders @> jsonb_build_array(?::text))
+				order by created_at desc, id""")
+			.params(baselineId, contenderId, contenderId).query(this::publication).list();
 	}
 
 	/**

@@ -92,6 +92,12 @@ class SeveralContendersPublishedTests {
 				+ contenders.get(2) + "]");
 		assertThat(spike.hasClass("greyed")).isTrue();
 
+		// Each contender's pairwise page lists it among the publications of its runs.
+		for (String contender : contenders) {
+			assertThat(Jsoup.parse(text("/compare/" + reference + "..." + contender)).select("a[href=/published/" + id + "]").eachText())
+				.as(contender).containsExactly(title);
+		}
+
 		// The list.
 		JsonNode item = json("/api/published?size=100").get("published").valueStream()
 			.filter(p -> p.get("id").asString().equals(id)).findFirst().orElseThrow();
