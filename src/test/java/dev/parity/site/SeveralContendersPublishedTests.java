@@ -88,6 +88,11 @@ class SeveralContendersPublishedTests {
 			assertThat(page.select(".contender-side[data-contender=" + contender + "] .contender-headlines .sentence").eachText())
 				.isEqualTo(live.select(".contender-side[data-contender=" + contender + "] .contender-headlines .sentence").eachText());
 		}
+		// A link pasted elsewhere previews every contender's headline, not only the first.
+		String preview = page.selectFirst("meta[property=og:description]").attr("content");
+		for (String contender : contenders) {
+			assertThat(preview).contains(contender + ": ");
+		}
 		Element spike = page.selectFirst("#cell-concurrency-4--prompt_tokens-280 td[data-metric=ttft_s][data-contender="
 				+ contenders.get(2) + "]");
 		assertThat(spike.hasClass("greyed")).isTrue();
