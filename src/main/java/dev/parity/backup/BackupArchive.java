@@ -171,8 +171,15 @@ final class BackupArchive implements Closeable {
 			references(status, where, runs, "decided_by");
 		}
 		for (JsonNode publication : manifest.path("publications")) {
-			references(publication, "publication '" + publication.path("id").asString() + "'", runs, "baseline_id",
-					"contender_id");
+			String where = "publication '" + publication.path("id").asString() + "'";
+			references(publication, where, runs, "baseline_id", "contender_id");
+			// A publication of several contenders lists all their runs (no foreign key holds them: check them here).
+			for (JsonNode contender : publication.path("contenders")) {
+				if (!runs.contains(contender.asString(""))) {
+					throw inconsistent(where + " refers to " + quote(contender.asString(contender.toString()))
+							+ " (contenders), which is not in the archive");
+				}
+			}
 		}
 		for (JsonNode retraction : manifest.path("retractions")) {
 			String kind = retraction.path("subject_kind").asString("");

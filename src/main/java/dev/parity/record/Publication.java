@@ -1,6 +1,7 @@
 package dev.parity.record;
 
 import java.time.Instant;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -22,10 +23,39 @@ import tools.jackson.databind.JsonNode;
  * @param settingsReason why it was published with settings other than the server's defaults; {@code null} under
  * the defaults
  * @param noComparableConfirmed whether its author confirmed publishing a comparison with no comparable cell
+ * @param contenders with several contenders, all their runs in the order published ({@code contenderId} is the
+ * first) and the result is {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result]}};
+ * {@code null} for one contender
  */
 public record Publication(String id, String baselineId, String contenderId, JsonNode settings, String title,
 		String caption, JsonNode result, String rulesVersion, Instant createdAt, String createdBy,
-		@Nullable String settingsReason, boolean noComparableConfirmed) {
+		@Nullable String settingsReason, boolean noComparableConfirmed, @Nullable List<String> contenders) {
+
+	public Publication {
+		contenders = contenders == null ? null : List.copyOf(contenders);
+	}
+
+	/** Whether it publishes several contenders against one baseline. */
+	public boolean several() {
+		return contenders != null;
+	}
+
+	/**
+	 * Each contender's comparison with the baseline as a publication of that pair: the same id, title and record, the
+	 * contender's frozen pairwise result; for one contender, this publication alone.
+	 */
+	public List<Publication> eachContender() {
+		if (contenders == null) {
+			return List.of(this);
+		}
+		List<Publication> each = new java.util.ArrayList<>();
+		for (int i = 0; i < contenders.size(); i++) {
+			each.add(new Publication(id, baselineId, contenders.get(i), settings, title, caption,
+					result.path("contenders").get(i), rulesVersion, createdAt, createdBy, settingsReason,
+					noComparableConfirmed, null));
+		}
+		return each;
+	}
 
 	public String url() {
 		return "/published/" + id;

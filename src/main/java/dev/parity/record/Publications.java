@@ -54,23 +54,49 @@ public class Publications {
 	public Publication publish(String baselineId, String contenderId, JsonNode settings, String title, String caption,
 			JsonNode result, String rulesVersion, @Nullable String settingsReason, boolean confirmNoComparable,
 			String user) {
+		return publish(baselineId, List.of(contenderId), settings, title, caption, result, rulesVersion, settingsReason,
+				confirmNoComparable, user);
+	}
+
+	/**
+	 * Stores a computed comparison of one baseline with one contender or several (2 to 8) under a new permalink; with
+	 * several, the result is {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result]}}, and
+	 * the guard rails hold over all of them: a reason for settings other than the defaults, the confirmation when no
+	 * contender has a comparable cell.
+	 *
+	 * @param contenderIds the contenders' runs, in the order published
+	 * @throws RecordRejected saying what is missing or wrong; nothing is stored then
+	 */
+	@Transactional
+	public Publication publish(String baselineId, List<String> contenderIds, JsonNode settings, String title,
+			String caption, JsonNode result, String rulesVersion, @Nullable String settingsReason,
+			boolean confirmNoComparable, String user) {
+		if (contenderIds.isEmpty() || contenderIds.size() > 8) {
+			throw new RecordRejected("a publication has 1 to 8 contenders, not " + contenderIds.size());
+		}
+		boolean several = contenderIds.size() > 1;
+		if (several && result.path("contenders").size() != contenderIds.size()) {
+			throw new RecordRejected("the result lists " + result.path("contenders").size() + " contenders, not "
+					+ contenderIds.size());
+		}
+		String contenderId = contenderIds.get(0);
 		java.util.Map<String, String> problems = problems(title, caption, result, settingsReason, confirmNoComparable);
 		if (!problems.isEmpty()) {
 			throw new RecordRejected(String.join("; ", problems.values()));
 		}
-		JsonNode nonDefault = result.path("non_default_settings");
+		JsonNode nonDefault = nonDefaultSettings(result);
 		String reason = nonDefault.isEmpty() ? null : settingsReason.strip();
-		boolean noComparable = result.path("headlines").valueStream().noneMatch(h -> h.path("comparable").asInt(0) > 0);
+		boolean noComparable = noneComparable(result);
 		String id = RunId.random().value();
 		jdbc.sql("""
 				insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by,
-					settings_reason, no_comparable_confirmed)
-				values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?)""")
+					settings_reason, no_comparable_confirmed, contenders)
+				values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)""")
 			.params(id, baselineId, contenderId, json.writeValueAsString(settings), title.strip(),
 					caption == null ? "" : caption.strip(), json.writeValueAsString(result), rulesVersion, user, reason,
-					noComparable)
+					noComparable, several ? json.writeValueAsString(contenderIds) : null)
 			.update();
-		audit.done("publish-comparison", id, baselineId + "..." + contenderId);
+		audit.done("publish-comparison", id, baselineId + "..." + String.join(",", contenderIds));
 		return find(id).orElseThrow();
 	}
 
@@ -93,7 +119,7 @@ public class Publications {
 		if (caption != null && caption.indexOf('\u0000') >= 0) {
 			problems.put("caption", "the caption holds a NUL character, which cannot be stored");
 		}
-		JsonNode nonDefault = result.path("non_default_settings");
+		JsonNode nonDefault = nonDefaultSettings(result);
 		if (!nonDefault.isEmpty()) {
 			if (!StringUtils.hasText(settingsReason)) {
 				problems.put("reason", "this comparison uses settings other than the defaults ("
@@ -107,17 +133,35 @@ public class Publications {
 				problems.put("reason", "the reason holds a NUL character, which cannot be stored");
 			}
 		}
-		boolean noComparable = result.path("headlines").valueStream().noneMatch(h -> h.path("comparable").asInt(0) > 0);
-		if (noComparable && !confirmNoComparable) {
-			problems.put("confirm_no_comparable", "no cell of this comparison is comparable: publishing it needs an explicit "
-					+ "confirmation (field 'confirm_no_comparable'), and the publication says so");
+		if (noneComparable(result) && !confirmNoComparable) {
+			problems.put("confirm_no_comparable", (result.has("contenders")
+					? "no cell of any contender's comparison with the baseline is comparable"
+					: "no cell of this comparison is comparable")
+					+ ": publishing it needs an explicit confirmation (field 'confirm_no_comparable'), and the publication says so");
 		}
 		return problems;
 	}
 
+	/** A result's comparisons: each contender's pairwise result with several contenders, else the result itself. */
+	private static List<JsonNode> pairwise(JsonNode result) {
+		return result.has("contenders") ? result.path("contenders").valueStream().toList() : List.of(result);
+	}
+
+	/** The settings other than the defaults; the same for every contender, computed with the same settings. */
+	private static JsonNode nonDefaultSettings(JsonNode result) {
+		return pairwise(result).stream().map(r -> r.path("non_default_settings")).filter(s -> !s.isEmpty()).findFirst()
+			.orElse(result.path("non_default_settings"));
+	}
+
+	/** Whether no headline of any comparison counts a comparable cell. */
+	private static boolean noneComparable(JsonNode result) {
+		return pairwise(result).stream().flatMap(r -> r.path("headlines").valueStream())
+			.noneMatch(h -> h.path("comparable").asInt(0) > 0);
+	}
+
 	public Optional<Publication> find(String id) {
 		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by,
+				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
 				settings_reason, no_comparable_confirmed
 				from publication where id = ?""").param(id).query(this::publication).optional();
 	}
@@ -125,7 +169,7 @@ public class Publications {
 	/** The newest publications. */
 	public List<Publication> recent(int limit) {
 		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by,
+				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
 				settings_reason, no_comparable_confirmed
 				from publication order by created_at desc, id limit ?""").param(limit).query(this::publication).list();
 	}
@@ -133,7 +177,7 @@ public class Publications {
 	/** A page of the publications, newest first. */
 	public List<Publication> page(int offset, int limit) {
 		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by,
+				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
 				settings_reason, no_comparable_confirmed
 				from publication order by created_at desc, id limit ? offset ?""").params(limit, offset).query(this::publication)
 			.list();
@@ -144,13 +188,15 @@ public class Publications {
 		return jdbc.sql("select count(*) from publication").query(Long.class).single();
 	}
 
-	/** The publications of a comparison of these two runs, newest first. */
+	/** The publications of a comparison of these two runs (alone or among other contenders), newest first. */
 	public List<Publication> ofPair(String baselineId, String contenderId) {
 		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by,
+				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
 				settings_reason, no_comparable_confirmed
-				from publication where baseline_id = ? and contender_id = ? order by created_at desc, id""")
-			.params(baselineId, contenderId).query(this::publication).list();
+				from publication where baseline_id = ?
+				  and (contender_id = ? or contenders @> jsonb_build_array(?::text))
+				order by created_at desc, id""")
+			.params(baselineId, contenderId, contenderId).query(this::publication).list();
 	}
 
 	/**
@@ -250,7 +296,9 @@ public class Publications {
 		return new Publication(rs.getString("id"), rs.getString("baseline_id"), rs.getString("contender_id"),
 				json.readTree(rs.getString("settings")), rs.getString("title"), rs.getString("caption"),
 				json.readTree(rs.getString("result")), rs.getString("rules_version"), rs.getTimestamp("created_at").toInstant(),
-				rs.getString("created_by"), rs.getString("settings_reason"), rs.getBoolean("no_comparable_confirmed"));
+				rs.getString("created_by"), rs.getString("settings_reason"), rs.getBoolean("no_comparable_confirmed"),
+				rs.getString("contenders") == null ? null
+						: json.readTree(rs.getString("contenders")).valueStream().map(JsonNode::asString).toList());
 	}
 
 	/** A setting as the refusal names it: {@code output_tolerance 10 (default 0.1)}. */

@@ -244,7 +244,17 @@ class ComparisonController {
 			@RequestParam(required = false) @Nullable String reason,
 			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
 			Principal principal, Model model, HttpServletResponse response) {
-		refuseSeveral(pair, "a publication");
+		if (Contenders.areSeveral(pair)) {
+			Contenders several = Contenders.parse(pair);
+			several.pairs().forEach(one -> refuseFixed(one, "a publication"));
+			String url = contenders.publish(several, parseQuery(query), title, caption, reason, confirmNoComparable,
+					principal.getName(), model, this);
+			if (url == null) {
+				response.setStatus(HttpStatus.BAD_REQUEST.value());
+				return "compare/contenders";
+			}
+			return "redirect:" + url;
+		}
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		refuseFixed(runs, "a publication");
 		Map<String, String> settingsQuery = parseQuery(query);

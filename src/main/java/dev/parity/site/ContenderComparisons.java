@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.parity.compare.CompareSettings;
+import dev.parity.record.Publications;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
@@ -41,7 +42,10 @@ class ContenderComparisons {
 
 	private final SiteUrls siteUrls;
 
-	ContenderComparisons(ComparisonService comparisons, JsonMapper json, SiteUrls siteUrls) {
+	private final Publications publications;
+
+	ContenderComparisons(ComparisonService comparisons, JsonMapper json, SiteUrls siteUrls, Publications publications) {
+		this.publications = publications;
 		this.comparisons = comparisons;
 		this.json = json;
 		this.siteUrls = siteUrls;
@@ -67,17 +71,42 @@ class ContenderComparisons {
 
 	ModelAndView showPage(Contenders contenders, Map<String, String> query, Model model, ComparisonController pairwise) {
 		CompareSettings settings = comparisons.settings(query);
+		List<ObjectNode> snapshots = new ArrayList<>();
+		for (ComparisonService.Pair pair : contenders.pairs()) {
+			snapshots.add(comparisons.snapshot(pair, settings));
+		}
+		return showPage(contenders, query, snapshots, Map.of(), Map.of(), model, pairwise);
+	}
+
+	/**
+	 * The page of these snapshots, its publish form empty or, refused, with every problem next to its field.
+	 *
+	 * @param snapshots each contender's comparison with the baseline, in order
+	 */
+	private ModelAndView showPage(Contenders contenders, Map<String, String> query, List<ObjectNode> snapshots,
+			Map<String, String> publishErrors, Map<String, String> publishForm, Model model, ComparisonController pairwise) {
 		List<ContendersPage.Contender> each = new ArrayList<>();
 		List<String> notices = new ArrayList<>();
+		Notices first = null;
 		for (int i = 0; i < contenders.pairs().size(); i++) {
 			ComparisonService.Pair pair = contenders.pairs().get(i);
-			ObjectNode snapshot = comparisons.snapshot(pair, settings);
+			ObjectNode snapshot = snapshots.get(i);
 			ComparisonPage page = pairwise.page(snapshot, pair);
 			ContendersPage.Contender contender = new ContendersPage.Contender("vs" + (i + 1), i + 1,
 					Contenders.contenderPath(pair), pair.path(), page);
 			each.add(contender);
-			pairwise.notices(snapshot, page, "").lines().forEach(line -> notices.add("vs " + contender.path() + ": " + line));
+			Notices said = pairwise.notices(snapshot, page, "");
+			first = first == null ? said : first;
+			said.lines().forEach(line -> notices.add("vs " + contender.path() + ": " + line));
 		}
+		// The publish form asks what a publication of all of them needs: the settings' reason, the confirmation
+		// when no contender has a comparable cell.
+		model.addAttribute("notices", first);
+		model.addAttribute("noComparable", each.stream().allMatch(k -> k.page().headlines().stream()
+			.allMatch(h -> h.comparable() == 0)));
+		model.addAttribute("live", contenders.pairs().stream().noneMatch(ComparisonService.Pair::fixesParams));
+		model.addAttribute("publishErrors", publishErrors);
+		model.addAttribute("publishForm", publishForm);
 		String query0 = ComparisonController.queryString(query);
 		model.addAttribute("pageTitle", "Compare " + contenders.path());
 		model.addAttribute("page", ContendersPage.of(each));
@@ -86,6 +115,50 @@ class ContenderComparisons {
 		model.addAttribute("query", query0.equals("?") ? "" : query0);
 		model.addAttribute("noticeLines", notices.stream().distinct().toList());
 		return new ModelAndView("compare/contenders");
+	}
+
+	/**
+	 * Each contender's comparison with the baseline computed now, as a publication freezes them:
+	 * {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result, in order]}}.
+	 */
+	ObjectNode freeze(Contenders contenders, CompareSettings settings) {
+		ObjectNode result = json.createObjectNode();
+		result.put("baseline", contenders.baseline());
+		result.put("path", contenders.path());
+		tools.jackson.databind.node.ArrayNode links = result.putArray("comparisons");
+		tools.jackson.databind.node.ArrayNode each = result.putArray("contenders");
+		for (ComparisonService.Pair pair : contenders.pairs()) {
+			each.add(comparisons.freshSnapshot(pair, settings));
+			links.add("/api/compare/" + pair.path());
+		}
+		return result;
+	}
+
+	/**
+	 * Publishes several contenders from their page's form: each contender's comparison computed now, the guard rails of a
+	 * pair held over all of them; refused, the page again (400) with every problem next to its field.
+	 *
+	 * @return the publication's URL, or {@code null} with the refused page in the model
+	 */
+	@org.jspecify.annotations.Nullable String publish(Contenders contenders, Map<String, String> query, String title,
+			String caption, @org.jspecify.annotations.Nullable String reason, boolean confirmNoComparable, String user,
+			Model model, ComparisonController pairwise) {
+		ObjectNode result = freeze(contenders, comparisons.settings(query));
+		Map<String, String> problems = Publications.problems(title, caption, result, reason, confirmNoComparable);
+		if (!problems.isEmpty()) {
+			List<ObjectNode> snapshots = result.get("contenders").valueStream().map(ObjectNode.class::cast).toList();
+			Map<String, String> typed = new java.util.HashMap<>();
+			typed.put("title", title);
+			typed.put("caption", caption);
+			typed.put("reason", reason == null ? "" : reason);
+			typed.put("confirm_no_comparable", String.valueOf(confirmNoComparable));
+			showPage(contenders, query, snapshots, problems, typed, model, pairwise);
+			return null;
+		}
+		tools.jackson.databind.JsonNode first = result.get("contenders").get(0);
+		return publications.publish(contenders.pairs().get(0).baselineId(),
+				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), first.get("settings"), title,
+				caption, result, first.get("rules_version").asString(), reason, confirmNoComparable, user).url();
 	}
 
 	ResponseEntity<String> export(Contenders contenders, String format, Map<String, String> query,
@@ -97,13 +170,27 @@ class ContenderComparisons {
 		}
 		String permalink = siteUrls.link("/compare/" + contenders.path()) + ComparisonController.queryString(query);
 		String fileName = "comparison-" + contenders.path().replace("...", "--").replace(',', '_');
+		return export(contenders, format, bodies, "Comparison " + contenders.path(), permalink, fileName, null);
+	}
+
+	/**
+	 * The contenders' pairwise exports as one file.
+	 *
+	 * @param head for a publication, the fields its JSON export starts with (notices, title, …)
+	 */
+	ResponseEntity<String> export(Contenders contenders, String format, List<String> bodies, String title,
+			String permalink, String fileName, @org.jspecify.annotations.Nullable ObjectNode head) {
 		return switch (format) {
-			case "md" -> download(markdown(contenders, bodies, permalink), "text/markdown", fileName + ".md");
+			case "md" -> download(markdown(title, bodies, permalink), "text/markdown", fileName + ".md");
 			case "csv" -> download(csv(contenders, bodies), "text/csv", fileName + ".csv");
 			// Each pairwise export's text as it is, so that it is exactly what that export gives.
-			case "json" -> download("{\"baseline\":" + json.writeValueAsString(contenders.baseline()) + ",\"path\":"
-					+ json.writeValueAsString(contenders.path()) + ",\"permalink\":" + json.writeValueAsString(permalink)
-					+ ",\"contenders\":[" + String.join(",", bodies) + "]}", "application/json", fileName + ".json");
+			case "json" -> {
+				String start = head == null || head.isEmpty() ? "{"
+						: json.writeValueAsString(head).substring(0, json.writeValueAsString(head).length() - 1) + ",";
+				yield download(start + "\"baseline\":" + json.writeValueAsString(contenders.baseline()) + ",\"path\":"
+						+ json.writeValueAsString(contenders.path()) + ",\"permalink\":" + json.writeValueAsString(permalink)
+						+ ",\"contenders\":[" + String.join(",", bodies) + "]}", "application/json", fileName + ".json");
+			}
 			default -> throw new dev.parity.run.RunNotFoundException("export." + format);
 		};
 	}
@@ -112,9 +199,9 @@ class ContenderComparisons {
 	 * Each contender's pairwise Markdown under a heading of its own, its headings one level down and its footnote
 	 * labels prefixed with the contender's number, so no two footnotes share a label.
 	 */
-	private static String markdown(Contenders contenders, List<String> bodies, String permalink) {
+	private static String markdown(String title, List<String> bodies, String permalink) {
 		StringBuilder md = new StringBuilder();
-		md.append("# Comparison ").append(ComparisonExport.escape(contenders.path())).append("\n\n");
+		md.append("# ").append(ComparisonExport.escape(title)).append("\n\n");
 		md.append("Permalink: <").append(permalink).append(">  \n");
 		md.append("Each contender below is compared with the baseline only; contenders are never compared with each other.\n\n");
 		for (int i = 0; i < bodies.size(); i++) {

@@ -56,6 +56,11 @@ class LinkPreviews implements HandlerInterceptor {
 			Retraction retraction = model.get("publicationRetraction") instanceof Retraction r ? r : null;
 			preview = comparison(page, publication.title(), taken(retraction), publication.url(), publication.url() + "/chart.png");
 		}
+		else if (model.get("page") instanceof ContendersPage several && model.get("publication") instanceof Publication publication
+				&& !several.contenders().isEmpty()) {
+			Retraction retraction = model.get("publicationRetraction") instanceof Retraction r ? r : null;
+			preview = contenders(several, publication, taken(retraction));
+		}
 		else if (model.get("page") instanceof ComparisonPage page && model.get("pair") instanceof String pair) {
 			String query = model.get("query") instanceof String q ? q : "";
 			preview = comparison(page, "Comparison: " + page.baseline().title() + " → " + page.contender().title(),
@@ -70,6 +75,21 @@ class LinkPreviews implements HandlerInterceptor {
 		if (preview != null) {
 			view.addObject("linkPreview", preview);
 		}
+	}
+
+	/** A publication of several contenders: each contender's headline on one metric; the chart of the first. */
+	private LinkPreview contenders(ContendersPage several, Publication publication, String prefix) {
+		ComparisonPage first = several.contenders().get(0).page();
+		String metric = CellChart.chosenMetric(first, null, publication.title());
+		List<String> sentences = new java.util.ArrayList<>();
+		for (ContendersPage.Contender contender : several.contenders()) {
+			sentences.add("#" + contender.number() + " " + contender.path() + ": " + contender.page().headlines().stream()
+				.filter(h -> h.metric().equals(metric)).map(ComparisonPage.HeadlineView::sentence).findFirst()
+				.orElse("no " + metric + " in common"));
+		}
+		return new LinkPreview(publication.title(), prefix + String.join("; ", sentences), absolute(publication.url()),
+				absolute(publication.url() + "/chart.png"), "Ratio per cell of " + metric + " for contender 1 of "
+						+ several.contenders().size() + " (contender / baseline); grey bars are greyed cells, not comparable.");
 	}
 
 	private LinkPreview comparison(ComparisonPage page, String title, String prefix, String path, String image) {

@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -59,6 +60,17 @@ class LiveDifferences {
 	}
 
 	private @Nullable String compute(Publication publication) {
+		if (publication.several()) {
+			// Each contender's frozen comparison against its live one; the differences named by contender.
+			List<String> differences = new java.util.ArrayList<>();
+			for (Publication one : publication.eachContender()) {
+				String differs = compute(one);
+				if (differs != null) {
+					differences.add("vs " + one.contenderId() + ": " + differs);
+				}
+			}
+			return differences.isEmpty() ? null : String.join("; ", differences);
+		}
 		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		Map<String, String> settings = PublicationController.settingsQuery(publication.settings());
 		ObjectNode live;

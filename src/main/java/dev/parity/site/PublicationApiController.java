@@ -62,11 +62,11 @@ class PublicationApiController {
 	}
 
 	/** A publish request that is shaped right; what it asks may still be refused. */
-	private record Request(String baseline, String contender, String title, String caption, Map<String, String> settings,
+	private record Request(String baseline, List<String> contenders, String title, String caption, Map<String, String> settings,
 			@Nullable String reason, boolean confirmNoComparable) {
 	}
 
-	@Operation(summary = "Publish a comparison: {baseline, contender (or contenders: [one]), title, caption, settings, "
+	@Operation(summary = "Publish a comparison: {baseline, contender (or contenders: [1 to 8, each against the baseline]), title, caption, settings, "
 			+ "reason, confirm_no_comparable} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
 	@PostMapping(path = "/api/published", consumes = "application/json", produces = "application/json")
 	ResponseEntity<Map<String, Object>> publish(@RequestBody JsonNode body, Principal principal) {
@@ -75,10 +75,13 @@ class PublicationApiController {
 		if (request == null) {
 			return rejected(problems);
 		}
+		if (request.contenders().size() > 1) {
+			return publishSeveral(request, principal);
+		}
 		ComparisonService.Pair pair;
 		CompareSettings settings;
 		try {
-			pair = ComparisonService.Pair.parse(request.baseline() + "..." + request.contender());
+			pair = ComparisonService.Pair.parse(request.baseline() + "..." + request.contenders().get(0));
 		}
 		catch (RunNotFoundException | IllegalArgumentException ex) {
 			boolean inBaseline = ex instanceof RunNotFoundException ? request.baseline().contains(idOf(ex))
@@ -112,6 +115,89 @@ class PublicationApiController {
 		Publication publication = publications.publish(pair.baselineId(), pair.contenderId(), snapshot.get("settings"),
 				request.title(), request.caption(), snapshot, snapshot.get("rules_version").asString(), request.reason(),
 				request.confirmNoComparable(), principal.getName());
+		return created(publication);
+	}
+
+	/**
+	 * Several contenders against one baseline: each contender's comparison with the baseline computed now, frozen
+	 * together as {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result, in order]}}.
+	 */
+	private ResponseEntity<Map<String, Object>> publishSeveral(Request request, Principal principal) {
+		List<String> written = request.contenders();
+		for (int i = 0; i < written.size(); i++) {
+			if (written.get(i).isBlank() || written.get(i).contains(",") || written.get(i).contains("...")) {
+				return rejected(List.of(new Problem("$.contenders[" + i + "]",
+						"must be one run id or group of replicates (a1+a2), not \"" + written.get(i) + "\"")));
+			}
+		}
+		Contenders contenders;
+		try {
+			contenders = Contenders.parse(request.baseline() + "..." + String.join(",", written));
+		}
+		catch (Contenders.Rejected ex) {
+			return rejected(List.of(new Problem("$.contenders", ex.getMessage())));
+		}
+		catch (RunNotFoundException | IllegalArgumentException ex) {
+			return rejected(List.of(new Problem(severalPath(request, ex), reason(ex))));
+		}
+		CompareSettings settings;
+		try {
+			settings = comparisons.settings(request.settings());
+		}
+		catch (IllegalArgumentException ex) {
+			return rejected(List.of(new Problem("$.settings", ex.getMessage())));
+		}
+		ObjectNode result = json.createObjectNode();
+		result.put("baseline", contenders.baseline());
+		result.put("path", contenders.path());
+		ArrayNode links = result.putArray("comparisons");
+		ArrayNode each = result.putArray("contenders");
+		for (int i = 0; i < contenders.pairs().size(); i++) {
+			ComparisonService.Pair pair = contenders.pairs().get(i);
+			try {
+				each.add(comparisons.freshSnapshot(pair, settings));
+			}
+			catch (RunNotFoundException ex) {
+				return rejected(List.of(new Problem(pair.baselineIds().contains(idOf(ex)) ? "$.baseline"
+						: "$.contenders[" + i + "]", reason(ex))));
+			}
+			catch (ComparisonService.NotReplicates ex) {
+				return rejected(List.of(new Problem(ex.getMessage().startsWith("The baseline") ? "$.baseline"
+						: "$.contenders[" + i + "]", ex.getMessage())));
+			}
+			links.add("/api/compare/" + pair.path());
+		}
+		List<Problem> problems = new ArrayList<>();
+		Publications.problems(request.title(), request.caption(), result, request.reason(), request.confirmNoComparable())
+			.forEach((field, message) -> problems.add(new Problem("$." + field, message)));
+		if (!problems.isEmpty()) {
+			return rejected(problems);
+		}
+		JsonNode first = each.get(0);
+		Publication publication = publications.publish(contenders.pairs().get(0).baselineId(),
+				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), first.get("settings"),
+				request.title(), request.caption(), result, first.get("rules_version").asString(), request.reason(),
+				request.confirmNoComparable(), principal.getName());
+		return created(publication);
+	}
+
+	/** The field a run that is not there, or a side that cannot be read, was named in. */
+	private static String severalPath(Request request, RuntimeException ex) {
+		String id = idOf(ex);
+		String message = String.valueOf(ex.getMessage());
+		if (request.baseline().contains(id) || message.endsWith(request.baseline())) {
+			return "$.baseline";
+		}
+		for (int i = 0; i < request.contenders().size(); i++) {
+			String contender = request.contenders().get(i);
+			if (contender.contains(id) || message.endsWith(contender)) {
+				return "$.contenders[" + i + "]";
+			}
+		}
+		return "$.contenders";
+	}
+
+	private static ResponseEntity<Map<String, Object>> created(Publication publication) {
 		Map<String, Object> created = new LinkedHashMap<>();
 		created.put("id", publication.id());
 		created.put("url", publication.url());
@@ -140,6 +226,9 @@ class PublicationApiController {
 			item.put("published_by", p.createdBy());
 			item.put("baseline", p.baselineId());
 			item.put("contender", p.contenderId());
+			if (p.several()) {
+				item.set("contenders", json.valueToTree(p.contenders()));
+			}
 			item.put("rules_version", p.rulesVersion());
 			item.put("settings_reason", p.settingsReason());
 			item.put("no_comparable_confirmed", p.noComparableConfirmed());
@@ -168,7 +257,7 @@ class PublicationApiController {
 			}
 		});
 		String baseline = text(body, "baseline", true, problems);
-		String contender = contender(body, problems);
+		List<String> contenders = contenders(body, problems);
 		String title = text(body, "title", false, problems);
 		String caption = text(body, "caption", false, problems);
 		String reason = text(body, "reason", false, problems);
@@ -180,7 +269,7 @@ class PublicationApiController {
 		if (!problems.isEmpty()) {
 			return null;
 		}
-		return new Request(baseline, contender, title == null ? "" : title, caption == null ? "" : caption, settings,
+		return new Request(baseline, contenders, title == null ? "" : title, caption == null ? "" : caption, settings,
 				reason, confirm.asBoolean(false));
 	}
 
@@ -199,8 +288,8 @@ class PublicationApiController {
 		return value.asString();
 	}
 
-	/** {@code contender}, or {@code contenders} with one element: one run or group of replicates (a1+a2). */
-	private static @Nullable String contender(JsonNode body, List<Problem> problems) {
+	/** {@code contender}, or {@code contenders} with 1 to 8 elements: each one run or group of replicates (a1+a2). */
+	private static @Nullable List<String> contenders(JsonNode body, List<Problem> problems) {
 		boolean one = body.has("contender") && !body.get("contender").isNull();
 		boolean several = body.has("contenders") && !body.get("contenders").isNull();
 		if (one && several) {
@@ -208,19 +297,20 @@ class PublicationApiController {
 			return null;
 		}
 		if (!several) {
-			return text(body, "contender", true, problems);
+			String contender = text(body, "contender", true, problems);
+			return contender == null ? null : List.of(contender);
 		}
 		JsonNode list = body.get("contenders");
 		if (!list.isArray() || list.isEmpty() || list.valueStream().anyMatch(v -> !v.isString())) {
 			problems.add(new Problem("$.contenders", "must be a non-empty array of run ids"));
 			return null;
 		}
-		if (list.size() > 1) {
-			problems.add(new Problem("$.contenders", "several contenders cannot be published yet: a publication freezes "
-					+ "one baseline against one contender (got " + list.size() + "); publish each pair on its own"));
+		if (list.size() > Contenders.MAX) {
+			problems.add(new Problem("$.contenders", list.size() + " contenders: a publication takes at most "
+					+ Contenders.MAX));
 			return null;
 		}
-		return list.get(0).asString();
+		return list.valueStream().map(JsonNode::asString).toList();
 	}
 
 	/** The comparison settings, by the names of the URL parameters; a value is a string, number or list. */

@@ -58,9 +58,13 @@ class PublicationController {
 
 	private final ViewResolver views;
 
+	private final ContenderComparisons contenderExports;
+
 	PublicationController(Publications publications, ComparisonController comparisonPages,
 			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences,
-			PublishedFreshness freshness, KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views) {
+			PublishedFreshness freshness, KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views,
+			ContenderComparisons contenderExports) {
+		this.contenderExports = contenderExports;
 		this.keptPages = keptPages;
 		this.views = views;
 		this.liveDifferences = liveDifferences;
@@ -89,16 +93,33 @@ class PublicationController {
 			return new ModelAndView(kept);
 		}
 		Publication publication = load(id);
+		if (publication.several()) {
+			return showSeveral(publication, model, shared, locale);
+		}
 		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		ComparisonPage page = comparisonPages.page(publication.result(), pair);
 		Map<String, String> settings = settingsQuery(publication.settings());
-		Retraction retraction = publications.retractionOf("publication", id).orElse(null);
-		model.addAttribute("pageTitle", publication.title());
-		model.addAttribute("publication", publication);
 		model.addAttribute("page", page);
 		model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
 		model.addAttribute("pair", pair.path());
 		model.addAttribute("query", ComparisonController.queryString(settings));
+		model.addAttribute("notices", notices.forPublication(publication, page, ""));
+		model.addAttribute("replacementTitles", notices.replacementTitles(page));
+		model.addAttribute("live", false);
+		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
+		model.addAttribute("sweep", SweepPage.of(publication.result(), settings, json));
+		model.addAttribute("sweepAction", "/compare/" + pair.path());
+		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
+		return render(publication, liveUrl, "compare/table", model, shared, locale);
+	}
+
+	/** The banners every published page shows above its numbers, and the page. */
+	private ModelAndView render(Publication publication, String liveUrl, String view, Model model, @Nullable String shared,
+			Locale locale) throws Exception {
+		String id = publication.id();
+		Retraction retraction = publications.retractionOf("publication", id).orElse(null);
+		model.addAttribute("pageTitle", publication.title());
+		model.addAttribute("publication", publication);
 		model.addAttribute("publicationRetraction", retraction);
 		model.addAttribute("replacementTitle", retraction == null || retraction.replacementId() == null ? null
 				: publications.find(retraction.replacementId()).map(Publication::title).orElse(retraction.replacementId()));
@@ -108,22 +129,61 @@ class PublicationController {
 		supersedes.forEach(r -> supersededTitles.put(r.subjectId(),
 				publications.find(r.subjectId()).map(Publication::title).orElse(r.subjectId())));
 		model.addAttribute("supersededTitles", supersededTitles);
-		model.addAttribute("notices", notices.forPublication(publication, page, ""));
-		model.addAttribute("replacementTitles", notices.replacementTitles(page));
-		model.addAttribute("live", false);
-		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
-		model.addAttribute("sweep", SweepPage.of(publication.result(), settings, json));
-		model.addAttribute("sweepAction", "/compare/" + pair.path());
-		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		model.addAttribute("liveUrl", liveUrl);
 		String differs = liveDifferences.of(publication);
 		differs = LiveDifferences.UNKNOWN.equals(differs) ? null : differs;
 		model.addAttribute("liveDiffers", differs != null);
 		model.addAttribute("liveReason", differs == null ? "" : "(" + differs + ")");
 		if (shared == null) {
-			return new ModelAndView("compare/table");
+			return new ModelAndView(view);
 		}
-		return new ModelAndView(keptPages.keeping(views.resolveViewName("compare/table", locale), shared));
+		return new ModelAndView(keptPages.keeping(views.resolveViewName(view, locale), shared));
+	}
+
+	/** A publication of several contenders: the N-way table of each contender's frozen comparison with the baseline. */
+	private ModelAndView showSeveral(Publication publication, Model model, @Nullable String shared, Locale locale)
+			throws Exception {
+		Several several = several(publication, "");
+		Map<String, String> settings = settingsQuery(publication.settings());
+		String query = ComparisonController.queryString(settings);
+		model.addAttribute("page", ContendersPage.of(several.pages()));
+		model.addAttribute("path", several.contenders().path());
+		model.addAttribute("baselinePath", several.contenders().baseline());
+		model.addAttribute("query", query.equals("?") ? "" : query);
+		model.addAttribute("notices", several.notices());
+		model.addAttribute("noticeLines", several.notices().others());
+		return render(publication, "/compare/" + several.contenders().path() + query, "compare/contenders", model, shared,
+				locale);
+	}
+
+	/** A publication of several contenders read back: each contender's frozen pairwise page, and its notices. */
+	record Several(Contenders contenders, List<ContendersPage.Contender> pages, List<Publication> each,
+			List<ComparisonPage> comparisonPages, Notices notices) {
+	}
+
+	/** Reads a publication of several contenders; the notices of its runs are each prefixed with their contender. */
+	Several several(Publication publication, String base) {
+		List<Publication> each = publication.eachContender();
+		List<ComparisonService.Pair> pairs = new java.util.ArrayList<>();
+		List<ContendersPage.Contender> pages = new java.util.ArrayList<>();
+		List<ComparisonPage> comparisons = new java.util.ArrayList<>();
+		List<String> others = new java.util.ArrayList<>();
+		Notices first = null;
+		for (int i = 0; i < each.size(); i++) {
+			ComparisonService.Pair pair = ComparisonService.Pair.of(each.get(i));
+			ComparisonPage page = comparisonPages.page(each.get(i).result(), pair);
+			pairs.add(pair);
+			comparisons.add(page);
+			String contender = Contenders.contenderPath(pair);
+			pages.add(new ContendersPage.Contender("vs" + (i + 1), i + 1, contender, pair.path(), page));
+			Notices one = notices.forPublication(each.get(i), page, base);
+			first = first == null ? one : first;
+			one.others().forEach(line -> others.add("vs " + contender + ": " + line));
+		}
+		Contenders contenders = new Contenders(publication.result().path("baseline").asString(), pairs);
+		Notices all = new Notices(first.retraction(), first.replacementTitle(), first.replacementUrl(), first.settings(),
+				first.settingsReason(), first.noComparable(), others.stream().distinct().toList());
+		return new Several(contenders, pages, each, comparisons, all);
 	}
 
 	@Operation(summary = "A published comparison: the result as computed at publication, with title, caption and record")
@@ -147,9 +207,16 @@ class PublicationController {
 		body.put("rules_version", publication.rulesVersion());
 		body.put("settings_reason", publication.settingsReason());
 		body.put("no_comparable_confirmed", publication.noComparableConfirmed());
-		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		String base = siteUrls.link("");
-		notices.forPublication(publication, comparisonPages.page(publication.result(), pair), base).writeJson(body);
+		if (publication.several()) {
+			body.put("baseline", publication.baselineId());
+			body.set("contenders", json.valueToTree(publication.contenders()));
+			several(publication, base).notices().writeJson(body);
+		}
+		else {
+			notices.forPublication(publication, comparisonPages.page(publication.result(), ComparisonService.Pair.of(publication)),
+					base).writeJson(body);
+		}
 		publications.retractionOf("publication", id).ifPresent(r -> {
 			ObjectNode retraction = body.putObject("retraction");
 			retraction.put("kind", r.kind());
@@ -171,9 +238,7 @@ class PublicationController {
 			return null;
 		}
 		Publication publication = load(id);
-		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
 		String permalink = siteUrls.link(publication.url());
-		ComparisonPage page = comparisonPages.page(publication.result(), pair);
 		ObjectNode fields = json.createObjectNode();
 		fields.put("title", publication.title());
 		fields.put("caption", publication.caption());
@@ -181,8 +246,36 @@ class PublicationController {
 		fields.put("published_by", publication.createdBy());
 		fields.put("settings_reason", publication.settingsReason());
 		fields.put("no_comparable_confirmed", publication.noComparableConfirmed());
+		if (publication.several()) {
+			return exportSeveral(publication, format, permalink, fields);
+		}
+		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
+		ComparisonPage page = comparisonPages.page(publication.result(), pair);
 		return comparisonPages.export(page, publication.result(), format, publication.title(), permalink, "published-" + id,
 				notices.forPublication(publication, page, ComparisonExport.absolute(permalink, "")), fields);
+	}
+
+	/**
+	 * Each contender's frozen comparison exported as its pairwise publication would be (with the publication's
+	 * notices), put together as the live view of several contenders puts them.
+	 */
+	private org.springframework.http.ResponseEntity<String> exportSeveral(Publication publication, String format,
+			String permalink, ObjectNode fields) {
+		String base = ComparisonExport.absolute(permalink, "");
+		Several several = several(publication, base);
+		List<String> bodies = new java.util.ArrayList<>();
+		for (int i = 0; i < several.each().size(); i++) {
+			Publication one = several.each().get(i);
+			ComparisonPage page = several.comparisonPages().get(i);
+			bodies.add(comparisonPages.export(page, one.result(), format, publication.title() + " — contender " + (i + 1)
+					+ " of " + several.each().size() + ", " + several.pages().get(i).path(), permalink,
+					"published-" + publication.id(), notices.forPublication(one, page, base), fields).getBody());
+		}
+		ObjectNode head = json.createObjectNode();
+		several.notices().writeJson(head);
+		head.setAll(fields);
+		return contenderExports.export(several.contenders(), format, bodies, publication.title(), permalink,
+				"published-" + publication.id(), head);
 	}
 
 	@PostMapping("/published/{id}/retract")

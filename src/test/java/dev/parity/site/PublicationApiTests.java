@@ -60,7 +60,7 @@ class PublicationApiTests {
 	}
 
 	@Test
-	void contendersWithOneRunPublishLikeContenderAndSeveralAreRefusedForNow() throws Exception {
+	void contendersWithOneRunPublishLikeContenderAndMoreThanEightAreRefused() throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		String c = TestUploads.upload(mvc, "run-c-effort-high.json");
@@ -69,10 +69,11 @@ class PublicationApiTests {
 		assertThat(one.getResponse().getStatus()).isEqualTo(201);
 
 		long before = count();
+		String nine = String.join(", ", java.util.Collections.nCopies(9, "\"" + c + "\""));
 		MvcResult several = publish("""
-				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "Two contenders"}""".formatted(reference, e, c));
+				{"baseline": "%s", "contenders": [%s], "title": "Nine contenders"}""".formatted(reference, nine));
 		assertThat(several.getResponse().getStatus()).isEqualTo(400);
-		assertThat(error(several, "$.contenders")).contains("several contenders cannot be published yet");
+		assertThat(error(several, "$.contenders")).contains("9 contenders").contains("at most 8");
 		assertThat(count()).isEqualTo(before);
 	}
 
