@@ -131,6 +131,10 @@ public class SeriesUpdates {
 					try {
 						drain();
 					}
+					catch (RuntimeException ex) {
+						// The database away, say: the jobs stay, and the next poll or read takes them up.
+						log.warn("history: series updates stopped for now: {}", ex.toString());
+					}
 					finally {
 						draining.set(false);
 					}

@@ -46,7 +46,10 @@ final class Browser {
 	}
 
 	static WebDriverWait waitUpTo(WebDriver driver, int seconds) {
-		return new WebDriverWait(driver, Duration.ofSeconds(seconds));
+		WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(seconds));
+		// A condition that finds an element of the page being replaced (a form posted, a redirect) tries again.
+		wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+		return wait;
 	}
 
 	static void signIn(WebDriver driver, String base) {
