@@ -104,17 +104,7 @@ public class SeriesRepository {
 
 	/** The settings of a series: its overrides over the server's defaults. */
 	public SeriesSettings settings(String seriesId, SeriesSettings defaults) {
-		return jdbc.sql("""
-				select window_size, max_pvalue, alert_magnitude, confirm_after, vary, alert_improvements
-				from series_settings where series_id = ?""").param(seriesId).query((rs, row) -> new SeriesSettings(
-						rs.getObject(1) == null ? defaults.window() : rs.getInt(1),
-						rs.getObject(2) == null ? defaults.maxPvalue() : rs.getDouble(2),
-						rs.getObject(3) == null ? defaults.alertMagnitude() : rs.getDouble(3),
-						rs.getObject(4) == null ? defaults.confirmAfter() : rs.getInt(4),
-						rs.getString(5) == null ? defaults.vary() : rs.getString(5),
-						rs.getObject(6) == null ? defaults.alertImprovements() : rs.getBoolean(6)))
-			.optional()
-			.orElse(defaults);
+		return overrides(seriesId).over(defaults);
 	}
 
 	/** A series' own settings: null where the server's default applies. */

@@ -1,7 +1,5 @@
 package dev.parity.site;
 
-import java.io.CharArrayWriter;
-import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
@@ -9,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -28,7 +25,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -148,7 +144,7 @@ class ComparisonController {
 			byte[] html = renderedPages.getIfPresent(key);
 			metrics.page(html != null);
 			if (html != null) {
-				return new ModelAndView(new KeptView(html));
+				return new ModelAndView(KeptPages.kept(html));
 			}
 		}
 		ObjectNode snapshot = comparisons.snapshot(runs, settings);
@@ -157,7 +153,7 @@ class ComparisonController {
 			return new ModelAndView("compare/table");
 		}
 		View template = views.resolveViewName("compare/table", locale);
-		return new ModelAndView(new KeepingView(template, html -> renderedPages.put(key, html)));
+		return new ModelAndView(KeptPages.keeping(template, html -> renderedPages.put(key, html)));
 	}
 
 	/** What the live comparison page shows of this snapshot, the publish form empty. */
@@ -429,64 +425,6 @@ class ComparisonController {
 	/** What a kept comparison page was rendered from. */
 	private record RenderedPage(String pair, String query, Map<String, Object> settings, List<String> publications,
 			long baselineRecordVersion, long contenderRecordVersion) {
-	}
-
-	/** Renders the template as usual, and hands the page's bytes to be kept. */
-	private record KeepingView(View template, Consumer<byte[]> keep) implements View {
-
-		@Override
-		public String getContentType() {
-			return KeptView.HTML;
-		}
-
-		@Override
-		public void render(@Nullable Map<String, ?> model, HttpServletRequest request, HttpServletResponse response)
-				throws Exception {
-			CharArrayWriter text = new CharArrayWriter(1 << 16);
-			PrintWriter writer = new PrintWriter(text);
-			HttpServletResponseWrapper capture = new HttpServletResponseWrapper(response) {
-				@Override
-				public PrintWriter getWriter() {
-					return writer;
-				}
-
-				@Override
-				public jakarta.servlet.ServletOutputStream getOutputStream() {
-					throw new IllegalStateException("the comparison template writes text");
-				}
-
-				@Override
-				public void flushBuffer() {
-					writer.flush();
-				}
-			};
-			template.render(model, request, capture);
-			writer.flush();
-			byte[] html = text.toString().getBytes(StandardCharsets.UTF_8);
-			keep.accept(html);
-			new KeptView(html).render(model, request, response);
-		}
-
-	}
-
-	/** A kept comparison page. */
-	private record KeptView(byte[] html) implements View {
-
-		static final String HTML = "text/html;charset=UTF-8";
-
-		@Override
-		public String getContentType() {
-			return HTML;
-		}
-
-		@Override
-		public void render(@Nullable Map<String, ?> model, HttpServletRequest request, HttpServletResponse response)
-				throws java.io.IOException {
-			response.setContentType(HTML);
-			response.setContentLength(html.length);
-			response.getOutputStream().write(html);
-		}
-
 	}
 
 }

@@ -36,7 +36,17 @@ class KeptPages {
 
 	/** Draws the template as usual and keeps the page under this tag. */
 	View keeping(View template, String tag) {
-		return new Keeping(template, html -> pages.put(tag, html));
+		return keeping(template, html -> pages.put(tag, html));
+	}
+
+	/** A view that draws the template as usual and hands the page's bytes to {@code keep} (any cache of pages). */
+	static View keeping(View template, java.util.function.Consumer<byte[]> keep) {
+		return new Keeping(template, keep);
+	}
+
+	/** A view that writes a page kept before. */
+	static View kept(byte[] html) {
+		return new Kept(html);
 	}
 
 	/** Renders the template into text, hands its bytes to be kept and writes them. */

@@ -3,10 +3,8 @@ package dev.parity.history.web;
 import java.security.Principal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;

@@ -203,6 +203,35 @@ final class ServingBenchmark {
 		return new TokenStats(null, null, null, total / completed);
 	}
 
+	/** What the per-request arrays say of a cell's requests; {@code recomputed} when they overrule the file's count. */
+	record Outcomes(int succeeded, int unsuccessful, boolean recomputed) {
+	}
+
+	/**
+	 * Reads the per-request arrays into samples (a request with no output, no first token and no error failed) and,
+	 * where the harness's own completed count disagrees with them, recomputes the cell's statistics from the
+	 * successful requests — each with a note naming the harness.
+	 */
+	static Outcomes outcomes(JsonNode result, CellDraft cell, RunDraft run, String harness, String source,
+			@Nullable Integer completed) {
+		List<Integer> noOutput = samples(result, cell, run, harness, true);
+		int succeeded = (int) cell.samples().stream().filter(sample -> SampleDraft.OK.equals(sample.status())).count();
+		int unsuccessful = cell.samples().size() - succeeded;
+		if (!noOutput.isEmpty()) {
+			run.note(source + ": " + noOutput.size() + " request(s) (#" + join(noOutput) + ") returned no output, no"
+					+ " first token and no error: failed, not completed");
+		}
+		boolean recomputed = completed == null || completed != succeeded;
+		if (recomputed) {
+			recomputeFromSuccesses(result, cell);
+			run.note(source + ": " + harness + " counted " + (completed == null ? "an unknown number of" : completed)
+					+ " completed request(s) where its per-request arrays show " + succeeded + " successful: the counts"
+					+ " (" + succeeded + " completed, " + unsuccessful + " failed), the TTFT, TPOT, ITL and end-to-end"
+					+ " latency statistics and the request throughput are recomputed from the successful requests");
+		}
+		return new Outcomes(succeeded, unsuccessful, recomputed);
+	}
+
 	private static String join(List<Integer> numbers) {
 		List<String> shown = numbers.stream().limit(10).map(String::valueOf).toList();
 		return String.join(", #", shown) + (numbers.size() > 10 ? ", …" : "");

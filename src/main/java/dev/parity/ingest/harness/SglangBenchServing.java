@@ -143,20 +143,9 @@ final class SglangBenchServing implements HarnessImporter {
 		Integer completed = Fields.integer(result, "completed");
 		ServingBenchmark.metrics(result, cell);
 		if (ServingBenchmark.hasDetails(result)) {
-			List<Integer> noOutput = ServingBenchmark.samples(result, cell, run, "SGLang", true);
-			int succeeded = (int) cell.samples().stream().filter(sample -> SampleDraft.OK.equals(sample.status())).count();
-			int unsuccessful = cell.samples().size() - succeeded;
-			if (!noOutput.isEmpty()) {
-				run.note(source + ": " + noOutput.size() + " request(s) (#" + join(noOutput) + ") returned no output, no"
-						+ " first token and no error: failed, not completed");
-			}
-			if (completed == null || completed != succeeded) {
-				ServingBenchmark.recomputeFromSuccesses(result, cell);
-				run.note(source + ": SGLang counted " + (completed == null ? "an unknown number of" : completed)
-						+ " completed request(s) where its per-request arrays show " + succeeded + " successful: the counts"
-						+ " (" + succeeded + " completed, " + unsuccessful + " failed), the TTFT, TPOT, ITL and end-to-end"
-						+ " latency statistics and the request throughput are recomputed from the successful requests");
-			}
+			ServingBenchmark.Outcomes outcomes = ServingBenchmark.outcomes(result, cell, run, "SGLang", source, completed);
+			int succeeded = outcomes.succeeded();
+			int unsuccessful = outcomes.unsuccessful();
 			run.note("SGLang: failed requests counted from the per-request arrays (an error, or no output at all);"
 					+ " cancelled requests are not recorded: unknown");
 			cell.requests(succeeded, unsuccessful, null);
@@ -178,10 +167,6 @@ final class SglangBenchServing implements HarnessImporter {
 		cell.requests(completed, failed, null);
 	}
 
-	private static String join(List<Integer> numbers) {
-		List<String> shown = numbers.stream().limit(10).map(String::valueOf).toList();
-		return String.join(", #", shown) + (numbers.size() > 10 ? ", …" : "");
-	}
 
 	private static void provenance(Line line, boolean datasetsVary, RunDraft run) {
 		JsonNode result = line.result();

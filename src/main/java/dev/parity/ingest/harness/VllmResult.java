@@ -81,21 +81,10 @@ final class VllmResult {
 		}
 		ServingBenchmark.metrics(result, cell);
 		if (ServingBenchmark.hasDetails(result)) {
-			List<Integer> noOutput = ServingBenchmark.samples(result, cell, run, "vLLM", true);
-			int succeeded = (int) cell.samples().stream().filter(sample -> SampleDraft.OK.equals(sample.status())).count();
-			int unsuccessful = cell.samples().size() - succeeded;
-			if (!noOutput.isEmpty()) {
-				run.note(source + ": " + noOutput.size() + " request(s) (#" + join(noOutput) + ") returned no output, no"
-						+ " first token and no error: failed, not completed");
-			}
-			if (completed == null || completed != succeeded) {
-				ServingBenchmark.recomputeFromSuccesses(result, cell);
-				run.note(source + ": vLLM counted " + (completed == null ? "an unknown number of" : completed)
-						+ " completed request(s) where its per-request arrays show " + succeeded + " successful: the counts"
-						+ " (" + succeeded + " completed, " + unsuccessful + " failed), the TTFT, TPOT, ITL and end-to-end"
-						+ " latency statistics and the request throughput are recomputed from the successful requests");
-			}
-			else if (failedDerived || failed == null || failed != unsuccessful) {
+			ServingBenchmark.Outcomes outcomes = ServingBenchmark.outcomes(result, cell, run, "vLLM", source, completed);
+			int succeeded = outcomes.succeeded();
+			int unsuccessful = outcomes.unsuccessful();
+			if (!outcomes.recomputed() && (failedDerived || failed == null || failed != unsuccessful)) {
 				run.note(source + ": failed = " + unsuccessful + ", the requests of the per-request arrays that did not"
 						+ " complete");
 			}
@@ -158,10 +147,6 @@ final class VllmResult {
 		return number != null && Double.isFinite(number) && number >= UNLIMITED_RATE;
 	}
 
-	private static String join(List<Integer> numbers) {
-		List<String> shown = numbers.stream().limit(10).map(String::valueOf).toList();
-		return String.join(", #", shown) + (numbers.size() > 10 ? ", …" : "");
-	}
 
 	private static String describe(@Nullable Integer count) {
 		return count == null ? "an unknown number" : String.valueOf(count);
