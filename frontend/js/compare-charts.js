@@ -47,9 +47,7 @@ function symmetricBounds(ratios, band) {
 }
 
 const container = document.getElementById('compare-charts');
-if (container && window.Chart) {
-  applyScheme(window.Chart);
-  const data = JSON.parse(container.dataset.charts || '{"charts": []}');
+function draw(data) {
   for (const chart of data.charts) {
     if (chart.bars.length) {
       const canvas = figure(container, `${chart.metric}: ratio contender / baseline per cell, 1 = equal (hollow grey = not comparable)`);
@@ -127,5 +125,18 @@ if (container && window.Chart) {
       canvas.dataset.rendered = String(instance.data.datasets.filter((d) => !d.greyed).length);
       canvas.dataset.greyedPoints = String(datasets.filter((d) => d.greyed).reduce((n, d) => n + d.data.length, 0));
     }
+  }
+}
+
+if (container && window.Chart) {
+  applyScheme(window.Chart);
+  if (container.dataset.chartsSrc) {
+    // A light page fetches the data once it shows.
+    fetch(container.dataset.chartsSrc)
+      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`the server answered ${response.status}`))))
+      .then(draw)
+      .catch((error) => { container.textContent = `The charts could not be loaded (${error.message}); the table holds the same numbers.`; });
+  } else {
+    draw(JSON.parse(container.dataset.charts || '{"charts": []}'));
   }
 }

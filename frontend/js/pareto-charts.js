@@ -5,9 +5,7 @@
 import { palette, greyedLine, formatNumber, ticks, applyScheme } from './chart-style.js';
 
 const container = document.getElementById('pareto-chart');
-if (container && window.Chart) {
-  applyScheme(window.Chart);
-  const data = JSON.parse(container.dataset.pareto || '{"sides": []}');
+function draw(data) {
   const datasets = [];
   const groups = [...new Set(data.sides.map((side) => side.group))];
   const comparison = data.sides.some((side) => side.side === 'contender');
@@ -69,4 +67,17 @@ if (container && window.Chart) {
   // For tests and readers of the DOM: how many points each kind of dataset drew.
   canvas.dataset.frontPoints = String(instance.data.datasets.filter((d) => d.front).reduce((n, d) => n + d.data.length, 0));
   canvas.dataset.greyedPoints = String(instance.data.datasets.filter((d) => d.greyed).reduce((n, d) => n + d.data.length, 0));
+}
+
+if (container && window.Chart) {
+  applyScheme(window.Chart);
+  if (container.dataset.paretoSrc) {
+    // A light page fetches the data once it shows.
+    fetch(container.dataset.paretoSrc)
+      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`the server answered ${response.status}`))))
+      .then(draw)
+      .catch((error) => { container.textContent = `The chart could not be loaded (${error.message}); the table holds the same numbers.`; });
+  } else {
+    draw(JSON.parse(container.dataset.pareto || '{"sides": []}'));
+  }
 }

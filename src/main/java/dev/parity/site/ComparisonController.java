@@ -52,6 +52,14 @@ import org.springframework.web.servlet.ViewResolver;
 @Controller
 class ComparisonController {
 
+	/**
+	 * A comparison of more matched cells than this is shown light: these first cells (and Pareto points) are written
+	 * into the page, the others and the charts' data are fetched by the browser once it shows
+	 * ({@code frontend/js/compare-more.js}), and {@code ?cells=all} writes everything at once. A 400-cell comparison's
+	 * page was 2.9 MB of HTML, most of it the cells' rows and the charts' data.
+	 */
+	static final int LIGHT_ROWS = 100;
+
 	private final ComparisonService comparisons;
 
 	private final Caveats caveats;
@@ -176,8 +184,26 @@ class ComparisonController {
 		model.addAttribute("fixedParams", runs.fixesParams() ? FixedParamsNote.of(runs) : null);
 		model.addAttribute("publishErrors", Map.of());
 		model.addAttribute("publishForm", Map.of());
-		model.addAttribute("sweep", SweepPage.of(snapshot, query, json));
+		SweepPage sweep = SweepPage.of(snapshot, query, json);
 		model.addAttribute("sweepAction", "/compare/" + runs.path());
+		if (page.rows().size() > LIGHT_ROWS && !"all".equals(query.get("cells"))) {
+			// A light page: the first cells and points written, the rest and the charts' data fetched after it shows.
+			String base = "/compare/" + runs.path();
+			model.addAttribute("cellRows", page.rows().subList(0, LIGHT_ROWS));
+			model.addAttribute("moreCellsSrc", base + "/cells" + with(query, "from", String.valueOf(LIGHT_ROWS)));
+			model.addAttribute("chartsSrc", base + "/charts.json" + queryString(query));
+			model.addAttribute("allCellsUrl", base + with(query, "cells", "all"));
+			sweep = sweep.light(LIGHT_ROWS, base + "/pareto.json" + queryString(query),
+					base + "/points" + with(query, "from", String.valueOf(LIGHT_ROWS)));
+		}
+		model.addAttribute("sweep", sweep);
+	}
+
+	/** The URL's query with one more parameter (or this one's value replaced). */
+	private static String with(Map<String, String> query, String name, String value) {
+		Map<String, String> more = new LinkedHashMap<>(query);
+		more.put(name, value);
+		return queryString(more);
 	}
 
 	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number; "

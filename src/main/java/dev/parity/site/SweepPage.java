@@ -21,9 +21,28 @@ import tools.jackson.databind.json.JsonMapper;
  * @param hidden the URL's other parameters, kept by the form
  * @param objectives the objectives in words; {@code null} when none is set
  * @param goodput each side's goodput; empty when no objective is set
+ * @param paretoSrc where the chart's data is fetched from instead, on a light page; {@code null} when it is inline
+ * @param pointsSrc where the table's other points are fetched from, on a light page; {@code null} when all are here
+ * @param allPoints how many points the table has in all ({@code points} holds the first of them on a light page)
  */
 record SweepPage(String paretoJson, String axes, List<PointRow> points, List<String> equalInteractivity,
-		List<Field> fields, List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput) {
+		List<Field> fields, List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput,
+		@Nullable String paretoSrc, @Nullable String pointsSrc, int allPoints) {
+
+	/** How many points the table leaves for later. */
+	int morePoints() {
+		return allPoints - points.size();
+	}
+
+	/**
+	 * The same views for a light page: the chart's data fetched from {@code paretoSrc} (not written into the page), the
+	 * table's first {@code keep} points written and the others fetched from {@code pointsSrc}.
+	 */
+	SweepPage light(int keep, String paretoSrc, String pointsSrc) {
+		List<PointRow> first = points.size() > keep ? points.subList(0, keep) : points;
+		return new SweepPage("", axes, first, equalInteractivity, fields, hidden, objectives, goodput, paretoSrc,
+				first.size() < points.size() ? pointsSrc : null, allPoints);
+	}
 
 	/** A point in the table: side, cell, both numbers, and whether it is on the front or greyed (and by what). */
 	record PointRow(String side, String anchor, String label, String interactivity, String throughput, boolean onFront,
@@ -93,7 +112,8 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 				}
 			}
 		}
-		return new SweepPage(json.writeValueAsString(pareto), axes, points, equal, fields, hidden, objectives, sides);
+		return new SweepPage(json.writeValueAsString(pareto), axes, points, equal, fields, hidden, objectives, sides, null,
+				null, points.size());
 	}
 
 	private static GoodputSide side(String name, JsonNode side) {
