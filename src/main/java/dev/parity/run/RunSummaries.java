@@ -35,6 +35,24 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 				PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id"))));
 	}
 
+	/**
+	 * The same page, its total (when the page alone does not tell it) asked of {@code total}, which is given the count
+	 * to run: a caller may keep totals, which change only when a run is added (runs are never removed).
+	 */
+	default Page<RunSummary> search(RunFilter filter, java.util.Collection<String> excludedIds, int page, int size,
+			java.util.function.ToLongFunction<java.util.function.LongSupplier> total) {
+		Specification<RunSummary> specification = filter.specification();
+		if (!excludedIds.isEmpty()) {
+			specification = specification.and((root, query, cb) -> cb.not(root.get("id").in(excludedIds)));
+		}
+		Specification<RunSummary> matching = specification;
+		PageRequest request = PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id")));
+		org.springframework.data.domain.Slice<RunSummary> slice = findBy(matching, query -> query.sortBy(request.getSort())
+			.slice(request));
+		return org.springframework.data.support.PageableExecutionUtils.getPage(slice.getContent(), request,
+				() -> total.applyAsLong(() -> count(matching)));
+	}
+
 	default Page<RunSummary> search(RunFilter filter, int page, int size) {
 		return findAll(filter.specification(),
 				PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id"))));

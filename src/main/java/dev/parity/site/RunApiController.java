@@ -6,7 +6,6 @@ import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
 import dev.parity.run.Run.RunFile;
 import dev.parity.run.RunRepository;
-import dev.parity.run.RunSummaries;
 import dev.parity.run.RunSummaries.RunFilter;
 import dev.parity.run.RunSummary;
 import dev.parity.run.StoredFiles;
@@ -35,7 +34,7 @@ class RunApiController {
 
 	private final RunRepository runs;
 
-	private final RunSummaries summaries;
+	private final RunListing listing;
 
 	private final RunFlagging flagging;
 
@@ -55,7 +54,7 @@ class RunApiController {
 
 	private final StoredFiles storedFiles;
 
-	RunApiController(RunRepository runs, StoredFiles storedFiles, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
+	RunApiController(RunRepository runs, StoredFiles storedFiles, RunListing listing, RunFlagging flagging, JsonMapper json,
 			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices,
 			SiteUrls siteUrls, SweepViewing sweeps) {
 		this.sweeps = sweeps;
@@ -66,7 +65,7 @@ class RunApiController {
 		this.publications = publications;
 		this.json = json;
 		this.runs = runs;
-		this.summaries = summaries;
+		this.listing = listing;
 		this.flagging = flagging;
 		this.runJson = new RunJson(json);
 	}
@@ -76,7 +75,7 @@ class RunApiController {
 	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(defaultValue = "25") int size,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
-		Page<RunSummary> found = summaries.search(filter == null ? RunFilter.none() : filter,
+		Page<RunSummary> found = listing.search(filter == null ? RunFilter.none() : filter,
 				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page), Math.min(Math.max(size, 1), 200));
 		ObjectNode body = json.createObjectNode();
 		body.put("total", found.getTotalElements());
