@@ -35,6 +35,24 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 				PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id"))));
 	}
 
+	/**
+	 * The same page, its total (when the page alone does not tell it) asked of {@code total}, which is given the count
+	 * to run: a caller may keep totals, which change only when a run is added (runs are never removed).
+	 */
+	default Page<RunSummary> search(RunFilter filter, java.util.Collection<String> excludedIds, int page, int size,
+			java.util.function.ToLongFunction<java.util.function.LongSupplier> total) {
+		Specification<RunSummary> specification = filter.specification();
+		if (!excludedIds.isEmpty()) {
+			specification = specification.and((root, query, cb) -> cb.not(root.get("id").in(excludedIds)));
+		}
+		Specification<RunSummary> matching = specification;
+		PageRequest request = PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id")));
+		org.springframework.data.domain.Slice<RunSummary> slice = findBy(matching, query -> query.sortBy(request.getSort())
+			.slice(request));
+		return org.springframework.data.support.PageableExecutionUtils.getPage(slice.getContent(), request,
+				() -> total.applyAsLong(() -> count(matching)));
+	}
+
 	default Page<RunSummary> search(RunFilter filter, int page, int size) {
 		return findAll(filter.specification(),
 				PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id"))));
@@ -55,6 +73,9 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 			@Nullable String role, @Nullable String harness) {
 
 		/** What could be the start of a commit: 4 to 40 hexadecimal digits. */
+		/** Hexadecimal digits: every string that starts with them lies between them and them followed by "g". */
+		private static final java.util.regex.Pattern HEX = java.util.regex.Pattern.compile("[0-9a-f]{1,40}");
+
 		private static final java.util.regex.Pattern COMMIT_PREFIX = java.util.regex.Pattern.compile("[0-9a-f]{4,40}");
 
 		public static RunFilter none() {
@@ -81,7 +102,14 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 					predicates.add(cb.equal(root.get("modelRepo"), model.trim()));
 				}
 				if (StringUtils.hasText(commit)) {
-					predicates.add(cb.like(root.get("modelCommit"), commit.trim().toLowerCase(Locale.ROOT) + "%"));
+					String prefix = commit.trim().toLowerCase(Locale.ROOT);
+					predicates.add(cb.like(root.get("modelCommit"), prefix + "%"));
+					if (HEX.matcher(prefix).matches()) {
+						// The same runs as a range of the commit's index, which the plan of a prepared statement can
+						// use (a LIKE with a parameter cannot: at 10,000 runs its count read the whole table).
+						predicates.add(cb.greaterThanOrEqualTo(root.get("modelCommit"), prefix));
+						predicates.add(cb.lessThan(root.get("modelCommit"), prefix + "g"));
+					}
 				}
 				if (StringUtils.hasText(role)) {
 					predicates.add(cb.equal(root.get("role"), role.trim()));

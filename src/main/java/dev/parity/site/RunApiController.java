@@ -4,17 +4,18 @@ import dev.parity.record.Retraction;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
+import dev.parity.run.Run.RunFile;
 import dev.parity.run.RunRepository;
-import dev.parity.run.RunRepository.StoredFile;
-import dev.parity.run.RunSummaries;
 import dev.parity.run.RunSummaries.RunFilter;
 import dev.parity.run.RunSummary;
+import dev.parity.run.StoredFiles;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.core.io.Resource;
 import org.springframework.data.domain.Page;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
@@ -33,7 +34,7 @@ class RunApiController {
 
 	private final RunRepository runs;
 
-	private final RunSummaries summaries;
+	private final RunListing listing;
 
 	private final RunFlagging flagging;
 
@@ -51,17 +52,20 @@ class RunApiController {
 
 	private final SweepViewing sweeps;
 
-	RunApiController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
+	private final StoredFiles storedFiles;
+
+	RunApiController(RunRepository runs, StoredFiles storedFiles, RunListing listing, RunFlagging flagging, JsonMapper json,
 			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices,
 			SiteUrls siteUrls, SweepViewing sweeps) {
 		this.sweeps = sweeps;
+		this.storedFiles = storedFiles;
 		this.notices = notices;
 		this.siteUrls = siteUrls;
 		this.caveats = caveats;
 		this.publications = publications;
 		this.json = json;
 		this.runs = runs;
-		this.summaries = summaries;
+		this.listing = listing;
 		this.flagging = flagging;
 		this.runJson = new RunJson(json);
 	}
@@ -71,7 +75,7 @@ class RunApiController {
 	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(defaultValue = "25") int size,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
-		Page<RunSummary> found = summaries.search(filter == null ? RunFilter.none() : filter,
+		Page<RunSummary> found = listing.search(filter == null ? RunFilter.none() : filter,
 				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page), Math.min(Math.max(size, 1), 200));
 		ObjectNode body = json.createObjectNode();
 		body.put("total", found.getTotalElements());
@@ -108,22 +112,32 @@ class RunApiController {
 		return body;
 	}
 
-	@Operation(summary = "The uploaded document, byte for byte")
+	@Operation(summary = "The uploaded document, byte for byte (ETag: its SHA-256; Range requests answered)")
 	@GetMapping("/api/runs/{id}/document")
-	ResponseEntity<byte[]> downloadDocument(@PathVariable String id) {
+	ResponseEntity<Resource> downloadDocument(@PathVariable String id) {
 		return downloadFile(id, 0);
 	}
 
-	@Operation(summary = "An uploaded file of a run, byte for byte")
+	/**
+	 * An uploaded file, streamed from PostgreSQL in binary with its length, and its SHA-256 as the ETag: a client that
+	 * holds it gets a 304 (Spring answers If-None-Match from the ETag set here, before the body is read) and a
+	 * {@code Range} request gets its bytes only (a 206, from the resource's stream, which skips without reading).
+	 */
+	@Operation(summary = "An uploaded file of a run, byte for byte (ETag: its SHA-256; Range requests answered)")
 	@GetMapping("/api/runs/{id}/files/{position}")
-	ResponseEntity<byte[]> downloadFile(@PathVariable String id, @PathVariable int position) {
-		load(id);
-		StoredFile file = runs.file(new RunId(id), position).orElseThrow(() -> new RunNotFoundException(id + "/files/" + position));
+	ResponseEntity<Resource> downloadFile(@PathVariable String id, @PathVariable int position) {
+		if (!RunId.isValid(id)) {
+			throw new RunNotFoundException(id);
+		}
+		RunId run = new RunId(id);
+		RunFile file = storedFiles.find(run, position)
+			.orElseThrow(() -> new RunNotFoundException(storedFiles.runExists(run) ? id + "/files/" + position : id));
 		return ResponseEntity.ok()
 			.contentType(MediaType.parseMediaType(file.mediaType()))
+			.eTag(file.sha256())
 			.header(HttpHeaders.CONTENT_DISPOSITION,
 					ContentDisposition.attachment().filename(file.fileName(), java.nio.charset.StandardCharsets.UTF_8).build().toString())
-			.body(file.content());
+			.body(new StoredFileResource(storedFiles, run, file));
 	}
 
 	private Run load(String id) {

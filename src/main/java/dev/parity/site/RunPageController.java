@@ -36,6 +36,8 @@ class RunPageController {
 
 	private final RunSummaries summaries;
 
+	private final RunListing listing;
+
 	private final RunFlagging flagging;
 
 	private final JsonMapper json;
@@ -54,7 +56,7 @@ class RunPageController {
 
 	private final SweepViewing sweeps;
 
-	RunPageController(RunRepository runs, RunSummaries summaries, RunFlagging flagging, JsonMapper json,
+	RunPageController(RunRepository runs, RunSummaries summaries, RunListing listing, RunFlagging flagging, JsonMapper json,
 			Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
 			dev.parity.history.SeriesRepository series, RunReplicates replicates, SweepViewing sweeps) {
 		this.sweeps = sweeps;
@@ -66,6 +68,7 @@ class RunPageController {
 		this.publications = publications;
 		this.runs = runs;
 		this.summaries = summaries;
+		this.listing = listing;
 		this.flagging = flagging;
 		this.json = json;
 	}
@@ -74,7 +77,7 @@ class RunPageController {
 	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted, Model model) {
 		RunFilter applied = filter == null ? RunFilter.none() : filter;
-		Page<RunSummary> found = summaries.search(applied, hideRetracted ? publications.retractedRuns() : java.util.Set.of(),
+		Page<RunSummary> found = listing.search(applied, hideRetracted ? publications.retractedRuns() : java.util.Set.of(),
 				RequestChecks.page(page), PAGE_SIZE);
 		model.addAttribute("hideRetracted", hideRetracted);
 		model.addAttribute("pageTitle", "Runs");

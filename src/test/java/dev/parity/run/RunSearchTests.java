@@ -51,6 +51,20 @@ class RunSearchTests {
 	}
 
 	@Test
+	void theCommitFilterTakesAPrefixOfAnyLength() throws Exception {
+		String within = "&model=org-" + tag + "/moe-284b";
+		for (int length : new int[] { 1, 7, 39, 40 }) {
+			assertThat(filter("commit=" + moeCommit.substring(0, length) + within)).as("prefix of %d", length)
+				.containsExactly(moe);
+		}
+		assertThat(filter("commit=" + moeCommit.substring(0, 12).toUpperCase() + within)).containsExactly(moe);
+		assertThat(filter("commit=" + moeCommit + "0" + within)).isEmpty();
+		assertThat(filter("commit=zz" + within)).isEmpty();
+		String other = moeCommit.charAt(0) == 'f' ? "0" : Character.toString(moeCommit.charAt(0) + 1);
+		assertThat(filter("commit=" + other + within)).isEmpty();
+	}
+
+	@Test
 	void findsPartOfAModelOrHarnessName() throws Exception {
 		assertThat(search("org-" + tag)).containsExactlyInAnyOrder(moe, dense);
 		assertThat(search(tag + "-harness")).containsExactly(moe);
@@ -72,6 +86,13 @@ class RunSearchTests {
 
 	private List<String> search(String q) throws Exception {
 		String body = mvc.perform(get("/api/runs").param("q", q)).andReturn().getResponse().getContentAsString();
+		List<String> ids = new ArrayList<>();
+		JSON.readTree(body).get("runs").forEach(run -> ids.add(run.get("id").asString()));
+		return ids;
+	}
+
+	private List<String> filter(String query) throws Exception {
+		String body = mvc.perform(get("/api/runs?" + query)).andReturn().getResponse().getContentAsString();
 		List<String> ids = new ArrayList<>();
 		JSON.readTree(body).get("runs").forEach(run -> ids.add(run.get("id").asString()));
 		return ids;
