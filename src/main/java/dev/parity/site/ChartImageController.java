@@ -58,7 +58,7 @@ class ChartImageController {
 		ComparisonService.Pair runPair = ComparisonService.Pair.parse(pair);
 		Map<String, String> settings = new java.util.LinkedHashMap<>(query);
 		String metric = settings.remove("metric");
-		ObjectNode snapshot = comparisons.snapshot(runPair, comparisons.settings(settings));
+		dev.parity.compare.ComparisonSnapshot snapshot = comparisons.snapshot(runPair, comparisons.settings(settings));
 		ComparisonPage page = comparisonPages.page(snapshot, runPair);
 		String link = siteUrls.link("/compare/" + runPair.path()) + ComparisonController.queryString(settings);
 		List<String> lines = notices.forComparison(snapshot, page, siteUrls.link("")).lines();

@@ -15,6 +15,7 @@ import dev.parity.caveat.Caveats;
 import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonBuilder;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.FixedParams;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
@@ -22,7 +23,6 @@ import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
 import dev.parity.run.RunRepository;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
@@ -44,7 +44,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
 @Service
 class ComparisonService {
 
-	/** Snapshots kept, by the size of their JSON (a 400-cell comparison is about 0.5 MB). */
+	/** Snapshots kept, by an estimate of their size in memory (a 400-cell comparison is about 0.5 MB). */
 	private static final long SNAPSHOT_CACHE_BYTES = 96L * 1024 * 1024;
 
 	private final RunRepository runs;
@@ -61,9 +61,9 @@ class ComparisonService {
 
 	private final ComparisonMetrics metrics;
 
-	private final Cache<Key, byte[]> snapshots = Caffeine.newBuilder()
+	private final Cache<Key, ComparisonSnapshot> snapshots = Caffeine.newBuilder()
 		.maximumWeight(SNAPSHOT_CACHE_BYTES)
-		.weigher((Key key, byte[] snapshot) -> snapshot.length)
+		.weigher((Key key, ComparisonSnapshot snapshot) -> snapshot.estimatedBytes())
 		.expireAfterAccess(Duration.ofDays(1))
 		.build();
 
@@ -146,14 +146,13 @@ class ComparisonService {
 		}
 
 		/** The groups a publication froze (its snapshot lists the runs of a group), else its two runs. */
-		static Pair of(dev.parity.record.Publication publication) {
-			return new Pair(frozenGroup(publication.result().path("baseline"), publication.baselineId()),
-					frozenGroup(publication.result().path("contender"), publication.contenderId()));
+		static Pair of(dev.parity.record.Publication publication, ComparisonSnapshot snapshot) {
+			return new Pair(frozenGroup(snapshot.baseline(), publication.baselineId()),
+					frozenGroup(snapshot.contender(), publication.contenderId()));
 		}
 
-		private static List<String> frozenGroup(tools.jackson.databind.JsonNode side, String first) {
-			List<String> ids = side.path("runs").valueStream().map(tools.jackson.databind.JsonNode::asString).toList();
-			return ids.isEmpty() ? List.of(first) : ids;
+		private static List<String> frozenGroup(ComparisonSnapshot.Side side, String first) {
+			return side.replicates().isEmpty() ? List.of(first) : side.replicates();
 		}
 
 		private static List<String> group(String text) {
@@ -218,42 +217,63 @@ class ComparisonService {
 	}
 
 	/**
-	 * The comparison of two stored runs as a snapshot, computed now or kept from an earlier request. The returned
-	 * tree is the caller's own.
+	 * The comparison of two stored runs as a snapshot, computed now or kept from an earlier request. Snapshots are
+	 * immutable: the same one may be handed to many requests.
 	 *
 	 * @throws RunNotFoundException when either run does not exist
 	 * @throws IllegalArgumentException naming a bad URL parameter
 	 * @throws ComparisonsBusy when it is not kept and no turn to compute it came in time
 	 */
-	ObjectNode snapshot(Pair pair, CompareSettings settings) {
-		return (ObjectNode) json.readTree(snapshotJson(pair, settings));
-	}
-
-	/** The same snapshot as JSON text (UTF-8), as {@link #snapshot} would write it; the array must not be changed. */
-	byte[] snapshotJson(Pair pair, CompareSettings settings) {
+	ComparisonSnapshot snapshot(Pair pair, CompareSettings settings) {
 		Key key = new Key(pair, settings.asMap());
-		byte[] kept = snapshots.getIfPresent(key);
+		ComparisonSnapshot kept = snapshots.getIfPresent(key);
 		metrics.snapshot(kept != null);
 		if (kept != null) {
 			return kept;
 		}
 		// A request for the same snapshot that is being computed waits for it (in the cache), in a turn of its own.
-		return budget.compute(() -> snapshots.get(key, k -> json.writeValueAsBytes(compute(pair, settings))));
+		return budget.compute(() -> snapshots.get(key, k -> compute(pair, settings)));
+	}
+
+	/** A published comparison's snapshot, read back from whichever format it was stored in. */
+	ComparisonSnapshot published(dev.parity.record.Publication publication) {
+		return ComparisonSnapshot.read(publication.result(), json);
 	}
 
 	/** A snapshot computed now, whatever is kept: what a publication freezes. */
-	ObjectNode freshSnapshot(Pair pair, CompareSettings settings) {
+	ComparisonSnapshot freshSnapshot(Pair pair, CompareSettings settings) {
 		return budget.compute(() -> compute(pair, settings));
 	}
 
-	private ObjectNode compute(Pair pair, CompareSettings settings) {
+	private ComparisonSnapshot compute(Pair pair, CompareSettings settings) {
+		Loaded loaded = load(pair);
+		checkFixed(pair, loaded.baselines().get(0), loaded.contenders().get(0));
+		return ComparisonSnapshot.of(builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
+				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), pair.baselineFixed(),
+				pair.contenderFixed(), json);
+	}
+
+	/** The runs of both sides and their stored bootstrap medians. */
+	private record Loaded(List<Run> baselines, List<Run> contenders, BootstrapMedians medians) {
+	}
+
+	/**
+	 * Loads both sides: two runs at once (most of a large run is its samples, read and parsed on each side: three
+	 * queries each), or every run of replicate groups, each group checked to be replicates; then their stored
+	 * bootstrap medians.
+	 */
+	private Loaded load(Pair pair) {
 		if (pair.baselineIds().size() > 1 || pair.contenderIds().size() > 1) {
-			return computeGroups(pair, settings);
+			List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
+				.distinct().map(RunId::new).toList();
+			Map<RunId, Run> loaded = runs.findAll(ids);
+			List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
+			List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
+			return new Loaded(baselines, contenders, BootstrapMedians.stored(bootstraps.find(ids)));
 		}
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
 		boolean oneRun = baselineId.equals(contenderId);
-		// Both runs at once (most of a large run is its samples, read and parsed on each side): three queries each.
 		CompletableFuture<Optional<Run>> loading = oneRun ? CompletableFuture.completedFuture(Optional.empty())
 				: CompletableFuture.supplyAsync(() -> runs.find(contenderId), loader);
 		Run baseline = runs.find(baselineId).orElse(null);
@@ -264,11 +284,9 @@ class ComparisonService {
 		if (contender == null) {
 			throw new RunNotFoundException(pair.contenderId());
 		}
-		checkFixed(pair, baseline, contender);
 		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(List.of(baselineId, contenderId).stream()
 			.distinct().toList()));
-		return withFixed(ComparisonSnapshot.of(builder.compare(List.of(baseline), List.of(contender), settings, medians,
-				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), json), pair);
+		return new Loaded(List.of(baseline), List.of(contender), medians);
 	}
 
 	/** Parameters fixed on a side must select some of its run's cells: else a 400 saying what the run has. */
@@ -279,21 +297,6 @@ class ComparisonService {
 			});
 	}
 
-	/** Each side that fixes parameters says which, in its {@code fixed} object. */
-	private ObjectNode withFixed(ObjectNode snapshot, Pair pair) {
-		if (pair.fixesParams()) {
-			java.util.Map.of("baseline", pair.baselineFixed(), "contender", pair.contenderFixed())
-				.forEach((side, fixed) -> {
-					if (fixed.isEmpty()) {
-						return;
-					}
-					ObjectNode values = ((ObjectNode) snapshot.get(side)).putObject("fixed");
-					fixed.values().forEach(values::put);
-				});
-		}
-		return snapshot;
-	}
-
 	/** Parameters fixed on a side that select none of its cells, or are written wrong: a 400 with the reason. */
 	static final class FixedParamsRejected extends RuntimeException {
 
@@ -301,19 +304,6 @@ class ComparisonService {
 			super(message);
 		}
 
-	}
-
-	/** Groups of replicates: every run loaded at once, each group checked to be replicates. */
-	private ObjectNode computeGroups(Pair pair, CompareSettings settings) {
-		List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
-			.distinct().map(RunId::new).toList();
-		Map<RunId, Run> loaded = runs.findAll(ids);
-		List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
-		List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
-		checkFixed(pair, baselines.get(0), contenders.get(0));
-		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(ids));
-		return withFixed(ComparisonSnapshot.of(builder.compare(baselines, contenders, settings, medians,
-				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), json), pair);
 	}
 
 	private static List<Run> group(List<String> ids, Map<RunId, Run> loaded, String side) {
