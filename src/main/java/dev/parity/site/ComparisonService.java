@@ -1,6 +1,7 @@
 package dev.parity.site;
 
 import java.time.Duration;
+import dev.parity.compare.ThresholdDefaults;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
