@@ -9,8 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.parity.comparisons.RenderedComparisons;
+import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
 import dev.parity.compare.CompareSettings;
@@ -69,25 +70,15 @@ class ComparisonController {
 
 	private final SiteUrls siteUrls;
 
-	private final ComparisonMetrics metrics;
-
 	private final ContenderComparisons contenders;
 
-	/**
-	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
-	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
-	 * statuses, retractions). A change to the record of either run changes the key, so a kept page never shows an
-	 * old record.
-	 */
-	private final Cache<RenderedPage, byte[]> renderedPages = Caffeine.newBuilder()
-		.maximumWeight(64L * 1024 * 1024)
-		.weigher((RenderedPage key, byte[] html) -> html.length)
-		.build();
+	/** Comparison pages as a visitor who is not signed in sees them, by everything they show. */
+	private final RenderedComparisons renderedPages;
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
 			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
-			RecordNotices notices, SiteUrls siteUrls, ComparisonMetrics metrics, ContenderComparisons contenders) {
-		this.metrics = metrics;
+			RecordNotices notices, SiteUrls siteUrls, RenderedComparisons renderedPages, ContenderComparisons contenders) {
+		this.renderedPages = renderedPages;
 		this.siteUrls = siteUrls;
 		this.contenders = contenders;
 		this.views = views;
@@ -138,12 +129,11 @@ class ComparisonController {
 		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
 		// A publication of the pair taken back changes how the page marks it: its mark is part of the key.
 		Map<String, Retraction> publicationMarks = notices.publicationMarks(publishedBefore);
-		RenderedPage key = new RenderedPage(runs.path(), queryString(query), settings.asMap(),
+		RenderedComparisons.Key key = new RenderedComparisons.Key(runs.path(), queryString(query), settings.asMap(),
 				publishedBefore.stream().map(p -> p.id() + (publicationMarks.containsKey(p.id())
 						? ":" + publicationMarks.get(p.id()).kind() : "")).toList(), baselineVersion, contenderVersion);
 		if (shared) {
-			byte[] html = renderedPages.getIfPresent(key);
-			metrics.page(html != null);
+			byte[] html = renderedPages.kept(key);
 			if (html != null) {
 				return new ModelAndView(KeptPages.kept(html));
 			}
@@ -154,7 +144,7 @@ class ComparisonController {
 			return new ModelAndView("compare/table");
 		}
 		View template = views.resolveViewName("compare/table", locale);
-		return new ModelAndView(KeptPages.keeping(template, html -> renderedPages.put(key, html)));
+		return new ModelAndView(KeptPages.keeping(template, html -> renderedPages.keep(key, html)));
 	}
 
 	/** What the live comparison page shows of this snapshot, the publish form empty. */
@@ -435,11 +425,6 @@ class ComparisonController {
 
 	private static @Nullable String blank(@Nullable String text) {
 		return StringUtils.hasText(text) ? text : null;
-	}
-
-	/** What a kept comparison page was rendered from. */
-	private record RenderedPage(String pair, String query, Map<String, Object> settings, List<String> publications,
-			long baselineRecordVersion, long contenderRecordVersion) {
 	}
 
 }

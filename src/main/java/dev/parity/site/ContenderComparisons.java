@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.parity.comparisons.ComparisonService;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publications;

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.compare.CompareSettings;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;

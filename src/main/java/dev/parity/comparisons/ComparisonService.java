@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.comparisons;
 
 import java.time.Duration;
 import dev.parity.compare.ThresholdDefaults;
@@ -43,7 +43,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * {@linkplain #recordVersion record version}, which every rendered view that shows the record has in its key.
  */
 @Service
-class ComparisonService {
+public class ComparisonService {
 
 	/** Snapshots kept, by an estimate of their size in memory (a 400-cell comparison is about 0.5 MB). */
 	private static final long SNAPSHOT_CACHE_BYTES = 96L * 1024 * 1024;
@@ -99,23 +99,23 @@ class ComparisonService {
 	 * @param baselineFixed the parameters fixed on the baseline's side, often none
 	 * @param contenderFixed the parameters fixed on the contender's side, often none
 	 */
-	record Pair(List<String> baselineIds, List<String> contenderIds, FixedParams baselineFixed,
+	public record Pair(List<String> baselineIds, List<String> contenderIds, FixedParams baselineFixed,
 			FixedParams contenderFixed) {
 
-		Pair {
+		public Pair {
 			baselineIds = List.copyOf(baselineIds);
 			contenderIds = List.copyOf(contenderIds);
 		}
 
-		Pair(List<String> baselineIds, List<String> contenderIds) {
+		public Pair(List<String> baselineIds, List<String> contenderIds) {
 			this(baselineIds, contenderIds, FixedParams.NONE, FixedParams.NONE);
 		}
 
-		Pair(String baselineId, String contenderId) {
+		public Pair(String baselineId, String contenderId) {
 			this(List.of(baselineId), List.of(contenderId));
 		}
 
-		static Pair parse(String text) {
+		public static Pair parse(String text) {
 			int dots = text.indexOf("...");
 			if (dots < 0) {
 				throw new RunNotFoundException(text);
@@ -142,12 +142,12 @@ class ComparisonService {
 		}
 
 		/** Whether a side fixes grid parameters: a comparison within a run, or against one slice of a grid. */
-		boolean fixesParams() {
+		public boolean fixesParams() {
 			return !baselineFixed.isEmpty() || !contenderFixed.isEmpty();
 		}
 
 		/** The groups a publication froze (its snapshot lists the runs of a group), else its two runs. */
-		static Pair of(dev.parity.record.Publication publication, ComparisonSnapshot snapshot) {
+		public static Pair of(dev.parity.record.Publication publication, ComparisonSnapshot snapshot) {
 			return new Pair(frozenGroup(snapshot.baseline(), publication.baselineId()),
 					frozenGroup(snapshot.contender(), publication.contenderId()));
 		}
@@ -170,27 +170,27 @@ class ComparisonService {
 		}
 
 		/** The first run of the baseline: the one caveats and publications of this comparison are filed under. */
-		String baselineId() {
+		public String baselineId() {
 			return baselineIds.get(0);
 		}
 
 		/** The first run of the contender. */
-		String contenderId() {
+		public String contenderId() {
 			return contenderIds.get(0);
 		}
 
-		boolean involves(String runId) {
+		public boolean involves(String runId) {
 			return baselineIds.contains(runId) || contenderIds.contains(runId);
 		}
 
-		String path() {
+		public String path() {
 			return String.join("+", baselineIds) + baselineFixed.path() + "..." + String.join("+", contenderIds)
 					+ contenderFixed.path();
 		}
 	}
 
 	/** A group whose runs are not replicates of each other: a 400 naming the differing field. */
-	static final class NotReplicates extends RuntimeException {
+	public static final class NotReplicates extends RuntimeException {
 
 		NotReplicates(String side, String first, String other, String field) {
 			super("The " + side + " group is not a group of replicates: run " + other + " differs from run " + first
@@ -204,16 +204,16 @@ class ComparisonService {
 	}
 
 	/** The settings a request asks for: the configured defaults with its URL parameters applied. */
-	CompareSettings settings(Map<String, String> query) {
+	public CompareSettings settings(Map<String, String> query) {
 		return defaults.settings(query);
 	}
 
-	Map<String, Object> defaultSettings() {
+	public Map<String, Object> defaultSettings() {
 		return defaults.settings().asMap();
 	}
 
 	/** The server's defaults: PRODUCT.md's, as configured under {@code parity.thresholds.*}. */
-	CompareSettings defaults() {
+	public CompareSettings defaults() {
 		return defaults.settings();
 	}
 
@@ -225,7 +225,7 @@ class ComparisonService {
 	 * @throws IllegalArgumentException naming a bad URL parameter
 	 * @throws ComparisonsBusy when it is not kept and no turn to compute it came in time
 	 */
-	ComparisonSnapshot snapshot(Pair pair, CompareSettings settings) {
+	public ComparisonSnapshot snapshot(Pair pair, CompareSettings settings) {
 		Key key = new Key(pair, settings.asMap());
 		ComparisonSnapshot kept = snapshots.getIfPresent(key);
 		metrics.snapshot(kept != null);
@@ -237,12 +237,12 @@ class ComparisonService {
 	}
 
 	/** A published comparison's snapshot, read back from whichever format it was stored in. */
-	ComparisonSnapshot published(dev.parity.record.Publication publication) {
+	public ComparisonSnapshot published(dev.parity.record.Publication publication) {
 		return ComparisonSnapshot.read(publication.result(), json);
 	}
 
 	/** A snapshot computed now, whatever is kept: what a publication freezes. */
-	ComparisonSnapshot freshSnapshot(Pair pair, CompareSettings settings) {
+	public ComparisonSnapshot freshSnapshot(Pair pair, CompareSettings settings) {
 		return budget.compute(() -> compute(pair, settings));
 	}
 
@@ -299,9 +299,9 @@ class ComparisonService {
 	}
 
 	/** Parameters fixed on a side that select none of its cells, or are written wrong: a 400 with the reason. */
-	static final class FixedParamsRejected extends RuntimeException {
+	public static final class FixedParamsRejected extends RuntimeException {
 
-		FixedParamsRejected(String message) {
+		public FixedParamsRejected(String message) {
 			super(message);
 		}
 
@@ -331,7 +331,7 @@ class ComparisonService {
 	 * versions of its runs, read <em>before</em> the record itself, in its key: a view rendered from an older record is
 	 * then never served after the change.
 	 */
-	long recordVersion(String runId) {
+	public long recordVersion(String runId) {
 		return recordVersions.of(runId);
 	}
 
