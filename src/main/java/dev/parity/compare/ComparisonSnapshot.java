@@ -75,11 +75,6 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			disclosedCaveats = listOf(disclosedCaveats);
 		}
 
-		/** The side's runs: its replicates, or its one run. */
-		public List<String> runIds() {
-			return runs == null || runs.isEmpty() ? List.of(id) : runs;
-		}
-
 		/** The replicates of a side of several runs; empty for one run. */
 		public List<String> replicates() {
 			return runs == null ? List.of() : runs;
@@ -378,10 +373,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	}
 
 	/**
-	 * The words of the settings notice when settings differ from the defaults; the defaults of the day compared when
-	 * the snapshot was stored before settings were disclosed (then without a count).
+	 * The settings the notice names: as disclosed, or, for a snapshot stored before settings were disclosed, its
+	 * settings compared with today's defaults.
 	 */
-	public List<SettingsDisclosure.Shown> shownSettings(CompareSettings defaults) {
+	private List<SettingsDisclosure.Shown> shownSettings(CompareSettings defaults) {
 		List<SettingsDisclosure.Shown> shown = new ArrayList<>();
 		if (nonDefaultSettings != null) {
 			nonDefaultSettings.forEach(entry -> shown.add(new SettingsDisclosure.Shown(entry.name(), text(entry.value()),
@@ -398,7 +393,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		return shown;
 	}
 
-	/** The line that discloses non-default settings, or {@code null} under the defaults. */
+	/**
+	 * The line that discloses non-default settings, or {@code null} under the defaults; a snapshot stored before
+	 * settings were disclosed has its settings compared with today's defaults, without a count.
+	 */
 	public @Nullable String settingsNotice(CompareSettings defaults) {
 		return SettingsDisclosure.sentence(shownSettings(defaults), ungreyedBySettings == null ? 0 : ungreyedBySettings);
 	}
@@ -417,11 +415,6 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	/** The band in force: what the page draws intervals and the chart against. */
 	public double band() {
 		return settings.get("band") instanceof Number number ? number.doubleValue() : 0.1;
-	}
-
-	/** The names of the metric columns. */
-	public List<String> metricNames() {
-		return metrics.stream().map(MetricInfo::metric).toList();
 	}
 
 }
