@@ -35,8 +35,8 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * with the settings in force, the result as a snapshot a page or the API shows.
  *
  * <p>Runs are immutable, so a computed snapshot is a function of the two run ids and the settings alone: it is
- * kept (by id pair and every setting, critical flags in order, weighed by the bytes of its JSON) and served again
- * until memory runs short. Computing one is costly in memory, so only a few are computed at once
+ * kept as the typed {@link ComparisonSnapshot} (by id pair and every setting, critical flags in order, weighed by an
+ * estimate of its size) and handed, unchanged, to every page, export and API request until memory runs short. Computing one is costly in memory, so only a few are computed at once
  * ({@link ComparisonBudget}); a request beyond them gets {@link ComparisonsBusy}. Caveats,
  * hypothesis statuses and retractions are not part of a snapshot (pages and the API read them on every request), yet
  * a change to the record of a run still drops that run's snapshots, and advances the run's
@@ -45,7 +45,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
 @Service
 public class ComparisonService {
 
-	/** Snapshots kept, by an estimate of their size in memory (a 400-cell comparison is about 0.5 MB). */
+	/** Snapshots kept, by an estimate of their size in memory (a 400-cell comparison is a few MB). */
 	private static final long SNAPSHOT_CACHE_BYTES = 96L * 1024 * 1024;
 
 	private final RunRepository runs;
