@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
@@ -58,7 +60,7 @@ class ChartImageController {
 		ComparisonService.Pair runPair = ComparisonService.Pair.parse(pair);
 		Map<String, String> settings = new java.util.LinkedHashMap<>(query);
 		String metric = settings.remove("metric");
-		ObjectNode snapshot = comparisons.snapshot(runPair, comparisons.settings(settings));
+		dev.parity.compare.ComparisonSnapshot snapshot = comparisons.snapshot(runPair, comparisons.settings(settings));
 		ComparisonPage page = comparisonPages.page(snapshot, runPair);
 		String link = siteUrls.link("/compare/" + runPair.path()) + ComparisonController.queryString(settings);
 		List<String> lines = notices.forComparison(snapshot, page, siteUrls.link("")).lines();

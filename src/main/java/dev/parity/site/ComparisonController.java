@@ -9,11 +9,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.parity.comparisons.RenderedComparisons;
+import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
 import dev.parity.compare.CompareSettings;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
@@ -76,25 +78,15 @@ class ComparisonController {
 
 	private final SiteUrls siteUrls;
 
-	private final ComparisonMetrics metrics;
-
 	private final ContenderComparisons contenders;
 
-	/**
-	 * Comparison pages as a visitor who is not signed in sees them, by everything they show: the pair, the URL's
-	 * parameters, the settings, the publications of the pair, and the record versions of both runs (caveats,
-	 * statuses, retractions). A change to the record of either run changes the key, so a kept page never shows an
-	 * old record.
-	 */
-	private final Cache<RenderedPage, byte[]> renderedPages = Caffeine.newBuilder()
-		.maximumWeight(64L * 1024 * 1024)
-		.weigher((RenderedPage key, byte[] html) -> html.length)
-		.build();
+	/** Comparison pages as a visitor who is not signed in sees them, by everything they show. */
+	private final RenderedComparisons renderedPages;
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
 			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
-			RecordNotices notices, SiteUrls siteUrls, ComparisonMetrics metrics, ContenderComparisons contenders) {
-		this.metrics = metrics;
+			RecordNotices notices, SiteUrls siteUrls, RenderedComparisons renderedPages, ContenderComparisons contenders) {
+		this.renderedPages = renderedPages;
 		this.siteUrls = siteUrls;
 		this.contenders = contenders;
 		this.views = views;
@@ -145,27 +137,26 @@ class ComparisonController {
 		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
 		// A publication of the pair taken back changes how the page marks it: its mark is part of the key.
 		Map<String, Retraction> publicationMarks = notices.publicationMarks(publishedBefore);
-		RenderedPage key = new RenderedPage(runs.path(), queryString(query), settings.asMap(),
+		RenderedComparisons.Key key = new RenderedComparisons.Key(runs.path(), queryString(query), settings.asMap(),
 				publishedBefore.stream().map(p -> p.id() + (publicationMarks.containsKey(p.id())
 						? ":" + publicationMarks.get(p.id()).kind() : "")).toList(), baselineVersion, contenderVersion);
 		if (shared) {
-			byte[] html = renderedPages.getIfPresent(key);
-			metrics.page(html != null);
+			byte[] html = renderedPages.kept(key);
 			if (html != null) {
 				return new ModelAndView(KeptPages.kept(html));
 			}
 		}
-		ObjectNode snapshot = comparisons.snapshot(runs, settings);
+		ComparisonSnapshot snapshot = comparisons.snapshot(runs, settings);
 		live(runs, query, snapshot, publishedBefore, publicationMarks, model);
 		if (!shared) {
 			return new ModelAndView("compare/table");
 		}
 		View template = views.resolveViewName("compare/table", locale);
-		return new ModelAndView(KeptPages.keeping(template, html -> renderedPages.put(key, html)));
+		return new ModelAndView(KeptPages.keeping(template, html -> renderedPages.keep(key, html)));
 	}
 
 	/** What the live comparison page shows of this snapshot, the publish form empty. */
-	private void live(ComparisonService.Pair runs, Map<String, String> query, ObjectNode snapshot,
+	private void live(ComparisonService.Pair runs, Map<String, String> query, ComparisonSnapshot snapshot,
 			List<Publication> publishedBefore, Map<String, Retraction> publicationMarks, Model model) {
 		model.addAttribute("pageTitle", "Compare " + runs.path());
 		ComparisonPage page = page(snapshot, runs);
@@ -173,7 +164,7 @@ class ComparisonController {
 		model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
 		model.addAttribute("pair", runs.path());
 		model.addAttribute("query", queryString(query));
-		model.addAttribute("settingsJson", json.writeValueAsString(snapshot.get("settings")));
+		model.addAttribute("settingsJson", json.writeValueAsString(snapshot.settings()));
 		model.addAttribute("publishedBefore", publishedBefore);
 		model.addAttribute("publicationMarks", publicationMarks);
 		model.addAttribute("notices", notices.forComparison(snapshot, page, ""));
@@ -218,9 +209,9 @@ class ComparisonController {
 
 	/** The body of {@code /api/compare/{baseline}...{contender}}: the snapshot with the comparison's caveats last. */
 	byte[] comparisonJson(ComparisonService.Pair runs, Map<String, String> query) {
-		byte[] snapshot = comparisons.snapshotJson(runs, comparisons.settings(query));
+		byte[] snapshot = json.writeValueAsBytes(comparisons.snapshot(runs, comparisons.settings(query)));
 		byte[] caveatList = json.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
-		// The kept snapshot's text with the caveats, read now, as its last field: no tree is built or copied.
+		// The kept snapshot as text with the caveats, read now, as its last field: no tree is built or copied.
 		byte[] field = ",\"caveats\":".getBytes(StandardCharsets.UTF_8);
 		int end = snapshot.length - 1;
 		while (snapshot[end] != '}') {
@@ -281,8 +272,9 @@ class ComparisonController {
 		refuseFixed(runs, "a publication");
 		Map<String, String> settingsQuery = parseQuery(query);
 		CompareSettings settings = comparisons.settings(settingsQuery);
-		ObjectNode snapshot = comparisons.freshSnapshot(runs, settings);
-		Map<String, String> problems = Publications.problems(title, caption, snapshot, reason, confirmNoComparable);
+		ComparisonSnapshot snapshot = comparisons.freshSnapshot(runs, settings);
+		JsonNode frozen = json.valueToTree(snapshot);
+		Map<String, String> problems = Publications.problems(title, caption, frozen, reason, confirmNoComparable);
 		if (!problems.isEmpty()) {
 			List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
 			live(runs, settingsQuery, snapshot, publishedBefore, notices.publicationMarks(publishedBefore), model);
@@ -296,8 +288,8 @@ class ComparisonController {
 			response.setStatus(HttpStatus.BAD_REQUEST.value());
 			return "compare/table";
 		}
-		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), snapshot.get("settings"),
-				title, caption, snapshot, snapshot.get("rules_version").asString(), reason, confirmNoComparable,
+		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), frozen.get("settings"),
+				title, caption, frozen, snapshot.rulesVersion(), reason, confirmNoComparable,
 				principal.getName());
 		return "redirect:" + publication.url();
 	}
@@ -309,23 +301,26 @@ class ComparisonController {
 			return contenders.export(Contenders.parse(pair), format, query, this);
 		}
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
-		ObjectNode snapshot = comparisons.snapshot(runs, comparisons.settings(query));
+		ComparisonSnapshot snapshot = comparisons.snapshot(runs, comparisons.settings(query));
 		String permalink = siteUrls.link("/compare/" + runs.path()) + queryString(query);
 		ComparisonPage page = page(snapshot, runs);
-		return export(page, snapshot, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path(),
+		return export(page, snapshot, null, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path(),
 				notices.forComparison(snapshot, page, ComparisonExport.absolute(permalink, "")), null);
 	}
 
 	/**
 	 * A comparison as Markdown, CSV or JSON, each starting with its notices.
 	 *
+	 * @param stored for a published comparison, the snapshot as it was stored, written as it is in the JSON;
+	 * {@code null} for a live one
 	 * @param publication for a published comparison, its own fields (title, reason, …), first in the JSON
 	 */
-	ResponseEntity<String> export(ComparisonPage page, JsonNode snapshot, String format, String title, String permalink,
-			String fileName, Notices notices, @Nullable ObjectNode publication) {
+	ResponseEntity<String> export(ComparisonPage page, ComparisonSnapshot snapshot, @Nullable JsonNode stored,
+			String format, String title, String permalink, String fileName, Notices notices,
+			@Nullable ObjectNode publication) {
 		return switch (format) {
 			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices)
-					+ SweepExport.markdown(snapshot, json), "text/markdown", fileName + ".md");
+					+ SweepExport.markdown(SweepPage.views(snapshot, json), json), "text/markdown", fileName + ".md");
 			case "csv" -> download(ComparisonExport.csv(page, permalink, notices), "text/csv", fileName + ".csv");
 			case "json" -> {
 				ObjectNode body = json.createObjectNode();
@@ -333,7 +328,7 @@ class ComparisonController {
 				if (publication != null) {
 					body.setAll(publication);
 				}
-				body.setAll((ObjectNode) snapshot);
+				body.setAll((ObjectNode) (stored != null ? stored : json.valueToTree(snapshot)));
 				body.put("permalink", permalink);
 				yield download(json.writeValueAsString(body), "application/json", fileName + ".json");
 			}
@@ -349,11 +344,21 @@ class ComparisonController {
 	}
 
 	/** The notices of a live comparison: its settings and its runs' retractions. */
-	Notices notices(JsonNode snapshot, ComparisonPage page, String base) {
+	Notices notices(ComparisonSnapshot snapshot, ComparisonPage page, String base) {
 		return notices.forComparison(snapshot, page, base);
 	}
 
-	ComparisonPage page(JsonNode snapshot, ComparisonService.Pair runs) {
+	/** A published comparison's snapshot, read back from what it stored in any format it was ever stored in. */
+	ComparisonSnapshot published(Publication publication) {
+		return comparisons.published(publication);
+	}
+
+	/** The page of a published comparison. */
+	ComparisonPage page(Publication publication, ComparisonSnapshot snapshot) {
+		return page(snapshot, ComparisonService.Pair.of(publication, snapshot));
+	}
+
+	ComparisonPage page(ComparisonSnapshot snapshot, ComparisonService.Pair runs) {
 		List<Caveat> onRuns = new java.util.ArrayList<>(caveats.forRun(runs.baselineId()));
 		onRuns.addAll(caveats.forRun(runs.contenderId()));
 		// The caveats of the runs' comparison concern all their cells, not one slice of each.
@@ -446,11 +451,6 @@ class ComparisonController {
 
 	private static @Nullable String blank(@Nullable String text) {
 		return StringUtils.hasText(text) ? text : null;
-	}
-
-	/** What a kept comparison page was rendered from. */
-	private record RenderedPage(String pair, String query, Map<String, Object> settings, List<String> publications,
-			long baselineRecordVersion, long contenderRecordVersion) {
 	}
 
 }

@@ -8,9 +8,9 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 import dev.parity.caveat.Caveat;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Retraction;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 
 /**
  * What a comparison page shows, read from a comparison snapshot (live or published), so that the
@@ -132,35 +132,34 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	public record CaveatView(String marker, Caveat caveat, String about) {
 	}
 
-	static ComparisonPage of(JsonNode snapshot, List<Caveat> comparisonCaveats, List<Caveat> runCaveats,
+	static ComparisonPage of(ComparisonSnapshot snapshot, List<Caveat> comparisonCaveats, List<Caveat> runCaveats,
 			@Nullable Retraction baselineRetraction, @Nullable Retraction contenderRetraction, Map<String, Object> defaults) {
 		Footnotes notes = new Footnotes();
-		List<Note> comparisonFlags = notes.all(snapshot.get("flags"));
-		RunRef baseline = runRef(snapshot.get("baseline"), notes, baselineRetraction);
-		RunRef contender = runRef(snapshot.get("contender"), notes, contenderRetraction);
+		List<Note> comparisonFlags = notes.all(snapshot.flags());
+		RunRef baseline = runRef(snapshot.baseline(), notes, baselineRetraction);
+		RunRef contender = runRef(snapshot.contender(), notes, contenderRetraction);
 
 		List<Setting> settings = new ArrayList<>();
-		snapshot.get("settings").forEachEntry((name, value) -> {
-			String text = value.isArray() ? String.join(", ", value.valueStream().map(JsonNode::asString).toList())
-					: value.asString();
+		snapshot.settings().forEach((name, value) -> {
 			Object standard = defaults.get(name);
 			String standardText = standard instanceof List<?> list
 					? String.join(", ", list.stream().map(Object::toString).toList())
 					: standard instanceof Double d ? Numbers.format(d) : String.valueOf(standard);
-			String shown = value.isNumber() ? Numbers.format(value.doubleValue()) : text;
+			String shown = value instanceof Number number ? Numbers.format(number.doubleValue())
+					: value instanceof List<?> list ? String.join(", ", list.stream().map(String::valueOf).toList())
+					: String.valueOf(value);
 			settings.add(new Setting(name, shown, shown.equals(standardText)));
 		});
 
 		List<HeadlineView> headlines = new ArrayList<>();
-		for (JsonNode headline : snapshot.get("headlines")) {
-			headlines.add(new HeadlineView(headline.get("metric").asString(), headline.get("sentence").asString(),
-					headline.get("comparable").asInt(), headline.get("within_band").asInt(), headline.get("excluded").asInt(),
-					verdicts(headline)));
+		for (ComparisonSnapshot.HeadlineView headline : snapshot.headlines()) {
+			headlines.add(new HeadlineView(headline.metric(), Objects.toString(headline.sentence(), ""),
+					headline.comparable(), headline.withinBand(), headline.excluded(), verdicts(headline)));
 		}
 		List<MetricHead> metrics = new ArrayList<>();
-		for (JsonNode metric : snapshot.get("metrics")) {
-			metrics.add(new MetricHead(metric.get("metric").asString(), metric.get("unit").asString(""),
-					metric.get("better").asString("")));
+		for (ComparisonSnapshot.MetricInfo metric : snapshot.metrics()) {
+			metrics.add(new MetricHead(metric.metric(), Objects.toString(metric.unit(), ""),
+					Objects.toString(metric.better(), "")));
 		}
 
 		List<CaveatView> caveats = new ArrayList<>();
@@ -185,34 +184,30 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 
 		List<String> paramNames = new ArrayList<>();
 		List<Row> rows = new ArrayList<>();
-		for (JsonNode cell : snapshot.get("cells")) {
-			cell.get("params").propertyNames().forEach(name -> {
+		for (ComparisonSnapshot.CellView cell : snapshot.cells()) {
+			cell.params().keySet().forEach(name -> {
 				if (!paramNames.contains(name)) {
 					paramNames.add(name);
 				}
 			});
 		}
 		sortParams(paramNames);
-		for (JsonNode cell : snapshot.get("cells")) {
-			String anchor = cell.get("anchor").asString();
+		double band = snapshot.band();
+		for (ComparisonSnapshot.CellView cell : snapshot.cells()) {
+			String anchor = cell.anchor();
 			List<String> paramValues = paramNames.stream().map(name -> {
-				JsonNode value = cell.get("params").get(name);
-				return value == null ? "—" : value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString();
+				Object value = cell.params().get(name);
+				return value == null ? "—" : param(value);
 			}).toList();
 			StringBuilder label = new StringBuilder();
 			for (int i = 0; i < paramNames.size(); i++) {
 				label.append(i == 0 ? "" : ", ").append(paramNames.get(i)).append(' ').append(paramValues.get(i));
 			}
-			List<Note> cellFlags = notes.all(cell.get("flags"));
+			List<Note> cellFlags = notes.all(cell.flags());
 			cellFlags.forEach(note -> notes.about(note, anchor, label.toString()));
 			List<Value> values = new ArrayList<>();
 			for (MetricHead metric : metrics) {
-				JsonNode entry = null;
-				for (JsonNode candidate : cell.get("metrics")) {
-					if (candidate.get("metric").asString().equals(metric.metric())) {
-						entry = candidate;
-					}
-				}
+				ComparisonSnapshot.MetricView entry = cell.metric(metric.metric());
 				if (entry == null) {
 					values.add(new Value(metric.metric(), "—", "—", "", "", false, false, List.of(), List.of(), List.of(),
 							List.of()));
@@ -221,7 +216,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 				List<Integer> markers = new ArrayList<>();
 				List<String> reasons = new ArrayList<>();
 				List<Note> greyedBy = new ArrayList<>();
-				for (JsonNode flag : entry.get("flags")) {
+				for (ComparisonSnapshot.FlagView flag : entry.flags()) {
 					Note note = notes.of(flag);
 					notes.about(note, anchor, label.toString());
 					if (!markers.contains(note.number())) {
@@ -236,55 +231,59 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 				}
 				List<String> cMarkers = new ArrayList<>(caveatMarkers.getOrDefault(anchor + "|" + metric.metric(), List.of()));
 				cMarkers.addAll(caveatMarkers.getOrDefault(anchor + "|", List.of()));
-				values.add(new Value(metric.metric(), number(entry.get("baseline")), number(entry.get("contender")),
-						entry.get("ratio").isNumber() ? String.format(java.util.Locale.ROOT, "%.3f", entry.get("ratio").doubleValue()) : "",
-						entry.path("phrase").asString(""), entry.path("greyed").asBoolean(false),
-						entry.get("comparable").asBoolean(), reasons, markers, cMarkers, greyedBy,
-						entry.path("interval_phrase").asString(""), entry.path("verdict").asString(null),
-						entry.path("verdict_phrase").asString(null),
-						entry.path("significant").isBoolean() ? entry.get("significant").asBoolean() : null,
-						IntervalBar.of(entry, snapshot.get("settings").path("band").asDouble(0.1))));
+				values.add(new Value(metric.metric(), number(entry.baseline()), number(entry.contender()),
+						entry.ratio() != null ? String.format(java.util.Locale.ROOT, "%.3f", entry.ratio()) : "",
+						Objects.toString(entry.phrase(), ""), entry.isGreyed(), entry.comparable(), reasons, markers,
+						cMarkers, greyedBy, Objects.toString(entry.intervalPhrase(), ""), entry.verdict(),
+						entry.verdictPhrase(), entry.significant(), IntervalBar.of(entry, band)));
 			}
-			rows.add(new Row(anchor, cell.path("label").asString(anchor), paramValues, cellFlags, values));
+			rows.add(new Row(anchor, Objects.toString(cell.label(), anchor), paramValues, cellFlags, values));
 		}
 
 		List<Unmatched> unmatched = new ArrayList<>();
-		for (JsonNode cell : snapshot.get("unmatched")) {
+		for (ComparisonSnapshot.UnmatchedView cell : snapshot.unmatched()) {
 			StringBuilder label = new StringBuilder();
-			cell.get("params").forEachEntry((name, value) -> label.append(label.isEmpty() ? "" : ", ").append(name)
-				.append('=').append(value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString()));
-			unmatched.add(new Unmatched(cell.get("side").asString(), label.toString(), cell.get("anchor").asString()));
+			cell.params().forEach((name, value) -> label.append(label.isEmpty() ? "" : ", ").append(name)
+				.append('=').append(param(value)));
+			unmatched.add(new Unmatched(cell.side(), label.toString(), cell.anchor()));
 		}
 
 		List<ProvenanceRow> provenance = new ArrayList<>();
-		for (JsonNode row : snapshot.path("provenance")) {
-			provenance.add(new ProvenanceRow(row.get("field").asString(), row.get("baseline").asString("—"),
-					row.get("contender").asString("—"), row.get("status").asString(), row.get("rule").asString(null)));
+		for (ComparisonSnapshot.ProvenanceRow row : snapshot.provenance()) {
+			provenance.add(new ProvenanceRow(row.field(), Objects.toString(row.baseline(), "—"),
+					Objects.toString(row.contender(), "—"), row.status(), row.rule()));
 		}
 		return new ComparisonPage(baseline, contender, settings, comparisonFlags, headlines, metrics, paramNames, rows,
 				unmatched, provenance, notes.list(), caveats, chartData(snapshot, metrics, paramNames),
-				snapshot.path("rules_version").asString(""), snapshot.path("computed_at").asString(""), notes.groups());
+				Objects.toString(snapshot.rulesVersion(), ""), Objects.toString(snapshot.computedAt(), ""),
+				notes.groups());
+	}
+
+	/** A grid coordinate as shown: a number formatted, anything else as written. */
+	private static String param(Object value) {
+		return value instanceof Number number ? Numbers.format(number.doubleValue()) : String.valueOf(value);
 	}
 
 	/**
 	 * The verdicts of a headline in words, e.g. {@code verdicts: 16 within-band, 2 worse · median ratio 95 % interval
 	 * 0.981–1.020}; empty for a snapshot computed before verdicts existed.
 	 */
-	private static String verdicts(JsonNode headline) {
+	private static String verdicts(ComparisonSnapshot.HeadlineView headline) {
 		List<String> counts = new ArrayList<>();
-		headline.path("verdicts").forEachEntry((verdict, count) -> {
-			if (count.asInt() > 0) {
-				counts.add(count.asInt() + " " + verdict);
-			}
-		});
+		if (headline.verdicts() != null) {
+			headline.verdicts().forEach((verdict, count) -> {
+				if (count != null && count > 0) {
+					counts.add(count + " " + verdict);
+				}
+			});
+		}
 		StringBuilder text = new StringBuilder(counts.isEmpty() ? "" : "verdicts: " + String.join(", ", counts));
-		JsonNode interval = headline.path("median_ratio_interval");
-		if (interval.isObject()) {
+		ComparisonSnapshot.Interval interval = headline.medianRatioInterval();
+		if (interval != null) {
 			text.append(text.isEmpty() ? "" : " · ").append("median ratio 95 % interval ")
-				.append(String.format(java.util.Locale.ROOT, "%.3f–%.3f", interval.get("low").doubleValue(),
-						interval.get("high").doubleValue()));
-			if (interval.has("caution")) {
-				text.append(" (").append(interval.get("caution").asString()).append(')');
+				.append(String.format(java.util.Locale.ROOT, "%.3f–%.3f", interval.low(), interval.high()));
+			if (interval.caution() != null) {
+				text.append(" (").append(interval.caution()).append(')');
 			}
 		}
 		return text.toString();
@@ -296,17 +295,17 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	 */
 	public record IntervalBar(double bandX, double bandWidth, double lowX, double width, double oneX, double ratioX) {
 
-		static @Nullable IntervalBar of(JsonNode entry, double band) {
-			JsonNode interval = entry.path("interval");
-			if (!interval.isObject() || !entry.path("ratio").isNumber() || band <= 0) {
+		static @Nullable IntervalBar of(ComparisonSnapshot.MetricView entry, double band) {
+			ComparisonSnapshot.Interval interval = entry.interval();
+			if (interval == null || entry.ratio() == null || band <= 0) {
 				return null;
 			}
 			double span = 3 * band;
-			double low = x(interval.get("low").doubleValue(), span);
-			double high = x(interval.get("high").doubleValue(), span);
+			double low = x(interval.low(), span);
+			double high = x(interval.high(), span);
 			double bandLow = x(1 - band, span);
 			return new IntervalBar(bandLow, x(1 + band, span) - bandLow, low, Math.max(high - low, 0.8), 50,
-					x(entry.get("ratio").doubleValue(), span));
+					x(entry.ratio(), span));
 		}
 
 		private static double x(double ratio, double span) {
@@ -315,14 +314,11 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 	}
 
-	private static RunRef runRef(JsonNode run, Footnotes notes, @Nullable Retraction retraction) {
-		JsonNode model = run.get("model");
-		List<String> disclosed = new ArrayList<>();
-		run.path("disclosed_caveats").forEach(c -> disclosed.add(c.asString()));
-		return new RunRef(run.get("id").asString(), "/runs/" + run.get("id").asString(), run.get("title").asString(),
-				run.get("role").asString(), run.get("system").asString(), model.get("repo").asString(),
-				model.get("revision").asString(null), model.get("commit").asString(null), notes.all(run.get("flags")),
-				disclosed, retraction, run.path("runs").valueStream().map(JsonNode::asString).toList());
+	private static RunRef runRef(ComparisonSnapshot.Side run, Footnotes notes, @Nullable Retraction retraction) {
+		ComparisonSnapshot.ModelRef model = run.model();
+		return new RunRef(run.id(), "/runs/" + run.id(), run.title(), run.role(), run.system(), model.repo(),
+				model.revision(), model.commit(), notes.all(run.flags()), run.disclosedCaveats(), retraction,
+				run.replicates());
 	}
 
 	private static String about(Caveat caveat) {
@@ -336,8 +332,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		return target.cellAnchor() + (target.metric() == null ? "" : ", " + target.metric());
 	}
 
-	private static String number(JsonNode value) {
-		return value == null || !value.isNumber() ? "—" : Numbers.format(value.doubleValue());
+	private static String number(@Nullable Double value) {
+		return value == null ? "—" : Numbers.format(value);
 	}
 
 	static void sortParams(List<String> names) {
@@ -357,41 +353,41 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	 * numeric grid coordinate that varies, one line per value of every other coordinate and side; a greyed value is
 	 * a point of its own, never part of a line, and a cell without a value leaves a gap.
 	 */
-	private static Map<String, Object> chartData(JsonNode snapshot, List<MetricHead> metrics, List<String> paramNames) {
-		double band = snapshot.get("settings").path("band").asDouble(0.1);
-		String x = xCoordinate(snapshot.get("cells"), paramNames);
+	private static Map<String, Object> chartData(ComparisonSnapshot snapshot, List<MetricHead> metrics,
+			List<String> paramNames) {
+		double band = snapshot.band();
+		String x = xCoordinate(snapshot.cells(), paramNames);
 		List<Map<String, Object>> charts = new ArrayList<>();
 		for (MetricHead metric : metrics) {
 			List<Map<String, Object>> bars = new ArrayList<>();
 			Map<String, List<Map<String, Object>>> lines = new TreeMap<>();
-			for (JsonNode cell : snapshot.get("cells")) {
-				for (JsonNode entry : cell.get("metrics")) {
-					if (!entry.get("metric").asString().equals(metric.metric())) {
+			for (ComparisonSnapshot.CellView cell : snapshot.cells()) {
+				for (ComparisonSnapshot.MetricView entry : cell.metrics()) {
+					if (!entry.metric().equals(metric.metric())) {
 						continue;
 					}
-					boolean greyed = !entry.get("comparable").asBoolean();
-					if (entry.get("ratio").isNumber()) {
+					boolean greyed = !entry.comparable();
+					if (entry.ratio() != null) {
 						Map<String, Object> bar = new LinkedHashMap<>();
-						bar.put("label", shortLabel(cell.get("params"), paramNames));
-						bar.put("anchor", cell.get("anchor").asString());
-						bar.put("ratio", entry.get("ratio").doubleValue());
+						bar.put("label", shortLabel(cell.params(), paramNames));
+						bar.put("anchor", cell.anchor());
+						bar.put("ratio", entry.ratio());
 						bar.put("greyed", greyed);
 						bars.add(bar);
 					}
 					if (x != null) {
 						StringBuilder series = new StringBuilder();
 						for (String name : paramNames) {
-							JsonNode value = cell.get("params").get(name);
+							Object value = cell.params().get(name);
 							if (!name.equals(x) && value != null) {
-								series.append(series.isEmpty() ? "" : ", ").append(name).append('=')
-									.append(value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString());
+								series.append(series.isEmpty() ? "" : ", ").append(name).append('=').append(param(value));
 							}
 						}
-						double xValue = cell.get("params").get(x).doubleValue();
+						double xValue = ((Number) cell.params().get(x)).doubleValue();
 						for (String side : List.of("baseline", "contender")) {
 							Map<String, Object> point = new LinkedHashMap<>();
 							point.put("x", xValue);
-							point.put("y", entry.get(side).isNumber() ? entry.get(side).doubleValue() : null);
+							point.put("y", side.equals("baseline") ? entry.baseline() : entry.contender());
 							point.put("greyed", greyed);
 							lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>()).add(point);
 						}
@@ -418,16 +414,16 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/** The first grid coordinate that is a number in every cell and takes more than one value; else the first numeric one. */
-	private static @Nullable String xCoordinate(JsonNode cells, List<String> paramNames) {
+	private static @Nullable String xCoordinate(List<ComparisonSnapshot.CellView> cells, List<String> paramNames) {
 		String numeric = null;
 		for (String name : paramNames) {
 			java.util.Set<Double> values = new java.util.HashSet<>();
 			boolean isNumeric = !cells.isEmpty();
-			for (JsonNode cell : cells) {
-				JsonNode value = cell.get("params").path(name);
-				isNumeric &= value.isNumber();
-				if (value.isNumber()) {
-					values.add(value.doubleValue());
+			for (ComparisonSnapshot.CellView cell : cells) {
+				Object value = cell.params().get(name);
+				isNumeric &= value instanceof Number;
+				if (value instanceof Number number) {
+					values.add(number.doubleValue());
 				}
 			}
 			if (isNumeric && values.size() > 1) {
@@ -441,12 +437,12 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/** A cell's params as a chart label: "280 × 1" (in the table's column order). */
-	private static String shortLabel(JsonNode params, List<String> paramNames) {
+	private static String shortLabel(Map<String, Object> params, List<String> paramNames) {
 		List<String> values = new ArrayList<>();
 		for (String name : paramNames) {
-			JsonNode value = params.get(name);
+			Object value = params.get(name);
 			if (value != null) {
-				values.add(value.isNumber() ? Numbers.format(value.doubleValue()) : value.asString());
+				values.add(param(value));
 			}
 		}
 		return String.join(" × ", values);
@@ -459,13 +455,11 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 
 		private final Map<Integer, Map<String, CellLink>> cells = new LinkedHashMap<>();
 
-		Note of(JsonNode flag) {
-			String side = flag.path("side").asString(null);
-			String rule = flag.get("rule").asString();
-			String key = rule + "|" + side + "|" + flag.get("message").asString();
+		Note of(ComparisonSnapshot.FlagView flag) {
+			String key = flag.rule() + "|" + flag.side() + "|" + flag.message();
 			// Publications frozen before flags had a short form fall back to the rule id.
-			return notes.computeIfAbsent(key, k -> new Note(notes.size() + 1, rule, side, flag.get("message").asString(),
-					flag.get("greys").valueStream().map(JsonNode::asString).toList(), flag.path("short").asString(rule)));
+			return notes.computeIfAbsent(key, k -> new Note(notes.size() + 1, flag.rule(), flag.side(), flag.message(),
+					flag.greys(), flag.shortOrRule()));
 		}
 
 		/** Records that a note concerns a cell. */
@@ -487,11 +481,9 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			return groups;
 		}
 
-		List<Note> all(JsonNode flags) {
+		List<Note> all(List<ComparisonSnapshot.FlagView> flags) {
 			List<Note> result = new ArrayList<>();
-			if (flags != null) {
-				flags.forEach(flag -> result.add(of(flag)));
-			}
+			flags.forEach(flag -> result.add(of(flag)));
 			return result;
 		}
 

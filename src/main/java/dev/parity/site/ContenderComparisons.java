@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.parity.comparisons.ComparisonService;
 import dev.parity.compare.CompareSettings;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publications;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
@@ -71,7 +73,7 @@ class ContenderComparisons {
 
 	ModelAndView showPage(Contenders contenders, Map<String, String> query, Model model, ComparisonController pairwise) {
 		CompareSettings settings = comparisons.settings(query);
-		List<ObjectNode> snapshots = new ArrayList<>();
+		List<ComparisonSnapshot> snapshots = new ArrayList<>();
 		for (ComparisonService.Pair pair : contenders.pairs()) {
 			snapshots.add(comparisons.snapshot(pair, settings));
 		}
@@ -83,14 +85,14 @@ class ContenderComparisons {
 	 *
 	 * @param snapshots each contender's comparison with the baseline, in order
 	 */
-	private ModelAndView showPage(Contenders contenders, Map<String, String> query, List<ObjectNode> snapshots,
+	private ModelAndView showPage(Contenders contenders, Map<String, String> query, List<ComparisonSnapshot> snapshots,
 			Map<String, String> publishErrors, Map<String, String> publishForm, Model model, ComparisonController pairwise) {
 		List<ContendersPage.Contender> each = new ArrayList<>();
 		List<String> notices = new ArrayList<>();
 		Notices first = null;
 		for (int i = 0; i < contenders.pairs().size(); i++) {
 			ComparisonService.Pair pair = contenders.pairs().get(i);
-			ObjectNode snapshot = snapshots.get(i);
+			ComparisonSnapshot snapshot = snapshots.get(i);
 			ComparisonPage page = pairwise.page(snapshot, pair);
 			ContendersPage.Contender contender = new ContendersPage.Contender("vs" + (i + 1), i + 1,
 					Contenders.contenderPath(pair), pair.path(), page);
@@ -121,15 +123,15 @@ class ContenderComparisons {
 	 * Each contender's comparison with the baseline computed now, as a publication freezes them:
 	 * {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result, in order]}}.
 	 */
-	ObjectNode freeze(Contenders contenders, CompareSettings settings) {
+	ObjectNode freeze(Contenders contenders, List<ComparisonSnapshot> snapshots) {
 		ObjectNode result = json.createObjectNode();
 		result.put("baseline", contenders.baseline());
 		result.put("path", contenders.path());
 		tools.jackson.databind.node.ArrayNode links = result.putArray("comparisons");
 		tools.jackson.databind.node.ArrayNode each = result.putArray("contenders");
-		for (ComparisonService.Pair pair : contenders.pairs()) {
-			each.add(comparisons.freshSnapshot(pair, settings));
-			links.add("/api/compare/" + pair.path());
+		for (int i = 0; i < contenders.pairs().size(); i++) {
+			each.add((tools.jackson.databind.JsonNode) json.valueToTree(snapshots.get(i)));
+			links.add("/api/compare/" + contenders.pairs().get(i).path());
 		}
 		return result;
 	}
@@ -143,10 +145,14 @@ class ContenderComparisons {
 	@org.jspecify.annotations.Nullable String publish(Contenders contenders, Map<String, String> query, String title,
 			String caption, @org.jspecify.annotations.Nullable String reason, boolean confirmNoComparable, String user,
 			Model model, ComparisonController pairwise) {
-		ObjectNode result = freeze(contenders, comparisons.settings(query));
+		CompareSettings settings = comparisons.settings(query);
+		List<ComparisonSnapshot> snapshots = new ArrayList<>();
+		for (ComparisonService.Pair pair : contenders.pairs()) {
+			snapshots.add(comparisons.freshSnapshot(pair, settings));
+		}
+		ObjectNode result = freeze(contenders, snapshots);
 		Map<String, String> problems = Publications.problems(title, caption, result, reason, confirmNoComparable);
 		if (!problems.isEmpty()) {
-			List<ObjectNode> snapshots = result.get("contenders").valueStream().map(ObjectNode.class::cast).toList();
 			Map<String, String> typed = new java.util.HashMap<>();
 			typed.put("title", title);
 			typed.put("caption", caption);
@@ -158,7 +164,7 @@ class ContenderComparisons {
 		tools.jackson.databind.JsonNode first = result.get("contenders").get(0);
 		return publications.publish(contenders.pairs().get(0).baselineId(),
 				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), first.get("settings"), title,
-				caption, result, first.get("rules_version").asString(), reason, confirmNoComparable, user).url();
+				caption, result, snapshots.get(0).rulesVersion(), reason, confirmNoComparable, user).url();
 	}
 
 	ResponseEntity<String> export(Contenders contenders, String format, Map<String, String> query,

@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import dev.parity.comparisons.ComparisonService;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

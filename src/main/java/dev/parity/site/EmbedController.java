@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
@@ -175,8 +176,9 @@ class EmbedController {
 			shown = new Shown(vs, several.pages().size(), several.pages().get(vs - 1).path(), others);
 		}
 		else {
-			page = comparisonPages.page(publication.result(), ComparisonService.Pair.of(publication));
-			said = notices.forPublication(publication, page, base);
+			ComparisonSnapshot snapshot = comparisonPages.published(publication);
+			page = comparisonPages.page(publication, snapshot);
+			said = notices.forPublication(publication, snapshot, page, base);
 		}
 		return new Embedded(shownPublication, page, said, retraction, notices.replacementTitle(retraction),
 				publications.superseded("publication", publication.id()),

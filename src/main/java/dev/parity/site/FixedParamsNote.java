@@ -1,5 +1,7 @@
 package dev.parity.site;
 
+import dev.parity.comparisons.ComparisonService;
+
 /**
  * What a comparison with fixed grid parameters says above its table: what each side keeps, and the comparison of
  * the whole runs, where its caveats and publications live.

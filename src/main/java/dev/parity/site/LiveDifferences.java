@@ -6,11 +6,13 @@ import java.util.Optional;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publication;
 import dev.parity.run.RunNotFoundException;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.stereotype.Component;
 
@@ -71,9 +73,9 @@ class LiveDifferences {
 			}
 			return differences.isEmpty() ? null : String.join("; ", differences);
 		}
-		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
+		ComparisonService.Pair pair = ComparisonService.Pair.of(publication, comparisons.published(publication));
 		Map<String, String> settings = PublicationController.settingsQuery(publication.settings());
-		ObjectNode live;
+		ComparisonSnapshot live;
 		try {
 			live = comparisons.snapshot(pair, comparisons.settings(settings));
 		}
@@ -81,11 +83,11 @@ class LiveDifferences {
 			return "it cannot be recomputed: " + (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
 		}
 		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
-		if (frozen.equals(ComparisonSnapshot.claim(live))) {
+		if (frozen.equals(live.claim())) {
 			return null;
 		}
-		if (!publication.rulesVersion().equals(live.get("rules_version").asString())) {
-			return "rules changed since: " + publication.rulesVersion() + " → " + live.get("rules_version").asString();
+		if (!publication.rulesVersion().equals(live.rulesVersion())) {
+			return "rules changed since: " + publication.rulesVersion() + " → " + live.rulesVersion();
 		}
 		return "the flags or numbers differ";
 	}

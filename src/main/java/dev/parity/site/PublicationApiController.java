@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.compare.CompareSettings;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
@@ -96,7 +98,7 @@ class PublicationApiController {
 		}
 		ObjectNode snapshot;
 		try {
-			snapshot = comparisons.freshSnapshot(pair, settings);
+			snapshot = json.valueToTree(comparisons.freshSnapshot(pair, settings));
 		}
 		catch (RunNotFoundException ex) {
 			return rejected(List.of(new Problem(pair.baselineIds().contains(idOf(ex)) ? "$.baseline" : contenderPath(body),
@@ -155,7 +157,7 @@ class PublicationApiController {
 		for (int i = 0; i < contenders.pairs().size(); i++) {
 			ComparisonService.Pair pair = contenders.pairs().get(i);
 			try {
-				each.add(comparisons.freshSnapshot(pair, settings));
+				each.add((JsonNode) json.valueToTree(comparisons.freshSnapshot(pair, settings)));
 			}
 			catch (RunNotFoundException ex) {
 				return rejected(List.of(new Problem(pair.baselineIds().contains(idOf(ex)) ? "$.baseline"

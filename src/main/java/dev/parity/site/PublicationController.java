@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.parity.comparisons.ComparisonService;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
 import dev.parity.record.Publication;
@@ -14,6 +15,7 @@ import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
+import dev.parity.compare.ComparisonSnapshot;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -96,18 +98,19 @@ class PublicationController {
 		if (publication.several()) {
 			return showSeveral(publication, model, shared, locale);
 		}
-		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
-		ComparisonPage page = comparisonPages.page(publication.result(), pair);
+		ComparisonSnapshot snapshot = comparisonPages.published(publication);
+		ComparisonService.Pair pair = ComparisonService.Pair.of(publication, snapshot);
+		ComparisonPage page = comparisonPages.page(snapshot, pair);
 		Map<String, String> settings = settingsQuery(publication.settings());
 		model.addAttribute("page", page);
 		model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
 		model.addAttribute("pair", pair.path());
 		model.addAttribute("query", ComparisonController.queryString(settings));
-		model.addAttribute("notices", notices.forPublication(publication, page, ""));
+		model.addAttribute("notices", notices.forPublication(publication, snapshot, page, ""));
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("live", false);
 		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
-		model.addAttribute("sweep", SweepPage.of(publication.result(), settings, json));
+		model.addAttribute("sweep", SweepPage.of(snapshot, settings, json));
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		return render(publication, liveUrl, "compare/table", model, shared, locale);
@@ -158,7 +161,7 @@ class PublicationController {
 
 	/** A publication of several contenders read back: each contender's frozen pairwise page, and its notices. */
 	record Several(Contenders contenders, List<ContendersPage.Contender> pages, List<Publication> each,
-			List<ComparisonPage> comparisonPages, Notices notices) {
+			List<ComparisonSnapshot> snapshots, List<ComparisonPage> comparisonPages, Notices notices) {
 	}
 
 	/** Reads a publication of several contenders; the notices of its runs are each prefixed with their contender. */
@@ -168,22 +171,25 @@ class PublicationController {
 		List<ContendersPage.Contender> pages = new java.util.ArrayList<>();
 		List<ComparisonPage> comparisons = new java.util.ArrayList<>();
 		List<String> others = new java.util.ArrayList<>();
+		List<ComparisonSnapshot> snapshots = new java.util.ArrayList<>();
 		Notices first = null;
 		for (int i = 0; i < each.size(); i++) {
-			ComparisonService.Pair pair = ComparisonService.Pair.of(each.get(i));
-			ComparisonPage page = comparisonPages.page(each.get(i).result(), pair);
+			ComparisonSnapshot snapshot = comparisonPages.published(each.get(i));
+			ComparisonService.Pair pair = ComparisonService.Pair.of(each.get(i), snapshot);
+			ComparisonPage page = comparisonPages.page(snapshot, pair);
+			snapshots.add(snapshot);
 			pairs.add(pair);
 			comparisons.add(page);
 			String contender = Contenders.contenderPath(pair);
 			pages.add(new ContendersPage.Contender("vs" + (i + 1), i + 1, contender, pair.path(), page));
-			Notices one = notices.forPublication(each.get(i), page, base);
+			Notices one = notices.forPublication(each.get(i), snapshot, page, base);
 			first = first == null ? one : first;
 			one.others().forEach(line -> others.add("vs " + contender + ": " + line));
 		}
 		Contenders contenders = new Contenders(publication.result().path("baseline").asString(), pairs);
 		Notices all = new Notices(first.retraction(), first.replacementTitle(), first.replacementUrl(), first.settings(),
 				first.settingsReason(), first.noComparable(), others.stream().distinct().toList());
-		return new Several(contenders, pages, each, comparisons, all);
+		return new Several(contenders, pages, each, snapshots, comparisons, all);
 	}
 
 	@Operation(summary = "A published comparison: the result as computed at publication, with title, caption and record")
@@ -214,8 +220,9 @@ class PublicationController {
 			several(publication, base).notices().writeJson(body);
 		}
 		else {
-			notices.forPublication(publication, comparisonPages.page(publication.result(), ComparisonService.Pair.of(publication)),
-					base).writeJson(body);
+			ComparisonSnapshot snapshot = comparisonPages.published(publication);
+			notices.forPublication(publication, snapshot, comparisonPages.page(publication, snapshot), base)
+				.writeJson(body);
 		}
 		publications.retractionOf("publication", id).ifPresent(r -> {
 			ObjectNode retraction = body.putObject("retraction");
@@ -249,10 +256,11 @@ class PublicationController {
 		if (publication.several()) {
 			return exportSeveral(publication, format, permalink, fields);
 		}
-		ComparisonService.Pair pair = ComparisonService.Pair.of(publication);
-		ComparisonPage page = comparisonPages.page(publication.result(), pair);
-		return comparisonPages.export(page, publication.result(), format, publication.title(), permalink, "published-" + id,
-				notices.forPublication(publication, page, ComparisonExport.absolute(permalink, "")), fields);
+		ComparisonSnapshot snapshot = comparisonPages.published(publication);
+		ComparisonPage page = comparisonPages.page(publication, snapshot);
+		return comparisonPages.export(page, snapshot, publication.result(), format, publication.title(), permalink,
+				"published-" + id,
+				notices.forPublication(publication, snapshot, page, ComparisonExport.absolute(permalink, "")), fields);
 	}
 
 	/**
@@ -267,9 +275,11 @@ class PublicationController {
 		for (int i = 0; i < several.each().size(); i++) {
 			Publication one = several.each().get(i);
 			ComparisonPage page = several.comparisonPages().get(i);
-			bodies.add(comparisonPages.export(page, one.result(), format, publication.title() + " — contender " + (i + 1)
-					+ " of " + several.each().size() + ", " + several.pages().get(i).path(), permalink,
-					"published-" + publication.id(), notices.forPublication(one, page, base), fields).getBody());
+			ComparisonSnapshot snapshot = several.snapshots().get(i);
+			bodies.add(comparisonPages.export(page, snapshot, one.result(), format, publication.title() + " — contender "
+					+ (i + 1) + " of " + several.each().size() + ", " + several.pages().get(i).path(), permalink,
+					"published-" + publication.id(), notices.forPublication(one, snapshot, page, base), fields)
+				.getBody());
 		}
 		ObjectNode head = json.createObjectNode();
 		several.notices().writeJson(head);

@@ -5,13 +5,14 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.comparisons.ComparisonService;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
 import dev.parity.run.RunSummaries;
 import dev.parity.run.RunSummary;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
+import dev.parity.compare.ComparisonSnapshot;
 
 import org.springframework.stereotype.Component;
 
@@ -42,16 +43,16 @@ class RecordNotices {
 	}
 
 	/** The notices of a publication: its own retraction, its settings and their reason, no comparable cell, its runs'. */
-	Notices forPublication(Publication publication, ComparisonPage page, String base) {
+	Notices forPublication(Publication publication, ComparisonSnapshot snapshot, ComparisonPage page, String base) {
 		Retraction retraction = publications.retractionOf("publication", publication.id()).orElse(null);
-		String settings = ComparisonSnapshot.settingsNotice(publication.result(), comparisons.defaults());
+		String settings = snapshot.settingsNotice(comparisons.defaults());
 		return new Notices(retraction, replacementTitle(retraction), replacementUrl(retraction, base), settings,
 				publication.settingsReason(), publication.noComparableConfirmed(), sides(page, base));
 	}
 
 	/** The notices of a live comparison: its settings and its runs' retractions. */
-	Notices forComparison(JsonNode snapshot, ComparisonPage page, String base) {
-		return new Notices(null, null, null, ComparisonSnapshot.settingsNotice(snapshot, comparisons.defaults()), null,
+	Notices forComparison(ComparisonSnapshot snapshot, ComparisonPage page, String base) {
+		return new Notices(null, null, null, snapshot.settingsNotice(comparisons.defaults()), null,
 				false, sides(page, base));
 	}
 

@@ -1,6 +1,7 @@
 package dev.parity.site;
 
 import java.util.ArrayList;
+import dev.parity.compare.ThresholdDefaults;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

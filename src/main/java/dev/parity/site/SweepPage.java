@@ -65,6 +65,23 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	private static final Map<String, String> LABELS = Map.of("slo_ttft_s", "TTFT at most (s)", "slo_tpot_ms",
 			"TPOT at most (ms)", "slo_e2e_s", "end-to-end at most (s)", "slo_share", "share of requests (default 0.9)");
 
+	/** The sweep views of a comparison: its Pareto view and, with objectives set, goodput. */
+	static SweepPage of(dev.parity.compare.ComparisonSnapshot snapshot, Map<String, String> query, JsonMapper json) {
+		return of(views(snapshot, json), query, json);
+	}
+
+	/** A comparison's views as the run page's views are: {@code {pareto[, goodput]}}. */
+	static JsonNode views(dev.parity.compare.ComparisonSnapshot snapshot, JsonMapper json) {
+		tools.jackson.databind.node.ObjectNode views = json.createObjectNode();
+		if (snapshot.pareto() != null && !snapshot.pareto().isNull()) {
+			views.set("pareto", snapshot.pareto());
+		}
+		if (snapshot.goodput() != null && !snapshot.goodput().isNull()) {
+			views.set("goodput", snapshot.goodput());
+		}
+		return views;
+	}
+
 	static SweepPage of(JsonNode views, Map<String, String> query, JsonMapper json) {
 		JsonNode pareto = views.path("pareto");
 		String axes = "Interactivity: " + pareto.path("interactivity_metric").asString()

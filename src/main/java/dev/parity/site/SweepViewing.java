@@ -1,6 +1,7 @@
 package dev.parity.site;
 
 import java.util.Map;
+import dev.parity.compare.ThresholdDefaults;
 
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.RunChecks;

@@ -1,6 +1,7 @@
 package dev.parity.ingest.web;
 
 import java.security.Principal;
+import dev.parity.compare.ThresholdDefaults;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,11 @@ class FormatEditorController {
 
 	private final JsonMapper json;
 
-	FormatEditorController(PendingUploads pending, SavedFormats formats, HarnessIngest ingest, JsonMapper json) {
+	private final ThresholdDefaults thresholds;
+
+	FormatEditorController(PendingUploads pending, SavedFormats formats, HarnessIngest ingest, JsonMapper json,
+			ThresholdDefaults thresholds) {
+		this.thresholds = thresholds;
 		this.pending = pending;
 		this.formats = formats;
 		this.ingest = ingest;
@@ -92,7 +97,7 @@ class FormatEditorController {
 		body.put("cells", preview.run() == null ? UploadController.previewCells(preview.document())
 				: UploadController.previewCells(preview.run()));
 		// The cells' flags: the run's own (unpinned, no warm-up) concern the provenance, asked for after saving.
-		body.put("flags", preview.run() == null ? List.of() : UploadController.flags(preview.run()).stream()
+		body.put("flags", preview.run() == null ? List.of() : UploadController.flags(preview.run(), thresholds).stream()
 			.filter(flag -> !flag.contains("(run):")).toList());
 		body.put("notes", preview.notes());
 		return body;

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.parity.compare.CompareSettings;
+import dev.parity.compare.ThresholdDefaults;
 import dev.parity.compare.Flag;
 import dev.parity.compare.RunChecks;
 import dev.parity.compare.RunFlags;
@@ -65,8 +65,12 @@ class UploadController {
 
 	private final UploadCounters counters;
 
+	/** The thresholds every page flags runs with: the preview says what the run page will. */
+	private final ThresholdDefaults thresholds;
+
 	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json,
-			SavedFormats savedFormats, UploadCounters counters) {
+			SavedFormats savedFormats, UploadCounters counters, ThresholdDefaults thresholds) {
+		this.thresholds = thresholds;
 		this.savedFormats = savedFormats;
 		this.counters = counters;
 		this.ingest = ingest;
@@ -213,7 +217,7 @@ class UploadController {
 		model.addAttribute("tables", isTable ? TableColumns.tables(files) : List.of());
 		model.addAttribute("fieldErrors", ProvenanceForm.fieldErrors(problems));
 		model.addAttribute("cells", preview.run() == null ? previewCells(preview.document()) : previewCells(preview.run()));
-		model.addAttribute("flags", preview.run() == null ? List.of() : flags(preview.run()));
+		model.addAttribute("flags", preview.run() == null ? List.of() : flags(preview.run(), thresholds));
 		return "ingest/import";
 	}
 
@@ -254,9 +258,12 @@ class UploadController {
 		}
 	}
 
-	/** The run checks that will fire, with their counts: "setting-not-obeyed on 20 cells". */
-	static List<String> flags(RunDocument run) {
-		RunFlags flags = RunChecks.check(run, CompareSettings.defaults());
+	/**
+	 * The run checks that will fire under the configured thresholds, with their counts: "setting-not-obeyed on 20
+	 * cells".
+	 */
+	static List<String> flags(RunDocument run, ThresholdDefaults thresholds) {
+		RunFlags flags = RunChecks.check(run, thresholds.settings());
 		List<String> lines = new ArrayList<>();
 		for (Flag flag : flags.run()) {
 			lines.add(flag.rule() + " (run): " + flag.message());

@@ -1,6 +1,7 @@
-package dev.parity.site;
+package dev.parity.comparisons;
 
 import java.time.Duration;
+import dev.parity.compare.ThresholdDefaults;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +16,7 @@ import dev.parity.caveat.Caveats;
 import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonBuilder;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.FixedParams;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
@@ -22,7 +24,6 @@ import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
 import dev.parity.run.RunRepository;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
@@ -34,17 +35,17 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * with the settings in force, the result as a snapshot a page or the API shows.
  *
  * <p>Runs are immutable, so a computed snapshot is a function of the two run ids and the settings alone: it is
- * kept (by id pair and every setting, critical flags in order, weighed by the bytes of its JSON) and served again
- * until memory runs short. Computing one is costly in memory, so only a few are computed at once
+ * kept as the typed {@link ComparisonSnapshot} (by id pair and every setting, critical flags in order, weighed by an
+ * estimate of its size) and handed, unchanged, to every page, export and API request until memory runs short. Computing one is costly in memory, so only a few are computed at once
  * ({@link ComparisonBudget}); a request beyond them gets {@link ComparisonsBusy}. Caveats,
  * hypothesis statuses and retractions are not part of a snapshot (pages and the API read them on every request), yet
  * a change to the record of a run still drops that run's snapshots, and advances the run's
  * {@linkplain #recordVersion record version}, which every rendered view that shows the record has in its key.
  */
 @Service
-class ComparisonService {
+public class ComparisonService {
 
-	/** Snapshots kept, by the size of their JSON (a 400-cell comparison is about 0.5 MB). */
+	/** Snapshots kept, by an estimate of their size in memory (a 400-cell comparison is a few MB). */
 	private static final long SNAPSHOT_CACHE_BYTES = 96L * 1024 * 1024;
 
 	private final RunRepository runs;
@@ -61,9 +62,9 @@ class ComparisonService {
 
 	private final ComparisonMetrics metrics;
 
-	private final Cache<Key, byte[]> snapshots = Caffeine.newBuilder()
+	private final Cache<Key, ComparisonSnapshot> snapshots = Caffeine.newBuilder()
 		.maximumWeight(SNAPSHOT_CACHE_BYTES)
-		.weigher((Key key, byte[] snapshot) -> snapshot.length)
+		.weigher((Key key, ComparisonSnapshot snapshot) -> snapshot.estimatedBytes())
 		.expireAfterAccess(Duration.ofDays(1))
 		.build();
 
@@ -98,23 +99,23 @@ class ComparisonService {
 	 * @param baselineFixed the parameters fixed on the baseline's side, often none
 	 * @param contenderFixed the parameters fixed on the contender's side, often none
 	 */
-	record Pair(List<String> baselineIds, List<String> contenderIds, FixedParams baselineFixed,
+	public record Pair(List<String> baselineIds, List<String> contenderIds, FixedParams baselineFixed,
 			FixedParams contenderFixed) {
 
-		Pair {
+		public Pair {
 			baselineIds = List.copyOf(baselineIds);
 			contenderIds = List.copyOf(contenderIds);
 		}
 
-		Pair(List<String> baselineIds, List<String> contenderIds) {
+		public Pair(List<String> baselineIds, List<String> contenderIds) {
 			this(baselineIds, contenderIds, FixedParams.NONE, FixedParams.NONE);
 		}
 
-		Pair(String baselineId, String contenderId) {
+		public Pair(String baselineId, String contenderId) {
 			this(List.of(baselineId), List.of(contenderId));
 		}
 
-		static Pair parse(String text) {
+		public static Pair parse(String text) {
 			int dots = text.indexOf("...");
 			if (dots < 0) {
 				throw new RunNotFoundException(text);
@@ -141,19 +142,18 @@ class ComparisonService {
 		}
 
 		/** Whether a side fixes grid parameters: a comparison within a run, or against one slice of a grid. */
-		boolean fixesParams() {
+		public boolean fixesParams() {
 			return !baselineFixed.isEmpty() || !contenderFixed.isEmpty();
 		}
 
 		/** The groups a publication froze (its snapshot lists the runs of a group), else its two runs. */
-		static Pair of(dev.parity.record.Publication publication) {
-			return new Pair(frozenGroup(publication.result().path("baseline"), publication.baselineId()),
-					frozenGroup(publication.result().path("contender"), publication.contenderId()));
+		public static Pair of(dev.parity.record.Publication publication, ComparisonSnapshot snapshot) {
+			return new Pair(frozenGroup(snapshot.baseline(), publication.baselineId()),
+					frozenGroup(snapshot.contender(), publication.contenderId()));
 		}
 
-		private static List<String> frozenGroup(tools.jackson.databind.JsonNode side, String first) {
-			List<String> ids = side.path("runs").valueStream().map(tools.jackson.databind.JsonNode::asString).toList();
-			return ids.isEmpty() ? List.of(first) : ids;
+		private static List<String> frozenGroup(ComparisonSnapshot.Side side, String first) {
+			return side.replicates().isEmpty() ? List.of(first) : side.replicates();
 		}
 
 		private static List<String> group(String text) {
@@ -170,27 +170,27 @@ class ComparisonService {
 		}
 
 		/** The first run of the baseline: the one caveats and publications of this comparison are filed under. */
-		String baselineId() {
+		public String baselineId() {
 			return baselineIds.get(0);
 		}
 
 		/** The first run of the contender. */
-		String contenderId() {
+		public String contenderId() {
 			return contenderIds.get(0);
 		}
 
-		boolean involves(String runId) {
+		public boolean involves(String runId) {
 			return baselineIds.contains(runId) || contenderIds.contains(runId);
 		}
 
-		String path() {
+		public String path() {
 			return String.join("+", baselineIds) + baselineFixed.path() + "..." + String.join("+", contenderIds)
 					+ contenderFixed.path();
 		}
 	}
 
 	/** A group whose runs are not replicates of each other: a 400 naming the differing field. */
-	static final class NotReplicates extends RuntimeException {
+	public static final class NotReplicates extends RuntimeException {
 
 		NotReplicates(String side, String first, String other, String field) {
 			super("The " + side + " group is not a group of replicates: run " + other + " differs from run " + first
@@ -204,56 +204,77 @@ class ComparisonService {
 	}
 
 	/** The settings a request asks for: the configured defaults with its URL parameters applied. */
-	CompareSettings settings(Map<String, String> query) {
+	public CompareSettings settings(Map<String, String> query) {
 		return defaults.settings(query);
 	}
 
-	Map<String, Object> defaultSettings() {
+	public Map<String, Object> defaultSettings() {
 		return defaults.settings().asMap();
 	}
 
 	/** The server's defaults: PRODUCT.md's, as configured under {@code parity.thresholds.*}. */
-	CompareSettings defaults() {
+	public CompareSettings defaults() {
 		return defaults.settings();
 	}
 
 	/**
-	 * The comparison of two stored runs as a snapshot, computed now or kept from an earlier request. The returned
-	 * tree is the caller's own.
+	 * The comparison of two stored runs as a snapshot, computed now or kept from an earlier request. Snapshots are
+	 * immutable: the same one may be handed to many requests.
 	 *
 	 * @throws RunNotFoundException when either run does not exist
 	 * @throws IllegalArgumentException naming a bad URL parameter
 	 * @throws ComparisonsBusy when it is not kept and no turn to compute it came in time
 	 */
-	ObjectNode snapshot(Pair pair, CompareSettings settings) {
-		return (ObjectNode) json.readTree(snapshotJson(pair, settings));
-	}
-
-	/** The same snapshot as JSON text (UTF-8), as {@link #snapshot} would write it; the array must not be changed. */
-	byte[] snapshotJson(Pair pair, CompareSettings settings) {
+	public ComparisonSnapshot snapshot(Pair pair, CompareSettings settings) {
 		Key key = new Key(pair, settings.asMap());
-		byte[] kept = snapshots.getIfPresent(key);
+		ComparisonSnapshot kept = snapshots.getIfPresent(key);
 		metrics.snapshot(kept != null);
 		if (kept != null) {
 			return kept;
 		}
 		// A request for the same snapshot that is being computed waits for it (in the cache), in a turn of its own.
-		return budget.compute(() -> snapshots.get(key, k -> json.writeValueAsBytes(compute(pair, settings))));
+		return budget.compute(() -> snapshots.get(key, k -> compute(pair, settings)));
+	}
+
+	/** A published comparison's snapshot, read back from whichever format it was stored in. */
+	public ComparisonSnapshot published(dev.parity.record.Publication publication) {
+		return ComparisonSnapshot.read(publication.result(), json);
 	}
 
 	/** A snapshot computed now, whatever is kept: what a publication freezes. */
-	ObjectNode freshSnapshot(Pair pair, CompareSettings settings) {
+	public ComparisonSnapshot freshSnapshot(Pair pair, CompareSettings settings) {
 		return budget.compute(() -> compute(pair, settings));
 	}
 
-	private ObjectNode compute(Pair pair, CompareSettings settings) {
+	private ComparisonSnapshot compute(Pair pair, CompareSettings settings) {
+		Loaded loaded = load(pair);
+		checkFixed(pair, loaded.baselines().get(0), loaded.contenders().get(0));
+		return ComparisonSnapshot.of(builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
+				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), pair.baselineFixed(),
+				pair.contenderFixed(), json);
+	}
+
+	/** The runs of both sides and their stored bootstrap medians. */
+	private record Loaded(List<Run> baselines, List<Run> contenders, BootstrapMedians medians) {
+	}
+
+	/**
+	 * Loads both sides: two runs at once (most of a large run is its samples, read and parsed on each side: three
+	 * queries each), or every run of replicate groups, each group checked to be replicates; then their stored
+	 * bootstrap medians.
+	 */
+	private Loaded load(Pair pair) {
 		if (pair.baselineIds().size() > 1 || pair.contenderIds().size() > 1) {
-			return computeGroups(pair, settings);
+			List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
+				.distinct().map(RunId::new).toList();
+			Map<RunId, Run> loaded = runs.findAll(ids);
+			List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
+			List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
+			return new Loaded(baselines, contenders, BootstrapMedians.stored(bootstraps.find(ids)));
 		}
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
 		boolean oneRun = baselineId.equals(contenderId);
-		// Both runs at once (most of a large run is its samples, read and parsed on each side): three queries each.
 		CompletableFuture<Optional<Run>> loading = oneRun ? CompletableFuture.completedFuture(Optional.empty())
 				: CompletableFuture.supplyAsync(() -> runs.find(contenderId), loader);
 		Run baseline = runs.find(baselineId).orElse(null);
@@ -264,11 +285,9 @@ class ComparisonService {
 		if (contender == null) {
 			throw new RunNotFoundException(pair.contenderId());
 		}
-		checkFixed(pair, baseline, contender);
 		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(List.of(baselineId, contenderId).stream()
 			.distinct().toList()));
-		return withFixed(ComparisonSnapshot.of(builder.compare(List.of(baseline), List.of(contender), settings, medians,
-				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), json), pair);
+		return new Loaded(List.of(baseline), List.of(contender), medians);
 	}
 
 	/** Parameters fixed on a side must select some of its run's cells: else a 400 saying what the run has. */
@@ -279,41 +298,13 @@ class ComparisonService {
 			});
 	}
 
-	/** Each side that fixes parameters says which, in its {@code fixed} object. */
-	private ObjectNode withFixed(ObjectNode snapshot, Pair pair) {
-		if (pair.fixesParams()) {
-			java.util.Map.of("baseline", pair.baselineFixed(), "contender", pair.contenderFixed())
-				.forEach((side, fixed) -> {
-					if (fixed.isEmpty()) {
-						return;
-					}
-					ObjectNode values = ((ObjectNode) snapshot.get(side)).putObject("fixed");
-					fixed.values().forEach(values::put);
-				});
-		}
-		return snapshot;
-	}
-
 	/** Parameters fixed on a side that select none of its cells, or are written wrong: a 400 with the reason. */
-	static final class FixedParamsRejected extends RuntimeException {
+	public static final class FixedParamsRejected extends RuntimeException {
 
-		FixedParamsRejected(String message) {
+		public FixedParamsRejected(String message) {
 			super(message);
 		}
 
-	}
-
-	/** Groups of replicates: every run loaded at once, each group checked to be replicates. */
-	private ObjectNode computeGroups(Pair pair, CompareSettings settings) {
-		List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
-			.distinct().map(RunId::new).toList();
-		Map<RunId, Run> loaded = runs.findAll(ids);
-		List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
-		List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
-		checkFixed(pair, baselines.get(0), contenders.get(0));
-		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(ids));
-		return withFixed(ComparisonSnapshot.of(builder.compare(baselines, contenders, settings, medians,
-				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), json), pair);
 	}
 
 	private static List<Run> group(List<String> ids, Map<RunId, Run> loaded, String side) {
@@ -340,7 +331,7 @@ class ComparisonService {
 	 * versions of its runs, read <em>before</em> the record itself, in its key: a view rendered from an older record is
 	 * then never served after the change.
 	 */
-	long recordVersion(String runId) {
+	public long recordVersion(String runId) {
 		return recordVersions.of(runId);
 	}
 

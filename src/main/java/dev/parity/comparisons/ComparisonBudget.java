@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.comparisons;
 
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
  * answered 503 with {@code Retry-After} ({@link ComparisonsBusy}). Kept comparisons are served without a turn.
  */
 @Component
-class ComparisonBudget {
+public class ComparisonBudget {
 
 	/**
 	 * The budget's settings.
@@ -26,7 +26,7 @@ class ComparisonBudget {
 	 * @param maxWait how long a request waits for its turn before the 503 (default 2 s)
 	 */
 	@ConfigurationProperties("parity.compare")
-	record Limits(int maxConcurrent, @Nullable Duration maxWait) {
+	public record Limits(int maxConcurrent, @Nullable Duration maxWait) {
 	}
 
 	private final int maxConcurrent;
@@ -55,7 +55,7 @@ class ComparisonBudget {
 	}
 
 	/** Takes a turn, waiting up to {@code patience} (the tests hold every turn with this). */
-	boolean take(Duration patience) {
+	public boolean take(Duration patience) {
 		try {
 			return turns.tryAcquire(patience.toMillis(), TimeUnit.MILLISECONDS);
 		}
@@ -66,11 +66,11 @@ class ComparisonBudget {
 	}
 
 	/** Gives back a turn taken with {@link #take}. */
-	void giveBack() {
+	public void giveBack() {
 		turns.release();
 	}
 
-	int maxConcurrent() {
+	public int maxConcurrent() {
 		return maxConcurrent;
 	}
 

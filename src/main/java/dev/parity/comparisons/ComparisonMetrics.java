@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.comparisons;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  * compute one ({@code parity_comparisons_waiting}).
  */
 @Component
-class ComparisonMetrics {
+public class ComparisonMetrics {
 
 	private final Counter snapshotHits;
 

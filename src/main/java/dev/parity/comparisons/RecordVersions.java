@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.comparisons;
 
 import java.util.Set;
 
@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
  * record is then never served after the change has committed, by this instance or any other.
  */
 @Component
-class RecordVersions {
+public class RecordVersions {
 
 	private final JdbcClient jdbc;
 

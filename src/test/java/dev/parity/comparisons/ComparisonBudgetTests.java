@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.comparisons;
 
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,29 +1,29 @@
-package dev.parity.site;
+package dev.parity.compare;
 
 import java.util.Map;
 
-import dev.parity.compare.CompareSettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The thresholds in force when a URL does not say otherwise: PRODUCT.md's defaults, overridden by
- * configuration under the URL names, e.g. {@code parity.thresholds.band=0.05}.
+ * configuration under the URL names, e.g. {@code parity.thresholds.band=0.05}. Every page, export and preview that
+ * flags runs or compares them uses these.
  *
  * @param thresholds overrides by URL name ({@code band}, {@code output_tolerance}, …, {@code stat}, {@code vary},
  * {@code critical_flags})
  */
 @ConfigurationProperties("parity")
-record ThresholdDefaults(@Nullable Map<String, String> thresholds) {
+public record ThresholdDefaults(@Nullable Map<String, String> thresholds) {
 
 	/** The configured defaults; a bad configured value stops the application with the parameter named. */
-	CompareSettings settings() {
+	public CompareSettings settings() {
 		return thresholds == null ? CompareSettings.defaults() : CompareSettings.defaults().withOverrides(thresholds);
 	}
 
 	/** The defaults with a request's URL parameters applied. */
-	CompareSettings settings(Map<String, String> query) {
+	public CompareSettings settings(Map<String, String> query) {
 		return settings().withOverrides(query);
 	}
 
