@@ -3,9 +3,11 @@ package dev.parity.site;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.compare.ComparisonSnapshot;
+import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.run.RunNotFoundException;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -69,10 +71,10 @@ class ComparisonParts {
 		ComparisonService.Pair runs = pair(pair);
 		return ResponseEntity.ok()
 			.contentType(MediaType.APPLICATION_JSON)
-			.body(json.writeValueAsBytes(snapshot(runs, query).path("pareto")));
+			.body(json.writeValueAsBytes(snapshot(runs, query).pareto()));
 	}
 
-	private ObjectNode snapshot(ComparisonService.Pair runs, Map<String, String> query) {
+	private ComparisonSnapshot snapshot(ComparisonService.Pair runs, Map<String, String> query) {
 		return comparisons.snapshot(runs, comparisons.settings(query));
 	}
 
