@@ -160,8 +160,11 @@ class SeriesBenchmark {
 		// (b) New runs over HTTP: the POST answers after the commit; the worker updates the series after it.
 		List<Double> joining = new ArrayList<>();
 		List<Double> untilAnalysed = new ArrayList<>();
+		// The worker's own time for each new run: claim of the job to the commit of the analysis (its timer).
+		List<Double> updateWork = new ArrayList<>();
 		String newest = null;
 		for (int i = 0; i < NEW_RUNS; i++) {
+			double workBefore = updateTime();
 			long t = System.nanoTime();
 			newest = upload("bench-series", Instant.parse("2026-12-01T00:00:00Z").plusSeconds(60L * i));
 			joining.add((System.nanoTime() - t) / 1e6);
@@ -169,11 +172,14 @@ class SeriesBenchmark {
 				Thread.sleep(2);
 			}
 			untilAnalysed.add((System.nanoTime() - t) / 1e6);
+			Thread.sleep(20); // the timer records after the commit
+			updateWork.add(updateTime() - workBefore);
 			String api = http.get("/api/series/" + seriesId).ok().text();
 			assertThat(api).as("the new run is in the series").contains(newest);
 		}
 		log("POST of a new run into the " + RUNS + "-run series: " + fmt(joining) + " ms (until analysed by the worker: "
-				+ fmt(untilAnalysed) + " ms); into a new series: " + fmt(alone) + " ms; warm update: " + fmt(warmUpdates) + " ms");
+				+ fmt(untilAnalysed) + " ms; the worker's update: " + fmt(updateWork) + " ms); into a new series: "
+				+ fmt(alone) + " ms; warm update: " + fmt(warmUpdates) + " ms");
 
 		// (a) The series page and API; (c) the run page of a 20-cell run of the same series.
 		Timing page = timing(() -> http.get("/series/" + seriesId).ok());
@@ -195,13 +201,41 @@ class SeriesBenchmark {
 				fmt(alone)));
 		md.append(String.format(Locale.ROOT, "| POST start → series analysed with it by the worker (%d-run series) | %.1f | %s |\n",
 				RUNS, Http.median(untilAnalysed), fmt(untilAnalysed)));
+		md.append(String.format(Locale.ROOT,
+				"| the worker's update of the %d-run series for the new run (claim → commit, `parity.series.update`) | %.1f | %s |\n",
+				RUNS, Http.median(updateWork), fmt(updateWork)));
 		md.append(String.format(Locale.ROOT, "| series update, facts and pairs kept (service call) | %.1f | %s |\n",
 				Http.median(warmUpdates), fmt(warmUpdates)));
 		md.append(String.format(Locale.ROOT,
-				"\nRatios: series page / run page %.1f×; series API / run page %.1f×; POST into the %d-run series / into a new one %.2f×; "
-						+ "update work after the POST (analysed − POST) %.0f ms.\n",
+				"\nRatios: series page / run page %.2f× (target ≤ 2); series API / run page %.2f×; POST into the %d-run series / into a new one %.2f×; "
+						+ "the work for one new run (the worker's update) %.1f ms (target ≤ 50); analysed − POST %.0f ms.\n",
 				page.warm / runPage.warm, api.warm / runPage.warm, RUNS, Http.median(joining) / Http.median(alone),
-				Http.median(untilAnalysed) - Http.median(joining)));
+				Http.median(updateWork), Http.median(untilAnalysed) - Http.median(joining)));
+		profile(seriesId, newestRun, updates);
+	}
+
+	/**
+	 * With {@code -Dbench.seriesProfile=N}: N more series pages and N more updates of the series, unmeasured, so that
+	 * a flight recording ({@code JAVA_TOOL_OPTIONS=-XX:StartFlightRecording=...}) has samples enough of each.
+	 */
+	private void profile(String seriesId, String runId, SeriesUpdates updates) {
+		int loops = Integer.getInteger("bench.seriesProfile", 0);
+		if (loops > 0) {
+			log("profiling: " + loops + " series pages, then " + loops + " updates");
+			for (int i = 0; i < loops; i++) {
+				http.get("/series/" + seriesId).ok();
+			}
+			for (int i = 0; i < loops; i++) {
+				updates.update(new RunId(runId));
+			}
+		}
+	}
+
+	/** The total time of the series updates done so far, in milliseconds. */
+	private static double updateTime() {
+		io.micrometer.core.instrument.Timer timer = io.micrometer.core.instrument.Metrics.globalRegistry
+			.find("parity.series.update").timer();
+		return timer == null ? 0 : timer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS) / 1e6;
 	}
 
 	private String lastAnalysed(String seriesId) throws SQLException {

@@ -104,6 +104,9 @@ class SeriesMaintenanceTests {
 		SeriesAnalysis kept = updates.analysis(seriesId).orElseThrow();
 		var mapper = SeriesRepository.mapper();
 		assertThat(mapper.writeValueAsString(kept)).isEqualTo(mapper.writeValueAsString(full));
+		// So does the analysis as stored, read back with its points rebuilt (another instance, after a restart).
+		assertThat(mapper.writeValueAsString(updates.stored(seriesId).orElseThrow()))
+			.isEqualTo(mapper.writeValueAsString(full));
 		assertThat(full.changePoints()).isNotEmpty();
 	}
 
