@@ -226,21 +226,19 @@ public final class SeriesAnalyser {
 		int n = runs.size();
 		Pass pass = new Pass(runs);
 		int segment = 0;
-		Map<String, List<Double>> outputHistory = new HashMap<>();
-		Map<String, List<Integer>> streak = new HashMap<>();
-		Map<String, Integer> streakDirection = new HashMap<>();
 		for (int i = 0; i < n; i++) {
 			if (i > 0 && (!breaks.get(i).isEmpty() || newNormals.containsKey(i))) {
 				segment++;
-				outputHistory.clear();
-				streak.clear();
-				streakDirection.clear();
 			}
 			pass.segment[i] = segment;
 			RunFacts run = runs.get(i);
 			List<String> runReasons = runReasons(run, retracted);
 			for (RunFacts.CellFacts cell : run.cells()) {
-				String anchor = cell.anchor();
+				CellTrack track = pass.track(cell.anchor(), cell.params());
+				OutputLength output = track.output;
+				if (output.segment != segment) {
+					output.restart(segment);
+				}
 				boolean cellGreyed = !runReasons.isEmpty();
 				for (RunFacts.MetricFacts metric : cell.metrics()) {
 					cellGreyed |= !metric.greyedBy().isEmpty();
@@ -248,38 +246,88 @@ public final class SeriesAnalyser {
 				Double tokens = cell.outputTokens();
 				boolean differs = false;
 				if (!cellGreyed && tokens != null) {
-					List<Double> history = outputHistory.getOrDefault(anchor, List.of());
-					if (history.size() >= HISTORY_MIN) {
-						double median = median(history.subList(Math.max(0, history.size() - HISTORY), history.size()));
+					if (output.count >= HISTORY_MIN) {
+						double median = output.median();
 						double change = tokens / median - 1;
 						if (median > 0 && Math.abs(change) > tolerance) {
 							differs = true;
 							int direction = change > 0 ? 1 : -1;
-							List<Integer> alike = streak.computeIfAbsent(anchor, k -> new ArrayList<>());
-							if (!Integer.valueOf(direction).equals(streakDirection.get(anchor))) {
-								alike.clear();
-								streakDirection.put(anchor, direction);
+							if (direction != output.streakDirection) {
+								output.streak = 0;
+								output.streakDirection = direction;
 							}
-							alike.add(i);
-							if (alike.size() >= NEW_NORMAL) {
-								pass.newNormal = alike.get(0);
-								pass.newNormalMessage = anchor + ": median output tokens " + (direction > 0 ? "longer" : "shorter")
-										+ " than the segment's " + Numbers.plain(median) + " in " + NEW_NORMAL
-										+ " runs in a row: a new normal";
+							if (output.streak++ == 0) {
+								output.streakFirst = i;
+							}
+							if (output.streak >= NEW_NORMAL) {
+								pass.newNormal = output.streakFirst;
+								pass.newNormalMessage = cell.anchor() + ": median output tokens "
+										+ (direction > 0 ? "longer" : "shorter") + " than the segment's "
+										+ Numbers.plain(median) + " in " + NEW_NORMAL + " runs in a row: a new normal";
 								return pass;
 							}
 						}
 					}
 					if (!differs) {
-						streak.remove(anchor);
-						streakDirection.remove(anchor);
-						outputHistory.computeIfAbsent(anchor, k -> new ArrayList<>()).add(tokens);
+						output.streak = 0;
+						output.streakDirection = 0;
+						output.add(tokens);
 					}
 				}
-				addPoints(pass, i, segment, runReasons, cell, differs);
+				addPoints(pass, track, i, segment, runReasons, cell, differs);
 			}
 		}
 		return pass;
+	}
+
+	/**
+	 * A cell's output lengths in the current segment, as the pass needs them: the last {@value #HISTORY} (their
+	 * median is the segment's normal) and the streak of runs that differ from it the same way.
+	 */
+	private static final class OutputLength {
+
+		int segment = -1;
+
+		final double[] last = new double[HISTORY];
+
+		/** Every length of the segment so far; the last {@value #HISTORY} are in {@link #last}, round-robin. */
+		int count;
+
+		/** 1 longer, -1 shorter, 0 none. */
+		int streakDirection;
+
+		int streak;
+
+		int streakFirst;
+
+		void restart(int segment) {
+			this.segment = segment;
+			count = 0;
+			streak = 0;
+			streakDirection = 0;
+		}
+
+		void add(double tokens) {
+			last[count % HISTORY] = tokens;
+			count++;
+		}
+
+		/** The median of the last {@value #HISTORY} lengths (in any order: the median does not depend on it). */
+		double median() {
+			int size = Math.min(count, HISTORY);
+			double[] sorted = new double[size];
+			for (int k = 0; k < size; k++) {
+				double value = last[k];
+				int j = k;
+				for (; j > 0 && Double.compare(sorted[j - 1], value) > 0; j--) {
+					sorted[j] = sorted[j - 1];
+				}
+				sorted[j] = value;
+			}
+			int middle = size / 2;
+			return size % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+		}
+
 	}
 
 	/** The rules that grey every point of a run: an unknown checkpoint, a retraction. */
@@ -293,10 +341,11 @@ public final class SeriesAnalyser {
 	}
 
 	/** The points of one cell of one run, with the rules that grey each. */
-	private static void addPoints(Pass pass, int index, int segment, List<String> runReasons, RunFacts.CellFacts cell,
-			boolean differs) {
-		CellTrack track = pass.track(cell.anchor(), cell.params());
-		for (RunFacts.MetricFacts metric : cell.metrics()) {
+	private static void addPoints(Pass pass, CellTrack track, int index, int segment, List<String> runReasons,
+			RunFacts.CellFacts cell, boolean differs) {
+		List<RunFacts.MetricFacts> metrics = cell.metrics();
+		for (int position = 0; position < metrics.size(); position++) {
+			RunFacts.MetricFacts metric = metrics.get(position);
 			if (metric.value() == null) {
 				continue;
 			}
@@ -314,7 +363,7 @@ public final class SeriesAnalyser {
 				}
 				rules = List.copyOf(all);
 			}
-			track.metric(metric.metric(), pass.runIds).add(index, metric.value(), rules, segment, metric.lowerIsBetter());
+			track.metric(position, metric.metric(), pass.runIds).add(index, metric.value(), rules, segment, metric.lowerIsBetter());
 		}
 	}
 
@@ -330,7 +379,8 @@ public final class SeriesAnalyser {
 			List<String> runReasons = runReasons(run, retracted);
 			List<String> differing = lengthDiffers.getOrDefault(run.id(), List.of());
 			for (RunFacts.CellFacts cell : run.cells()) {
-				addPoints(pass, i, segments.get(i), runReasons, cell, differing.contains(cell.anchor()));
+				addPoints(pass, pass.track(cell.anchor(), cell.params()), i, segments.get(i), runReasons, cell,
+						differing.contains(cell.anchor()));
 			}
 		}
 		return pass.cells();
@@ -407,13 +457,6 @@ public final class SeriesAnalyser {
 		return plain;
 	}
 
-	static double median(List<Double> values) {
-		double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
-		Arrays.sort(sorted);
-		int middle = sorted.length / 2;
-		return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-	}
-
 	/** What one pass found. */
 	private static final class Pass {
 
@@ -458,13 +501,34 @@ public final class SeriesAnalyser {
 
 		final Map<String, Track> points = new LinkedHashMap<>();
 
+		/** What the pass knows of the cell's output lengths. */
+		final OutputLength output = new OutputLength();
+
+		/** The tracks in the order the last run reported its metrics: runs of a series mostly report them alike. */
+		private final List<String> lastNames = new ArrayList<>();
+
+		private final List<Track> lastTracks = new ArrayList<>();
+
 		CellTrack(String anchor, Map<String, Object> params) {
 			this.anchor = anchor;
 			this.params = params;
 		}
 
-		Track metric(String metric, String[] runIds) {
-			return points.computeIfAbsent(metric, k -> new Track(runIds));
+		/** The track of the cell's {@code position}-th metric, {@code metric}. */
+		Track metric(int position, String metric, String[] runIds) {
+			if (position < lastNames.size() && lastNames.get(position).equals(metric)) {
+				return lastTracks.get(position);
+			}
+			Track track = points.computeIfAbsent(metric, k -> new Track(runIds));
+			if (position < lastNames.size()) {
+				lastNames.set(position, metric);
+				lastTracks.set(position, track);
+			}
+			else if (position == lastNames.size()) {
+				lastNames.add(metric);
+				lastTracks.add(track);
+			}
+			return track;
 		}
 
 	}

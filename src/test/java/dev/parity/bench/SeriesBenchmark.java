@@ -183,6 +183,7 @@ class SeriesBenchmark {
 
 		// (a) The series page and API; (c) the run page of a 20-cell run of the same series.
 		Timing page = timing(() -> http.get("/series/" + seriesId).ok());
+		Files.write(OUT.resolve("series-page.html"), http.get("/series/" + seriesId).ok().body());
 		Timing api = timing(() -> http.get("/api/series/" + seriesId).ok());
 		String newestRun = newest;
 		Timing runPage = timing(() -> http.get("/runs/" + newestRun).ok());
@@ -215,15 +216,22 @@ class SeriesBenchmark {
 	}
 
 	/**
-	 * With {@code -Dbench.seriesProfile=N}: N more series pages and N more updates of the series, unmeasured, so that
-	 * a flight recording ({@code JAVA_TOOL_OPTIONS=-XX:StartFlightRecording=...}) has samples enough of each.
+	 * With {@code -Dbench.seriesProfile=N}: N more series pages, N more new runs (each waited for until the worker has
+	 * analysed it) and N more updates of the series by a service call, unmeasured, so that a flight recording
+	 * ({@code JAVA_TOOL_OPTIONS=-XX:StartFlightRecording=...}) has samples enough of each.
 	 */
-	private void profile(String seriesId, String runId, SeriesUpdates updates) {
+	private void profile(String seriesId, String runId, SeriesUpdates updates) throws Exception {
 		int loops = Integer.getInteger("bench.seriesProfile", 0);
 		if (loops > 0) {
-			log("profiling: " + loops + " series pages, then " + loops + " updates");
+			log("profiling: " + loops + " series pages, new runs and updates");
 			for (int i = 0; i < loops; i++) {
 				http.get("/series/" + seriesId).ok();
+			}
+			for (int i = 0; i < loops; i++) {
+				String run = upload("bench-series", Instant.parse("2026-12-02T00:00:00Z").plusSeconds(60L * i));
+				while (!run.equals(lastAnalysed(seriesId))) {
+					Thread.sleep(2);
+				}
 			}
 			for (int i = 0; i < loops; i++) {
 				updates.update(new RunId(runId));
