@@ -77,10 +77,27 @@ class SeriesPageController {
 		return "history/series-list";
 	}
 
+	/** Runs the series page lists unless asked for all: the latest, and a link to the rest. */
+	static final int RUNS_LISTED = 100;
+
+	/**
+	 * A series. Its run list holds the latest {@value #RUNS_LISTED} runs and says so, with a link to all of them
+	 * ({@code ?runs=all}); the charts, segments, change points and the API always cover every run.
+	 */
 	@GetMapping("/series/{id}")
-	String showSeries(@PathVariable String id, Model model) {
+	String showSeries(@PathVariable String id, @RequestParam(required = false) @Nullable String runs, Model model) {
+		if (runs != null && !runs.equals("all")) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "runs must be 'all' (or absent: the latest "
+					+ RUNS_LISTED + "), not '" + runs + "'");
+		}
 		SeriesKey key = series.key(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no series " + id));
 		SeriesAnalysis analysis = updates.analysis(id).orElse(SeriesAnalysis.empty());
+		int total = analysis.runs().size();
+		int from = runs != null ? 0 : Math.max(0, total - RUNS_LISTED);
+		model.addAttribute("listedRuns", analysis.runs().subList(from, total));
+		model.addAttribute("runsFrom", from + 1);
+		model.addAttribute("runsTotal", total);
+		model.addAttribute("allRunsListed", runs != null && total > RUNS_LISTED);
 		SeriesCharts charts = new SeriesCharts(analysis);
 		Map<String, Object> data = new LinkedHashMap<>();
 		data.put("chartUrl", "/api/series/" + id + "/chart");
