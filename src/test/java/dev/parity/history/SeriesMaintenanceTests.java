@@ -241,6 +241,10 @@ class SeriesMaintenanceTests {
 		String refused = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
 			.param("runs", "some")).andExpect(status().isBadRequest()).andReturn().getResponse().getErrorMessage();
 		assertThat(refused).contains("runs", "some");
+		String refusedChanges = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
+			.get("/series/" + seriesId).param("changes", "most")).andExpect(status().isBadRequest()).andReturn()
+			.getResponse().getErrorMessage();
+		assertThat(refusedChanges).contains("changes", "most");
 	}
 
 	/** insert into {@code table} (its columns but generated ones) select (each column, or its override) {@code from}. */
