@@ -269,8 +269,10 @@ public class SeriesUpdates {
 		String key = factsKey(seriesSettings);
 		List<String> ids = series.runIds(seriesId);
 		Set<String> retracted = series.retracted(ids);
-		List<RunFacts> ordered = facts(ids, key, seriesSettings);
-		Map<String, RunPair> needed = pairs(ordered, retracted, key, seriesSettings);
+		// A new run is loaded once, for its facts and for its pair.
+		Map<RunId, Run> loaded = new HashMap<>();
+		List<RunFacts> ordered = facts(ids, key, seriesSettings, loaded);
+		Map<String, RunPair> needed = pairs(ordered, retracted, key, seriesSettings, loaded);
 		SeriesAnalysis analysis = analyser.analyse(ordered, needed, retracted, seriesSettings);
 		long version = series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
 				json.writeValueAsString(StoredAnalysis.of(analysis, retracted)));
@@ -317,7 +319,8 @@ public class SeriesUpdates {
 	private SeriesAnalysis stored(String seriesId, String text) {
 		StoredAnalysis kept = json.readValue(text, StoredAnalysis.class);
 		SeriesSettings seriesSettings = series.settings(seriesId, settings.seriesDefaults());
-		List<RunFacts> ordered = transaction.execute(status -> facts(kept.runIds(), factsKey(seriesSettings), seriesSettings));
+		List<RunFacts> ordered = transaction.execute(status -> facts(kept.runIds(), factsKey(seriesSettings), seriesSettings,
+				new HashMap<>()));
 		return kept.withPoints(ordered);
 	}
 
@@ -347,7 +350,7 @@ public class SeriesUpdates {
 	}
 
 	/** The facts of these runs, in their order: from memory, else PostgreSQL, else computed from the run and kept. */
-	private List<RunFacts> facts(List<String> ids, String key, SeriesSettings seriesSettings) {
+	private List<RunFacts> facts(List<String> ids, String key, SeriesSettings seriesSettings, Map<RunId, Run> kept) {
 		Map<String, RunFacts> found = new HashMap<>();
 		List<String> missing = new ArrayList<>();
 		for (String id : ids) {
@@ -364,6 +367,9 @@ public class SeriesUpdates {
 			List<RunId> toCompute = missing.stream().filter(id -> !found.containsKey(id)).map(RunId::new).toList();
 			for (int from = 0; from < toCompute.size(); from += 50) {
 				Map<RunId, Run> loaded = runs.findAll(toCompute.subList(from, Math.min(toCompute.size(), from + 50)));
+				if (toCompute.size() <= 2) {
+					kept.putAll(loaded); // a run or two that joined: their pairs need them next
+				}
 				for (Run run : loaded.values()) {
 					RunFacts computed = analyser.facts(run, seriesSettings);
 					series.saveFacts(computed.id(), key, json.writeValueAsString(computed));
@@ -390,7 +396,7 @@ public class SeriesUpdates {
 
 	/** Each run's pair with its baseline in the series: kept ones, and those whose baseline is new computed now. */
 	private Map<String, RunPair> pairs(List<RunFacts> ordered, Set<String> retracted, String key,
-			SeriesSettings seriesSettings) {
+			SeriesSettings seriesSettings, Map<RunId, Run> kept) {
 		Map<String, String> baselines = new HashMap<>();
 		for (int i = 1; i < ordered.size(); i++) {
 			baselines.put(ordered.get(i).id(), ordered.get(SeriesAnalyser.baselineOf(ordered, retracted, i)).id());
@@ -416,8 +422,20 @@ public class SeriesUpdates {
 			List<String> toCompute = missing.stream().filter(run -> !found.containsKey(run)).toList();
 			Set<String> wanted = new HashSet<>(toCompute);
 			toCompute.forEach(run -> wanted.add(baselines.get(run)));
-			Map<RunId, Run> loaded = toCompute.isEmpty() ? Map.of()
-					: runs.findAll(wanted.stream().map(RunId::new).toList());
+			Map<RunId, Run> loaded = new HashMap<>();
+			List<RunId> toLoad = new ArrayList<>();
+			for (String run : wanted) {
+				Run known = kept.get(new RunId(run));
+				if (known != null) {
+					loaded.put(known.id(), known);
+				}
+				else {
+					toLoad.add(new RunId(run));
+				}
+			}
+			if (!toLoad.isEmpty()) {
+				loaded.putAll(runs.findAll(toLoad));
+			}
 			for (String run : toCompute) {
 				RunPair pair = analyser.pair(loaded.get(new RunId(baselines.get(run))), loaded.get(new RunId(run)),
 						seriesSettings);
