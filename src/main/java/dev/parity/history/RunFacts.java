@@ -20,6 +20,11 @@ public record RunFacts(String id, @Nullable Instant recordedAt, Instant uploaded
 	/** One cell of the run. */
 	public record CellFacts(String anchor, Map<String, Object> params, @Nullable Double outputTokens,
 			List<MetricFacts> metrics) {
+
+		public CellFacts {
+			anchor = anchor.intern(); // every run of a series has it: the analysis finds a cell's track by it
+		}
+
 	}
 
 	/**
@@ -32,6 +37,11 @@ public record RunFacts(String id, @Nullable Instant recordedAt, Instant uploaded
 	 */
 	public record MetricFacts(String metric, @Nullable Double value, List<String> greyedBy, boolean outputSensitive,
 			boolean lowerIsBetter) {
+
+		public MetricFacts {
+			metric = metric.intern(); // likewise: one copy of each name, compared by reference first
+		}
+
 	}
 
 }

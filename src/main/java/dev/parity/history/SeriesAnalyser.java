@@ -181,8 +181,10 @@ public final class SeriesAnalyser {
 						last.startsBecause()));
 			}
 		}
-		List<SeriesAnalysis.ChangePoint> changePoints = changePoints(pass, runs, settings);
-		return new SeriesAnalysis(entries, segments, events, pass.cells(), changePoints);
+		List<SeriesAnalysis.ChangePoint> changePoints = changePoints(pass, settings);
+		// Kept in memory and shared by the requests that read it: nothing in it can change.
+		return new SeriesAnalysis(List.copyOf(entries), List.copyOf(segments), List.copyOf(events), pass.cells(),
+				List.copyOf(changePoints));
 	}
 
 	/**
@@ -222,29 +224,21 @@ public final class SeriesAnalyser {
 	private static Pass points(List<RunFacts> runs, Set<String> retracted, List<List<SeriesAnalysis.Reason>> breaks,
 			Map<Integer, List<SeriesAnalysis.Reason>> newNormals, double tolerance) {
 		int n = runs.size();
-		Pass pass = new Pass(n);
+		Pass pass = new Pass(runs);
 		int segment = 0;
-		Map<String, List<Double>> outputHistory = new HashMap<>();
-		Map<String, List<Integer>> streak = new HashMap<>();
-		Map<String, Integer> streakDirection = new HashMap<>();
 		for (int i = 0; i < n; i++) {
 			if (i > 0 && (!breaks.get(i).isEmpty() || newNormals.containsKey(i))) {
 				segment++;
-				outputHistory.clear();
-				streak.clear();
-				streakDirection.clear();
 			}
 			pass.segment[i] = segment;
 			RunFacts run = runs.get(i);
-			List<String> runReasons = new ArrayList<>();
-			if (!run.pinned()) {
-				runReasons.add(CHECKPOINT_UNKNOWN);
-			}
-			if (retracted.contains(run.id())) {
-				runReasons.add(RETRACTED);
-			}
+			List<String> runReasons = runReasons(run, retracted);
 			for (RunFacts.CellFacts cell : run.cells()) {
-				String anchor = cell.anchor();
+				CellTrack track = pass.track(cell.anchor(), cell.params());
+				OutputLength output = track.output;
+				if (output.segment != segment) {
+					output.restart(segment);
+				}
 				boolean cellGreyed = !runReasons.isEmpty();
 				for (RunFacts.MetricFacts metric : cell.metrics()) {
 					cellGreyed |= !metric.greyedBy().isEmpty();
@@ -252,59 +246,124 @@ public final class SeriesAnalyser {
 				Double tokens = cell.outputTokens();
 				boolean differs = false;
 				if (!cellGreyed && tokens != null) {
-					List<Double> history = outputHistory.getOrDefault(anchor, List.of());
-					if (history.size() >= HISTORY_MIN) {
-						double median = median(history.subList(Math.max(0, history.size() - HISTORY), history.size()));
+					if (output.count >= HISTORY_MIN) {
+						double median = output.median();
 						double change = tokens / median - 1;
 						if (median > 0 && Math.abs(change) > tolerance) {
 							differs = true;
 							int direction = change > 0 ? 1 : -1;
-							List<Integer> alike = streak.computeIfAbsent(anchor, k -> new ArrayList<>());
-							if (!Integer.valueOf(direction).equals(streakDirection.get(anchor))) {
-								alike.clear();
-								streakDirection.put(anchor, direction);
+							if (direction != output.streakDirection) {
+								output.streak = 0;
+								output.streakDirection = direction;
 							}
-							alike.add(i);
-							if (alike.size() >= NEW_NORMAL) {
-								pass.newNormal = alike.get(0);
-								pass.newNormalMessage = anchor + ": median output tokens " + (direction > 0 ? "longer" : "shorter")
-										+ " than the segment's " + Numbers.plain(median) + " in " + NEW_NORMAL
-										+ " runs in a row: a new normal";
+							if (output.streak++ == 0) {
+								output.streakFirst = i;
+							}
+							if (output.streak >= NEW_NORMAL) {
+								pass.newNormal = output.streakFirst;
+								pass.newNormalMessage = cell.anchor() + ": median output tokens "
+										+ (direction > 0 ? "longer" : "shorter") + " than the segment's "
+										+ Numbers.plain(median) + " in " + NEW_NORMAL + " runs in a row: a new normal";
 								return pass;
 							}
 						}
 					}
 					if (!differs) {
-						streak.remove(anchor);
-						streakDirection.remove(anchor);
-						outputHistory.computeIfAbsent(anchor, k -> new ArrayList<>()).add(tokens);
+						output.streak = 0;
+						output.streakDirection = 0;
+						output.add(tokens);
 					}
 				}
-				addPoints(pass, run, i, segment, runReasons, cell, differs);
+				addPoints(pass, track, i, segment, runReasons, cell, differs);
 			}
 		}
 		return pass;
 	}
 
+	/**
+	 * A cell's output lengths in the current segment, as the pass needs them: the last {@value #HISTORY} (their
+	 * median is the segment's normal) and the streak of runs that differ from it the same way.
+	 */
+	private static final class OutputLength {
+
+		int segment = -1;
+
+		final double[] last = new double[HISTORY];
+
+		/** Every length of the segment so far; the last {@value #HISTORY} are in {@link #last}, round-robin. */
+		int count;
+
+		/** 1 longer, -1 shorter, 0 none. */
+		int streakDirection;
+
+		int streak;
+
+		int streakFirst;
+
+		void restart(int segment) {
+			this.segment = segment;
+			count = 0;
+			streak = 0;
+			streakDirection = 0;
+		}
+
+		void add(double tokens) {
+			last[count % HISTORY] = tokens;
+			count++;
+		}
+
+		/** The median of the last {@value #HISTORY} lengths (in any order: the median does not depend on it). */
+		double median() {
+			int size = Math.min(count, HISTORY);
+			double[] sorted = new double[size];
+			for (int k = 0; k < size; k++) {
+				double value = last[k];
+				int j = k;
+				for (; j > 0 && Double.compare(sorted[j - 1], value) > 0; j--) {
+					sorted[j] = sorted[j - 1];
+				}
+				sorted[j] = value;
+			}
+			int middle = size / 2;
+			return size % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+		}
+
+	}
+
+	/** The rules that grey every point of a run: an unknown checkpoint, a retraction. */
+	private static List<String> runReasons(RunFacts run, Set<String> retracted) {
+		boolean unpinned = !run.pinned();
+		boolean isRetracted = retracted.contains(run.id());
+		if (unpinned && isRetracted) {
+			return List.of(CHECKPOINT_UNKNOWN, RETRACTED);
+		}
+		return unpinned ? List.of(CHECKPOINT_UNKNOWN) : isRetracted ? List.of(RETRACTED) : List.of();
+	}
+
 	/** The points of one cell of one run, with the rules that grey each. */
-	private static void addPoints(Pass pass, RunFacts run, int index, int segment, List<String> runReasons,
+	private static void addPoints(Pass pass, CellTrack track, int index, int segment, List<String> runReasons,
 			RunFacts.CellFacts cell, boolean differs) {
-		CellTrack track = pass.track(cell.anchor(), cell.params());
-		for (RunFacts.MetricFacts metric : cell.metrics()) {
+		List<RunFacts.MetricFacts> metrics = cell.metrics();
+		for (int position = 0; position < metrics.size(); position++) {
+			RunFacts.MetricFacts metric = metrics.get(position);
 			if (metric.value() == null) {
 				continue;
 			}
-			List<String> rules = new ArrayList<>(runReasons);
-			for (String rule : metric.greyedBy()) {
-				if (!rules.contains(rule)) {
-					rules.add(rule);
+			boolean lengthDiffers = differs && metric.outputSensitive();
+			List<String> rules = List.of();
+			if (!runReasons.isEmpty() || !metric.greyedBy().isEmpty() || lengthDiffers) {
+				List<String> all = new ArrayList<>(runReasons);
+				for (String rule : metric.greyedBy()) {
+					if (!all.contains(rule)) {
+						all.add(rule);
+					}
 				}
+				if (lengthDiffers) {
+					all.add(OUTPUT_LENGTH_DIFFERS);
+				}
+				rules = List.copyOf(all);
 			}
-			if (differs && metric.outputSensitive()) {
-				rules.add(OUTPUT_LENGTH_DIFFERS);
-			}
-			track.add(metric.metric(), new SeriesAnalysis.Point(run.id(), metric.value(), !rules.isEmpty(),
-					List.copyOf(rules)), index, segment, metric.lowerIsBetter());
+			track.metric(position, metric.metric(), pass.runIds).add(index, metric.value(), rules, segment, metric.lowerIsBetter());
 		}
 	}
 
@@ -314,59 +373,70 @@ public final class SeriesAnalyser {
 	 */
 	static List<SeriesAnalysis.CellPoints> cells(List<RunFacts> runs, List<Integer> segments, Set<String> retracted,
 			Map<String, List<String>> lengthDiffers) {
-		Pass pass = new Pass(runs.size());
+		Pass pass = new Pass(runs);
 		for (int i = 0; i < runs.size(); i++) {
 			RunFacts run = runs.get(i);
-			List<String> runReasons = new ArrayList<>();
-			if (!run.pinned()) {
-				runReasons.add(CHECKPOINT_UNKNOWN);
-			}
-			if (retracted.contains(run.id())) {
-				runReasons.add(RETRACTED);
-			}
+			List<String> runReasons = runReasons(run, retracted);
 			List<String> differing = lengthDiffers.getOrDefault(run.id(), List.of());
 			for (RunFacts.CellFacts cell : run.cells()) {
-				addPoints(pass, run, i, segments.get(i), runReasons, cell, differing.contains(cell.anchor()));
+				addPoints(pass, pass.track(cell.anchor(), cell.params()), i, segments.get(i), runReasons, cell,
+						differing.contains(cell.anchor()));
 			}
 		}
 		return pass.cells();
 	}
 
 	/** Per segment, per cell × metric, E-Divisive over the points no rule greys. */
-	private static List<SeriesAnalysis.ChangePoint> changePoints(Pass pass, List<RunFacts> runs, SeriesSettings settings) {
+	private static List<SeriesAnalysis.ChangePoint> changePoints(Pass pass, SeriesSettings settings) {
 		List<SeriesAnalysis.ChangePoint> found = new ArrayList<>();
+		List<Integer> foundAt = new ArrayList<>();
 		for (CellTrack track : pass.tracks.values()) {
-			for (Map.Entry<String, List<Tracked>> metric : track.points.entrySet()) {
-				Map<Integer, List<Tracked>> bySegment = new LinkedHashMap<>();
-				for (Tracked point : metric.getValue()) {
-					if (!point.point.greyed()) {
-						bySegment.computeIfAbsent(point.segment, k -> new ArrayList<>()).add(point);
+			for (Map.Entry<String, Track> metric : track.points.entrySet()) {
+				Track points = metric.getValue();
+				int[] kept = new int[points.size()];
+				int count = 0;
+				for (int p = 0; p < points.size(); p++) {
+					if (!points.greyed(p)) {
+						kept[count++] = p;
 					}
 				}
-				for (Map.Entry<Integer, List<Tracked>> segment : bySegment.entrySet()) {
-					List<Tracked> points = segment.getValue();
-					double[] values = points.stream().mapToDouble(p -> p.point.value()).toArray();
+				// Segments never decrease along a track: each is one stretch of the points kept.
+				for (int from = 0; from < count;) {
+					int segment = points.segment(kept[from]);
+					int to = from;
+					while (to < count && points.segment(kept[to]) == segment) {
+						to++;
+					}
+					double[] values = new double[to - from];
+					for (int k = from; k < to; k++) {
+						values[k - from] = points.value(kept[k]);
+					}
 					for (EDivisive.ChangePoint cp : EDivisive.changePoints(values, settings.window(), settings.maxPvalue())) {
-						Tracked first = points.get(cp.index());
+						int first = kept[from + cp.index()];
 						double before = cp.stats().meanBefore();
 						double after = cp.stats().meanAfter();
-						boolean lowerIsBetter = first.lowerIsBetter;
-						boolean worse = lowerIsBetter ? after > before : after < before;
-						found.add(new SeriesAnalysis.ChangePoint(first.point.run(), segment.getKey(), track.params,
+						boolean worse = points.lowerIsBetter(first) ? after > before : after < before;
+						found.add(new SeriesAnalysis.ChangePoint(pass.runIds[points.run(first)], segment, track.params,
 								track.anchor, metric.getKey(), worse ? "regression" : "improvement",
 								before == 0 ? 0 : Math.abs(after / before - 1), cp.stats().magnitude(), before, after,
-								cp.stats().pvalue(), points.size() - cp.index()));
+								cp.stats().pvalue(), values.length - cp.index()));
+						foundAt.add(points.run(first));
 					}
+					from = to;
 				}
 			}
 		}
-		Map<String, Integer> order = new HashMap<>();
-		for (int i = 0; i < runs.size(); i++) {
-			order.put(runs.get(i).id(), i);
+		Integer[] order = new Integer[found.size()];
+		for (int i = 0; i < order.length; i++) {
+			order[i] = i;
 		}
-		found.sort(java.util.Comparator.comparing((SeriesAnalysis.ChangePoint cp) -> order.get(cp.run()))
-			.thenComparing(SeriesAnalysis.ChangePoint::anchor).thenComparing(SeriesAnalysis.ChangePoint::metric));
-		return found;
+		Arrays.sort(order, java.util.Comparator.comparing((Integer i) -> foundAt.get(i))
+			.thenComparing(i -> found.get(i).anchor()).thenComparing(i -> found.get(i).metric()));
+		List<SeriesAnalysis.ChangePoint> sorted = new ArrayList<>(order.length);
+		for (Integer i : order) {
+			sorted.add(found.get(i));
+		}
+		return sorted;
 	}
 
 	/**
@@ -387,15 +457,10 @@ public final class SeriesAnalyser {
 		return plain;
 	}
 
-	static double median(List<Double> values) {
-		double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
-		Arrays.sort(sorted);
-		int middle = sorted.length / 2;
-		return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-	}
-
 	/** What one pass found. */
 	private static final class Pass {
+
+		final String[] runIds;
 
 		final int[] segment;
 
@@ -405,8 +470,12 @@ public final class SeriesAnalyser {
 
 		String newNormalMessage = "";
 
-		Pass(int runs) {
-			segment = new int[runs];
+		Pass(List<RunFacts> runs) {
+			runIds = new String[runs.size()];
+			for (int i = 0; i < runIds.length; i++) {
+				runIds[i] = runs.get(i).id();
+			}
+			segment = new int[runs.size()];
 		}
 
 		CellTrack track(String anchor, Map<String, Object> params) {
@@ -416,17 +485,12 @@ public final class SeriesAnalyser {
 		List<SeriesAnalysis.CellPoints> cells() {
 			List<SeriesAnalysis.CellPoints> cells = new ArrayList<>();
 			for (CellTrack track : new TreeSet<>(tracks.keySet()).stream().map(tracks::get).toList()) {
-				Map<String, List<SeriesAnalysis.Point>> metrics = new LinkedHashMap<>();
-				track.points.forEach((metric, points) -> metrics.put(metric,
-						points.stream().map(p -> p.point).toList()));
-				cells.add(new SeriesAnalysis.CellPoints(track.anchor, track.params, metrics));
+				cells.add(new SeriesAnalysis.CellPoints(track.anchor, track.params,
+						java.util.Collections.unmodifiableMap(new LinkedHashMap<>(track.points))));
 			}
-			return cells;
+			return java.util.Collections.unmodifiableList(cells);
 		}
 
-	}
-
-	private record Tracked(SeriesAnalysis.Point point, int run, int segment, boolean lowerIsBetter) {
 	}
 
 	private static final class CellTrack {
@@ -435,15 +499,36 @@ public final class SeriesAnalyser {
 
 		final Map<String, Object> params;
 
-		final Map<String, List<Tracked>> points = new LinkedHashMap<>();
+		final Map<String, Track> points = new LinkedHashMap<>();
+
+		/** What the pass knows of the cell's output lengths. */
+		final OutputLength output = new OutputLength();
+
+		/** The tracks in the order the last run reported its metrics: runs of a series mostly report them alike. */
+		private final List<String> lastNames = new ArrayList<>();
+
+		private final List<Track> lastTracks = new ArrayList<>();
 
 		CellTrack(String anchor, Map<String, Object> params) {
 			this.anchor = anchor;
 			this.params = params;
 		}
 
-		void add(String metric, SeriesAnalysis.Point point, int run, int segment, boolean lowerIsBetter) {
-			points.computeIfAbsent(metric, k -> new ArrayList<>()).add(new Tracked(point, run, segment, lowerIsBetter));
+		/** The track of the cell's {@code position}-th metric, {@code metric}. */
+		Track metric(int position, String metric, String[] runIds) {
+			if (position < lastNames.size() && lastNames.get(position).equals(metric)) {
+				return lastTracks.get(position);
+			}
+			Track track = points.computeIfAbsent(metric, k -> new Track(runIds));
+			if (position < lastNames.size()) {
+				lastNames.set(position, metric);
+				lastTracks.set(position, track);
+			}
+			else if (position == lastNames.size()) {
+				lastNames.add(metric);
+				lastTracks.add(track);
+			}
+			return track;
 		}
 
 	}

@@ -70,28 +70,45 @@ public class SeriesRepository {
 			.list());
 	}
 
-	void saveAnalysis(String seriesId, int runCount, @Nullable String lastRun, String analysisJson) {
-		jdbc.sql("""
+	/** Stores the series' analysis in place of the one before; returns its version, which no other analysis had. */
+	long saveAnalysis(String seriesId, int runCount, @Nullable String lastRun, String analysisJson) {
+		return jdbc.sql("""
 				insert into series_analysis (series_id, run_count, last_run, analysis, computed_at)
 				values (?, ?, ?, ?::jsonb, now())
 				on conflict (series_id) do update set run_count = excluded.run_count, last_run = excluded.last_run,
-				    analysis = excluded.analysis, computed_at = excluded.computed_at""")
+				    analysis = excluded.analysis, computed_at = excluded.computed_at,
+				    version = nextval('series_analysis_version')
+				returning version""")
 			.params(seriesId, runCount, lastRun, analysisJson)
-			.update();
+			.query(Long.class)
+			.single();
 	}
 
-	/** Whether a run of the series was retracted or superseded after its analysis was computed. */
-	boolean retractedSinceAnalysis(String seriesId) {
-		return Boolean.TRUE.equals(jdbc.sql("""
-				select exists (select 1 from retraction r join series_run s on s.run_id = r.subject_id
-				               join series_analysis a on a.series_id = s.series_id
-				               where r.subject_kind = 'run' and s.series_id = ? and r.created_at >= a.computed_at)""")
-			.param(seriesId).query(Boolean.class).single());
+	/**
+	 * Which analysis of the series is stored, and whether one of its runs was retracted or superseded since it was
+	 * computed (then it is stale).
+	 */
+	record AnalysisState(long version, boolean retractedSince) {
 	}
 
-	public Optional<String> analysisJson(String seriesId) {
-		return jdbc.sql("select analysis::text from series_analysis where series_id = ?").param(seriesId)
-			.query(String.class).optional();
+	Optional<AnalysisState> analysisState(String seriesId) {
+		return jdbc.sql("""
+				select a.version, exists (select 1 from retraction r join series_run s on s.run_id = r.subject_id
+				                          where r.subject_kind = 'run' and s.series_id = a.series_id
+				                            and r.created_at >= a.computed_at)
+				from series_analysis a where a.series_id = ?""")
+			.param(seriesId)
+			.query((rs, row) -> new AnalysisState(rs.getLong(1), rs.getBoolean(2)))
+			.optional();
+	}
+
+	/** A stored analysis and its version. */
+	record StoredJson(long version, String json) {
+	}
+
+	Optional<StoredJson> analysisJson(String seriesId) {
+		return jdbc.sql("select version, analysis::text from series_analysis where series_id = ?").param(seriesId)
+			.query((rs, row) -> new StoredJson(rs.getLong(1), rs.getString(2))).optional();
 	}
 
 	public Optional<SeriesKey> key(String seriesId) {

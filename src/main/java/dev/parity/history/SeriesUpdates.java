@@ -55,6 +55,12 @@ public class SeriesUpdates {
 
 	private static final Logger log = LoggerFactory.getLogger(SeriesUpdates.class);
 
+	/** How long a series update takes, from the claim of its jobs to the commit of its analysis. */
+	private static final io.micrometer.core.instrument.Timer UPDATE_TIME = io.micrometer.core.instrument.Timer
+		.builder("parity.series.update")
+		.description("Series updates: claim of the series' jobs to the commit of its new analysis")
+		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
+
 	/** What facts and pairs are computed under: the analyser's version and what the settings change in them. */
 	private static final String FACTS_VERSION = "1";
 
@@ -79,6 +85,24 @@ public class SeriesUpdates {
 		.build();
 
 	private final Cache<String, RunPair> pairs = Caffeine.newBuilder().maximumSize(200_000).build();
+
+	/**
+	 * The latest analysis of each series read or computed here, with its points, by series id and served while the
+	 * stored analysis has the same version (a new run, a retraction or new settings store a new one, here or on
+	 * another instance); bounded by the points it holds.
+	 */
+	private final Cache<String, Kept> analyses = Caffeine.newBuilder()
+		.maximumWeight(2_000_000)
+		.weigher((String key, Kept value) -> 1 + value.points())
+		.build();
+
+	private record Kept(long version, SeriesAnalysis analysis) {
+
+		int points() {
+			return analysis.cells().stream().flatMap(c -> c.metrics().values().stream()).mapToInt(List::size).sum();
+		}
+
+	}
 
 	private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
 		Thread thread = new Thread(runnable, "series-updates");
@@ -167,7 +191,8 @@ public class SeriesUpdates {
 	private boolean doNext(@Nullable String seriesId) {
 		SeriesRepository.Job[] claimed = new SeriesRepository.Job[1];
 		try {
-			return Boolean.TRUE.equals(transaction.execute(status -> {
+			long started = System.nanoTime();
+			boolean done = Boolean.TRUE.equals(transaction.execute(status -> {
 				Optional<SeriesRepository.Job> job = series.claim(seriesId);
 				if (job.isEmpty()) {
 					return false;
@@ -177,6 +202,10 @@ public class SeriesUpdates {
 				series.done(job.get());
 				return true;
 			}));
+			if (done) {
+				UPDATE_TIME.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+			}
+			return done;
 		}
 		catch (RuntimeException ex) {
 			if (claimed[0] == null) {
@@ -240,34 +269,59 @@ public class SeriesUpdates {
 		String key = factsKey(seriesSettings);
 		List<String> ids = series.runIds(seriesId);
 		Set<String> retracted = series.retracted(ids);
-		List<RunFacts> ordered = facts(ids, key, seriesSettings);
-		Map<String, RunPair> needed = pairs(ordered, retracted, key, seriesSettings);
+		// A new run is loaded once, for its facts and for its pair.
+		Map<RunId, Run> loaded = new HashMap<>();
+		List<RunFacts> ordered = facts(ids, key, seriesSettings, loaded);
+		Map<String, RunPair> needed = pairs(ordered, retracted, key, seriesSettings, loaded);
 		SeriesAnalysis analysis = analyser.analyse(ordered, needed, retracted, seriesSettings);
-		series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
+		long version = series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
 				json.writeValueAsString(StoredAnalysis.of(analysis, retracted)));
 		alerts.reconcile(seriesId, analysis, seriesSettings);
+		// Kept under the version it was stored with: should this transaction roll back, no read finds that version.
+		analyses.put(seriesId, new Kept(version, analysis));
 		return analysis;
 	}
 
-	/** The stored analysis of a series, with its points rebuilt from the runs' facts; brought up to date first. */
+	/**
+	 * The analysis of a series, brought up to date first: the one kept in memory while it is the one stored, else the
+	 * stored one with its points rebuilt from the runs' facts.
+	 */
 	public Optional<SeriesAnalysis> analysis(String seriesId) {
 		catchUp(seriesId);
-		Optional<String> stored = series.analysisJson(seriesId);
+		Optional<SeriesRepository.AnalysisState> state = series.analysisState(seriesId);
 		// A series restored from a backup has no analysis (it is computed again, not kept); one of whose runs was
 		// retracted since has a stale one.
-		if (stored.isEmpty() ? series.key(seriesId).isPresent() : series.retractedSinceAnalysis(seriesId)) {
-			String reason = stored.isEmpty() ? "no-analysis" : "retraction";
+		if (state.isEmpty() ? series.key(seriesId).isPresent() : state.get().retractedSince()) {
+			String reason = state.isEmpty() ? "no-analysis" : "retraction";
 			transaction.executeWithoutResult(status -> series.enqueue(seriesId, null, reason));
 			catchUp(seriesId);
-			stored = series.analysisJson(seriesId);
+			state = series.analysisState(seriesId);
 		}
-		return stored.map(text -> {
-			StoredAnalysis kept = json.readValue(text, StoredAnalysis.class);
-			SeriesSettings seriesSettings = series.settings(seriesId, settings.seriesDefaults());
-			List<String> ids = kept.summary().runs().stream().map(SeriesAnalysis.RunEntry::id).toList();
-			List<RunFacts> ordered = transaction.execute(status -> facts(ids, factsKey(seriesSettings), seriesSettings));
-			return kept.withPoints(ordered);
+		if (state.isEmpty()) {
+			return Optional.empty();
+		}
+		Kept kept = analyses.getIfPresent(seriesId);
+		if (kept != null && kept.version() == state.get().version()) {
+			return Optional.of(kept.analysis());
+		}
+		return series.analysisJson(seriesId).map(stored -> {
+			SeriesAnalysis analysis = stored(seriesId, stored.json());
+			analyses.put(seriesId, new Kept(stored.version(), analysis));
+			return analysis;
 		});
+	}
+
+	/** The stored analysis of a series as it is stored, with its points rebuilt from the runs' facts; not kept. */
+	Optional<SeriesAnalysis> stored(String seriesId) {
+		return series.analysisJson(seriesId).map(stored -> stored(seriesId, stored.json()));
+	}
+
+	private SeriesAnalysis stored(String seriesId, String text) {
+		StoredAnalysis kept = json.readValue(text, StoredAnalysis.class);
+		SeriesSettings seriesSettings = series.settings(seriesId, settings.seriesDefaults());
+		List<RunFacts> ordered = transaction.execute(status -> facts(kept.runIds(), factsKey(seriesSettings), seriesSettings,
+				new HashMap<>()));
+		return kept.withPoints(ordered);
 	}
 
 	/**
@@ -296,7 +350,7 @@ public class SeriesUpdates {
 	}
 
 	/** The facts of these runs, in their order: from memory, else PostgreSQL, else computed from the run and kept. */
-	private List<RunFacts> facts(List<String> ids, String key, SeriesSettings seriesSettings) {
+	private List<RunFacts> facts(List<String> ids, String key, SeriesSettings seriesSettings, Map<RunId, Run> kept) {
 		Map<String, RunFacts> found = new HashMap<>();
 		List<String> missing = new ArrayList<>();
 		for (String id : ids) {
@@ -313,6 +367,9 @@ public class SeriesUpdates {
 			List<RunId> toCompute = missing.stream().filter(id -> !found.containsKey(id)).map(RunId::new).toList();
 			for (int from = 0; from < toCompute.size(); from += 50) {
 				Map<RunId, Run> loaded = runs.findAll(toCompute.subList(from, Math.min(toCompute.size(), from + 50)));
+				if (toCompute.size() <= 2) {
+					kept.putAll(loaded); // a run or two that joined: their pairs need them next
+				}
 				for (Run run : loaded.values()) {
 					RunFacts computed = analyser.facts(run, seriesSettings);
 					series.saveFacts(computed.id(), key, json.writeValueAsString(computed));
@@ -339,7 +396,7 @@ public class SeriesUpdates {
 
 	/** Each run's pair with its baseline in the series: kept ones, and those whose baseline is new computed now. */
 	private Map<String, RunPair> pairs(List<RunFacts> ordered, Set<String> retracted, String key,
-			SeriesSettings seriesSettings) {
+			SeriesSettings seriesSettings, Map<RunId, Run> kept) {
 		Map<String, String> baselines = new HashMap<>();
 		for (int i = 1; i < ordered.size(); i++) {
 			baselines.put(ordered.get(i).id(), ordered.get(SeriesAnalyser.baselineOf(ordered, retracted, i)).id());
@@ -365,8 +422,20 @@ public class SeriesUpdates {
 			List<String> toCompute = missing.stream().filter(run -> !found.containsKey(run)).toList();
 			Set<String> wanted = new HashSet<>(toCompute);
 			toCompute.forEach(run -> wanted.add(baselines.get(run)));
-			Map<RunId, Run> loaded = toCompute.isEmpty() ? Map.of()
-					: runs.findAll(wanted.stream().map(RunId::new).toList());
+			Map<RunId, Run> loaded = new HashMap<>();
+			List<RunId> toLoad = new ArrayList<>();
+			for (String run : wanted) {
+				Run known = kept.get(new RunId(run));
+				if (known != null) {
+					loaded.put(known.id(), known);
+				}
+				else {
+					toLoad.add(new RunId(run));
+				}
+			}
+			if (!toLoad.isEmpty()) {
+				loaded.putAll(runs.findAll(toLoad));
+			}
 			for (String run : toCompute) {
 				RunPair pair = analyser.pair(loaded.get(new RunId(baselines.get(run))), loaded.get(new RunId(run)),
 						seriesSettings);
@@ -383,18 +452,23 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * What is kept of an analysis: everything but the points (which follow from the runs' facts), with what the
-	 * points need besides — the runs retracted at the time and the cells whose output length differed.
+	 * What is kept of an analysis: its segments, events and change points, the ids of its runs in order with the
+	 * segment of each (the rest of a run's entry is in its facts), and what the points need besides their facts — the
+	 * runs retracted at the time and the cells whose output length differed. Analyses stored before {@code run_ids}
+	 * existed kept the runs' whole entries in {@code summary.runs}; they read the same.
 	 */
-	record StoredAnalysis(SeriesAnalysis summary, List<String> retracted, Map<String, List<String>> lengthDiffers) {
+	record StoredAnalysis(SeriesAnalysis summary, @Nullable List<String> runIds, @Nullable List<Integer> runSegments,
+			List<String> retracted, Map<String, List<String>> lengthDiffers) {
 
 		static StoredAnalysis of(SeriesAnalysis analysis, Set<String> retracted) {
 			Map<String, List<String>> differs = new java.util.TreeMap<>();
 			for (SeriesAnalysis.CellPoints cell : analysis.cells()) {
 				for (List<SeriesAnalysis.Point> points : cell.metrics().values()) {
-					for (SeriesAnalysis.Point point : points) {
-						if (point.greyedBy().contains(SeriesAnalyser.OUTPUT_LENGTH_DIFFERS)) {
-							List<String> anchors = differs.computeIfAbsent(point.run(), k -> new ArrayList<>());
+					for (int i = 0; i < points.size(); i++) {
+						List<String> greyedBy = points instanceof Track track ? track.greyedBy(i) : points.get(i).greyedBy();
+						if (greyedBy.contains(SeriesAnalyser.OUTPUT_LENGTH_DIFFERS)) {
+							String run = points instanceof Track track ? track.runId(i) : points.get(i).run();
+							List<String> anchors = differs.computeIfAbsent(run, k -> new ArrayList<>());
 							if (!anchors.contains(cell.anchor())) {
 								anchors.add(cell.anchor());
 							}
@@ -402,14 +476,33 @@ public class SeriesUpdates {
 					}
 				}
 			}
-			return new StoredAnalysis(new SeriesAnalysis(analysis.runs(), analysis.segments(), analysis.events(),
-					List.of(), analysis.changePoints()), new ArrayList<>(new java.util.TreeSet<>(retracted)), differs);
+			return new StoredAnalysis(new SeriesAnalysis(List.of(), analysis.segments(), analysis.events(), List.of(),
+					analysis.changePoints()), analysis.runs().stream().map(SeriesAnalysis.RunEntry::id).toList(),
+					analysis.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList(),
+					new ArrayList<>(new java.util.TreeSet<>(retracted)), differs);
 		}
 
+		@Override
+		public List<String> runIds() {
+			return runIds != null ? runIds : summary.runs().stream().map(SeriesAnalysis.RunEntry::id).toList();
+		}
+
+		List<Integer> segments() {
+			return runSegments != null ? runSegments : summary.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList();
+		}
+
+		/** The analysis, its runs' entries and points from the runs' facts (in the order of {@link #runIds}). */
 		SeriesAnalysis withPoints(List<RunFacts> ordered) {
-			List<Integer> segments = summary.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList();
-			return new SeriesAnalysis(summary.runs(), summary.segments(), summary.events(),
-					SeriesAnalyser.cells(ordered, segments, Set.copyOf(retracted), lengthDiffers), summary.changePoints());
+			List<Integer> segments = segments();
+			List<SeriesAnalysis.RunEntry> entries = new ArrayList<>(ordered.size());
+			for (int i = 0; i < ordered.size(); i++) {
+				RunFacts run = ordered.get(i);
+				entries.add(new SeriesAnalysis.RunEntry(run.id(), run.recordedAt(), run.uploadedAt(), run.engineVersion(),
+						run.engineCommit(), segments.get(i)));
+			}
+			return new SeriesAnalysis(java.util.Collections.unmodifiableList(entries), summary.segments(),
+					summary.events(), SeriesAnalyser.cells(ordered, segments, Set.copyOf(retracted), lengthDiffers),
+					summary.changePoints());
 		}
 
 	}

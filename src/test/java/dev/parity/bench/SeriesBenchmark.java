@@ -160,8 +160,15 @@ class SeriesBenchmark {
 		// (b) New runs over HTTP: the POST answers after the commit; the worker updates the series after it.
 		List<Double> joining = new ArrayList<>();
 		List<Double> untilAnalysed = new ArrayList<>();
+		// The worker's own time for each new run: claim of the job to the commit of the analysis (its timer).
+		List<Double> updateWork = new ArrayList<>();
+		// ...and the processor time its thread used for it: what the update costs whatever else the machine runs.
+		List<Double> updateCpu = new ArrayList<>();
 		String newest = null;
 		for (int i = 0; i < NEW_RUNS; i++) {
+			double cpuBefore = workerCpu();
+			double workBefore = updateTime();
+			long updatesBefore = updates();
 			long t = System.nanoTime();
 			newest = upload("bench-series", Instant.parse("2026-12-01T00:00:00Z").plusSeconds(60L * i));
 			joining.add((System.nanoTime() - t) / 1e6);
@@ -169,14 +176,22 @@ class SeriesBenchmark {
 				Thread.sleep(2);
 			}
 			untilAnalysed.add((System.nanoTime() - t) / 1e6);
+			while (updates() == updatesBefore) {
+				Thread.sleep(2); // the timer records after the commit
+			}
+			updateWork.add(updateTime() - workBefore);
+			updateCpu.add(workerCpu() - cpuBefore);
 			String api = http.get("/api/series/" + seriesId).ok().text();
 			assertThat(api).as("the new run is in the series").contains(newest);
 		}
 		log("POST of a new run into the " + RUNS + "-run series: " + fmt(joining) + " ms (until analysed by the worker: "
-				+ fmt(untilAnalysed) + " ms); into a new series: " + fmt(alone) + " ms; warm update: " + fmt(warmUpdates) + " ms");
+				+ fmt(untilAnalysed) + " ms; the worker's update: " + fmt(updateWork) + " ms, processor time "
+				+ fmt(updateCpu) + " ms); into a new series: "
+				+ fmt(alone) + " ms; warm update: " + fmt(warmUpdates) + " ms");
 
 		// (a) The series page and API; (c) the run page of a 20-cell run of the same series.
 		Timing page = timing(() -> http.get("/series/" + seriesId).ok());
+		Files.write(OUT.resolve("series-page.html"), http.get("/series/" + seriesId).ok().body());
 		Timing api = timing(() -> http.get("/api/series/" + seriesId).ok());
 		String newestRun = newest;
 		Timing runPage = timing(() -> http.get("/runs/" + newestRun).ok());
@@ -195,13 +210,70 @@ class SeriesBenchmark {
 				fmt(alone)));
 		md.append(String.format(Locale.ROOT, "| POST start → series analysed with it by the worker (%d-run series) | %.1f | %s |\n",
 				RUNS, Http.median(untilAnalysed), fmt(untilAnalysed)));
+		md.append(String.format(Locale.ROOT,
+				"| the worker's update of the %d-run series for the new run (claim → commit, `parity.series.update`) | %.1f | %s |\n",
+				RUNS, Http.median(updateWork), fmt(updateWork)));
+		md.append(String.format(Locale.ROOT,
+				"| the processor time of the worker's thread for that update (independent of the machine's load) | %.1f | %s |\n",
+				Http.median(updateCpu), fmt(updateCpu)));
 		md.append(String.format(Locale.ROOT, "| series update, facts and pairs kept (service call) | %.1f | %s |\n",
 				Http.median(warmUpdates), fmt(warmUpdates)));
 		md.append(String.format(Locale.ROOT,
-				"\nRatios: series page / run page %.1f×; series API / run page %.1f×; POST into the %d-run series / into a new one %.2f×; "
-						+ "update work after the POST (analysed − POST) %.0f ms.\n",
+				"\nRatios: series page / run page %.2f× (target ≤ 2); series API / run page %.2f×; POST into the %d-run series / into a new one %.2f×; "
+						+ "the work for one new run (the worker's update) %.1f ms, of which processor time %.1f ms (target ≤ 50); "
+						+ "analysed − POST %.0f ms.\n",
 				page.warm / runPage.warm, api.warm / runPage.warm, RUNS, Http.median(joining) / Http.median(alone),
-				Http.median(untilAnalysed) - Http.median(joining)));
+				Http.median(updateWork), Http.median(updateCpu), Http.median(untilAnalysed) - Http.median(joining)));
+		profile(seriesId, newestRun, updates);
+	}
+
+	/**
+	 * With {@code -Dbench.seriesProfile=N}: N more series pages, N more new runs (each waited for until the worker has
+	 * analysed it) and N more updates of the series by a service call, unmeasured, so that a flight recording
+	 * ({@code JAVA_TOOL_OPTIONS=-XX:StartFlightRecording=...}) has samples enough of each.
+	 */
+	private void profile(String seriesId, String runId, SeriesUpdates updates) throws Exception {
+		int loops = Integer.getInteger("bench.seriesProfile", 0);
+		if (loops > 0) {
+			log("profiling: " + loops + " series pages, new runs and updates");
+			for (int i = 0; i < loops; i++) {
+				http.get("/series/" + seriesId).ok();
+			}
+			for (int i = 0; i < loops; i++) {
+				String run = upload("bench-series", Instant.parse("2026-12-02T00:00:00Z").plusSeconds(60L * i));
+				while (!run.equals(lastAnalysed(seriesId))) {
+					Thread.sleep(2);
+				}
+			}
+			for (int i = 0; i < loops; i++) {
+				updates.update(new RunId(runId));
+			}
+		}
+	}
+
+	/** The processor time the series worker's thread has used so far, in milliseconds. */
+	private static double workerCpu() {
+		var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+		for (Thread thread : Thread.getAllStackTraces().keySet()) {
+			if (thread.getName().equals("series-updates")) {
+				return threads.getThreadCpuTime(thread.getId()) / 1e6;
+			}
+		}
+		return 0;
+	}
+
+	/** How many series updates were done so far. */
+	private static long updates() {
+		io.micrometer.core.instrument.Timer timer = io.micrometer.core.instrument.Metrics.globalRegistry
+			.find("parity.series.update").timer();
+		return timer == null ? 0 : timer.count();
+	}
+
+	/** The total time of the series updates done so far, in milliseconds. */
+	private static double updateTime() {
+		io.micrometer.core.instrument.Timer timer = io.micrometer.core.instrument.Metrics.globalRegistry
+			.find("parity.series.update").timer();
+		return timer == null ? 0 : timer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS) / 1e6;
 	}
 
 	private String lastAnalysed(String seriesId) throws SQLException {

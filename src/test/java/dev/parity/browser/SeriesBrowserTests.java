@@ -24,6 +24,12 @@ class SeriesBrowserTests extends BrowserTest {
 	@Autowired
 	MockMvc mvc;
 
+	@Autowired
+	org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
+	@Autowired
+	dev.parity.history.SeriesUpdates updates;
+
 	@Test
 	void theSeriesPageShowsBreaksGreyedPointsAndAnAlertWithItsStatusForm() throws Exception {
 		String first = null;
@@ -61,6 +67,58 @@ class SeriesBrowserTests extends BrowserTest {
 		Browser.waitUpTo(browser, 15).until(d -> d.findElement(By.cssSelector(".alert .status")).getText().equals("explained"));
 		assertThat(browser.findElement(By.cssSelector(".alert .history")).getAttribute("textContent"))
 			.contains("fp8 decode kernels regressed");
+	}
+
+
+	@Test
+	void aLinkToAnOlderRunOfALongSeriesOpensTheListOfAllRuns() throws Exception {
+		java.util.List<String> ids = new java.util.ArrayList<>();
+		for (ObjectNode night : dev.parity.history.NightlyRunsAccess.series("nightly-box-long").subList(0, 3)) {
+			ids.add(TestUploads.upload(mvc, night.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+		}
+		String seriesId = jdbc.sql("select series_id from series_run where run_id = ?").param(ids.get(0))
+			.query(String.class).single();
+		// 100 more runs after them, copies of the last made in SQL: the page lists the latest 100 of 103.
+		String prefix = dev.parity.run.RunId.random().value().substring(0, 7);
+		String id = "'" + prefix + "' || lpad(g::text, 3, '0')";
+		jdbc.sql(copy("run", java.util.Map.of("id", id, "upload_sha256", "md5('" + prefix + "' || g) || md5('y' || g)",
+				"recorded_at", "recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
+				"from run, generate_series(1, 100) g where id = ?")).param(ids.get(2)).update();
+		jdbc.sql(copy("cell", java.util.Map.of("run_id", id), "from cell, generate_series(1, 100) g where run_id = ?"))
+			.param(ids.get(2)).update();
+		jdbc.sql("insert into series_run (series_id, run_id) select ?, " + id + " from generate_series(1, 100) g")
+			.param(seriesId).update();
+		updates.update(new dev.parity.run.RunId(ids.get(2)));
+
+		// The run page's link to the first run in its history: not among the latest 100, so the full list opens there.
+		browser.get("http://localhost:" + port + "/series/" + seriesId + "#run-" + ids.get(0));
+		Browser.waitUpTo(browser, 15).until(d -> d.getCurrentUrl().contains("runs=all"));
+		assertThat(browser.getCurrentUrl()).endsWith("#run-" + ids.get(0));
+		Browser.waitUpTo(browser, 15).until(d -> !d.findElements(By.id("run-" + ids.get(0))).isEmpty());
+		assertThat(browser.findElements(By.cssSelector("ol.series-runs li"))).hasSize(103);
+
+		// The latest 100, saying so (looked at on a phone and a desktop).
+		browser.get("http://localhost:" + port + "/series/" + seriesId + "#runs-heading");
+		assertThat(browser.findElement(By.cssSelector(".runs-listed")).getText())
+			.isEqualTo("The latest 100 of 103 runs; list all 103 runs.");
+		Files.createDirectories(Path.of("target/screenshots"));
+		for (int width : new int[] { 390, 1440 }) {
+			browser.manage().window().setSize(new org.openqa.selenium.Dimension(width, 900));
+			((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+					"document.getElementById('runs-heading').scrollIntoView()");
+			Files.write(Path.of("target/screenshots/series-runs-" + width + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+		}
+	}
+
+	/** insert into {@code table} (its columns but generated ones) select (each column, or its override) {@code from}. */
+	private String copy(String table, java.util.Map<String, String> overrides, String from) {
+		java.util.List<String> columns = jdbc.sql("""
+				select column_name from information_schema.columns
+				where table_schema = current_schema() and table_name = ? and is_generated = 'NEVER'
+				  and coalesce(column_default, '') not like 'nextval%' and is_identity = 'NO'
+				order by ordinal_position""").param(table).query(String.class).list();
+		return "insert into " + table + " (" + String.join(", ", columns) + ") select "
+				+ String.join(", ", columns.stream().map(c -> overrides.getOrDefault(c, c)).toList()) + " " + from;
 	}
 
 }

@@ -104,6 +104,9 @@ class SeriesMaintenanceTests {
 		SeriesAnalysis kept = updates.analysis(seriesId).orElseThrow();
 		var mapper = SeriesRepository.mapper();
 		assertThat(mapper.writeValueAsString(kept)).isEqualTo(mapper.writeValueAsString(full));
+		// So does the analysis as stored, read back with its points rebuilt (another instance, after a restart).
+		assertThat(mapper.writeValueAsString(updates.stored(seriesId).orElseThrow()))
+			.isEqualTo(mapper.writeValueAsString(full));
 		assertThat(full.changePoints()).isNotEmpty();
 	}
 
@@ -204,6 +207,55 @@ class SeriesMaintenanceTests {
 		String missing = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/api/series/" + seriesId + "/chart?metric=joules"))
 			.andExpect(status().isNotFound()).andReturn().getResponse().getErrorMessage();
 		assertThat(missing).contains("joules", "decode_tps");
+	}
+
+	@Test
+	void theSeriesPageListsTheLatestRunsSaysSoAndLinksToAllOfThem() throws Exception {
+		List<String> ids = upload(NightlyRuns.series("maintenance-many-runs").subList(0, 3));
+		String seriesId = repository.seriesOf(ids.get(0)).orElseThrow();
+		// 100 more runs of the series: copies of its last run made in SQL, recorded a day apart after it.
+		String prefix = RunId.random().value().substring(0, 7);
+		String id = "'" + prefix + "' || lpad(g::text, 3, '0')";
+		jdbc.sql(copy("run", Map.of("id", id, "upload_sha256", "md5('" + prefix + "' || g) || md5('x' || g)",
+				"recorded_at", "recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
+				"from run, generate_series(1, 100) g where id = ?")).param(ids.get(2)).update();
+		jdbc.sql(copy("cell", Map.of("run_id", id), "from cell, generate_series(1, 100) g where run_id = ?"))
+			.param(ids.get(2)).update();
+		jdbc.sql("insert into series_run (series_id, run_id) select ?, " + id + " from generate_series(1, 100) g")
+			.param(seriesId).update();
+		updates.update(new RunId(ids.get(2)));
+		assertThat(get("/api/series/" + seriesId).get("runs")).hasSize(103);
+
+		String page = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId))
+			.andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+		assertThat(page).contains("The latest <span>100</span> of", "/series/" + seriesId + "?runs=all#runs",
+				"<ol class=\"series-runs\" start=\"4\">", "id=\"run-" + prefix + "100\"", "series-runs.js");
+		assertThat(page.split("<li id=\"run-", -1)).hasSize(101);
+		assertThat(page).doesNotContain("id=\"run-" + ids.get(0) + "\"");
+
+		String all = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
+			.param("runs", "all")).andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+		assertThat(all.split("<li id=\"run-", -1)).hasSize(104);
+		assertThat(all).contains("id=\"run-" + ids.get(0) + "\"", "only the latest").doesNotContain("The latest <span>");
+
+		String refused = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
+			.param("runs", "some")).andExpect(status().isBadRequest()).andReturn().getResponse().getErrorMessage();
+		assertThat(refused).contains("runs", "some");
+		String refusedChanges = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
+			.get("/series/" + seriesId).param("changes", "most")).andExpect(status().isBadRequest()).andReturn()
+			.getResponse().getErrorMessage();
+		assertThat(refusedChanges).contains("changes", "most");
+	}
+
+	/** insert into {@code table} (its columns but generated ones) select (each column, or its override) {@code from}. */
+	private String copy(String table, Map<String, String> overrides, String from) {
+		List<String> columns = jdbc.sql("""
+				select column_name from information_schema.columns
+				where table_schema = current_schema() and table_name = ? and is_generated = 'NEVER'
+				  and coalesce(column_default, '') not like 'nextval%' and is_identity = 'NO'
+				order by ordinal_position""").param(table).query(String.class).list();
+		return "insert into " + table + " (" + String.join(", ", columns) + ") select "
+				+ String.join(", ", columns.stream().map(c -> overrides.getOrDefault(c, c)).toList()) + " " + from;
 	}
 
 	private int analysedRuns(String seriesId) {

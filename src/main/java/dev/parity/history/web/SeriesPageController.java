@@ -77,10 +77,40 @@ class SeriesPageController {
 		return "history/series-list";
 	}
 
+	/** Runs the series page lists unless asked for all: the latest, and a link to the rest. */
+	static final int RUNS_LISTED = 100;
+
+	/** Likewise for the table of change points. */
+	static final int CHANGES_LISTED = 50;
+
+	/**
+	 * A series. Its run list holds the latest {@value #RUNS_LISTED} runs and its change point table the latest
+	 * {@value #CHANGES_LISTED} change points; each says so, with a link to all of them ({@code ?runs=all},
+	 * {@code ?changes=all}). The charts, the segments and the API always cover every run and change point.
+	 */
 	@GetMapping("/series/{id}")
-	String showSeries(@PathVariable String id, Model model) {
+	String showSeries(@PathVariable String id, @RequestParam(required = false) @Nullable String runs,
+			@RequestParam(required = false) @Nullable String changes, Model model) {
+		for (String[] all : new String[][] { { "runs", runs, String.valueOf(RUNS_LISTED) },
+				{ "changes", changes, String.valueOf(CHANGES_LISTED) } }) {
+			if (all[1] != null && !all[1].equals("all")) {
+				throw new ResponseStatusException(HttpStatus.BAD_REQUEST, all[0] + " must be 'all' (or absent: the latest "
+						+ all[2] + "), not '" + all[1] + "'");
+			}
+		}
 		SeriesKey key = series.key(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no series " + id));
 		SeriesAnalysis analysis = updates.analysis(id).orElse(SeriesAnalysis.empty());
+		int total = analysis.runs().size();
+		int from = runs != null ? 0 : Math.max(0, total - RUNS_LISTED);
+		model.addAttribute("listedRuns", analysis.runs().subList(from, total));
+		model.addAttribute("runsFrom", from + 1);
+		model.addAttribute("runsTotal", total);
+		model.addAttribute("allRunsListed", runs != null && total > RUNS_LISTED);
+		int changeCount = analysis.changePoints().size();
+		int firstChange = changes != null ? 0 : Math.max(0, changeCount - CHANGES_LISTED);
+		model.addAttribute("listedChanges", analysis.changePoints().subList(firstChange, changeCount));
+		model.addAttribute("changesHidden", firstChange);
+		model.addAttribute("allChangesListed", changes != null && changeCount > CHANGES_LISTED);
 		SeriesCharts charts = new SeriesCharts(analysis);
 		Map<String, Object> data = new LinkedHashMap<>();
 		data.put("chartUrl", "/api/series/" + id + "/chart");
