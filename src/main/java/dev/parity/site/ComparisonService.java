@@ -16,6 +16,7 @@ import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonBuilder;
 import dev.parity.compare.FixedParams;
+import dev.parity.compare.SampleSummaries;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
@@ -255,8 +256,8 @@ class ComparisonService {
 		boolean oneRun = baselineId.equals(contenderId);
 		// Both runs at once (most of a large run is its samples, read and parsed on each side): three queries each.
 		CompletableFuture<Optional<Run>> loading = oneRun ? CompletableFuture.completedFuture(Optional.empty())
-				: CompletableFuture.supplyAsync(() -> runs.find(contenderId), loader);
-		Run baseline = runs.find(baselineId).orElse(null);
+				: CompletableFuture.supplyAsync(() -> runs.find(contenderId, SampleSummaries.readableUnder(settings)), loader);
+		Run baseline = runs.find(baselineId, SampleSummaries.readableUnder(settings)).orElse(null);
 		Run contender = oneRun ? baseline : loading.join().orElse(null);
 		if (baseline == null) {
 			throw new RunNotFoundException(pair.baselineId());
@@ -307,7 +308,7 @@ class ComparisonService {
 	private ObjectNode computeGroups(Pair pair, CompareSettings settings) {
 		List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
 			.distinct().map(RunId::new).toList();
-		Map<RunId, Run> loaded = runs.findAll(ids);
+		Map<RunId, Run> loaded = runs.findAll(ids, SampleSummaries.readableUnder(settings));
 		List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
 		List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
 		checkFixed(pair, baselines.get(0), contenders.get(0));
