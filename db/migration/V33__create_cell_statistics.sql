@@ -12,7 +12,7 @@ create table cell_statistics (
 	computed_under text        not null,
 	position       int         not null, -- first appearance of the metric among the cell's samples (any status)
 	ok_position    int,                  -- first appearance among its completed samples; null when none has it
-	samples        int         not null, -- the cell's samples, of any status
+	sample_count   int         not null, -- the cell's samples, of any status
 	count          int         not null, -- completed samples with a value
 	median         float8,               -- interpolated between the two middle values of an even count
 	mean           float8,

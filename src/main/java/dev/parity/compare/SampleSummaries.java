@@ -48,11 +48,17 @@ public class SampleSummaries implements CellStatistics.Summaries {
 
 	/**
 	 * The key of the stored statistics a comparison under these settings may read instead of the runs' samples
-	 * ({@code RunRepository.findAll(ids, key)}); {@code null} when it needs the samples themselves (goodput against
-	 * service-level objectives counts requests).
+	 * ({@code RunRepository.findAll(ids, key)}); {@code null} when it needs the samples themselves: goodput against
+	 * service-level objectives counts requests, and a comparison whose outlier z is not the server's default discloses
+	 * what the defaults would grey, which needs statistics under both.
+	 *
+	 * @param defaults the server's defaults, which ingest computes the statistics under
 	 */
-	public static @Nullable String readableUnder(CompareSettings settings) {
-		return settings.slo().any() ? null : CellStatistics.computedUnder(settings.outlierZ());
+	public static @Nullable String readableUnder(CompareSettings settings, CompareSettings defaults) {
+		if (settings.slo().any() || Double.compare(settings.outlierZ(), defaults.outlierZ()) != 0) {
+			return null;
+		}
+		return CellStatistics.computedUnder(settings.outlierZ());
 	}
 
 	/** The statistics the checks read of a cell: those it was read with, else computed from its samples. */
@@ -76,13 +82,23 @@ public class SampleSummaries implements CellStatistics.Summaries {
 		List<Double> tokens = new ArrayList<>();
 		int longest = 0;
 		double longestTokens = 0;
+		// Each sample's metrics in the order the database gives them back, so that a cell read from its upload and the
+		// same cell read back from storage agree on which metric comes first.
+		Set<String> lastKeys = Set.of();
+		List<String> keys = List.of();
 		for (int i = 0; i < samples.size(); i++) {
 			Sample sample = samples.get(i);
-			names.addAll(sample.metrics().keySet());
+			if (!sample.metrics().keySet().equals(lastKeys)) {
+				lastKeys = sample.metrics().keySet();
+				keys = Sample.storedOrder(lastKeys);
+			}
+			names.addAll(keys);
 			if (!sample.ok()) {
 				continue;
 			}
-			sample.metrics().forEach((metric, value) -> completed.computeIfAbsent(metric, m -> new ArrayList<>()).add(value));
+			for (String metric : keys) {
+				completed.computeIfAbsent(metric, m -> new ArrayList<>()).add(sample.metrics().get(metric));
+			}
 			Double output = sample.outputTokens();
 			if (output != null) {
 				tokens.add(output);

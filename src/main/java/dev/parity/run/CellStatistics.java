@@ -108,7 +108,7 @@ public class CellStatistics {
 	 */
 	static void insert(Connection connection, RunId run, String computedUnder, List<Row> rows) throws SQLException {
 		try (PreparedStatement insert = connection.prepareStatement("""
-				insert into cell_statistics (run_id, anchor, metric, computed_under, position, ok_position, samples, count,
+				insert into cell_statistics (run_id, anchor, metric, computed_under, position, ok_position, sample_count, count,
 				                             median, mean, sd, mad, min, max, worst_index, worst_value, worst_z, beyond)
 				values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
 			boolean any = false;
@@ -196,7 +196,7 @@ public class CellStatistics {
 		}
 		Map<String, Map<String, Reading>> read = new HashMap<>();
 		jdbc.sql("""
-				select run_id, anchor, metric, position, ok_position, samples, count, median, mean, sd, mad, min, max,
+				select run_id, anchor, metric, position, ok_position, sample_count, count, median, mean, sd, mad, min, max,
 				       worst_index, worst_value, worst_z, beyond
 				from cell_statistics where run_id = any(?) and computed_under = ?
 				order by run_id, anchor, position""").params(runs, computedUnder).query((ResultSet rs) -> {
@@ -210,7 +210,7 @@ public class CellStatistics {
 						rs.getInt("count"), getDouble(rs, "median"), getDouble(rs, "mean"), getDouble(rs, "sd"),
 						getDouble(rs, "mad"), getDouble(rs, "min"), getDouble(rs, "max"), rs.getInt("worst_index"),
 						getDouble(rs, "worst_value"), getDouble(rs, "worst_z"), rs.getInt("beyond"));
-				cell.samples = rs.getInt("samples");
+				cell.samples = rs.getInt("sample_count");
 				if (rs.getInt("position") < 0) {
 					cell.tokens = values;
 				}

@@ -255,9 +255,11 @@ class ComparisonService {
 		RunId contenderId = new RunId(pair.contenderId());
 		boolean oneRun = baselineId.equals(contenderId);
 		// Both runs at once (most of a large run is its samples, read and parsed on each side): three queries each.
+		// Under the default outlier z, without their samples: the statistics stored at ingest stand for them.
+		String statisticsUnder = SampleSummaries.readableUnder(settings, defaults.settings());
 		CompletableFuture<Optional<Run>> loading = oneRun ? CompletableFuture.completedFuture(Optional.empty())
-				: CompletableFuture.supplyAsync(() -> runs.find(contenderId, SampleSummaries.readableUnder(settings)), loader);
-		Run baseline = runs.find(baselineId, SampleSummaries.readableUnder(settings)).orElse(null);
+				: CompletableFuture.supplyAsync(() -> runs.find(contenderId, statisticsUnder), loader);
+		Run baseline = runs.find(baselineId, statisticsUnder).orElse(null);
 		Run contender = oneRun ? baseline : loading.join().orElse(null);
 		if (baseline == null) {
 			throw new RunNotFoundException(pair.baselineId());
@@ -308,7 +310,7 @@ class ComparisonService {
 	private ObjectNode computeGroups(Pair pair, CompareSettings settings) {
 		List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
 			.distinct().map(RunId::new).toList();
-		Map<RunId, Run> loaded = runs.findAll(ids, SampleSummaries.readableUnder(settings));
+		Map<RunId, Run> loaded = runs.findAll(ids, SampleSummaries.readableUnder(settings, defaults.settings()));
 		List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
 		List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
 		checkFixed(pair, baselines.get(0), contenders.get(0));
