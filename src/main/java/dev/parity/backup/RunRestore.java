@@ -2,7 +2,11 @@ package dev.parity.backup;
 
 import java.util.List;
 
+import dev.parity.run.Cell;
+import dev.parity.run.CellBootstraps;
+import dev.parity.run.CellStatistics;
 import dev.parity.run.RunId;
+import dev.parity.run.RunRepository;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -22,9 +26,19 @@ class RunRestore {
 
 	private final JsonMapper json;
 
-	RunRestore(JdbcClient jdbc, JsonMapper json) {
+	private final RunRepository runs;
+
+	private final CellStatistics statistics;
+
+	private final CellBootstraps bootstraps;
+
+	RunRestore(JdbcClient jdbc, JsonMapper json, RunRepository runs, CellStatistics statistics,
+			CellBootstraps bootstraps) {
 		this.jdbc = jdbc;
 		this.json = json;
+		this.runs = runs;
+		this.statistics = statistics;
+		this.bootstraps = bootstraps;
 	}
 
 	/**
@@ -72,6 +86,11 @@ class RunRestore {
 		jdbc.sql("select setval(pg_get_serial_sequence('run_file', 'id'), (select max(id) from run_file))").query().singleRow();
 		jdbc.sql("select setval(pg_get_serial_sequence('cell', 'id'), greatest((select max(id) from cell), 1))").query()
 			.singleRow();
+		// What ingest derives from the samples, derived again from the samples restored (a backup does not hold it):
+		// comparisons of restored runs read these, as they do of uploaded ones.
+		List<Cell> cells = runs.find(id).orElseThrow().cells();
+		statistics.store(id, cells);
+		bootstraps.store(id, cells);
 		return id;
 	}
 

@@ -83,7 +83,7 @@ public record FixedParams(SortedMap<String, String> values) {
 	/** The cell as this side shows it: the same cell, matched on the other coordinates. */
 	Cell strip(Cell cell) {
 		return new Cell(strip(cell.params()), cell.order(), cell.requests(), cell.outputTokens(), cell.reasoningTokens(),
-				cell.metrics(), cell.samples());
+				cell.metrics(), cell.samples(), cell.statistics());
 	}
 
 	/**

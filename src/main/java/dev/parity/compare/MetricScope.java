@@ -36,7 +36,7 @@ record MetricScope(MetricCatalogue catalogue, List<String> all) {
 		for (RunDocument run : runs) {
 			for (Cell cell : run.cells()) {
 				names.addAll(cell.metrics().keySet());
-				cell.samples().forEach(sample -> names.addAll(sample.metrics().keySet()));
+				names.addAll(CellMeasures.sampleMetrics(cell));
 			}
 		}
 		return new MetricScope(catalogue, new ArrayList<>(names));

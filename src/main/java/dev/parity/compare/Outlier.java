@@ -1,13 +1,11 @@
 package dev.parity.compare;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 import dev.parity.run.Cell;
-import dev.parity.run.Sample;
+import dev.parity.run.SampleSummary;
 
 /**
  * {@code outlier}: among at least five completed samples (requests or repetitions) of a metric, one lies further from
@@ -21,48 +19,33 @@ final class Outlier implements CellRule {
 
 	@Override
 	public List<Flag> check(Cell cell, RunContext context) {
-		Map<String, List<Double>> byMetric = new LinkedHashMap<>();
-		for (Sample sample : cell.samples()) {
-			if (sample.ok()) {
-				sample.metrics().forEach((metric, value) -> byMetric.computeIfAbsent(metric, m -> new ArrayList<>()).add(value));
+		// In order of first appearance among the completed samples.
+		List<SampleSummary.Values> byMetric = context.summary(cell).metrics().stream()
+			.filter(values -> values.okPosition() >= 0)
+			.sorted(Comparator.comparingInt(SampleSummary.Values::okPosition))
+			.toList();
+		List<Flag> flags = new ArrayList<>();
+		for (SampleSummary.Values values : byMetric) {
+			if (values.count() >= MIN_VALUES && values.worstIndex() > 0) {
+				flags.add(flag(values, context));
 			}
 		}
-		List<Flag> flags = new ArrayList<>();
-		byMetric.forEach((metric, values) -> {
-			if (values.size() >= MIN_VALUES) {
-				check(metric, values, context).ifPresent(flags::add);
-			}
-		});
 		return flags;
 	}
 
-	private static Optional<Flag> check(String metric, List<Double> values, RunContext context) {
-		double median = SampleStatistics.median(values);
-		double mad = SampleStatistics.medianAbsoluteDeviation(values);
+	/** The value furthest beyond the outlier z, as the cell's sample statistics found it. */
+	private static Flag flag(SampleSummary.Values values, RunContext context) {
+		String metric = values.name();
+		double median = values.median();
 		double threshold = context.settings().outlierZ();
-		int worst = -1;
-		double worstZ = 0;
-		int beyond = 0;
-		for (int i = 0; i < values.size(); i++) {
-			double z = SampleStatistics.robustZ(values.get(i), median, mad);
-			if (Thresholds.exceeds(z, threshold)) {
-				beyond++;
-				if (z > worstZ) {
-					worstZ = z;
-					worst = i;
-				}
-			}
-		}
-		if (worst < 0) {
-			return Optional.empty();
-		}
 		String unit = context.metrics().definition(metric).unit();
+		int beyond = values.beyond();
 		String more = beyond > 1 ? " (and " + (beyond - 1) + " more beyond z " + Figures.number(threshold) + ")" : "";
-		return Optional.of(Flag.annotationOf(ID, metric, "run " + (worst + 1) + " of " + values.size() + ": "
-				+ Figures.value(values.get(worst), unit) + " vs median " + Figures.value(median, unit), metric + ": run " + (worst + 1) + " of " + values.size()
-				+ ": " + Figures.value(values.get(worst), unit) + " vs median " + Figures.value(median, unit)
-				+ " (robust z " + Figures.number(worstZ) + ", over " + Figures.number(threshold) + ")" + more
-				+ " — cold or cached? warm up before measuring and repeat the cell"));
+		return Flag.annotationOf(ID, metric, "run " + values.worstIndex() + " of " + values.count() + ": "
+				+ Figures.value(values.worstValue(), unit) + " vs median " + Figures.value(median, unit), metric + ": run " + values.worstIndex() + " of " + values.count()
+				+ ": " + Figures.value(values.worstValue(), unit) + " vs median " + Figures.value(median, unit)
+				+ " (robust z " + Figures.number(values.worstZ()) + ", over " + Figures.number(threshold) + ")" + more
+				+ " — cold or cached? warm up before measuring and repeat the cell");
 	}
 
 }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.parity.run.Cell;
-import dev.parity.run.Sample;
+import dev.parity.run.SampleSummary;
 import dev.parity.run.TokenStats;
 
 /**
@@ -17,20 +17,18 @@ final class Runaway implements CellRule {
 
 	@Override
 	public List<Flag> check(Cell cell, RunContext context) {
-		Optional<Double> median = CellMeasures.medianOutputTokens(cell);
+		SampleSummary summary = context.summary(cell);
+		Optional<Double> median = CellMeasures.medianOutputTokens(cell, summary);
 		if (median.isEmpty() || median.get() <= 0) {
 			return List.of();
 		}
 		double factor = context.settings().runaway();
 		String longest = null;
 		double tokens = 0;
-		List<Sample> samples = cell.samples();
-		for (int i = 0; i < samples.size(); i++) {
-			Double output = samples.get(i).outputTokens();
-			if (samples.get(i).ok() && output != null && output > tokens) {
-				tokens = output;
-				longest = "request " + (i + 1) + " of " + samples.size();
-			}
+		SampleSummary.Values perRequest = summary.outputTokens();
+		if (perRequest != null && perRequest.worstIndex() > 0) {
+			tokens = perRequest.worstValue();
+			longest = "request " + perRequest.worstIndex() + " of " + summary.samples();
 		}
 		TokenStats stats = cell.outputTokens();
 		if (stats != null && stats.max() != null && stats.max() > tokens) {

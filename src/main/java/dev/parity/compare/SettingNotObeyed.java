@@ -19,7 +19,7 @@ final class SettingNotObeyed implements CellRule {
 	public List<Flag> check(Cell cell, RunContext context) {
 		Optional<Double> declared = cell.params().number("output_tokens").map(BigDecimal::doubleValue)
 			.or(() -> Optional.ofNullable(context.run().provenance().workload().outputTokens()).map(Integer::doubleValue));
-		Optional<Double> measured = CellMeasures.medianOutputTokens(cell);
+		Optional<Double> measured = CellMeasures.medianOutputTokens(cell, context.summary(cell));
 		if (declared.isEmpty() || measured.isEmpty() || declared.get() <= 0) {
 			return List.of();
 		}

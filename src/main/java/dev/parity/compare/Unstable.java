@@ -1,9 +1,9 @@
 package dev.parity.compare;
 
-import java.util.Collections;
 import java.util.List;
 
 import dev.parity.run.Cell;
+import dev.parity.run.SampleSummary;
 
 /**
  * {@code unstable}: per-request output tokens (at least three samples) vary with a coefficient of variation
@@ -17,22 +17,22 @@ final class Unstable implements CellRule {
 
 	@Override
 	public List<Flag> check(Cell cell, RunContext context) {
-		List<Double> tokens = CellMeasures.outputTokensPerRequest(cell);
-		if (tokens.size() < MIN_SAMPLES) {
+		SampleSummary.Values tokens = context.summary(cell).outputTokens();
+		if (tokens == null || tokens.count() < MIN_SAMPLES) {
 			return List.of();
 		}
-		double mean = SampleStatistics.mean(tokens);
+		double mean = tokens.mean();
 		double threshold = context.settings().unstableCv();
 		if (mean <= 0) {
 			return List.of();
 		}
-		double cv = SampleStatistics.populationSd(tokens) / mean;
+		double cv = tokens.sd() / mean;
 		if (!Thresholds.exceeds(cv, threshold)) {
 			return List.of();
 		}
-		String range = Figures.number(Collections.min(tokens)) + "–" + Figures.number(Collections.max(tokens));
-		return List.of(Flag.greying(ID, range + " tokens over " + tokens.size() + " requests", "output tokens per request " + Figures.number(Collections.min(tokens)) + "–"
-				+ Figures.number(Collections.max(tokens)) + " over " + tokens.size() + " requests (CV "
+		String range = Figures.number(tokens.min()) + "–" + Figures.number(tokens.max());
+		return List.of(Flag.greying(ID, range + " tokens over " + tokens.count() + " requests", "output tokens per request " + Figures.number(tokens.min()) + "–"
+				+ Figures.number(tokens.max()) + " over " + tokens.count() + " requests (CV "
 				+ Figures.ratio(cv) + ", over " + Figures.number(threshold)
 				+ "): the output length is not under control — fix it per request, e.g. cap max_tokens or disable thinking",
 				context.metrics().outputSensitive()));

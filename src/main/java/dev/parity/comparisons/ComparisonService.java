@@ -18,6 +18,7 @@ import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonBuilder;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.FixedParams;
+import dev.parity.compare.SampleSummaries;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
@@ -247,7 +248,7 @@ public class ComparisonService {
 	}
 
 	private ComparisonSnapshot compute(Pair pair, CompareSettings settings) {
-		Loaded loaded = load(pair);
+		Loaded loaded = load(pair, settings);
 		checkFixed(pair, loaded.baselines().get(0), loaded.contenders().get(0));
 		return ComparisonSnapshot.of(builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
 				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), pair.baselineFixed(),
@@ -263,11 +264,11 @@ public class ComparisonService {
 	 * queries each), or every run of replicate groups, each group checked to be replicates; then their stored
 	 * bootstrap medians.
 	 */
-	private Loaded load(Pair pair) {
+	private Loaded load(Pair pair, CompareSettings settings) {
 		if (pair.baselineIds().size() > 1 || pair.contenderIds().size() > 1) {
 			List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
 				.distinct().map(RunId::new).toList();
-			Map<RunId, Run> loaded = runs.findAll(ids);
+			Map<RunId, Run> loaded = runs.findAll(ids, SampleSummaries.readableUnder(settings, defaults.settings()));
 			List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
 			List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
 			return new Loaded(baselines, contenders, BootstrapMedians.stored(bootstraps.find(ids)));
@@ -275,9 +276,11 @@ public class ComparisonService {
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
 		boolean oneRun = baselineId.equals(contenderId);
+		// Under the default outlier z, without their samples: the statistics stored at ingest stand for them.
+		String statisticsUnder = SampleSummaries.readableUnder(settings, defaults.settings());
 		CompletableFuture<Optional<Run>> loading = oneRun ? CompletableFuture.completedFuture(Optional.empty())
-				: CompletableFuture.supplyAsync(() -> runs.find(contenderId), loader);
-		Run baseline = runs.find(baselineId).orElse(null);
+				: CompletableFuture.supplyAsync(() -> runs.find(contenderId, statisticsUnder), loader);
+		Run baseline = runs.find(baselineId, statisticsUnder).orElse(null);
 		Run contender = oneRun ? baseline : loading.join().orElse(null);
 		if (baseline == null) {
 			throw new RunNotFoundException(pair.baselineId());

@@ -17,14 +17,23 @@ import org.jspecify.annotations.Nullable;
  * @param outputTokens measured output tokens per request (reasoning included); {@code null} when not measured
  * @param reasoningTokens measured reasoning tokens per request, where the harness separates them
  * @param metrics metric values by name; a metric written as {@code null} is absent
- * @param samples per-request or per-repetition values, in completion order
+ * @param samples per-request or per-repetition values, in completion order; none when read without them
+ * @param statistics what the checks read of the samples, as stored at ingest, when the cell was read without its
+ * samples ({@link RunRepository#findAll(java.util.Collection, String)}); {@code null} when read with them
  */
 public record Cell(Params params, @Nullable Integer order, RequestCounts requests, @Nullable TokenStats outputTokens,
-		@Nullable TokenStats reasoningTokens, Map<String, MetricValue> metrics, List<Sample> samples) {
+		@Nullable TokenStats reasoningTokens, Map<String, MetricValue> metrics, List<Sample> samples,
+		@Nullable SampleSummary statistics) {
 
 	public Cell {
 		metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
 		samples = List.copyOf(samples);
+	}
+
+	/** A cell with its samples. */
+	public Cell(Params params, @Nullable Integer order, RequestCounts requests, @Nullable TokenStats outputTokens,
+			@Nullable TokenStats reasoningTokens, Map<String, MetricValue> metrics, List<Sample> samples) {
+		this(params, order, requests, outputTokens, reasoningTokens, metrics, samples, null);
 	}
 
 	public String anchor() {

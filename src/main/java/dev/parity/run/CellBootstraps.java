@@ -13,8 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import javax.sql.DataSource;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Each run's bootstrap medians per cell × metric, computed at ingest from the cell's per-request samples and stored
@@ -27,8 +32,40 @@ public class CellBootstraps {
 
 	private final JdbcClient jdbc;
 
-	CellBootstraps(JdbcClient jdbc) {
+	private final DataSource dataSource;
+
+	private final Medians computed;
+
+	CellBootstraps(JdbcClient jdbc, DataSource dataSource, Medians computed) {
 		this.jdbc = jdbc;
+		this.dataSource = dataSource;
+		this.computed = computed;
+	}
+
+	/**
+	 * Computes and stores a run's medians from its cells (with their samples), as ingest does, in the caller's
+	 * transaction: for a run that reached the database another way than {@link RunWriter}, such as a restore.
+	 */
+	@Transactional(propagation = Propagation.MANDATORY)
+	public void store(RunId run, List<Cell> cells) {
+		List<Row> rows = new ArrayList<>();
+		long values = 0;
+		for (Cell cell : cells) {
+			if (cell.samples().size() < MIN_SAMPLES) {
+				continue;
+			}
+			values += values(cell);
+			if (values > MAX_VALUES_AT_INGEST) {
+				break;
+			}
+			rows.addAll(of(run, cell, computed));
+		}
+		try {
+			insert(DataSourceUtils.getConnection(dataSource), run, rows);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("cannot store the bootstrap medians of run " + run, ex);
+		}
 	}
 
 	/** One cell × metric of one run. */

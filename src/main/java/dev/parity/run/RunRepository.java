@@ -5,12 +5,14 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonParser;
@@ -34,9 +36,12 @@ public class RunRepository {
 
 	private final JsonMapper json;
 
-	RunRepository(JdbcClient jdbc, JsonMapper json) {
+	private final CellStatistics statistics;
+
+	RunRepository(JdbcClient jdbc, JsonMapper json, CellStatistics statistics) {
 		this.jdbc = jdbc;
 		this.json = json;
+		this.statistics = statistics;
 	}
 
 	/**
@@ -63,10 +68,50 @@ public class RunRepository {
 	/** Several runs at once, by id; three queries whatever their number and size. */
 	@Transactional(readOnly = true)
 	public Map<RunId, Run> findAll(Collection<RunId> ids) {
-		if (ids.isEmpty()) {
+		return load(CellStatistics.ids(ids), null);
+	}
+
+	/**
+	 * The run, or empty; read without its samples when it has statistics stored under {@code statisticsUnder}
+	 * ({@link #findAll(Collection, String)}).
+	 */
+	@Transactional(readOnly = true)
+	public Optional<Run> find(RunId id, @Nullable String statisticsUnder) {
+		return Optional.ofNullable(findAll(List.of(id), statisticsUnder).get(id));
+	}
+
+	/**
+	 * Several runs at once, by id, for what needs only their samples' statistics (a comparison): a run whose
+	 * statistics are stored under {@code statisticsUnder} ({@link CellStatistics#computedUnder}), with the bootstrap
+	 * medians of its cells, is read without its samples — the samples are most of a run — each cell carrying its
+	 * {@linkplain Cell#statistics() statistics} instead; any other run is read whole. {@code null} reads every run whole.
+	 */
+	@Transactional(readOnly = true)
+	public Map<RunId, Run> findAll(Collection<RunId> ids, @Nullable String statisticsUnder) {
+		String[] all = CellStatistics.ids(ids);
+		if (statisticsUnder == null || all.length == 0) {
+			return load(all, null);
+		}
+		Set<RunId> light = statistics.complete(all, statisticsUnder);
+		Map<RunId, Run> runs = new LinkedHashMap<>();
+		if (!light.isEmpty()) {
+			runs.putAll(load(CellStatistics.ids(light), statisticsUnder));
+		}
+		String[] whole = Arrays.stream(all).filter(id -> !light.contains(new RunId(id))).toArray(String[]::new);
+		if (whole.length > 0) {
+			runs.putAll(load(whole, null));
+		}
+		return runs;
+	}
+
+	/** The runs, with their samples when {@code statisticsUnder} is {@code null}, else with their statistics. */
+	private Map<RunId, Run> load(String[] idArray, @Nullable String statisticsUnder) {
+		if (idArray.length == 0) {
 			return Map.of();
 		}
-		String[] idArray = ids.stream().map(RunId::value).distinct().toArray(String[]::new);
+		boolean withSamples = statisticsUnder == null;
+		Map<String, Map<String, SampleSummary>> summaries = withSamples ? Map.of()
+				: statistics.find(idArray, statisticsUnder);
 		List<RunRow> rows = jdbc.sql("""
 				select id, title, role, recorded_at, provenance, workload_fingerprint, uploaded_at, uploaded_by
 				from run where id = any(?)""").param(idArray).query((rs, n) -> {
@@ -84,9 +129,11 @@ public class RunRepository {
 						rs.getTimestamp("uploaded_at").toInstant(), rs.getString("uploaded_by"));
 		}).list();
 		Map<String, List<Cell>> cells = new HashMap<>();
+		// Without samples, the column is not even named: its TOAST is never read.
 		jdbc.sql("""
 				select run_id, params, exec_order, completed, failed, cancelled, output_tokens, reasoning_tokens,
-				       metrics, samples
+				       metrics""" + (withSamples ? ", samples" : "") + """
+
 				from cell where run_id = any(?) order by run_id, position""").param(idArray).query((ResultSet rs) -> {
 				ObjectNode cell = json.createObjectNode();
 				cell.set("params", json.readTree(rs.getString("params")));
@@ -100,9 +147,12 @@ public class RunRepository {
 				putJson(cell, "metrics", rs.getString("metrics"));
 				// Samples are most of a run: read straight into samples, as RunDocumentReader reads them from a tree.
 				Cell read = RunDocumentReader.cell(cell);
-				cells.computeIfAbsent(rs.getString("run_id"), k -> new ArrayList<>())
+				String runId = rs.getString("run_id");
+				SampleSummary summary = withSamples ? null : summaries.getOrDefault(runId, Map.of())
+					.getOrDefault(read.anchor(), CellStatistics.none(statisticsUnder));
+				cells.computeIfAbsent(runId, k -> new ArrayList<>())
 					.add(new Cell(read.params(), read.order(), read.requests(), read.outputTokens(), read.reasoningTokens(),
-							read.metrics(), samples(rs.getString("samples"))));
+							read.metrics(), withSamples ? samples(rs.getString("samples")) : List.of(), summary));
 		});
 		Map<String, List<Run.RunFile>> files = new HashMap<>();
 		jdbc.sql("""

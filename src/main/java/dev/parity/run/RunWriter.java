@@ -47,10 +47,14 @@ public class RunWriter {
 
 	private final CellBootstraps.Medians medians;
 
+	private final CellStatistics statistics;
+
 	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource,
-			org.springframework.context.ApplicationEventPublisher events, CellBootstraps.Medians medians) {
+			org.springframework.context.ApplicationEventPublisher events, CellBootstraps.Medians medians,
+			CellStatistics statistics) {
 		this.events = events;
 		this.medians = medians;
+		this.statistics = statistics;
 		this.dataSource = dataSource;
 		this.jdbc = jdbc;
 		this.jdbcTemplate = jdbcTemplate;
@@ -125,6 +129,9 @@ public class RunWriter {
 		/** The cells' bootstrap medians, stored after the run row ({@link CellBootstraps}). */
 		private final List<CellBootstraps.Row> bootstraps = new ArrayList<>();
 
+		/** The cells' sample statistics, stored after the run row ({@link CellStatistics}). */
+		private final List<CellStatistics.Row> summaries = new ArrayList<>();
+
 		/** Sample values resampled so far for {@link #bootstraps}, against {@link CellBootstraps#MAX_VALUES_AT_INGEST}. */
 		private long resampledValues;
 
@@ -157,9 +164,14 @@ public class RunWriter {
 				if (row.size() >= FLUSH_AT) {
 					row.flushTo(copy);
 				}
-				if (node.path("samples").size() >= CellBootstraps.MIN_SAMPLES
-						&& resampledValues < CellBootstraps.MAX_VALUES_AT_INGEST) {
-					Cell withSamples = RunDocumentReader.cell(node);
+				int samples = node.path("samples").size();
+				if (samples == 0) {
+					return;
+				}
+				// The samples are read once, from the tree in memory, for their statistics and bootstrap medians.
+				Cell withSamples = RunDocumentReader.cell(node);
+				summaries.add(statistics.of(withSamples));
+				if (samples >= CellBootstraps.MIN_SAMPLES && resampledValues < CellBootstraps.MAX_VALUES_AT_INGEST) {
 					resampledValues += CellBootstraps.values(withSamples);
 					if (resampledValues <= CellBootstraps.MAX_VALUES_AT_INGEST) {
 						bootstraps.addAll(CellBootstraps.of(id, withSamples, medians));
@@ -231,6 +243,7 @@ public class RunWriter {
 				}
 				insertFiles(id, files);
 				CellBootstraps.insert(connection, id, bootstraps);
+				CellStatistics.insert(connection, id, statistics.computedUnder(), summaries);
 				// Listeners that follow runs (history) join it in this transaction and work after the commit: see RunStored.
 				events.publishEvent(new RunStored(id, document.role(), provenance));
 				return new Stored(id, true);

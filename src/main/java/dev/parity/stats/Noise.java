@@ -137,12 +137,31 @@ public final class Noise {
 	 * baseline's medians. Must be given {@link #RESAMPLES} medians on each side.
 	 */
 	public static double[] pairedRatios(double[] baselineMedians, double[] contenderMedians, long seed) {
-		int[] order = new SplittableRandom(seed).ints(0, RESAMPLES).distinct().limit(RESAMPLES).toArray();
+		int[] order = permutation(seed);
 		double[] ratios = new double[RESAMPLES];
 		for (int b = 0; b < RESAMPLES; b++) {
 			ratios[b] = contenderMedians[order[b]] / baselineMedians[b];
 		}
 		return ratios;
+	}
+
+	/**
+	 * An order of {@code 0 … RESAMPLES − 1} drawn from the seed: the distinct values of the seeded draws, in the order
+	 * they first come ({@code random.ints(0, RESAMPLES).distinct().limit(RESAMPLES)}, without boxing every draw into a
+	 * set: this runs for every compared cell × metric).
+	 */
+	static int[] permutation(long seed) {
+		SplittableRandom random = new SplittableRandom(seed);
+		boolean[] seen = new boolean[RESAMPLES];
+		int[] order = new int[RESAMPLES];
+		for (int found = 0; found < RESAMPLES;) {
+			int next = random.nextInt(0, RESAMPLES);
+			if (!seen[next]) {
+				seen[next] = true;
+				order[found++] = next;
+			}
+		}
+		return order;
 	}
 
 	/**

@@ -103,6 +103,9 @@ class CellBootstrapsTests {
 		String id = TestUploads.upload(mvc, JSON.writeValueAsBytes(document));
 
 		assertThat(bootstraps.find(List.of(new RunId(id)))).hasSize((int) (CellBootstraps.MAX_VALUES_AT_INGEST / 12_000));
+		// Its statistics are stored, yet a comparison reads it whole: the medians left out come from its samples.
+		assertThat(runs.find(new RunId(id), CellStatistics.computedUnder(5)).orElseThrow().cells().get(0).samples())
+			.hasSize(12_000);
 	}
 
 	@Test
