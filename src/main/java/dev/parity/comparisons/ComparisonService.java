@@ -63,11 +63,38 @@ public class ComparisonService {
 
 	private final ComparisonMetrics metrics;
 
-	private final Cache<Key, ComparisonSnapshot> snapshots = Caffeine.newBuilder()
+	private final Cache<Key, Kept> snapshots = Caffeine.newBuilder()
 		.maximumWeight(SNAPSHOT_CACHE_BYTES)
-		.weigher((Key key, ComparisonSnapshot snapshot) -> snapshot.estimatedBytes())
+		// The record and, once the API asked for it, its JSON text (about a third of the record's estimate).
+		.weigher((Key key, Kept kept) -> kept.snapshot().estimatedBytes() * 4 / 3)
 		.expireAfterAccess(Duration.ofDays(1))
 		.build();
+
+	/** A kept snapshot and its JSON text, written the first time the API asks for it and then served as it is. */
+	private static final class Kept {
+
+		private final ComparisonSnapshot snapshot;
+
+		private volatile byte @org.jspecify.annotations.Nullable [] json;
+
+		Kept(ComparisonSnapshot snapshot) {
+			this.snapshot = snapshot;
+		}
+
+		ComparisonSnapshot snapshot() {
+			return snapshot;
+		}
+
+		byte[] json(JsonMapper mapper) {
+			byte[] text = json;
+			if (text == null) {
+				text = mapper.writeValueAsBytes(snapshot);
+				json = text;
+			}
+			return text;
+		}
+
+	}
 
 	/** Loads the second run of a comparison while the request's thread loads the first. */
 	private final Executor loader = Executors.newFixedThreadPool(4, runnable -> {
@@ -227,14 +254,26 @@ public class ComparisonService {
 	 * @throws ComparisonsBusy when it is not kept and no turn to compute it came in time
 	 */
 	public ComparisonSnapshot snapshot(Pair pair, CompareSettings settings) {
+		return kept(pair, settings).snapshot();
+	}
+
+	/**
+	 * The same snapshot as JSON text (UTF-8), written once per kept snapshot: what the API serves. The array must not be
+	 * changed.
+	 */
+	public byte[] snapshotJson(Pair pair, CompareSettings settings) {
+		return kept(pair, settings).json(json);
+	}
+
+	private Kept kept(Pair pair, CompareSettings settings) {
 		Key key = new Key(pair, settings.asMap());
-		ComparisonSnapshot kept = snapshots.getIfPresent(key);
+		Kept kept = snapshots.getIfPresent(key);
 		metrics.snapshot(kept != null);
 		if (kept != null) {
 			return kept;
 		}
 		// A request for the same snapshot that is being computed waits for it (in the cache), in a turn of its own.
-		return budget.compute(() -> snapshots.get(key, k -> compute(pair, settings)));
+		return budget.compute(() -> snapshots.get(key, k -> new Kept(compute(pair, settings))));
 	}
 
 	/** A published comparison's snapshot, read back from whichever format it was stored in. */

@@ -209,7 +209,7 @@ class ComparisonController {
 
 	/** The body of {@code /api/compare/{baseline}...{contender}}: the snapshot with the comparison's caveats last. */
 	byte[] comparisonJson(ComparisonService.Pair runs, Map<String, String> query) {
-		byte[] snapshot = json.writeValueAsBytes(comparisons.snapshot(runs, comparisons.settings(query)));
+		byte[] snapshot = comparisons.snapshotJson(runs, comparisons.settings(query));
 		byte[] caveatList = json.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
 		// The kept snapshot as text with the caveats, read now, as its last field: no tree is built or copied.
 		byte[] field = ",\"caveats\":".getBytes(StandardCharsets.UTF_8);
