@@ -175,19 +175,26 @@ class ComparisonController {
 		model.addAttribute("fixedParams", runs.fixesParams() ? FixedParamsNote.of(runs) : null);
 		model.addAttribute("publishErrors", Map.of());
 		model.addAttribute("publishForm", Map.of());
-		SweepPage sweep = SweepPage.of(snapshot, query, json);
 		model.addAttribute("sweepAction", "/compare/" + runs.path());
-		if (page.rows().size() > LIGHT_ROWS && !"all".equals(query.get("cells"))) {
-			// A light page: the first cells and points written, the rest and the charts' data fetched after it shows.
-			String base = "/compare/" + runs.path();
-			model.addAttribute("cellRows", page.rows().subList(0, LIGHT_ROWS));
-			model.addAttribute("moreCellsSrc", base + "/cells" + with(query, "from", String.valueOf(LIGHT_ROWS)));
-			model.addAttribute("chartsSrc", base + "/charts.json" + queryString(query));
-			model.addAttribute("allCellsUrl", base + with(query, "cells", "all"));
-			sweep = sweep.light(LIGHT_ROWS, base + "/pareto.json" + queryString(query),
-					base + "/points" + with(query, "from", String.valueOf(LIGHT_ROWS)));
+		model.addAttribute("sweep", light(model, page, SweepPage.of(snapshot, query, json), "/compare/" + runs.path(), query));
+	}
+
+	/**
+	 * A page of more than {@link #LIGHT_ROWS} cells, unless {@code ?cells=all}: the first cells and points written, the
+	 * rest and the charts' data fetched from under {@code base} once it shows (with the same URL parameters).
+	 *
+	 * @return the sweep views as the page shows them
+	 */
+	static SweepPage light(Model model, ComparisonPage page, SweepPage sweep, String base, Map<String, String> query) {
+		if (page.rows().size() <= LIGHT_ROWS || "all".equals(query.get("cells"))) {
+			return sweep;
 		}
-		model.addAttribute("sweep", sweep);
+		model.addAttribute("cellRows", page.rows().subList(0, LIGHT_ROWS));
+		model.addAttribute("moreCellsSrc", base + "/cells" + with(query, "from", String.valueOf(LIGHT_ROWS)));
+		model.addAttribute("chartsSrc", base + "/charts.json" + queryString(query));
+		model.addAttribute("allCellsUrl", base + with(query, "cells", "all"));
+		return sweep.light(LIGHT_ROWS, base + "/pareto.json" + queryString(query),
+				base + "/points" + with(query, "from", String.valueOf(LIGHT_ROWS)));
 	}
 
 	/** The URL's query with one more parameter (or this one's value replaced). */

@@ -6,6 +6,9 @@ import java.util.Map;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.record.Publication;
+import dev.parity.record.PublicationNotFoundException;
+import dev.parity.record.Publications;
 import dev.parity.run.RunNotFoundException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,10 +36,14 @@ class ComparisonParts {
 
 	private final JsonMapper json;
 
-	ComparisonParts(ComparisonService comparisons, ComparisonController pages, JsonMapper json) {
+	private final Publications publications;
+
+	ComparisonParts(ComparisonService comparisons, ComparisonController pages, JsonMapper json,
+			Publications publications) {
 		this.comparisons = comparisons;
 		this.pages = pages;
 		this.json = json;
+		this.publications = publications;
 	}
 
 	/** The table's rows from the {@code from}-th cell on ({@code tr} elements), as the page writes them. */
@@ -72,6 +79,51 @@ class ComparisonParts {
 		return ResponseEntity.ok()
 			.contentType(MediaType.APPLICATION_JSON)
 			.body(json.writeValueAsBytes(snapshot(runs, query).pareto()));
+	}
+
+	/** A published comparison's rows from the {@code from}-th cell on, as frozen at publication. */
+	@GetMapping(path = "/published/{id}/cells", produces = MediaType.TEXT_HTML_VALUE)
+	String publishedCells(@PathVariable String id, @RequestParam Map<String, String> query, Model model) {
+		Publication publication = publication(id);
+		ComparisonPage page = pages.page(publication, comparisons.published(publication));
+		model.addAttribute("page", page);
+		model.addAttribute("cellRows", from(page.rows(), query));
+		return "compare/table :: cell-rows";
+	}
+
+	/** A published comparison's Pareto table from the {@code from}-th point on. */
+	@GetMapping(path = "/published/{id}/points", produces = MediaType.TEXT_HTML_VALUE)
+	String publishedPoints(@PathVariable String id, @RequestParam Map<String, String> query, Model model) {
+		ComparisonSnapshot snapshot = comparisons.published(publication(id));
+		model.addAttribute("points", from(SweepPage.of(snapshot, Map.of(), json).points(), query));
+		return "fragments/sweep :: point-rows";
+	}
+
+	/** A published comparison's chart data. */
+	@GetMapping(path = "/published/{id}/charts.json", produces = MediaType.APPLICATION_JSON_VALUE)
+	ResponseEntity<byte[]> publishedCharts(@PathVariable String id) {
+		Publication publication = publication(id);
+		ComparisonPage page = pages.page(publication, comparisons.published(publication));
+		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(page.chartData()));
+	}
+
+	/** A published comparison's Pareto view. */
+	@GetMapping(path = "/published/{id}/pareto.json", produces = MediaType.APPLICATION_JSON_VALUE)
+	ResponseEntity<byte[]> publishedPareto(@PathVariable String id) {
+		ComparisonSnapshot snapshot = comparisons.published(publication(id));
+		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(snapshot.pareto()));
+	}
+
+	/** A publication of one contender (several have no light page, so none of its parts). */
+	private Publication publication(String id) {
+		if (!dev.parity.run.RunId.isValid(id)) {
+			throw new PublicationNotFoundException(id);
+		}
+		Publication publication = publications.find(id).orElseThrow(() -> new PublicationNotFoundException(id));
+		if (publication.several()) {
+			throw new PublicationNotFoundException(id);
+		}
+		return publication;
 	}
 
 	private ComparisonSnapshot snapshot(ComparisonService.Pair runs, Map<String, String> query) {

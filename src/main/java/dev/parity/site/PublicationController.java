@@ -85,7 +85,9 @@ class PublicationController {
 		if (!dev.parity.run.RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
 		}
-		if (freshness.notModified(id, "page", true, request, () -> load(id))) {
+		// Every cell written at once is another representation of the page (a light page fetches the rest).
+		boolean allCells = "all".equals(request.getParameter("cells"));
+		if (freshness.notModified(id, allCells ? "page-all-cells" : "page", true, request, () -> load(id))) {
 			return null;
 		}
 		// A page everybody sees alike is kept by its tag, which changes with anything it shows.
@@ -110,7 +112,8 @@ class PublicationController {
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("live", false);
 		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
-		model.addAttribute("sweep", SweepPage.of(snapshot, settings, json));
+		model.addAttribute("sweep", ComparisonController.light(model, page, SweepPage.of(snapshot, settings, json),
+				"/published/" + id, allCells ? Map.of("cells", "all") : Map.of()));
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		return render(publication, liveUrl, "compare/table", model, shared, locale);

@@ -15,10 +15,13 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
@@ -100,6 +103,40 @@ class LightComparisonPageTests {
 			.select("tbody tr[id^=cell-]");
 		assertThat(fetched.stream().map(Element::outerHtml).toList()).isEqualTo(all
 			.select("table.compare tbody tr[id^=cell-]").stream().skip(100).map(Element::outerHtml).toList());
+	}
+
+	@Test
+	void aLargePublicationIsLightTooAndItsPartsAreTheFrozenOnes() throws Exception {
+		String a = TestUploads.upload(mvc, grid(12, 12, "a", "published"));
+		String b = TestUploads.upload(mvc, grid(12, 12, "b", "published"));
+		String body = mvc.perform(post("/api/published").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"baseline\": \"" + a + "\", \"contender\": \"" + b + "\", \"title\": \"A light publication\"}"))
+			.andExpect(status().isCreated()).andReturn().getResponse().getContentAsString();
+		String id = TestUploads.tree(body.getBytes(StandardCharsets.UTF_8)).get("id").asString();
+		String path = "/published/" + id;
+
+		Document light = page(path);
+		Element table = light.selectFirst("table.compare");
+		assertThat(table.select("tbody tr[id^=cell-]")).hasSize(100);
+		assertThat(table.attr("data-more-src")).isEqualTo(path + "/cells?from=100");
+		assertThat(table.selectFirst("tr.more-rows a.all-link").attr("href")).isEqualTo(path + "?cells=all");
+		Document all = page(path + "?cells=all");
+		List<Element> allCells = all.select("table.compare tbody tr[id^=cell-]");
+		assertThat(allCells).hasSize(144);
+		String rest = mvc.perform(get(path + "/cells?from=100")).andExpect(status().isOk()).andReturn().getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
+		List<Element> shown = new java.util.ArrayList<>(table.select("tbody tr[id^=cell-]"));
+		shown.addAll(Jsoup.parseBodyFragment("<table><tbody>" + rest + "</tbody></table>").select("tbody tr[id^=cell-]"));
+		assertThat(shown.stream().map(Element::outerHtml).toList())
+			.isEqualTo(allCells.stream().map(Element::outerHtml).toList());
+		JsonNode chartData = JSON.readTree(mvc.perform(get(path + "/charts.json")).andExpect(status().isOk())
+			.andReturn().getResponse().getContentAsByteArray());
+		assertThat(chartData).isEqualTo(JSON.readTree(all.getElementById("compare-charts").attr("data-charts")));
+		JsonNode paretoData = JSON.readTree(mvc.perform(get(path + "/pareto.json")).andExpect(status().isOk())
+			.andReturn().getResponse().getContentAsByteArray());
+		assertThat(paretoData).isEqualTo(JSON.readTree(all.getElementById("pareto-chart").attr("data-pareto")));
+		mvc.perform(get("/published/zzzzzzzzzz/cells")).andExpect(status().isNotFound());
 	}
 
 	@Test
