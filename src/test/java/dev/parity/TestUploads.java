@@ -56,6 +56,31 @@ public final class TestUploads {
 	}
 
 	/** How many rows the run tables hold: (runs, cells, files). */
+	/**
+	 * The upload SHA-256 of a run copied in SQL (an SQL expression, from the SQL expression of its id): the hash of the
+	 * document {@link #copyFiles} gives it, so that a backup of the shared test database stays consistent.
+	 */
+	public static String copiedSha256(String idExpression) {
+		return "encode(sha256(" + copiedDocument(idExpression) + "), 'hex')";
+	}
+
+	/**
+	 * Gives runs copied in SQL their uploaded document (a placeholder whose SHA-256 is {@link #copiedSha256}): every
+	 * run has one, and a backup of the test database checks it.
+	 *
+	 * @param from the rest of the select that yields the copies' ids, e.g. {@code from generate_series(1, 100) g}
+	 */
+	public static void copyFiles(JdbcClient jdbc, String idExpression, String from, Object... params) {
+		String document = copiedDocument(idExpression);
+		jdbc.sql("insert into run_file (run_id, position, file_name, media_type, sha256, size_bytes, content) select "
+				+ idExpression + ", 0, 'copied.json', 'application/json', " + copiedSha256(idExpression) + ", octet_length("
+				+ document + "), " + document + " " + from).params(params).update();
+	}
+
+	private static String copiedDocument(String idExpression) {
+		return "convert_to('a run copied in SQL: ' || " + idExpression + ", 'UTF8')";
+	}
+
 	public static RowCounts rows(JdbcClient jdbc) {
 		return new RowCounts(count(jdbc, "run"), count(jdbc, "cell"), count(jdbc, "run_file"));
 	}

@@ -81,11 +81,12 @@ class SeriesBrowserTests extends BrowserTest {
 		// 100 more runs after them, copies of the last made in SQL: the page lists the latest 100 of 103.
 		String prefix = dev.parity.run.RunId.random().value().substring(0, 7);
 		String id = "'" + prefix + "' || lpad(g::text, 3, '0')";
-		jdbc.sql(copy("run", java.util.Map.of("id", id, "upload_sha256", "md5('" + prefix + "' || g) || md5('y' || g)",
+		jdbc.sql(copy("run", java.util.Map.of("id", id, "upload_sha256", dev.parity.TestUploads.copiedSha256(id),
 				"recorded_at", "recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
 				"from run, generate_series(1, 100) g where id = ?")).param(ids.get(2)).update();
 		jdbc.sql(copy("cell", java.util.Map.of("run_id", id), "from cell, generate_series(1, 100) g where run_id = ?"))
 			.param(ids.get(2)).update();
+		dev.parity.TestUploads.copyFiles(jdbc, id, "from generate_series(1, 100) g");
 		jdbc.sql("insert into series_run (series_id, run_id) select ?, " + id + " from generate_series(1, 100) g")
 			.param(seriesId).update();
 		updates.update(new dev.parity.run.RunId(ids.get(2)));

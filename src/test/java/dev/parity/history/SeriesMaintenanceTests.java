@@ -216,11 +216,12 @@ class SeriesMaintenanceTests {
 		// 100 more runs of the series: copies of its last run made in SQL, recorded a day apart after it.
 		String prefix = RunId.random().value().substring(0, 7);
 		String id = "'" + prefix + "' || lpad(g::text, 3, '0')";
-		jdbc.sql(copy("run", Map.of("id", id, "upload_sha256", "md5('" + prefix + "' || g) || md5('x' || g)",
+		jdbc.sql(copy("run", Map.of("id", id, "upload_sha256", TestUploads.copiedSha256(id),
 				"recorded_at", "recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
 				"from run, generate_series(1, 100) g where id = ?")).param(ids.get(2)).update();
 		jdbc.sql(copy("cell", Map.of("run_id", id), "from cell, generate_series(1, 100) g where run_id = ?"))
 			.param(ids.get(2)).update();
+		TestUploads.copyFiles(jdbc, id, "from generate_series(1, 100) g");
 		jdbc.sql("insert into series_run (series_id, run_id) select ?, " + id + " from generate_series(1, 100) g")
 			.param(seriesId).update();
 		updates.update(new RunId(ids.get(2)));

@@ -129,8 +129,9 @@ class CellStatisticsTests {
 		String old = RunId.random().value();
 		jdbc.sql("""
 				insert into run select (jsonb_populate_record(null::run, to_jsonb(r)
-				    || jsonb_build_object('id', ?::text, 'upload_sha256', md5(random()::text) || md5(random()::text)))).*
-				from run r where r.id = ?""").params(old, id).update();
+				    || jsonb_build_object('id', ?::text, 'upload_sha256', %s))).*
+				from run r where r.id = ?""".formatted(TestUploads.copiedSha256("?::text"))).params(old, old, id).update();
+		TestUploads.copyFiles(jdbc, "?::text", "", old, old, old, old);
 		jdbc.sql("""
 				insert into cell select (jsonb_populate_record(null::cell, to_jsonb(c)
 				    || jsonb_build_object('run_id', ?::text, 'id', nextval(pg_get_serial_sequence('cell', 'id'))))).*
