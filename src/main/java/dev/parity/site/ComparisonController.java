@@ -208,10 +208,46 @@ class ComparisonController {
 			+ "with several contenders ({baseline}...{c1},{c2}, up to 8), {\"baseline\", \"path\", \"comparisons\", \"contenders\": [the body of each pairwise comparison, in URL order]}")
 	@ApiResponse(responseCode = "200", content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
 	@GetMapping(path = "/api/compare/{pair:.+}", produces = "application/json")
-	ResponseEntity<byte[]> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
-		byte[] body = Contenders.areSeveral(pair) ? contenders.json(Contenders.parse(pair), query, this)
-				: comparisonJson(ComparisonService.Pair.parse(pair), query);
+	ResponseEntity<?> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
+		if (Contenders.areSeveral(pair)) {
+			return ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+				.body(contenders.json(Contenders.parse(pair), query, this));
+		}
+		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
+		byte[] snapshot = comparisons.snapshotJson(runs, comparisons.settings(query));
+		byte[] caveatList = json.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
+		// The kept snapshot's text written as it is, the caveats (read now) as its last field: nothing copied.
+		int end = objectEnd(snapshot);
+		org.springframework.core.io.Resource body = new org.springframework.core.io.AbstractResource() {
+			@Override
+			public String getDescription() {
+				return "the comparison " + runs.path();
+			}
+
+			@Override
+			public long contentLength() {
+				return end + CAVEATS_FIELD.length + caveatList.length + 1;
+			}
+
+			@Override
+			public java.io.InputStream getInputStream() {
+				return new java.io.SequenceInputStream(java.util.Collections.enumeration(List.of(
+						new java.io.ByteArrayInputStream(snapshot, 0, end), new java.io.ByteArrayInputStream(CAVEATS_FIELD),
+						new java.io.ByteArrayInputStream(caveatList), new java.io.ByteArrayInputStream(new byte[] { '}' }))));
+			}
+		};
 		return ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON).body(body);
+	}
+
+	private static final byte[] CAVEATS_FIELD = ",\"caveats\":".getBytes(StandardCharsets.UTF_8);
+
+	/** Where a JSON object's closing brace is. */
+	private static int objectEnd(byte[] object) {
+		int end = object.length - 1;
+		while (object[end] != '}') {
+			end--;
+		}
+		return end;
 	}
 
 	/** The body of {@code /api/compare/{baseline}...{contender}}: the snapshot with the comparison's caveats last. */
