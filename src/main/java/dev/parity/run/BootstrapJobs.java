@@ -147,8 +147,11 @@ public class BootstrapJobs {
 		return jdbc.sql("select count(*) from bootstrap_job").query(Long.class).single();
 	}
 
-	/** Holds the worker (jobs wait) or lets it go again; for tests that look at a run before its job is done. */
-	void hold(boolean hold) {
+	/**
+	 * Holds this instance's worker (jobs wait; {@link #drain} does nothing) or lets it go again: for tests that look
+	 * at a run before its job is done. Holding waits for the job in hand.
+	 */
+	public void hold(boolean hold) {
 		held.set(hold);
 		while (hold && draining.get()) {
 			Thread.onSpinWait(); // the job in hand is finished; the worker then stops
