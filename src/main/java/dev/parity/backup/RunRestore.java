@@ -3,7 +3,7 @@ package dev.parity.backup;
 import java.util.List;
 
 import dev.parity.run.Cell;
-import dev.parity.run.CellBootstraps;
+import dev.parity.run.BootstrapJobs;
 import dev.parity.run.CellStatistics;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
@@ -30,10 +30,10 @@ class RunRestore {
 
 	private final CellStatistics statistics;
 
-	private final CellBootstraps bootstraps;
+	private final BootstrapJobs bootstraps;
 
 	RunRestore(JdbcClient jdbc, JsonMapper json, RunRepository runs, CellStatistics statistics,
-			CellBootstraps bootstraps) {
+			BootstrapJobs bootstraps) {
 		this.jdbc = jdbc;
 		this.json = json;
 		this.runs = runs;
@@ -87,10 +87,11 @@ class RunRestore {
 		jdbc.sql("select setval(pg_get_serial_sequence('cell', 'id'), greatest((select max(id) from cell), 1))").query()
 			.singleRow();
 		// What ingest derives from the samples, derived again from the samples restored (a backup does not hold it):
-		// comparisons of restored runs read these, as they do of uploaded ones.
+		// comparisons of restored runs read these, as they do of uploaded ones. The bootstrap medians, as after an
+		// upload, are computed after the commit (BootstrapJobs); comparisons compute the same ones until then.
 		List<Cell> cells = runs.find(id).orElseThrow().cells();
 		statistics.store(id, cells);
-		bootstraps.store(id, cells);
+		bootstraps.enqueue(id);
 		return id;
 	}
 

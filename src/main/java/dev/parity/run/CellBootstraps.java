@@ -22,9 +22,9 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Each run's bootstrap medians per cell × metric, computed at ingest from the cell's per-request samples and stored
- * beside the cells (table {@code cell_bootstrap}, append-only), so that a comparison of two single runs only pairs
- * them. The same medians can always be computed again from the samples ({@link Medians}, seeded from the run id, the
+ * Each run's bootstrap medians per cell × metric, computed from the cell's per-request samples after the run's upload
+ * ({@link BootstrapJobs}) and stored beside the cells (table {@code cell_bootstrap}, append-only), so that a comparison
+ * of two single runs only pairs them. The same medians can always be computed again from the samples ({@link Medians}, seeded from the run id, the
  * anchor and the metric): a run stored before this table existed, or restored from a backup, gives the same numbers.
  */
 @Repository
@@ -43,8 +43,8 @@ public class CellBootstraps {
 	}
 
 	/**
-	 * Computes and stores a run's medians from its cells (with their samples), as ingest does, in the caller's
-	 * transaction: for a run that reached the database another way than {@link RunWriter}, such as a restore.
+	 * Computes and stores a run's medians from its cells (with their samples), in the caller's transaction: what a
+	 * {@link BootstrapJobs} job does for a stored or restored run.
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public void store(RunId run, List<Cell> cells) {
@@ -76,9 +76,9 @@ public class CellBootstraps {
 	static final int MIN_SAMPLES = 10;
 
 	/**
-	 * Sample values per run resampled at ingest, at most (1,000 resamples each: about 1–3 s of one core). Beyond it,
-	 * the remaining cells are left to the comparisons that need them, which compute the same medians from the samples
-	 * (a 100 MB document of 2 million samples would otherwise add minutes to its upload).
+	 * Sample values per run resampled after its upload, at most (1,000 resamples each: about 0.3–1 s of one core).
+	 * Beyond it, the remaining cells are left to the comparisons that need them, which compute the same medians from
+	 * the samples (a 100 MB document of 2 million samples would otherwise keep a core busy for minutes).
 	 */
 	static final long MAX_VALUES_AT_INGEST = 200_000;
 

@@ -45,15 +45,15 @@ public class RunWriter {
 
 	private final org.springframework.context.ApplicationEventPublisher events;
 
-	private final CellBootstraps.Medians medians;
+	private final BootstrapJobs bootstraps;
 
 	private final CellStatistics statistics;
 
 	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource,
-			org.springframework.context.ApplicationEventPublisher events, CellBootstraps.Medians medians,
+			org.springframework.context.ApplicationEventPublisher events, BootstrapJobs bootstraps,
 			CellStatistics statistics) {
 		this.events = events;
-		this.medians = medians;
+		this.bootstraps = bootstraps;
 		this.statistics = statistics;
 		this.dataSource = dataSource;
 		this.jdbc = jdbc;
@@ -126,14 +126,8 @@ public class RunWriter {
 
 		private int cells;
 
-		/** The cells' bootstrap medians, stored after the run row ({@link CellBootstraps}). */
-		private final List<CellBootstraps.Row> bootstraps = new ArrayList<>();
-
 		/** The cells' sample statistics, stored after the run row ({@link CellStatistics}). */
 		private final List<CellStatistics.Row> summaries = new ArrayList<>();
-
-		/** Sample values resampled so far for {@link #bootstraps}, against {@link CellBootstraps#MAX_VALUES_AT_INGEST}. */
-		private long resampledValues;
 
 		private boolean finished;
 
@@ -168,15 +162,9 @@ public class RunWriter {
 				if (samples == 0) {
 					return;
 				}
-				// The samples are read once, from the tree in memory, for their statistics and bootstrap medians.
-				Cell withSamples = RunDocumentReader.cell(node);
-				summaries.add(statistics.of(withSamples));
-				if (samples >= CellBootstraps.MIN_SAMPLES && resampledValues < CellBootstraps.MAX_VALUES_AT_INGEST) {
-					resampledValues += CellBootstraps.values(withSamples);
-					if (resampledValues <= CellBootstraps.MAX_VALUES_AT_INGEST) {
-						bootstraps.addAll(CellBootstraps.of(id, withSamples, medians));
-					}
-				}
+				// The samples are read once, from the tree in memory, for their statistics. Their bootstrap medians
+				// are computed after the commit, apart from the upload (BootstrapJobs).
+				summaries.add(statistics.of(RunDocumentReader.cell(node)));
 			}
 			catch (SQLException ex) {
 				throw new IllegalStateException("cannot store the cells of run " + id, ex);
@@ -242,7 +230,7 @@ public class RunWriter {
 					return new Stored(findIdByUploadSha(uploadSha256).orElseThrow(), false);
 				}
 				insertFiles(id, files);
-				CellBootstraps.insert(connection, id, bootstraps);
+				bootstraps.enqueue(id);
 				CellStatistics.insert(connection, id, statistics.computedUnder(), summaries);
 				// Listeners that follow runs (history) join it in this transaction and work after the commit: see RunStored.
 				events.publishEvent(new RunStored(id, document.role(), provenance));

@@ -106,8 +106,58 @@ public final class Noise {
 		if (samples.length < MIN_SAMPLES) {
 			return new double[0];
 		}
+		if (Arrays.stream(samples).anyMatch(value -> Double.isNaN(value) || value == 0)) {
+			return bootstrapMediansBySelection(samples, seed);
+		}
+		// A resample's median depends only on how often each sample was drawn: count the draws by the sample's rank
+		// in sorted order, then walk the counts to the middle. The same draws, the same order statistics and the same
+		// midpoint as selecting the median of each resample (what earlier versions did, for NaN and zeros still), in a
+		// fraction of the time: this runs 1,000 times for every cell × metric of every run stored.
+		int n = samples.length;
+		double[] sorted = samples.clone();
+		Arrays.sort(sorted);
+		int[] rank = new int[n];
+		for (int i = 0; i < n; i++) {
+			rank[i] = Arrays.binarySearch(sorted, samples[i]); // any of equal values: they are the same value
+		}
+		int lowMiddle = (n - 1) >>> 1;
+		int highMiddle = n >>> 1;
+		Median ofTwo = Median.withDefaults().withCopy(false);
+		double[] middle = new double[2];
 		SplittableRandom random = new SplittableRandom(seed);
-		Median median = Median.withDefaults();
+		int[] drawn = new int[n];
+		double[] medians = new double[RESAMPLES];
+		for (int b = 0; b < RESAMPLES; b++) {
+			Arrays.fill(drawn, 0);
+			for (int i = 0; i < n; i++) {
+				drawn[rank[random.nextInt(n)]]++;
+			}
+			int r = 0;
+			int below = drawn[0];
+			while (below <= lowMiddle) {
+				below += drawn[++r];
+			}
+			double low = sorted[r];
+			while (below <= highMiddle) {
+				below += drawn[++r];
+			}
+			if (highMiddle == lowMiddle) {
+				medians[b] = low;
+			}
+			else {
+				middle[0] = low;
+				middle[1] = sorted[r];
+				medians[b] = ofTwo.evaluate(middle); // the library's midpoint, to the last bit
+			}
+		}
+		return medians;
+	}
+
+	/** {@link #bootstrapMedians} as first written: the median selected from each resample. */
+	static double[] bootstrapMediansBySelection(double[] samples, long seed) {
+		SplittableRandom random = new SplittableRandom(seed);
+		// The resample is drawn again each time: the median may reorder it in place.
+		Median median = Median.withDefaults().withCopy(false);
 		double[] resampled = new double[samples.length];
 		double[] medians = new double[RESAMPLES];
 		for (int b = 0; b < RESAMPLES; b++) {

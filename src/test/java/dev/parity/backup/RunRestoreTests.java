@@ -46,6 +46,9 @@ class RunRestoreTests {
 	@Autowired
 	PlatformTransactionManager transactions;
 
+	@Autowired
+	dev.parity.run.BootstrapJobs jobs;
+
 	@Test
 	void aRestoredRunHasTheSampleStatisticsAndBootstrapMediansOfAnUploadedOne() throws Exception {
 		String uploaded = TestUploads.upload(mvc, withSamples());
@@ -62,8 +65,12 @@ class RunRestoreTests {
 					jdbc.sql("select nextval(pg_get_serial_sequence('cell', 'id'))").query(Long.class).single());
 		}
 
-		new TransactionTemplate(transactions).executeWithoutResult(status -> restore.restore(new RunRestore.RestoredRun(run, List.of(), List.of(),
-				cells)));
+		new TransactionTemplate(transactions).executeWithoutResult(status -> {
+			restore.restore(new RunRestore.RestoredRun(run, List.of(), List.of(), cells));
+			// Its bootstrap medians, as an upload's, are left to a job done after the commit.
+			assertThat(jobs.pending(new RunId(restored))).isTrue();
+		});
+		jobs.complete(new RunId(restored));
 
 		assertThat(statistics(restored)).isEqualTo(statistics(uploaded)).isNotEmpty();
 		assertThat(jdbc.sql("select count(*) from cell_bootstrap where run_id = ?").param(restored).query(Integer.class)

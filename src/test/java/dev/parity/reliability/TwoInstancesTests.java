@@ -55,6 +55,9 @@ class TwoInstancesTests {
 	@Autowired
 	dev.parity.history.Webhooks webhooks;
 
+	@Autowired
+	dev.parity.run.BootstrapJobs bootstrapJobs;
+
 	@LocalServerPort
 	int port;
 
@@ -227,6 +230,60 @@ class TwoInstancesTests {
 		finally {
 			hook.stop(0);
 		}
+	}
+
+	@Test
+	void eachRunsBootstrapMediansAreComputedOnceByEitherInstance() throws Exception {
+		String one = "http://localhost:" + port;
+		dev.parity.run.BootstrapJobs first = bootstrapJobs;
+		dev.parity.run.BootstrapJobs other = second.bean(dev.parity.run.BootstrapJobs.class);
+		first.hold(true);
+		other.hold(true);
+		try {
+			java.util.List<String> runs = new java.util.ArrayList<>();
+			for (int i = 0; i < 6; i++) {
+				runs.add(id(new ApiClient(i % 2 == 0 ? one : second.baseUrl()).upload(withSamples(20 + i))));
+			}
+			String[] ids = runs.toArray(String[]::new);
+			assertThat(jdbc.sql("select count(*) from bootstrap_job where run_id = any(?)").param(ids).query(Long.class)
+				.single()).as("a job per run, waiting").isEqualTo(6);
+			long waiting = jdbc.sql("select count(*) from bootstrap_job where not_before <= now()").query(Long.class).single();
+			io.micrometer.core.instrument.Timer jobs = io.micrometer.core.instrument.Metrics.globalRegistry
+				.get("parity.bootstrap.job").timer();
+			long doneBefore = jobs.count();
+			first.hold(false);
+			other.hold(false);
+
+			// Both instances' workers at once (their polls may join in): jobs are claimed FOR UPDATE SKIP LOCKED.
+			var onFirst = java.util.concurrent.CompletableFuture.supplyAsync(first::drain);
+			var onOther = java.util.concurrent.CompletableFuture.supplyAsync(other::drain);
+			int claimed = onFirst.get() + onOther.get();
+
+			assertThat(jdbc.sql("select count(*) from bootstrap_job where run_id = any(?)").param(ids).query(Long.class)
+				.single()).isZero();
+			assertThat(jdbc.sql("select count(*) from cell_bootstrap where run_id = any(?)").param(ids).query(Long.class)
+				.single()).as("two cells with samples per run").isEqualTo(12);
+			assertThat(claimed).isLessThanOrEqualTo((int) waiting);
+			assertThat(jobs.count() - doneBefore).as("each job done once, none failed").isEqualTo(waiting);
+		}
+		finally {
+			first.hold(false);
+			other.hold(false);
+		}
+	}
+
+	/** The control run, a fresh title, with {@code count} ttft samples in each of its first two cells. */
+	private static byte[] withSamples(int count) {
+		tools.jackson.databind.node.ObjectNode document = (tools.jackson.databind.node.ObjectNode) dev.parity.TestUploads
+			.tree(dev.parity.TestUploads.fresh("run-e-control.json"));
+		for (int c = 0; c < 2; c++) {
+			tools.jackson.databind.node.ArrayNode samples = ((tools.jackson.databind.node.ObjectNode) document.get("cells")
+				.get(c)).putArray("samples");
+			for (int i = 0; i < count; i++) {
+				samples.addObject().put("ttft_s", 1 + ((i * 37 + c) % 23) / 100.0);
+			}
+		}
+		return document.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static String id(ApiClient.Answer answer) {

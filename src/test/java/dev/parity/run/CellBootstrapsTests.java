@@ -18,7 +18,10 @@ import org.springframework.test.web.servlet.MockMvc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Bootstrap medians are computed at ingest, stored with the run, append-only, and equal to a fresh computation. */
+/**
+ * Bootstrap medians are computed after the upload (TestUploads waits for them), stored with the run, append-only, and
+ * equal to a fresh computation.
+ */
 @ParityTest
 class CellBootstrapsTests {
 

@@ -99,4 +99,53 @@ class NoiseTests {
 		}
 	}
 
+
+	@Test
+	void bootstrapMediansAreTheMediansEveryEarlierVersionComputed() {
+		// Stored medians and published intervals were computed this way: a copy of each resample, its median.
+		SplittableRandom values = new SplittableRandom(42);
+		for (int size : new int[] { 10, 11, 30, 249, 250, 1001 }) {
+			double[] samples = values.doubles(size, 0.01, 2).toArray();
+			// Ties and repeated values, as latency samples rounded to milliseconds have.
+			double[] rounded = java.util.Arrays.stream(samples).map(v -> Math.round(v * 100) / 100.0).toArray();
+			double[] withZeros = rounded.clone();
+			withZeros[0] = 0;
+			withZeros[size - 1] = -0.0;
+			double[] withNaN = samples.clone();
+			withNaN[size / 2] = Double.NaN;
+			// Bit for bit (NaN included): Arrays.equals compares doubles as their bits.
+			assertThat(java.util.Arrays.equals(Noise.bootstrapMedians(withZeros, 5), reference(withZeros, 5))).isTrue();
+			assertThat(java.util.Arrays.equals(Noise.bootstrapMedians(withNaN, 5), reference(withNaN, 5))).isTrue();
+			for (double[] input : new double[][] { samples, rounded }) {
+				for (long seed : new long[] { -7, 0, 1, Seed.of("run", "cell", "ttft_s", "median") }) {
+					double[] before = input.clone();
+
+					assertThat(Noise.bootstrapMedians(input, seed)).containsExactly(reference(input, seed));
+					assertThat(input).containsExactly(before);
+				}
+			}
+		}
+		// Pinned: the first medians of one seed, as the code before this one gave them.
+		double[] pinned = Noise.bootstrapMedians(new SplittableRandom(3).doubles(25).toArray(), 11);
+		assertThat(new double[] { pinned[0], pinned[1], pinned[999] }).containsExactly(PINNED);
+	}
+
+	private static final double[] PINNED = { 0.4910624550614454, 0.6129746825466243, 0.6129746825466243 };
+
+	/** The bootstrap medians as first written: each resample copied by the median, which sorts the copy. */
+	private static double[] reference(double[] samples, long seed) {
+		SplittableRandom random = new SplittableRandom(seed);
+		org.apache.commons.statistics.descriptive.Median median = org.apache.commons.statistics.descriptive.Median
+			.withDefaults();
+		double[] medians = new double[Noise.RESAMPLES];
+		for (int b = 0; b < Noise.RESAMPLES; b++) {
+			double[] resampled = new double[samples.length];
+			for (int i = 0; i < resampled.length; i++) {
+				resampled[i] = samples[random.nextInt(samples.length)];
+			}
+			medians[b] = median.evaluate(resampled);
+		}
+		return medians;
+	}
+
 }
