@@ -105,10 +105,8 @@ public final class ComparisonBuilder {
 					if (singleRuns) {
 						double[] ratios = sampleRatios(cell, match, metric, settings.stat(), medians, seed);
 						resampledRatios.computeIfAbsent(metric, m -> new ArrayList<>()).add(ratios);
-						interval = ratios.length == 0 ? null : Noise.overSamples(
-								medians.of(cell.members().get(0).run(), cell.members().get(0).cell(), metric),
-								medians.of(match.members().get(0).run(), match.members().get(0).cell(), metric), seed)
-							.orElse(null);
+						// The same interval as Noise.overSamples over those medians and seed, from the same ratios.
+						interval = ratios.length == 0 ? null : Noise.overPairedRatios(ratios);
 					}
 					else {
 						interval = Noise.overRuns(cell.values(metric, settings.stat()),
@@ -172,7 +170,7 @@ public final class ComparisonBuilder {
 		ReplicateGroup.Member other = match.members().get(0);
 		double[] baseMedians = medians.of(base.run(), base.cell(), metric);
 		double[] otherMedians = medians.of(other.run(), other.cell(), metric);
-		if (Noise.overSamples(baseMedians, otherMedians, seed).isEmpty()) {
+		if (!Noise.pairable(baseMedians, otherMedians)) {
 			return new double[0];
 		}
 		return Noise.pairedRatios(baseMedians, otherMedians, seed);

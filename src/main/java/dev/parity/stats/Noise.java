@@ -174,12 +174,25 @@ public final class Noise {
 	 * @return empty unless both sides have {@link #RESAMPLES} positive medians
 	 */
 	public static Optional<RatioInterval> overSamples(double[] baselineMedians, double[] contenderMedians, long seed) {
-		if (baselineMedians.length != RESAMPLES || contenderMedians.length != RESAMPLES || !positive(baselineMedians)
-				|| !positive(contenderMedians)) {
+		if (!pairable(baselineMedians, contenderMedians)) {
 			return Optional.empty();
 		}
-		return Optional.of(percentile(pairedRatios(baselineMedians, contenderMedians, seed),
-				RatioInterval.BOOTSTRAP_SAMPLES));
+		return Optional.of(overPairedRatios(pairedRatios(baselineMedians, contenderMedians, seed)));
+	}
+
+	/** Whether both sides have {@link #RESAMPLES} positive medians: what {@link #overSamples} needs. */
+	public static boolean pairable(double[] baselineMedians, double[] contenderMedians) {
+		return baselineMedians.length == RESAMPLES && contenderMedians.length == RESAMPLES && positive(baselineMedians)
+				&& positive(contenderMedians);
+	}
+
+	/**
+	 * The interval {@link #overSamples} gives, from the ratios {@link #pairedRatios} gave for the same medians and seed
+	 * (a comparison keeps them for its headline, so they are drawn once). The ratios are left as they are (the
+	 * quantiles are taken over a copy: commons-statistics' {@code Quantile} partitions the array it is given).
+	 */
+	public static RatioInterval overPairedRatios(double[] ratios) {
+		return percentile(ratios.clone(), RatioInterval.BOOTSTRAP_SAMPLES);
 	}
 
 	/**

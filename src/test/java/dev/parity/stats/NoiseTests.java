@@ -10,6 +10,24 @@ import static org.assertj.core.api.Assertions.within;
 class NoiseTests {
 
 	@Test
+	void theIntervalFromPairedRatiosIsOverSamplesAndLeavesTheRatiosForTheHeadline() {
+		SplittableRandom random = new SplittableRandom(7);
+		for (long seed = 1; seed <= 20; seed++) {
+			double[] samples = random.doubles(60, 0.5, 1.5).toArray();
+			double[] other = random.doubles(60, 0.6, 1.6).toArray();
+			double[] baseline = Noise.bootstrapMedians(samples, seed);
+			double[] contender = Noise.bootstrapMedians(other, seed + 100);
+			assertThat(Noise.pairable(baseline, contender)).isTrue();
+			double[] ratios = Noise.pairedRatios(baseline, contender, seed);
+			double[] kept = ratios.clone();
+			assertThat(Noise.overPairedRatios(ratios)).isEqualTo(Noise.overSamples(baseline, contender, seed).orElseThrow());
+			// The headline pairs the b-th ratios of every cell: they must stay in their drawn order.
+			assertThat(ratios).containsExactly(kept);
+		}
+		assertThat(Noise.pairable(new double[Noise.RESAMPLES], new double[3])).isFalse();
+	}
+
+	@Test
 	void welchOnLogValuesForThreeToSevenRuns() {
 		double[] baseline = { 100, 102, 98 };
 		double[] contender = { 120, 123, 118 };
