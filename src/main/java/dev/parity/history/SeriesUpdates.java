@@ -7,10 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -19,6 +15,7 @@ import dev.parity.run.Role;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
+import dev.parity.run.JobWorker;
 import dev.parity.run.RunStored;
 import jakarta.annotation.PreDestroy;
 import org.jspecify.annotations.Nullable;
@@ -104,13 +101,7 @@ public class SeriesUpdates {
 
 	}
 
-	private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
-		Thread thread = new Thread(runnable, "series-updates");
-		thread.setDaemon(true);
-		return thread;
-	});
-
-	private final AtomicBoolean draining = new AtomicBoolean();
+	private final JobWorker worker = new JobWorker("series-updates", this::drain);
 
 	private final AuditTrail audit;
 
@@ -149,30 +140,12 @@ public class SeriesUpdates {
 	}
 
 	private void wake() {
-		if (draining.compareAndSet(false, true)) {
-			try {
-				worker.execute(() -> {
-					try {
-						drain();
-					}
-					catch (RuntimeException ex) {
-						// The database away, say: the jobs stay, and the next poll or read takes them up.
-						log.warn("history: series updates stopped for now: {}", ex.toString());
-					}
-					finally {
-						draining.set(false);
-					}
-				});
-			}
-			catch (RejectedExecutionException ex) {
-				draining.set(false); // shutting down
-			}
-		}
+		worker.wake();
 	}
 
 	@PreDestroy
 	void stop() {
-		worker.shutdownNow();
+		worker.stop();
 	}
 
 	/** Does every due update, series by series, until none is left; returns how many series it updated. */

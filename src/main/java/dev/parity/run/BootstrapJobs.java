@@ -2,9 +2,6 @@ package dev.parity.run;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -56,13 +53,7 @@ public class BootstrapJobs {
 
 	private final TransactionTemplate transaction;
 
-	private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
-		Thread thread = new Thread(runnable, "bootstrap-medians");
-		thread.setDaemon(true);
-		return thread;
-	});
-
-	private final AtomicBoolean draining = new AtomicBoolean();
+	private final JobWorker worker = new JobWorker("bootstrap-medians", this::drain);
 
 	/** Set by tests that look at a run before its job is done: the worker then leaves jobs waiting. */
 	private final AtomicBoolean held = new AtomicBoolean();
@@ -100,31 +91,14 @@ public class BootstrapJobs {
 	}
 
 	private void wake() {
-		if (held.get() || !draining.compareAndSet(false, true)) {
-			return;
-		}
-		try {
-			worker.execute(() -> {
-				try {
-					drain();
-				}
-				catch (RuntimeException ex) {
-					// The database away, say: the jobs stay, and the next poll takes them up.
-					log.warn("bootstrap medians: stopped for now: {}", ex.toString());
-				}
-				finally {
-					draining.set(false);
-				}
-			});
-		}
-		catch (RejectedExecutionException ex) {
-			draining.set(false); // shutting down
+		if (!held.get()) {
+			worker.wake();
 		}
 	}
 
 	@PreDestroy
 	void stop() {
-		worker.shutdownNow();
+		worker.stop();
 	}
 
 	/** Does every due job, one run at a time, until none is left (or the worker is held); returns how many. */
@@ -153,7 +127,7 @@ public class BootstrapJobs {
 	 */
 	public void hold(boolean hold) {
 		held.set(hold);
-		while (hold && draining.get()) {
+		while (hold && worker.busy()) {
 			Thread.onSpinWait(); // the job in hand is finished; the worker then stops
 		}
 	}

@@ -254,16 +254,12 @@ class ComparisonController {
 	byte[] comparisonJson(ComparisonService.Pair runs, Map<String, String> query) {
 		byte[] snapshot = comparisons.snapshotJson(runs, comparisons.settings(query));
 		byte[] caveatList = json.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
-		// The kept snapshot as text with the caveats, read now, as its last field: no tree is built or copied.
-		byte[] field = ",\"caveats\":".getBytes(StandardCharsets.UTF_8);
-		int end = snapshot.length - 1;
-		while (snapshot[end] != '}') {
-			end--;
-		}
-		byte[] body = new byte[end + field.length + caveatList.length + 1];
+		// The kept snapshot as text with the caveats, read now, as its last field: no tree is built.
+		int end = objectEnd(snapshot);
+		byte[] body = new byte[end + CAVEATS_FIELD.length + caveatList.length + 1];
 		System.arraycopy(snapshot, 0, body, 0, end);
-		System.arraycopy(field, 0, body, end, field.length);
-		System.arraycopy(caveatList, 0, body, end + field.length, caveatList.length);
+		System.arraycopy(CAVEATS_FIELD, 0, body, end, CAVEATS_FIELD.length);
+		System.arraycopy(caveatList, 0, body, end + CAVEATS_FIELD.length, caveatList.length);
 		body[body.length - 1] = '}';
 		return body;
 	}
