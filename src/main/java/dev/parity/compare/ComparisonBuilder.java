@@ -76,12 +76,13 @@ public final class ComparisonBuilder {
 
 		Map<Params, ReplicateGroup.GroupCell> unmatchedContender = new LinkedHashMap<>();
 		otherGroup.cells().forEach(cell -> unmatchedContender.put(cell.params(), cell));
-		List<ComparedCell> cells = new ArrayList<>();
+		List<ComparedCell> cells;
 		List<UnmatchedCell> unmatched = new ArrayList<>();
-		// What the headlines' intervals resample, by metric: each comparable cell's resampled ratios (single runs),
-		// or each comparable cell's value per run (groups).
-		Map<String, List<double[]>> resampledRatios = new LinkedHashMap<>();
+		// What the headlines' intervals resample for groups, by metric: each comparable cell's value per run.
 		Map<String, List<double[][]>> runValues = new LinkedHashMap<>();
+		// Single runs: each comparable cell × metric's medians paired, drawn after the loop, several at once.
+		List<PairedDraw> draws = new ArrayList<>();
+		List<Drawing> drawing = new ArrayList<>();
 		for (ReplicateGroup.GroupCell cell : baseGroup.cells()) {
 			ReplicateGroup.GroupCell match = unmatchedContender.remove(cell.params());
 			if (match == null) {
@@ -103,10 +104,8 @@ public final class ComparisonBuilder {
 				if (point.comparable()) {
 					long seed = Seed.of(seedRuns, cell.anchor(), metric, settings.stat());
 					if (singleRuns) {
-						double[] ratios = sampleRatios(cell, match, metric, settings.stat(), medians, seed);
-						resampledRatios.computeIfAbsent(metric, m -> new ArrayList<>()).add(ratios);
-						// The same interval as Noise.overSamples over those medians and seed, from the same ratios.
-						interval = ratios.length == 0 ? null : Noise.overPairedRatios(ratios);
+						draws.add(new PairedDraw(compared, compared.size(), point,
+								sampleMedians(cell, match, metric, settings.stat(), medians), seed));
 					}
 					else {
 						interval = Noise.overRuns(cell.values(metric, settings.stat()),
@@ -118,14 +117,24 @@ public final class ComparisonBuilder {
 				}
 				compared.add(judged(point, interval, settings.band()));
 			}
-			cells.add(new ComparedCell(cell.params(), cell.anchor(), cellFlags, compared));
+			drawing.add(new Drawing(cell.params(), cell.anchor(), cellFlags, compared));
 		}
 		unmatchedContender.values()
 			.forEach(cell -> unmatched.add(new UnmatchedCell(Flag.CONTENDER, cell.params(), cell.anchor())));
-		cells = significance(cells);
+		// The draws are independent and seeded: drawing them in parallel gives the same numbers as one after the other.
+		// What the headlines' intervals resample for single runs, by metric: each comparable cell's resampled ratios.
+		draws.parallelStream().forEach(PairedDraw::draw);
+		Map<String, List<double[]>> resampledRatios = new LinkedHashMap<>();
+		for (PairedDraw draw : draws) {
+			resampledRatios.computeIfAbsent(draw.point.metric(), m -> new ArrayList<>()).add(draw.ratios);
+			// The same interval as Noise.overSamples over those medians and seed, from the same ratios.
+			draw.in.set(draw.position, judged(draw.point, draw.interval, settings.band()));
+		}
+		cells = significance(drawing.stream()
+			.map(cell -> new ComparedCell(cell.params(), cell.anchor(), cell.flags(), cell.metrics())).toList());
 
 		List<ComparedCell> matched = cells;
-		List<Headline> headlines = metrics.stream()
+		List<Headline> headlines = metrics.parallelStream()
 			.map(metric -> Headline.over(metric, matched, settings.band())
 				.withMedianRatioInterval(medianRatioInterval(resampledRatios.get(metric), runValues.get(metric),
 						Seed.of(seedRuns, "headline", metric, settings.stat()))))
@@ -158,22 +167,60 @@ public final class ComparisonBuilder {
 	}
 
 	/**
-	 * One run per side: their samples' bootstrap medians paired, for the median only (the medians are what is
-	 * resampled); empty when either side has too few samples.
+	 * One run per side: their samples' bootstrap medians, for the median only (the medians are what is resampled);
+	 * {@code null} when either side has too few samples.
 	 */
-	private static double[] sampleRatios(ReplicateGroup.GroupCell cell, ReplicateGroup.GroupCell match, String metric,
-			String stat, BootstrapMedians medians, long seed) {
+	private static double @Nullable [][] sampleMedians(ReplicateGroup.GroupCell cell, ReplicateGroup.GroupCell match,
+			String metric, String stat, BootstrapMedians medians) {
 		if (!stat.equals("median") && !stat.equals("p50")) {
-			return new double[0];
+			return null;
 		}
 		ReplicateGroup.Member base = cell.members().get(0);
 		ReplicateGroup.Member other = match.members().get(0);
 		double[] baseMedians = medians.of(base.run(), base.cell(), metric);
 		double[] otherMedians = medians.of(other.run(), other.cell(), metric);
-		if (!Noise.pairable(baseMedians, otherMedians)) {
-			return new double[0];
+		return Noise.pairable(baseMedians, otherMedians) ? new double[][] { baseMedians, otherMedians } : null;
+	}
+
+	/** A matched cell whose metrics' intervals are being drawn: {@code metrics} is filled in by the draws. */
+	private record Drawing(Params params, String anchor, List<Flag> flags, List<ComparedMetric> metrics) {
+	}
+
+	/**
+	 * A comparable cell × metric of single runs whose medians are paired: its resampled ratios (none when they cannot
+	 * be paired) and their interval, drawn by {@link #draw}, then put in place of {@code point} in {@code in}.
+	 */
+	private static final class PairedDraw {
+
+		final List<ComparedMetric> in;
+
+		final int position;
+
+		final ComparedMetric point;
+
+		final double @Nullable [][] medians;
+
+		final long seed;
+
+		double[] ratios = new double[0];
+
+		@Nullable RatioInterval interval;
+
+		PairedDraw(List<ComparedMetric> in, int position, ComparedMetric point, double @Nullable [][] medians, long seed) {
+			this.in = in;
+			this.position = position;
+			this.point = point;
+			this.medians = medians;
+			this.seed = seed;
 		}
-		return Noise.pairedRatios(baseMedians, otherMedians, seed);
+
+		void draw() {
+			if (medians != null) {
+				ratios = Noise.pairedRatios(medians[0], medians[1], seed);
+				interval = Noise.overPairedRatios(ratios);
+			}
+		}
+
 	}
 
 	/**

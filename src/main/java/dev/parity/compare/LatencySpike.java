@@ -32,10 +32,8 @@ final class LatencySpike implements CellRule {
 		if (cell.order() == null || ttft.isEmpty() || concurrency.isEmpty()) {
 			return List.of();
 		}
-		Params others = cell.params().without(CONCURRENCY);
-		Optional<Cell> fastest = context.run().cells().stream()
+		Optional<Cell> fastest = context.sameOtherParams(cell, CONCURRENCY).stream()
 			.filter(later -> later.order() != null && later.order() > cell.order())
-			.filter(later -> later.params().without(CONCURRENCY).equals(others))
 			.filter(later -> later.params().number(CONCURRENCY).filter(c -> c.compareTo(concurrency.get()) > 0).isPresent())
 			.filter(later -> ttft(later).isPresent())
 			.min(Comparator.comparing(later -> ttft(later).orElseThrow()));

@@ -1,8 +1,10 @@
 package dev.parity.compare;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -148,10 +150,15 @@ public final class SweepViews {
 
 	/** A side's matched cells; for a group of replicates, each cell's samples and request counts pooled. */
 	private static List<Cell> matched(Comparison comparison, List<Run> runs) {
+		Map<String, List<Cell>> byAnchor = new HashMap<>();
+		for (Run run : runs) {
+			for (Cell cell : run.cells()) {
+				byAnchor.computeIfAbsent(cell.anchor(), anchor -> new ArrayList<>()).add(cell);
+			}
+		}
 		List<Cell> cells = new ArrayList<>();
 		for (ComparedCell compared : comparison.cells()) {
-			List<Cell> same = runs.stream().flatMap(run -> run.cells().stream())
-				.filter(cell -> cell.anchor().equals(compared.anchor())).toList();
+			List<Cell> same = byAnchor.getOrDefault(compared.anchor(), List.of());
 			if (same.size() == 1) {
 				cells.add(same.get(0));
 			}
@@ -168,7 +175,9 @@ public final class SweepViews {
 	}
 
 	private static Function<Cell, List<String>> greyingIn(Comparison comparison, ServiceLevels slo, String side) {
-		return cell -> comparison.cell(cell.anchor())
+		Map<String, ComparedCell> byAnchor = new HashMap<>();
+		comparison.cells().forEach(compared -> byAnchor.putIfAbsent(compared.anchor(), compared));
+		return cell -> Optional.ofNullable(byAnchor.get(cell.anchor()))
 			.map(compared -> greying(compared.metrics().stream().flatMap(m -> m.flags().stream()).toList(), slo, side))
 			.orElse(List.of());
 	}

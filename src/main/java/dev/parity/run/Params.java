@@ -67,11 +67,28 @@ public record Params(SortedMap<String, Object> values) {
 	 * {@code --}, lower-cased, every character outside {@code [a-z0-9_.-]} replaced by {@code -}.
 	 */
 	public String anchor() {
-		String joined = values.entrySet()
-			.stream()
-			.map(e -> e.getKey() + "-" + format(e.getValue()))
-			.collect(Collectors.joining("--"));
-		return "cell-" + joined.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9_.-]", "-");
+		// Written out rather than with a regular expression: every rule and page asks for anchors, cell by cell.
+		StringBuilder anchor = new StringBuilder(64).append("cell-");
+		boolean first = true;
+		for (Map.Entry<String, Object> entry : values.entrySet()) {
+			if (!first) {
+				anchor.append("--");
+			}
+			first = false;
+			appendSafe(anchor, entry.getKey());
+			anchor.append('-');
+			appendSafe(anchor, format(entry.getValue()));
+		}
+		return anchor.toString();
+	}
+
+	/** Lower-cased, with every character outside {@code [a-z0-9_.-]} replaced by {@code -}, as anchors need. */
+	private static void appendSafe(StringBuilder into, String text) {
+		String lower = text.toLowerCase(java.util.Locale.ROOT);
+		for (int i = 0; i < lower.length(); i += Character.charCount(lower.codePointAt(i))) {
+			char c = lower.charAt(i); // one '-' for a character outside the BMP too, as the expression it replaces gave
+			into.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-' ? c : '-');
+		}
 	}
 
 	/** {@code prompt_tokens=32768, concurrency=4}: for people. */

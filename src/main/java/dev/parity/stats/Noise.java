@@ -217,11 +217,18 @@ public final class Noise {
 		SplittableRandom random = new SplittableRandom(seed);
 		boolean[] seen = new boolean[RESAMPLES];
 		int[] order = new int[RESAMPLES];
-		for (int found = 0; found < RESAMPLES;) {
+		int found = 0;
+		while (found < RESAMPLES - 1) {
 			int next = random.nextInt(0, RESAMPLES);
 			if (!seen[next]) {
 				seen[next] = true;
 				order[found++] = next;
+			}
+		}
+		// The last value is the one not seen yet, however many draws it would take to come (a thousand, on average).
+		for (int last = 0; last < RESAMPLES; last++) {
+			if (!seen[last]) {
+				order[found] = last;
 			}
 		}
 		return order;
