@@ -103,21 +103,28 @@ public class CellBootstraps {
 		String[] ids = runs.stream().map(RunId::value).toArray(String[]::new);
 		new org.springframework.jdbc.core.JdbcTemplate(dataSource).query(connection -> {
 			java.sql.PreparedStatement statement = connection
-				.prepareStatement("select run_id, anchor, metric, medians from cell_bootstrap where run_id = any(?)");
-			// The arrays in PostgreSQL's binary format from the first execution (a threshold of -1 forces it): as text,
-			// a comparison of two 400-cell runs spent most of its time turning 3 million numbers into text and back.
+				.prepareStatement("select run_id, anchor, metric, medians, packed from cell_bootstrap where run_id = any(?)");
+			// In PostgreSQL's binary format from the first execution (a threshold of -1 forces it): as text, a comparison
+			// of two 400-cell runs spent most of its time turning 3 million numbers into text and back.
 			statement.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(-1);
 			statement.setArray(1, connection.createArrayOf("varchar", ids));
 			return statement;
 		}, (ResultSet rs) -> {
-			Object[] values = (Object[]) rs.getArray("medians").getArray();
-			double[] medians = new double[values.length];
-			for (int i = 0; i < values.length; i++) {
-				medians[i] = ((Number) values[i]).doubleValue();
-			}
+			byte[] packed = rs.getBytes("packed");
+			double[] medians = packed != null ? PackedMedians.unpack(packed) : legacy(rs.getArray("medians"));
 			found.put(new Key(rs.getString("run_id"), rs.getString("anchor"), rs.getString("metric")), medians);
 		});
 		return found;
+	}
+
+	/** Medians stored before they were packed (V36): a float8[]. */
+	private static double[] legacy(Array array) throws SQLException {
+		Object[] values = (Object[]) array.getArray();
+		double[] medians = new double[values.length];
+		for (int i = 0; i < values.length; i++) {
+			medians[i] = ((Number) values[i]).doubleValue();
+		}
+		return medians;
 	}
 
 	/**
@@ -153,17 +160,12 @@ public class CellBootstraps {
 			return;
 		}
 		try (PreparedStatement insert = connection
-			.prepareStatement("insert into cell_bootstrap (run_id, anchor, metric, medians) values (?, ?, ?, ?)")) {
+			.prepareStatement("insert into cell_bootstrap (run_id, anchor, metric, packed) values (?, ?, ?, ?)")) {
 			for (Row row : rows) {
-				Double[] boxed = new Double[row.medians().length];
-				for (int i = 0; i < boxed.length; i++) {
-					boxed[i] = row.medians()[i];
-				}
-				Array array = connection.createArrayOf("float8", boxed);
 				insert.setString(1, run.value());
 				insert.setString(2, row.anchor());
 				insert.setString(3, row.metric());
-				insert.setArray(4, array);
+				insert.setBytes(4, PackedMedians.pack(row.medians()));
 				insert.addBatch();
 			}
 			insert.executeBatch();

@@ -161,7 +161,6 @@ class ComparisonController {
 		model.addAttribute("pageTitle", "Compare " + runs.path());
 		ComparisonPage page = page(snapshot, runs);
 		model.addAttribute("page", page);
-		model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
 		model.addAttribute("pair", runs.path());
 		model.addAttribute("query", queryString(query));
 		model.addAttribute("settingsJson", json.writeValueAsString(snapshot.settings()));
@@ -177,6 +176,7 @@ class ComparisonController {
 		model.addAttribute("publishForm", Map.of());
 		model.addAttribute("sweepAction", "/compare/" + runs.path());
 		model.addAttribute("sweep", light(model, page, SweepPage.of(snapshot, query, json), "/compare/" + runs.path(), query));
+		chartsInPage(model, page, json);
 	}
 
 	/**
@@ -195,6 +195,13 @@ class ComparisonController {
 		model.addAttribute("allCellsUrl", base + with(query, "cells", "all"));
 		return sweep.light(LIGHT_ROWS, base + "/pareto.json" + queryString(query),
 				base + "/points" + with(query, "from", String.valueOf(LIGHT_ROWS)));
+	}
+
+	/** The charts' data written into the page, unless {@link #light} has the page fetch it. */
+	static void chartsInPage(Model model, ComparisonPage page, JsonMapper json) {
+		if (!model.containsAttribute("chartsSrc")) {
+			model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
+		}
 	}
 
 	/** The URL's query with one more parameter (or this one's value replaced). */

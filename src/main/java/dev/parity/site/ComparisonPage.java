@@ -21,7 +21,37 @@ import org.jspecify.annotations.Nullable;
 public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> settings, List<Note> comparisonFlags,
 		List<HeadlineView> headlines, List<MetricHead> metrics, List<String> paramNames, List<Row> rows,
 		List<Unmatched> unmatched, List<ProvenanceRow> provenance, List<Note> footnotes, List<CaveatView> caveats,
-		Map<String, Object> chartData, String rulesVersion, String computedAt, List<NoteGroup> noteGroups) {
+		Charts charts, String rulesVersion, String computedAt, List<NoteGroup> noteGroups) {
+
+	/**
+	 * The data of the page's charts, made the first time it is asked for: a light page fetches it apart, so the page
+	 * itself never needs it.
+	 */
+	public static final class Charts {
+
+		private final java.util.function.Supplier<Map<String, Object>> make;
+
+		private volatile @Nullable Map<String, Object> made;
+
+		Charts(java.util.function.Supplier<Map<String, Object>> make) {
+			this.make = make;
+		}
+
+		Map<String, Object> data() {
+			Map<String, Object> data = made;
+			if (data == null) {
+				data = make.get();
+				made = data;
+			}
+			return data;
+		}
+
+	}
+
+	/** Per metric: the ratio per cell and both runs' values (see {@link #chartData(ComparisonSnapshot, List, List)}). */
+	public Map<String, Object> chartData() {
+		return charts.data();
+	}
 
 	/** One side of the comparison. */
 	public record RunRef(String id, String url, String title, String role, String system, String modelRepo,
@@ -254,7 +284,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 					Objects.toString(row.contender(), "—"), row.status(), row.rule()));
 		}
 		return new ComparisonPage(baseline, contender, settings, comparisonFlags, headlines, metrics, paramNames, rows,
-				unmatched, provenance, notes.list(), caveats, chartData(snapshot, metrics, paramNames),
+				unmatched, provenance, notes.list(), caveats, new Charts(() -> chartData(snapshot, metrics, paramNames)),
 				Objects.toString(snapshot.rulesVersion(), ""), Objects.toString(snapshot.computedAt(), ""),
 				notes.groups());
 	}

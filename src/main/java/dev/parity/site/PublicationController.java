@@ -105,7 +105,6 @@ class PublicationController {
 		ComparisonPage page = comparisonPages.page(snapshot, pair);
 		Map<String, String> settings = settingsQuery(publication.settings());
 		model.addAttribute("page", page);
-		model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
 		model.addAttribute("pair", pair.path());
 		model.addAttribute("query", ComparisonController.queryString(settings));
 		model.addAttribute("notices", notices.forPublication(publication, snapshot, page, ""));
@@ -114,6 +113,7 @@ class PublicationController {
 		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
 		model.addAttribute("sweep", ComparisonController.light(model, page, SweepPage.of(snapshot, settings, json),
 				"/published/" + id, allCells ? Map.of("cells", "all") : Map.of()));
+		ComparisonController.chartsInPage(model, page, json);
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		return render(publication, liveUrl, "compare/table", model, shared, locale);

@@ -71,6 +71,25 @@ class CellBootstrapsTests {
 	}
 
 	@Test
+	void areStoredPackedAndMediansStoredBeforeAsArraysStillRead() throws Exception {
+		String id = TestUploads.upload(mvc, withSamples());
+		assertThat(jdbc.sql("select medians is null and octet_length(packed) < 2000 from cell_bootstrap where run_id = ?")
+			.param(id).query(Boolean.class).list()).containsExactly(true);
+
+		// A row as stored before V36: the medians as a float8[].
+		Run run = runs.find(new RunId(id)).orElseThrow();
+		double[] before = dev.parity.compare.SampleMedians.compute(id, run.cells().get(0), "ttft_s");
+		jdbc.sql("insert into cell_bootstrap (run_id, anchor, metric, medians) values (?, ?, 'earlier_metric', ?)")
+			.params(id, run.cells().get(1).anchor(), java.util.Arrays.stream(before).boxed().toArray(Double[]::new))
+			.update();
+		assertThat(bootstraps.find(List.of(new RunId(id))).get(new CellBootstraps.Key(id, run.cells().get(1).anchor(),
+				"earlier_metric"))).containsExactly(before);
+		// A row holds one form or the other.
+		assertThatThrownBy(() -> jdbc.sql("insert into cell_bootstrap (run_id, anchor, metric) values (?, ?, 'none')")
+			.params(id, run.cells().get(1).anchor()).update()).hasMessageContaining("cell_bootstrap_one_form");
+	}
+
+	@Test
 	void aComparisonOfTwoStoredRunsGivesTheSameWithinRunIntervalOnEveryLoadAndUnderOtherParameters() throws Exception {
 		String baseline = TestUploads.upload(mvc, withSamples());
 		String contender = TestUploads.upload(mvc, withSamples());
