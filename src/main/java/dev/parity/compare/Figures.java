@@ -62,9 +62,16 @@ final class Figures {
 		return format("#,##0.##", fraction * 100) + " %";
 	}
 
+	/** A format per pattern and thread (a format is not thread-safe; making one each time cost more than using it). */
+	private static final ThreadLocal<java.util.Map<String, DecimalFormat>> FORMATS = ThreadLocal
+		.withInitial(java.util.HashMap::new);
+
 	private static String format(String pattern, double value) {
-		DecimalFormat format = new DecimalFormat(pattern, DecimalFormatSymbols.getInstance(Locale.US));
-		format.setRoundingMode(RoundingMode.HALF_UP);
+		DecimalFormat format = FORMATS.get().computeIfAbsent(pattern, p -> {
+			DecimalFormat made = new DecimalFormat(p, DecimalFormatSymbols.getInstance(Locale.US));
+			made.setRoundingMode(RoundingMode.HALF_UP);
+			return made;
+		});
 		return format.format(value).replace("-", MINUS);
 	}
 

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * then, plain: the count and the values; indexed: the count of distinct values, the values, the count of medians and
  * their indexes.
  */
-final class PackedMedians {
+public final class PackedMedians {
 
 	private static final byte PLAIN = 0;
 
@@ -25,7 +25,7 @@ final class PackedMedians {
 	private PackedMedians() {
 	}
 
-	static byte[] pack(double[] medians) {
+	public static byte[] pack(double[] medians) {
 		long[] bits = new long[medians.length];
 		for (int i = 0; i < medians.length; i++) {
 			bits[i] = Double.doubleToRawLongBits(medians[i]);

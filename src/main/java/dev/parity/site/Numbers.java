@@ -13,6 +13,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Numbers {
 
+	/** One format per thread (not thread-safe; made once rather than for every number of a page). */
+	private static final ThreadLocal<DecimalFormat> FORMAT = ThreadLocal
+		.withInitial(() -> new DecimalFormat("#,##0.####", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+
 	private Numbers() {
 	}
 
@@ -24,8 +28,7 @@ public final class Numbers {
 			return String.valueOf(value);
 		}
 		BigDecimal decimal = BigDecimal.valueOf(value).setScale(4, RoundingMode.HALF_EVEN).stripTrailingZeros();
-		DecimalFormat format = new DecimalFormat("#,##0.####", DecimalFormatSymbols.getInstance(Locale.ROOT));
-		return format.format(decimal);
+		return FORMAT.get().format(decimal);
 	}
 
 	public static String format(@Nullable Integer value) {

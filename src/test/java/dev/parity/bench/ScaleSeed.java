@@ -122,6 +122,7 @@ final class ScaleSeed {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+		statistics(connection, ids, cellsPerRun, random);
 		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
 				copy run_file (run_id, position, file_name, media_type, sha256, size_bytes, content) from stdin""",
 				1 << 16)) {
@@ -163,6 +164,72 @@ final class ScaleSeed {
 		}
 		return new Seeded(runs, cells, caveats, retractions, (System.nanoTime() - start) / 1e9);
 	}
+
+	/**
+	 * What the application stores of runs' samples: every run's statistics marker ({@code run_statistics}); for one run
+	 * in {@value #WITH_SAMPLES}, as if it had 32 samples per cell, each cell's statistics of two metrics and its output
+	 * tokens ({@code cell_statistics}) and the two metrics' packed bootstrap medians ({@code cell_bootstrap}).
+	 */
+	private static void statistics(Connection connection, List<String> ids, int cellsPerRun, Random random)
+			throws SQLException {
+		String under = dev.parity.run.CellStatistics.computedUnder(5);
+		int side = (int) Math.ceil(Math.sqrt(cellsPerRun));
+		PGConnection pg = connection.unwrap(PGConnection.class);
+		try (OutputStream markers = new PGCopyOutputStream(pg,
+				"copy run_statistics (run_id, computed_under) from stdin", 1 << 16)) {
+			for (String id : ids) {
+				markers.write((id + "\t" + under + "\n").getBytes(StandardCharsets.UTF_8));
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		try (OutputStream rows = new PGCopyOutputStream(pg, """
+				copy cell_statistics (run_id, anchor, metric, computed_under, position, ok_position, sample_count, count,
+				                      median, mean, sd, mad, min, max, worst_index, worst_value, worst_z, beyond) from stdin""",
+				1 << 16)) {
+			for (int r = 0; r < ids.size(); r += WITH_SAMPLES) {
+				for (int c = 0; c < cellsPerRun; c++) {
+					String anchor = "cell-concurrency-" + (1 + c % side) + "--prompt_tokens-" + 128 * (1 + c / side);
+					String[] metrics = { "ttft_s", "decode_tps", "output_tokens" };
+					for (int m = 0; m < metrics.length; m++) {
+						double median = m == 0 ? 0.05 : m == 1 ? 60 : 512;
+						rows.write(String.format(java.util.Locale.ROOT,
+								"%s\t%s\t%s\t%s\t%d\t%d\t32\t32\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t3\t%.4f\t2.1\t0\n",
+								ids.get(r), anchor, metrics[m], under, m == 2 ? -1 : m, m == 2 ? 0 : m, median,
+								median * 1.01, median * 0.05, median * 0.03, median * 0.9, median * 1.2, median * 1.2)
+							.getBytes(StandardCharsets.UTF_8));
+					}
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		try (OutputStream rows = new PGCopyOutputStream(pg,
+				"copy cell_bootstrap (run_id, anchor, metric, packed) from stdin", 1 << 16)) {
+			double[] medians = new double[dev.parity.stats.Noise.RESAMPLES];
+			for (int r = 0; r < ids.size(); r += WITH_SAMPLES) {
+				for (int c = 0; c < cellsPerRun; c++) {
+					String anchor = "cell-concurrency-" + (1 + c % side) + "--prompt_tokens-" + 128 * (1 + c / side);
+					for (String metric : new String[] { "ttft_s", "decode_tps" }) {
+						for (int b = 0; b < medians.length; b++) {
+							medians[b] = 0.05 + random.nextInt(24) / 1000.0; // medians of 32 samples: a few values
+						}
+						rows.write((ids.get(r) + "\t" + anchor + "\t" + metric + "\t\\\\x"
+								+ HexFormat.of().formatHex(dev.parity.run.PackedMedians.pack(medians)) + "\n")
+							.getBytes(StandardCharsets.UTF_8));
+					}
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** One seeded run in this many had per-request samples (statistics and bootstrap medians stored). */
+	private static final int WITH_SAMPLES = 50;
 
 	private static String sha(Random random) {
 		byte[] bytes = new byte[32];
