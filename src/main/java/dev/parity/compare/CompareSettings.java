@@ -92,6 +92,9 @@ public record CompareSettings(double band, double outputTolerance, double failur
 	 * @throws IllegalArgumentException naming the parameter and what is wrong with its value
 	 */
 	public CompareSettings withOverrides(Map<String, String> query) {
+		if (query.isEmpty()) {
+			return this; // most requests: every page and API call asks for its settings
+		}
 		Map<String, Object> values = new LinkedHashMap<>(asMap());
 		values.keySet().removeAll(ServiceLevels.NAMES);
 		query.forEach((name, raw) -> {

@@ -63,7 +63,11 @@ public record Provenance(@Nullable Source source, SystemUnderTest system, Model 
 
 		/** Flag names compare without leading dashes, case-insensitively, with - and _ equal. */
 		public static String normaliseFlag(String name) {
-			return name.replaceFirst("^-+", "").toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+			int start = 0;
+			while (start < name.length() && name.charAt(start) == '-') {
+				start++; // the leading dashes, without compiling an expression for every flag of every comparison
+			}
+			return name.substring(start).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
 		}
 	}
 
