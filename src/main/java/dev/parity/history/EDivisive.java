@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import org.apache.commons.statistics.distribution.TDistribution;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Change points of one series of values by E-Divisive means with a Student t-test, computed exactly as Apache Otava
@@ -69,21 +70,94 @@ public final class EDivisive {
 
 	/** Otava's {@code compute_change_points(series, window_len, max_pvalue, min_magnitude)}. */
 	public static List<ChangePoint> changePoints(double[] series, int window, double maxPvalue, double minMagnitude) {
+		return changePoints(series, window, maxPvalue, minMagnitude, null).changePoints();
+	}
+
+	/**
+	 * The change points of a series, and where its split can go on from when points are appended to it.
+	 *
+	 * @param changePoints what {@link #changePoints(double[], int, double, double)} finds
+	 * @param resume for a longer series that begins with these values
+	 */
+	public record Found(List<ChangePoint> changePoints, Resume resume) {
+	}
+
+	/**
+	 * Where the sliding windows of a split reach the end of the series: every window before the first that does is
+	 * made of the same values in any longer series that begins with these, so it finds the same points, and (Otava's
+	 * walk goes left to right, each window's start following from what the windows before it found) the windows
+	 * begin at the same places up to there. A split of the longer series goes on from that window.
+	 */
+	public static final class Resume {
+
+		private final double[] series;
+
+		private final int window;
+
+		private final double maxPvalue;
+
+		/** The start of the first window that reaches past the values' end, and the points found before it. */
+		private final int start;
+
+		private final List<ChangePoint> found;
+
+		private Resume(double[] series, int window, double maxPvalue, int start, List<ChangePoint> found) {
+			this.series = series;
+			this.window = window;
+			this.maxPvalue = maxPvalue;
+			this.start = start;
+			this.found = found;
+		}
+
+		/** Whether {@code longer} begins with the values this split was made of, under the same window and threshold. */
+		boolean continues(double[] longer, int window, double maxPvalue) {
+			return this.window == window && Double.compare(this.maxPvalue, maxPvalue) == 0
+					&& longer.length >= series.length
+					&& Arrays.equals(series, 0, series.length, longer, 0, series.length);
+		}
+
+	}
+
+	/**
+	 * {@link #changePoints(double[], int, double, double)}, its split going on from {@code from} when {@code series}
+	 * begins with the values {@code from} was made of (else from the start): the same change points either way.
+	 */
+	public static Found changePoints(double[] series, int window, double maxPvalue, double minMagnitude,
+			@Nullable Resume from) {
 		double firstPass = maxPvalue < 0.05 ? maxPvalue * 10 : (maxPvalue < 0.5 ? maxPvalue * 2 : maxPvalue);
-		List<ChangePoint> weak = split(series, window, firstPass);
-		return merge(weak, series, maxPvalue, minMagnitude);
+		Resume[] resume = new Resume[1];
+		List<ChangePoint> weak = split(series, window, firstPass, from, resume);
+		return new Found(merge(weak, series, maxPvalue, minMagnitude), resume[0]);
 	}
 
 	/** Otava's {@code split}: the weak change points of every sliding window, their stats over the whole series. */
 	static List<ChangePoint> split(double[] series, int window, double maxPvalue) {
+		return split(series, window, maxPvalue, null, new Resume[1]);
+	}
+
+	/**
+	 * Otava's {@code split}, going on from {@code from} where it applies.
+	 *
+	 * @param resume receives where a split of a longer series beginning with {@code series} can go on from
+	 */
+	static List<ChangePoint> split(double[] series, int window, double maxPvalue, @Nullable Resume from,
+			Resume[] resume) {
 		if (window < 2) {
 			throw new IllegalArgumentException("the window must be at least 2 points, not " + window);
 		}
 		int start = 0;
 		int step = window / 2;
 		List<ChangePoint> changePoints = new ArrayList<>();
+		if (from != null && from.continues(series, window, maxPvalue)) {
+			start = from.start;
+			changePoints.addAll(from.found);
+		}
+		resume[0] = null;
 		while (start < series.length) {
 			int end = Math.min(start + window, series.length);
+			if (resume[0] == null && start + window > series.length) {
+				resume[0] = new Resume(series, window, maxPvalue, start, List.copyOf(changePoints));
+			}
 			List<ChangePoint> found = shift(detected(Arrays.copyOfRange(series, start, end), maxPvalue), start);
 			int lastFound = found.isEmpty() ? 0 : found.get(found.size() - 1).index();
 			start = Math.max(lastFound, start + step);
@@ -92,6 +166,10 @@ public final class EDivisive {
 					changePoints.add(point);
 				}
 			}
+		}
+		if (resume[0] == null) {
+			// No window reached past the end (an empty series): a longer one starts from the beginning.
+			resume[0] = new Resume(series, window, maxPvalue, 0, List.of());
 		}
 		changePoints.sort(Comparator.comparingInt(ChangePoint::index));
 		List<int[]> intervals = intervals(changePoints, series.length);

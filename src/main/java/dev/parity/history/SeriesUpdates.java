@@ -30,6 +30,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -93,7 +95,11 @@ public class SeriesUpdates {
 		.weigher((String key, Kept value) -> 1 + value.points())
 		.build();
 
-	private record Kept(long version, SeriesAnalysis analysis) {
+	/**
+	 * An analysis and its version, and — when this instance computed it — where it ended, for the next analysis of
+	 * the series to go on from when runs are only appended.
+	 */
+	private record Kept(long version, SeriesAnalysis analysis, SeriesAnalyser.@Nullable Continuation continuation) {
 
 		int points() {
 			return analysis.cells().stream().flatMap(c -> c.metrics().values().stream()).mapToInt(List::size).sum();
@@ -242,17 +248,51 @@ public class SeriesUpdates {
 		String key = factsKey(seriesSettings);
 		List<String> ids = series.runIds(seriesId);
 		Set<String> retracted = series.retracted(ids);
+		// The last analysis computed here, when these runs are its runs and more after them (the same retractions and
+		// settings): the new one goes on from it, with the facts and pairs of the runs appended only.
+		Kept kept = analyses.getIfPresent(seriesId);
+		SeriesAnalyser.Continuation from = kept == null ? null : kept.continuation();
+		if (from != null && !from.continues(ids, retracted, seriesSettings)) {
+			from = null;
+		}
+		int known = from == null ? 0 : from.runs().size();
 		// A new run is loaded once, for its facts and for its pair.
 		Map<RunId, Run> loaded = new HashMap<>();
-		List<RunFacts> ordered = facts(ids, key, seriesSettings, loaded);
-		Map<String, RunPair> needed = pairs(ordered, retracted, key, seriesSettings, loaded);
-		SeriesAnalysis analysis = analyser.analyse(ordered, needed, retracted, seriesSettings);
+		List<RunFacts> ordered = new ArrayList<>(ids.size());
+		if (from != null) {
+			ordered.addAll(from.runs());
+		}
+		ordered.addAll(facts(ids.subList(known, ids.size()), key, seriesSettings, loaded));
+		Map<String, RunPair> needed = pairs(ordered, known, retracted, key, seriesSettings, loaded);
+		SeriesAnalyser.Analysed analysed = analyser.analyse(ordered, needed, retracted, seriesSettings, from);
+		SeriesAnalysis analysis = analysed.analysis();
 		long version = series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
 				json.writeValueAsString(StoredAnalysis.of(analysis, retracted)));
 		alerts.reconcile(seriesId, analysis, seriesSettings);
-		// Kept under the version it was stored with: should this transaction roll back, no read finds that version.
-		analyses.put(seriesId, new Kept(version, analysis));
+		// Kept under the version it was stored with once that is committed: should this transaction roll back, no
+		// read finds that version and no update goes on from it.
+		Kept next = new Kept(version, analysis, analysed.continuation());
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					keep(seriesId, next);
+				}
+			});
+		}
+		else {
+			keep(seriesId, next);
+		}
 		return analysis;
+	}
+
+	/**
+	 * Keeps an analysis unless a later one is kept; of two of the same version, the one an update can go on from (a
+	 * read that rebuilt the stored analysis while the update that stored it was committing has none).
+	 */
+	private void keep(String seriesId, Kept next) {
+		analyses.asMap().merge(seriesId, next, (old, fresh) -> fresh.version() > old.version()
+				|| fresh.version() == old.version() && old.continuation() == null ? fresh : old);
 	}
 
 	/**
@@ -279,7 +319,7 @@ public class SeriesUpdates {
 		}
 		return series.analysisJson(seriesId).map(stored -> {
 			SeriesAnalysis analysis = stored(seriesId, stored.json());
-			analyses.put(seriesId, new Kept(stored.version(), analysis));
+			keep(seriesId, new Kept(stored.version(), analysis, null));
 			return analysis;
 		});
 	}
@@ -367,11 +407,14 @@ public class SeriesUpdates {
 		return ordered;
 	}
 
-	/** Each run's pair with its baseline in the series: kept ones, and those whose baseline is new computed now. */
-	private Map<String, RunPair> pairs(List<RunFacts> ordered, Set<String> retracted, String key,
+	/**
+	 * Each run's pair with its baseline in the series, from run {@code from} on: kept ones, and those whose baseline
+	 * is new computed now.
+	 */
+	private Map<String, RunPair> pairs(List<RunFacts> ordered, int from, Set<String> retracted, String key,
 			SeriesSettings seriesSettings, Map<RunId, Run> kept) {
 		Map<String, String> baselines = new HashMap<>();
-		for (int i = 1; i < ordered.size(); i++) {
+		for (int i = Math.max(1, from); i < ordered.size(); i++) {
 			baselines.put(ordered.get(i).id(), ordered.get(SeriesAnalyser.baselineOf(ordered, retracted, i)).id());
 		}
 		Map<String, RunPair> found = new HashMap<>();
