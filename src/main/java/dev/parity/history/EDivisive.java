@@ -3,7 +3,9 @@ package dev.parity.history;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.commons.statistics.distribution.TDistribution;
 import org.jspecify.annotations.Nullable;
@@ -86,10 +88,12 @@ public final class EDivisive {
 	 * Where the sliding windows of a split reach the end of the series: every window before the first that does is
 	 * made of the same values in any longer series that begins with these, so it finds the same points, and (Otava's
 	 * walk goes left to right, each window's start following from what the windows before it found) the windows
-	 * begin at the same places up to there. A split of the longer series goes on from that window.
+	 * begin at the same places up to there. A split of the longer series goes on from that window. With it, the
+	 * statistics of the splits this series' change points were tested on: over the same values, the same numbers.
 	 */
 	public static final class Resume {
 
+		/** The values, never changed once given. */
 		private final double[] series;
 
 		private final int window;
@@ -101,12 +105,16 @@ public final class EDivisive {
 
 		private final List<ChangePoint> found;
 
-		private Resume(double[] series, int window, double maxPvalue, int start, List<ChangePoint> found) {
+		private final Map<Span, Stats> stats;
+
+		private Resume(double[] series, int window, double maxPvalue, int start, List<ChangePoint> found,
+				Map<Span, Stats> stats) {
 			this.series = series;
 			this.window = window;
 			this.maxPvalue = maxPvalue;
 			this.start = start;
 			this.found = found;
+			this.stats = stats;
 		}
 
 		/** Whether {@code longer} begins with the values this split was made of, under the same window and threshold. */
@@ -118,45 +126,94 @@ public final class EDivisive {
 
 	}
 
+	/** The two sides of a split, {@code [leftStart, leftEnd)} and {@code [rightStart, rightEnd)}. */
+	private record Span(int leftStart, int leftEnd, int rightStart, int rightEnd) {
+	}
+
+	/**
+	 * One computation of the change points of a series: the statistics it tested splits on (those of the series it
+	 * goes on from, where their sides lie within that series' values, are taken from there) and where its split
+	 * reached the end of the series.
+	 */
+	private static final class Walk {
+
+		private final double[] series;
+
+		private final Map<Span, Stats> known;
+
+		private final int knownLength;
+
+		private final Map<Span, Stats> used = new HashMap<>();
+
+		private int resumeStart = -1;
+
+		private List<ChangePoint> resumeFound = List.of();
+
+		Walk(double[] series, @Nullable Resume from) {
+			this.series = series;
+			known = from == null ? Map.of() : from.stats;
+			knownLength = from == null ? 0 : from.series.length;
+		}
+
+		Stats compare(int leftStart, int leftEnd, int rightStart, int rightEnd) {
+			Span span = new Span(leftStart, leftEnd, rightStart, rightEnd);
+			Stats stats = used.get(span);
+			if (stats == null) {
+				stats = Math.max(leftEnd, rightEnd) <= knownLength ? known.get(span) : null;
+				if (stats == null) {
+					stats = EDivisive.compare(series, leftStart, leftEnd, rightStart, rightEnd);
+				}
+				used.put(span, stats);
+			}
+			return stats;
+		}
+
+		Resume resume(int window, double maxPvalue) {
+			return resumeStart < 0 ? new Resume(series, window, maxPvalue, 0, List.of(), Map.copyOf(used))
+					: new Resume(series, window, maxPvalue, resumeStart, resumeFound, Map.copyOf(used));
+		}
+
+	}
+
 	/**
 	 * {@link #changePoints(double[], int, double, double)}, its split going on from {@code from} when {@code series}
 	 * begins with the values {@code from} was made of (else from the start): the same change points either way.
+	 *
+	 * @param series the values, which the caller does not change afterwards (the resume keeps them)
 	 */
 	public static Found changePoints(double[] series, int window, double maxPvalue, double minMagnitude,
 			@Nullable Resume from) {
 		double firstPass = maxPvalue < 0.05 ? maxPvalue * 10 : (maxPvalue < 0.5 ? maxPvalue * 2 : maxPvalue);
-		Resume[] resume = new Resume[1];
-		List<ChangePoint> weak = split(series, window, firstPass, from, resume);
-		return new Found(merge(weak, series, maxPvalue, minMagnitude), resume[0]);
+		Resume goesOn = from != null && from.continues(series, window, firstPass) ? from : null;
+		Walk walk = new Walk(series, goesOn);
+		List<ChangePoint> weak = split(series, window, firstPass, goesOn, walk);
+		List<ChangePoint> merged = merge(weak, series, maxPvalue, minMagnitude, walk);
+		return new Found(merged, walk.resume(window, firstPass));
 	}
 
 	/** Otava's {@code split}: the weak change points of every sliding window, their stats over the whole series. */
 	static List<ChangePoint> split(double[] series, int window, double maxPvalue) {
-		return split(series, window, maxPvalue, null, new Resume[1]);
+		return split(series, window, maxPvalue, null, new Walk(series, null));
 	}
 
-	/**
-	 * Otava's {@code split}, going on from {@code from} where it applies.
-	 *
-	 * @param resume receives where a split of a longer series beginning with {@code series} can go on from
-	 */
-	static List<ChangePoint> split(double[] series, int window, double maxPvalue, @Nullable Resume from,
-			Resume[] resume) {
+	/** Otava's {@code split}, going on from {@code from} (which the series continues) when there is one. */
+	private static List<ChangePoint> split(double[] series, int window, double maxPvalue, @Nullable Resume from,
+			Walk walk) {
 		if (window < 2) {
 			throw new IllegalArgumentException("the window must be at least 2 points, not " + window);
 		}
 		int start = 0;
 		int step = window / 2;
 		List<ChangePoint> changePoints = new ArrayList<>();
-		if (from != null && from.continues(series, window, maxPvalue)) {
+		if (from != null) {
 			start = from.start;
 			changePoints.addAll(from.found);
 		}
-		resume[0] = null;
 		while (start < series.length) {
 			int end = Math.min(start + window, series.length);
-			if (resume[0] == null && start + window > series.length) {
-				resume[0] = new Resume(series, window, maxPvalue, start, List.copyOf(changePoints));
+			if (walk.resumeStart < 0 && start + window > series.length) {
+				walk.resumeStart = start;
+				walk.resumeFound = List.copyOf(changePoints);
 			}
 			List<ChangePoint> found = shift(detected(Arrays.copyOfRange(series, start, end), maxPvalue), start);
 			int lastFound = found.isEmpty() ? 0 : found.get(found.size() - 1).index();
@@ -167,21 +224,22 @@ public final class EDivisive {
 				}
 			}
 		}
-		if (resume[0] == null) {
-			// No window reached past the end (an empty series): a longer one starts from the beginning.
-			resume[0] = new Resume(series, window, maxPvalue, 0, List.of());
-		}
 		changePoints.sort(Comparator.comparingInt(ChangePoint::index));
 		List<int[]> intervals = intervals(changePoints, series.length);
 		List<ChangePoint> result = new ArrayList<>(changePoints.size());
 		for (ChangePoint point : changePoints) {
-			result.add(changePoint(point.index(), point.qhat(), series, intervals));
+			result.add(changePoint(point.index(), point.qhat(), series, intervals, walk));
 		}
 		return result;
 	}
 
 	/** Otava's {@code merge}: drop the weakest change point until every one left is significant (and large enough). */
 	static List<ChangePoint> merge(List<ChangePoint> weak, double[] series, double maxPvalue, double minMagnitude) {
+		return merge(weak, series, maxPvalue, minMagnitude, new Walk(series, null));
+	}
+
+	private static List<ChangePoint> merge(List<ChangePoint> weak, double[] series, double maxPvalue,
+			double minMagnitude, Walk walk) {
 		List<ChangePoint> changePoints = new ArrayList<>(weak);
 		while (!changePoints.isEmpty()) {
 			ChangePoint weakest = changePoints.get(0);
@@ -209,7 +267,7 @@ public final class EDivisive {
 			for (int index : new int[] { removed, removed + 1 }) {
 				if (index < changePoints.size()) {
 					ChangePoint point = changePoints.get(index);
-					changePoints.set(index, changePoint(point.index(), point.qhat(), series, intervals));
+					changePoints.set(index, changePoint(point.index(), point.qhat(), series, intervals, walk));
 				}
 			}
 		}
@@ -307,14 +365,22 @@ public final class EDivisive {
 	 * separates; a new candidate splits the interval it falls in.
 	 */
 	private static ChangePoint changePoint(int index, double qhat, double[] series, List<int[]> intervals) {
+		return changePoint(index, qhat, series, intervals, null);
+	}
+
+	/** {@link #changePoint(int, double, double[], List)}, its statistics through {@code walk} where there is one. */
+	private static ChangePoint changePoint(int index, double qhat, double[] series, List<int[]> intervals,
+			@Nullable Walk walk) {
 		for (int i = 0; i < intervals.size(); i++) {
 			int[] interval = intervals.get(i);
 			if (interval[1] == index) {
 				int[] next = intervals.get(i + 1);
-				return new ChangePoint(index, qhat, compare(series, interval[0], interval[1], next[0], next[1]));
+				return new ChangePoint(index, qhat, walk != null ? walk.compare(interval[0], interval[1], next[0], next[1])
+						: compare(series, interval[0], interval[1], next[0], next[1]));
 			}
 			if (interval[0] < index && index < interval[1]) {
-				return new ChangePoint(index, qhat, compare(series, interval[0], index, index, interval[1]));
+				return new ChangePoint(index, qhat, walk != null ? walk.compare(interval[0], index, index, interval[1])
+						: compare(series, interval[0], index, index, interval[1]));
 			}
 		}
 		throw new IllegalArgumentException("change point at " + index + " is in no interval");
@@ -347,7 +413,24 @@ public final class EDivisive {
 		if (Double.isInfinite(t)) {
 			return 0.0;
 		}
-		return 2 * TDistribution.of(df).cumulativeProbability(-Math.abs(t));
+		return 2 * studentT(df).cumulativeProbability(-Math.abs(t));
+	}
+
+	/** Student's t distributions by degrees of freedom: making one computes its normalisation, which costs. */
+	private static final java.util.concurrent.atomic.AtomicReferenceArray<TDistribution> STUDENT_T =
+			new java.util.concurrent.atomic.AtomicReferenceArray<>(4096);
+
+	private static TDistribution studentT(double df) {
+		int index = (int) df;
+		if (index != df || index < 0 || index >= STUDENT_T.length()) {
+			return TDistribution.of(df);
+		}
+		TDistribution t = STUDENT_T.get(index);
+		if (t == null) {
+			t = TDistribution.of(df);
+			STUDENT_T.set(index, t);
+		}
+		return t;
 	}
 
 	/** numpy's mean: pairwise summation (eight running sums in blocks of 128), divided by the count. */
