@@ -567,10 +567,12 @@ public final class SeriesAnalyser {
 					// New points join the last segment: its split goes on from where they change it.
 					int[] joined = Arrays.copyOf(last.kept(), last.kept().length + count);
 					System.arraycopy(fresh, 0, joined, last.kept().length, count);
-					segments.set(segments.size() - 1, detect(track, metric, points, segment, joined, last.resume(), settings));
+					segments.set(segments.size() - 1,
+							detect(track, metric, points, segment, joined, last.values(), last.resume(), settings));
 				}
 				else {
-					segments.add(detect(track, metric, points, segment, Arrays.copyOf(fresh, count), null, settings));
+					segments.add(detect(track, metric, points, segment, Arrays.copyOf(fresh, count), new double[0], null,
+							settings));
 				}
 				count = 0;
 			}
@@ -581,10 +583,15 @@ public final class SeriesAnalyser {
 		return new Detections(size, List.copyOf(segments));
 	}
 
+	/**
+	 * The change points of the points {@code kept} of a segment.
+	 *
+	 * @param known the values of the first of them (those a detection before this one saw)
+	 */
 	private static Detection detect(CellTrack track, String metric, Track points, int segment, int[] kept,
-			EDivisive.@Nullable Resume resume, SeriesSettings settings) {
-		double[] values = new double[kept.length];
-		for (int k = 0; k < kept.length; k++) {
+			double[] known, EDivisive.@Nullable Resume resume, SeriesSettings settings) {
+		double[] values = Arrays.copyOf(known, kept.length);
+		for (int k = known.length; k < kept.length; k++) {
 			values[k] = points.value(kept[k]);
 		}
 		EDivisive.Found found = EDivisive.changePoints(values, settings.window(), settings.maxPvalue(), 0.0, resume);

@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -99,7 +100,8 @@ public class SeriesUpdates {
 	 * An analysis and its version, and — when this instance computed it — where it ended, for the next analysis of
 	 * the series to go on from when runs are only appended.
 	 */
-	private record Kept(long version, SeriesAnalysis analysis, SeriesAnalyser.@Nullable Continuation continuation) {
+	private record Kept(long version, SeriesAnalysis analysis, SeriesAnalyser.@Nullable Continuation continuation,
+			StoredAnalysis.@Nullable Text text) {
 
 		int points() {
 			return analysis.cells().stream().flatMap(c -> c.metrics().values().stream()).mapToInt(List::size).sum();
@@ -266,12 +268,15 @@ public class SeriesUpdates {
 		Map<String, RunPair> needed = pairs(ordered, known, retracted, key, seriesSettings, loaded);
 		SeriesAnalyser.Analysed analysed = analyser.analyse(ordered, needed, retracted, seriesSettings, from);
 		SeriesAnalysis analysis = analysed.analysis();
+		// Gone on from the kept analysis, the runs and events it stored are the first of these: their text is kept.
+		StoredAnalysis.Text text = StoredAnalysis.write(json, analysis, retracted,
+				known > 0 && analysed.from() == known ? kept.text() : null);
 		long version = series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
-				json.writeValueAsString(StoredAnalysis.of(analysis, retracted)));
+				text.json());
 		alerts.reconcile(seriesId, analysis, seriesSettings);
 		// Kept under the version it was stored with once that is committed: should this transaction roll back, no
 		// read finds that version and no update goes on from it.
-		Kept next = new Kept(version, analysis, analysed.continuation());
+		Kept next = new Kept(version, analysis, analysed.continuation(), text);
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 				@Override
@@ -319,7 +324,7 @@ public class SeriesUpdates {
 		}
 		return series.analysisJson(seriesId).map(stored -> {
 			SeriesAnalysis analysis = stored(seriesId, stored.json());
-			keep(seriesId, new Kept(stored.version(), analysis, null));
+			keep(seriesId, new Kept(stored.version(), analysis, null, null));
 			return analysis;
 		});
 	}
@@ -496,6 +501,60 @@ public class SeriesUpdates {
 					analysis.changePoints()), analysis.runs().stream().map(SeriesAnalysis.RunEntry::id).toList(),
 					analysis.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList(),
 					new ArrayList<>(new java.util.TreeSet<>(retracted)), differs);
+		}
+
+		/**
+		 * The JSON of an analysis as stored, and the text of what only grows while runs are appended (the run ids,
+		 * their segments, the events), for the next analysis that goes on from this one.
+		 *
+		 * @param runs how many runs {@code runIds} and {@code runSegments} hold (their JSON array's elements)
+		 * @param events how many events {@code events} holds
+		 */
+		record Text(String json, int runs, String runIds, String runSegments, int events, String eventsText) {
+		}
+
+		/** {@link StoredAnalysis#of} as JSON, with {@code runs[]}, {@code events[]} etc. written as they are. */
+		private record Written(Summary summary, RawValue runIds, RawValue runSegments, List<String> retracted,
+				Map<String, List<String>> lengthDiffers) {
+		}
+
+		private record Summary(List<Object> runs, List<SeriesAnalysis.Segment> segments, RawValue events,
+				List<Object> cells, List<SeriesAnalysis.ChangePoint> changePoints) {
+		}
+
+		/**
+		 * The analysis' JSON as stored ({@link #of}), the text of its runs and events going on from {@code before}'s
+		 * when given.
+		 *
+		 * @param before the text of an analysis whose runs and events are the first of this one's (with the same
+		 * segments), or null
+		 */
+		static Text write(JsonMapper json, SeriesAnalysis analysis, Set<String> retracted, @Nullable Text before) {
+			StoredAnalysis stored = of(analysis, retracted);
+			int runs = analysis.runs().size();
+			int events = analysis.events().size();
+			boolean goesOn = before != null && before.runs() <= runs && before.events() <= events;
+			String runIds = elements(json, goesOn ? before.runIds() : "", stored.runIds().subList(goesOn ? before.runs() : 0, runs));
+			String runSegments = elements(json, goesOn ? before.runSegments() : "",
+					stored.segments().subList(goesOn ? before.runs() : 0, runs));
+			String eventsText = elements(json, goesOn ? before.eventsText() : "",
+					analysis.events().subList(goesOn ? before.events() : 0, events));
+			Written written = new Written(
+					new Summary(List.of(), analysis.segments(), new RawValue("[" + eventsText + "]"), List.of(),
+							analysis.changePoints()),
+					new RawValue("[" + runIds + "]"), new RawValue("[" + runSegments + "]"), stored.retracted(),
+					stored.lengthDiffers());
+			return new Text(json.writeValueAsString(written), runs, runIds, runSegments, events, eventsText);
+		}
+
+		/** The elements of a JSON array: those written before, then these. */
+		private static String elements(JsonMapper json, String before, List<?> more) {
+			if (more.isEmpty()) {
+				return before;
+			}
+			String array = json.writeValueAsString(more);
+			String elements = array.substring(1, array.length() - 1);
+			return before.isEmpty() ? elements : before + "," + elements;
 		}
 
 		@Override

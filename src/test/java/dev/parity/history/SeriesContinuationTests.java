@@ -37,6 +37,8 @@ class SeriesContinuationTests {
 		Set<String> retracted = new TreeSet<>();
 		Random random = new Random(seed * 7919);
 		SeriesAnalyser.Continuation continuation = null;
+		SeriesUpdates.StoredAnalysis.Text text = null;
+		var json = SeriesRepository.mapper();
 		List<String> keptIds = List.of();
 		Set<String> keptRetracted = Set.of();
 		SeriesAnalysis previous = null;
@@ -76,6 +78,11 @@ class SeriesContinuationTests {
 			assertThat(analysis.cells()).as(at).isEqualTo(full.cells());
 			assertThat(analysis.changePoints()).as(at).isEqualTo(full.changePoints());
 			assertThat(analysis).as(at).isEqualTo(full);
+			// As stored: the text of the runs and events kept from the analysis it went on from, the same JSON.
+			SeriesUpdates.StoredAnalysis.Text written = SeriesUpdates.StoredAnalysis.write(json, analysis, retracted,
+					continues && incremental.from() == known ? text : null);
+			assertThat(json.readTree(written.json())).as(at)
+				.isEqualTo(json.readTree(json.writeValueAsString(SeriesUpdates.StoredAnalysis.of(full, retracted))));
 			if (continues) {
 				appended++;
 				if (incremental.from() == known) {
@@ -98,6 +105,7 @@ class SeriesContinuationTests {
 			// Sometimes the update that made it rolls back: the next one goes on from the one before (again).
 			if (random.nextDouble() >= 0.1) {
 				continuation = incremental.continuation();
+				text = written;
 				keptIds = ids;
 				keptRetracted = Set.copyOf(retracted);
 			}
