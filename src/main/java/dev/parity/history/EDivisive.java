@@ -520,68 +520,49 @@ public final class EDivisive {
 			}
 		}
 
-		/** {@code get_candidate_change_point(slice(start, end))}: {index, qhat} of the first maximum of Q. */
+		/**
+		 * {@code get_candidate_change_point(slice(start, end))}: {index, qhat} of the first maximum of Q = A − B − C
+		 * ({@code _get_Q_vals(start, end)}, with zeros below the diagonal as numpy leaves them), in row-major order.
+		 * Each value of Q is computed as numpy computes it, row by row, without keeping the matrix: the cumulative
+		 * sums down the columns of H go on from row to row in the same order.
+		 */
 		double[] candidate(int start, int end) {
-			double[][] q = q(start, end);
-			int m = q.length;
-			int bestA = 0;
-			int bestB = 0;
-			double best = q[0][0];
-			for (int a = 0; a < m; a++) {
-				for (int b = 0; b < m; b++) {
-					if (q[a][b] > best) {
-						best = q[a][b];
-						bestA = a;
-						bestB = b;
-					}
-				}
-			}
-			return new double[] { bestA + 1 + start, q[bestA][bestB] };
-		}
-
-		/** {@code _get_Q_vals(start, end)}: Q = A − B − C, with zeros below the diagonal as numpy leaves them. */
-		private double[][] q(int start, int end) {
 			int m = end - 1 - start;
-			double[] vs = new double[m];
+			double[] cumV = new double[m];
+			double running = 0;
 			for (int k = 0; k < m; k++) {
 				double before = 0;
 				for (int r = 0; r < start; r++) {
 					before += distances[r][start + 1 + k];
 				}
-				vs[k] = v[start + k] - before;
-			}
-			double[] cumV = new double[m];
-			double running = 0;
-			for (int k = 0; k < m; k++) {
-				running += vs[k];
+				running += v[start + k] - before;
 				cumV[k] = running;
 			}
-			// cumsum(H, axis=0) over H[start:end-1, start:end-1]
-			double[][] cumH = new double[m][m];
-			for (int b = 0; b < m; b++) {
-				double sum = 0;
-				for (int a = 0; a < m; a++) {
-					sum += h[start + a][start + b];
-					cumH[a][b] = sum;
-				}
-			}
 			// flipud(cumsum(flipud(H[1:, 1:]), axis=0)): sums from the bottom row up
-			double[][] fromBelow = new double[Math.max(m - 1, 0)][Math.max(m - 1, 0)];
+			int w = Math.max(m - 1, 0);
+			double[] fromBelow = new double[w * w];
 			for (int b = 0; b < m - 1; b++) {
 				double sum = 0;
 				for (int a = m - 2; a >= 0; a--) {
 					sum += h[start + a + 1][start + b + 1];
-					fromBelow[a][b] = sum;
+					fromBelow[a * w + b] = sum;
 				}
 			}
-			double[][] q = new double[m][m];
+			// cumsum(H, axis=0) over H[start:end-1, start:end-1], through row a
+			double[] cumH = new double[m];
+			int bestA = 0;
+			double best = 0;
 			for (int a = 0; a < m; a++) {
+				double[] row = h[start + a];
+				for (int b = 0; b < m; b++) {
+					cumH[b] += row[start + b];
+				}
 				int tau = start + 1 + a;
 				for (int b = 0; b < m; b++) {
 					int kappa = start + 2 + b;
 					double aValue = 0;
 					if (b >= a) {
-						aValue = (2.0 / (kappa - start)) * (cumH[a][b] - (a >= 1 ? cumV[a - 1] : 0.0));
+						aValue = (2.0 / (kappa - start)) * (cumH[b] - (a >= 1 ? cumV[a - 1] : 0.0));
 					}
 					else {
 						aValue = (2.0 / (kappa - start)) * 0.0;
@@ -598,12 +579,19 @@ public final class EDivisive {
 						int numerator = 2 * (tau - start);
 						int denominator = (kappa - start) * (kappa - tau - 1);
 						double coefficient = b >= a + 1 && denominator != 0 ? (double) numerator / denominator : 0.0;
-						cValue = coefficient * fromBelow[a][b - 1];
+						cValue = coefficient * fromBelow[a * w + b - 1];
 					}
-					q[a][b] = aValue - bValue - cValue;
+					double q = aValue - bValue - cValue;
+					if (a == 0 && b == 0) {
+						best = q;
+					}
+					else if (q > best) {
+						best = q;
+						bestA = a;
+					}
 				}
 			}
-			return q;
+			return new double[] { bestA + 1 + start, best };
 		}
 
 	}

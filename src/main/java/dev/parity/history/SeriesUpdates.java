@@ -103,8 +103,10 @@ public class SeriesUpdates {
 	private record Kept(long version, SeriesAnalysis analysis, SeriesAnalyser.@Nullable Continuation continuation,
 			StoredAnalysis.@Nullable Text text) {
 
+		/** Its points; half as many again with what an update goes on from (each point's value kept for detection). */
 		int points() {
-			return analysis.cells().stream().flatMap(c -> c.metrics().values().stream()).mapToInt(List::size).sum();
+			int points = analysis.cells().stream().flatMap(c -> c.metrics().values().stream()).mapToInt(List::size).sum();
+			return continuation == null ? points : points + points / 2;
 		}
 
 	}
