@@ -2,6 +2,7 @@ package dev.parity.history;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -502,8 +503,7 @@ public final class SeriesAnalyser {
 	 * the split of the segment new points join goes on from its first window that they change.
 	 */
 	private static List<SeriesAnalysis.ChangePoint> changePoints(Pass pass, SeriesSettings settings) {
-		List<SeriesAnalysis.ChangePoint> found = new ArrayList<>();
-		List<Integer> foundAt = new ArrayList<>();
+		List<Located> found = new ArrayList<>();
 		for (CellTrack track : pass.tracks.values()) {
 			for (Map.Entry<String, Track> metric : track.points.entrySet()) {
 				Track points = metric.getValue();
@@ -511,24 +511,24 @@ public final class SeriesAnalyser {
 				Detections detections = detections(track, metric.getKey(), points, kept, settings);
 				track.detections.put(metric.getKey(), detections);
 				for (Detection detection : detections.segments()) {
-					found.addAll(detection.changePoints());
-					for (int at : detection.runs()) {
-						foundAt.add(at);
+					for (int k = 0; k < detection.runs().length; k++) {
+						found.add(new Located(detection.runs()[k], detection.changePoints().get(k)));
 					}
 				}
 			}
 		}
-		Integer[] order = new Integer[found.size()];
-		for (int i = 0; i < order.length; i++) {
-			order[i] = i;
-		}
-		Arrays.sort(order, java.util.Comparator.comparing((Integer i) -> foundAt.get(i))
-			.thenComparing(i -> found.get(i).anchor()).thenComparing(i -> found.get(i).metric()));
-		List<SeriesAnalysis.ChangePoint> sorted = new ArrayList<>(order.length);
-		for (Integer i : order) {
-			sorted.add(found.get(i));
+		found.sort(Comparator.comparingInt(Located::run)
+			.thenComparing((Located located) -> located.changePoint().anchor())
+			.thenComparing((Located located) -> located.changePoint().metric()));
+		List<SeriesAnalysis.ChangePoint> sorted = new ArrayList<>(found.size());
+		for (Located located : found) {
+			sorted.add(located.changePoint());
 		}
 		return sorted;
+	}
+
+	/** A change point and the index of its run in the series. */
+	private record Located(int run, SeriesAnalysis.ChangePoint changePoint) {
 	}
 
 	/**
