@@ -45,6 +45,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <li>an update computes the facts of the runs it has not seen (one, for a new run) and the comparison checks of the
  * pairs whose baseline changed (one, for a run appended; two for a run inserted out of order), and keeps both; then
  * the segments, points and change points follow from those facts, without reloading any document;</li>
+ * <li>when the runs are those of the analysis kept here with runs appended at the end (the same retractions and
+ * settings), the update goes on from where that analysis ended — its pass over the points, the change points of the
+ * segments no new point joins, E-Divisive's split of the one they join — and ends in the same analysis; any other
+ * change (a run inserted before the end, a retraction, new settings, a restart) analyses the series from the
+ * start;</li>
  * <li>a read of a series (page, API, verdict) first does what is waiting for it, so it never shows a series
  * without its newest run.</li>
  * </ul>
@@ -59,6 +64,12 @@ public class SeriesUpdates {
 	private static final io.micrometer.core.instrument.Timer UPDATE_TIME = io.micrometer.core.instrument.Timer
 		.builder("parity.series.update")
 		.description("Series updates: claim of the series' jobs to the commit of its new analysis")
+		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
+
+	/** Series updates that went on from the analysis kept before them (runs appended only), the others from the start. */
+	private static final io.micrometer.core.instrument.Counter CONTINUED = io.micrometer.core.instrument.Counter
+		.builder("parity.series.update.continued")
+		.description("Series updates that went on from the kept analysis (runs appended at the end only)")
 		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
 
 	/** What facts and pairs are computed under: the analyser's version and what the settings change in them. */
@@ -270,6 +281,9 @@ public class SeriesUpdates {
 		Map<String, RunPair> needed = pairs(ordered, known, retracted, key, seriesSettings, loaded);
 		SeriesAnalyser.Analysed analysed = analyser.analyse(ordered, needed, retracted, seriesSettings, from);
 		SeriesAnalysis analysis = analysed.analysis();
+		if (known > 0 && analysed.from() == known) {
+			CONTINUED.increment();
+		}
 		// Gone on from the kept analysis, the runs and events it stored are the first of these: their text is kept.
 		StoredAnalysis.Text text = StoredAnalysis.write(json, analysis, retracted,
 				known > 0 && analysed.from() == known ? kept.text() : null);
@@ -294,12 +308,13 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * Keeps an analysis unless a later one is kept; of two of the same version, the one an update can go on from (a
-	 * read that rebuilt the stored analysis while the update that stored it was committing has none).
+	 * Keeps an analysis: an update's always (updates of a series are one at a time), a read's unless it is not newer
+	 * than the one kept (a read that rebuilt the stored analysis while the update that stored it, or a later one, was
+	 * committing would replace what the next update can go on from).
 	 */
 	private void keep(String seriesId, Kept next) {
-		analyses.asMap().merge(seriesId, next, (old, fresh) -> fresh.version() > old.version()
-				|| fresh.version() == old.version() && old.continuation() == null ? fresh : old);
+		analyses.asMap().merge(seriesId, next,
+				(old, fresh) -> fresh.continuation() != null || fresh.version() > old.version() ? fresh : old);
 	}
 
 	/**
