@@ -516,6 +516,7 @@ public final class SeriesAnalyser {
 					}
 				}
 			}
+			track.previous = Map.of();
 		}
 		found.sort(Comparator.comparingInt(Located::run)
 			.thenComparing((Located located) -> located.changePoint().anchor())
@@ -691,8 +692,11 @@ public final class SeriesAnalyser {
 		/** What the pass knows of the cell's output lengths. */
 		final OutputLength output;
 
-		/** The change points of each metric, by segment: those of the pass this one went on from, and its own. */
-		final Map<String, Detections> previous;
+		/**
+		 * The change points of each metric, by segment: those of the pass this one went on from (let go once its own
+		 * are found, so that no analysis holds on to the one before it), and its own.
+		 */
+		Map<String, Detections> previous;
 
 		final Map<String, Detections> detections = new HashMap<>();
 
