@@ -3,9 +3,12 @@ package dev.parity.history;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.commons.statistics.distribution.TDistribution;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Change points of one series of values by E-Divisive means with a Student t-test, computed exactly as Apache Otava
@@ -69,21 +72,149 @@ public final class EDivisive {
 
 	/** Otava's {@code compute_change_points(series, window_len, max_pvalue, min_magnitude)}. */
 	public static List<ChangePoint> changePoints(double[] series, int window, double maxPvalue, double minMagnitude) {
+		return changePoints(series, window, maxPvalue, minMagnitude, null).changePoints();
+	}
+
+	/**
+	 * The change points of a series, and where its split can go on from when points are appended to it.
+	 *
+	 * @param changePoints what {@link #changePoints(double[], int, double, double)} finds
+	 * @param resume for a longer series that begins with these values
+	 */
+	public record Found(List<ChangePoint> changePoints, Resume resume) {
+	}
+
+	/**
+	 * Where the sliding windows of a split reach the end of the series: every window before the first that does is
+	 * made of the same values in any longer series that begins with these, so it finds the same points, and (Otava's
+	 * walk goes left to right, each window's start following from what the windows before it found) the windows
+	 * begin at the same places up to there. A split of the longer series goes on from that window. With it, the
+	 * statistics of the splits this series' change points were tested on: over the same values, the same numbers.
+	 */
+	public static final class Resume {
+
+		/** The values, never changed once given. */
+		private final double[] series;
+
+		private final int window;
+
+		private final double maxPvalue;
+
+		/** The start of the first window that reaches past the values' end, and the points found before it. */
+		private final int start;
+
+		private final List<ChangePoint> found;
+
+		private final Map<Span, Stats> stats;
+
+		private Resume(double[] series, int window, double maxPvalue, int start, List<ChangePoint> found,
+				Map<Span, Stats> stats) {
+			this.series = series;
+			this.window = window;
+			this.maxPvalue = maxPvalue;
+			this.start = start;
+			this.found = found;
+			this.stats = stats;
+		}
+
+		/** Whether {@code longer} begins with the values this split was made of, under the same window and threshold. */
+		boolean continues(double[] longer, int window, double maxPvalue) {
+			return this.window == window && Double.compare(this.maxPvalue, maxPvalue) == 0
+					&& longer.length >= series.length
+					&& Arrays.equals(series, 0, series.length, longer, 0, series.length);
+		}
+
+	}
+
+	/** The two sides of a split, {@code [leftStart, leftEnd)} and {@code [rightStart, rightEnd)}. */
+	private record Span(int leftStart, int leftEnd, int rightStart, int rightEnd) {
+	}
+
+	/**
+	 * One computation of the change points of a series: the statistics it tested splits on (those of the series it
+	 * goes on from, where their sides lie within that series' values, are taken from there) and where its split
+	 * reached the end of the series.
+	 */
+	private static final class Walk {
+
+		private final double[] series;
+
+		private final Map<Span, Stats> known;
+
+		private final int knownLength;
+
+		private final Map<Span, Stats> used = new HashMap<>();
+
+		private int resumeStart = -1;
+
+		private List<ChangePoint> resumeFound = List.of();
+
+		Walk(double[] series, @Nullable Resume from) {
+			this.series = series;
+			known = from == null ? Map.of() : from.stats;
+			knownLength = from == null ? 0 : from.series.length;
+		}
+
+		Stats compare(int leftStart, int leftEnd, int rightStart, int rightEnd) {
+			Span span = new Span(leftStart, leftEnd, rightStart, rightEnd);
+			Stats stats = used.get(span);
+			if (stats == null) {
+				stats = Math.max(leftEnd, rightEnd) <= knownLength ? known.get(span) : null;
+				if (stats == null) {
+					stats = EDivisive.compare(series, leftStart, leftEnd, rightStart, rightEnd);
+				}
+				used.put(span, stats);
+			}
+			return stats;
+		}
+
+		Resume resume(int window, double maxPvalue) {
+			return resumeStart < 0 ? new Resume(series, window, maxPvalue, 0, List.of(), Map.copyOf(used))
+					: new Resume(series, window, maxPvalue, resumeStart, resumeFound, Map.copyOf(used));
+		}
+
+	}
+
+	/**
+	 * {@link #changePoints(double[], int, double, double)}, its split going on from {@code from} when {@code series}
+	 * begins with the values {@code from} was made of (else from the start): the same change points either way.
+	 *
+	 * @param series the values, which the caller does not change afterwards (the resume keeps them)
+	 */
+	public static Found changePoints(double[] series, int window, double maxPvalue, double minMagnitude,
+			@Nullable Resume from) {
 		double firstPass = maxPvalue < 0.05 ? maxPvalue * 10 : (maxPvalue < 0.5 ? maxPvalue * 2 : maxPvalue);
-		List<ChangePoint> weak = split(series, window, firstPass);
-		return merge(weak, series, maxPvalue, minMagnitude);
+		Resume goesOn = from != null && from.continues(series, window, firstPass) ? from : null;
+		Walk walk = new Walk(series, goesOn);
+		List<ChangePoint> weak = split(series, window, firstPass, goesOn, walk);
+		List<ChangePoint> merged = merge(weak, series, maxPvalue, minMagnitude, walk);
+		return new Found(merged, walk.resume(window, firstPass));
 	}
 
 	/** Otava's {@code split}: the weak change points of every sliding window, their stats over the whole series. */
 	static List<ChangePoint> split(double[] series, int window, double maxPvalue) {
+		return split(series, window, maxPvalue, null, new Walk(series, null));
+	}
+
+	/** Otava's {@code split}, going on from {@code from} (which the series continues) when there is one. */
+	private static List<ChangePoint> split(double[] series, int window, double maxPvalue, @Nullable Resume from,
+			Walk walk) {
 		if (window < 2) {
 			throw new IllegalArgumentException("the window must be at least 2 points, not " + window);
 		}
 		int start = 0;
 		int step = window / 2;
 		List<ChangePoint> changePoints = new ArrayList<>();
+		if (from != null) {
+			start = from.start;
+			changePoints.addAll(from.found);
+		}
 		while (start < series.length) {
 			int end = Math.min(start + window, series.length);
+			if (walk.resumeStart < 0 && start + window > series.length) {
+				walk.resumeStart = start;
+				walk.resumeFound = List.copyOf(changePoints);
+			}
 			List<ChangePoint> found = shift(detected(Arrays.copyOfRange(series, start, end), maxPvalue), start);
 			int lastFound = found.isEmpty() ? 0 : found.get(found.size() - 1).index();
 			start = Math.max(lastFound, start + step);
@@ -97,13 +228,18 @@ public final class EDivisive {
 		List<int[]> intervals = intervals(changePoints, series.length);
 		List<ChangePoint> result = new ArrayList<>(changePoints.size());
 		for (ChangePoint point : changePoints) {
-			result.add(changePoint(point.index(), point.qhat(), series, intervals));
+			result.add(changePoint(point.index(), point.qhat(), series, intervals, walk));
 		}
 		return result;
 	}
 
 	/** Otava's {@code merge}: drop the weakest change point until every one left is significant (and large enough). */
 	static List<ChangePoint> merge(List<ChangePoint> weak, double[] series, double maxPvalue, double minMagnitude) {
+		return merge(weak, series, maxPvalue, minMagnitude, new Walk(series, null));
+	}
+
+	private static List<ChangePoint> merge(List<ChangePoint> weak, double[] series, double maxPvalue,
+			double minMagnitude, Walk walk) {
 		List<ChangePoint> changePoints = new ArrayList<>(weak);
 		while (!changePoints.isEmpty()) {
 			ChangePoint weakest = changePoints.get(0);
@@ -131,7 +267,7 @@ public final class EDivisive {
 			for (int index : new int[] { removed, removed + 1 }) {
 				if (index < changePoints.size()) {
 					ChangePoint point = changePoints.get(index);
-					changePoints.set(index, changePoint(point.index(), point.qhat(), series, intervals));
+					changePoints.set(index, changePoint(point.index(), point.qhat(), series, intervals, walk));
 				}
 			}
 		}
@@ -229,14 +365,22 @@ public final class EDivisive {
 	 * separates; a new candidate splits the interval it falls in.
 	 */
 	private static ChangePoint changePoint(int index, double qhat, double[] series, List<int[]> intervals) {
+		return changePoint(index, qhat, series, intervals, null);
+	}
+
+	/** {@link #changePoint(int, double, double[], List)}, its statistics through {@code walk} where there is one. */
+	private static ChangePoint changePoint(int index, double qhat, double[] series, List<int[]> intervals,
+			@Nullable Walk walk) {
 		for (int i = 0; i < intervals.size(); i++) {
 			int[] interval = intervals.get(i);
 			if (interval[1] == index) {
 				int[] next = intervals.get(i + 1);
-				return new ChangePoint(index, qhat, compare(series, interval[0], interval[1], next[0], next[1]));
+				return new ChangePoint(index, qhat, walk != null ? walk.compare(interval[0], interval[1], next[0], next[1])
+						: compare(series, interval[0], interval[1], next[0], next[1]));
 			}
 			if (interval[0] < index && index < interval[1]) {
-				return new ChangePoint(index, qhat, compare(series, interval[0], index, index, interval[1]));
+				return new ChangePoint(index, qhat, walk != null ? walk.compare(interval[0], index, index, interval[1])
+						: compare(series, interval[0], index, index, interval[1]));
 			}
 		}
 		throw new IllegalArgumentException("change point at " + index + " is in no interval");
@@ -269,7 +413,24 @@ public final class EDivisive {
 		if (Double.isInfinite(t)) {
 			return 0.0;
 		}
-		return 2 * TDistribution.of(df).cumulativeProbability(-Math.abs(t));
+		return 2 * studentT(df).cumulativeProbability(-Math.abs(t));
+	}
+
+	/** Student's t distributions by degrees of freedom: making one computes its normalisation, which costs. */
+	private static final java.util.concurrent.atomic.AtomicReferenceArray<TDistribution> STUDENT_T =
+			new java.util.concurrent.atomic.AtomicReferenceArray<>(4096);
+
+	private static TDistribution studentT(double df) {
+		int index = (int) df;
+		if (index != df || index < 0 || index >= STUDENT_T.length()) {
+			return TDistribution.of(df);
+		}
+		TDistribution t = STUDENT_T.get(index);
+		if (t == null) {
+			t = TDistribution.of(df);
+			STUDENT_T.set(index, t);
+		}
+		return t;
 	}
 
 	/** numpy's mean: pairwise summation (eight running sums in blocks of 128), divided by the count. */
@@ -359,68 +520,49 @@ public final class EDivisive {
 			}
 		}
 
-		/** {@code get_candidate_change_point(slice(start, end))}: {index, qhat} of the first maximum of Q. */
+		/**
+		 * {@code get_candidate_change_point(slice(start, end))}: {index, qhat} of the first maximum of Q = A − B − C
+		 * ({@code _get_Q_vals(start, end)}, with zeros below the diagonal as numpy leaves them), in row-major order.
+		 * Each value of Q is computed as numpy computes it, row by row, without keeping the matrix: the cumulative
+		 * sums down the columns of H go on from row to row in the same order.
+		 */
 		double[] candidate(int start, int end) {
-			double[][] q = q(start, end);
-			int m = q.length;
-			int bestA = 0;
-			int bestB = 0;
-			double best = q[0][0];
-			for (int a = 0; a < m; a++) {
-				for (int b = 0; b < m; b++) {
-					if (q[a][b] > best) {
-						best = q[a][b];
-						bestA = a;
-						bestB = b;
-					}
-				}
-			}
-			return new double[] { bestA + 1 + start, q[bestA][bestB] };
-		}
-
-		/** {@code _get_Q_vals(start, end)}: Q = A − B − C, with zeros below the diagonal as numpy leaves them. */
-		private double[][] q(int start, int end) {
 			int m = end - 1 - start;
-			double[] vs = new double[m];
+			double[] cumV = new double[m];
+			double running = 0;
 			for (int k = 0; k < m; k++) {
 				double before = 0;
 				for (int r = 0; r < start; r++) {
 					before += distances[r][start + 1 + k];
 				}
-				vs[k] = v[start + k] - before;
-			}
-			double[] cumV = new double[m];
-			double running = 0;
-			for (int k = 0; k < m; k++) {
-				running += vs[k];
+				running += v[start + k] - before;
 				cumV[k] = running;
 			}
-			// cumsum(H, axis=0) over H[start:end-1, start:end-1]
-			double[][] cumH = new double[m][m];
-			for (int b = 0; b < m; b++) {
-				double sum = 0;
-				for (int a = 0; a < m; a++) {
-					sum += h[start + a][start + b];
-					cumH[a][b] = sum;
-				}
-			}
 			// flipud(cumsum(flipud(H[1:, 1:]), axis=0)): sums from the bottom row up
-			double[][] fromBelow = new double[Math.max(m - 1, 0)][Math.max(m - 1, 0)];
+			int w = Math.max(m - 1, 0);
+			double[] fromBelow = new double[w * w];
 			for (int b = 0; b < m - 1; b++) {
 				double sum = 0;
 				for (int a = m - 2; a >= 0; a--) {
 					sum += h[start + a + 1][start + b + 1];
-					fromBelow[a][b] = sum;
+					fromBelow[a * w + b] = sum;
 				}
 			}
-			double[][] q = new double[m][m];
+			// cumsum(H, axis=0) over H[start:end-1, start:end-1], through row a
+			double[] cumH = new double[m];
+			int bestA = 0;
+			double best = 0;
 			for (int a = 0; a < m; a++) {
+				double[] row = h[start + a];
+				for (int b = 0; b < m; b++) {
+					cumH[b] += row[start + b];
+				}
 				int tau = start + 1 + a;
 				for (int b = 0; b < m; b++) {
 					int kappa = start + 2 + b;
 					double aValue = 0;
 					if (b >= a) {
-						aValue = (2.0 / (kappa - start)) * (cumH[a][b] - (a >= 1 ? cumV[a - 1] : 0.0));
+						aValue = (2.0 / (kappa - start)) * (cumH[b] - (a >= 1 ? cumV[a - 1] : 0.0));
 					}
 					else {
 						aValue = (2.0 / (kappa - start)) * 0.0;
@@ -437,12 +579,19 @@ public final class EDivisive {
 						int numerator = 2 * (tau - start);
 						int denominator = (kappa - start) * (kappa - tau - 1);
 						double coefficient = b >= a + 1 && denominator != 0 ? (double) numerator / denominator : 0.0;
-						cValue = coefficient * fromBelow[a][b - 1];
+						cValue = coefficient * fromBelow[a * w + b - 1];
 					}
-					q[a][b] = aValue - bValue - cValue;
+					double q = aValue - bValue - cValue;
+					if (a == 0 && b == 0) {
+						best = q;
+					}
+					else if (q > best) {
+						best = q;
+						bestA = a;
+					}
 				}
 			}
-			return q;
+			return new double[] { bestA + 1 + start, best };
 		}
 
 	}

@@ -2,6 +2,7 @@ package dev.parity.history;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -22,6 +23,7 @@ import dev.parity.run.Cell;
 import dev.parity.run.MetricCatalogue;
 import dev.parity.run.MetricDefinition;
 import dev.parity.run.Run;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Analyses one series: segments, greyed points and change points, from its runs in series order. Pure: the same runs
@@ -131,17 +133,47 @@ public final class SeriesAnalyser {
 	 */
 	public SeriesAnalysis analyse(List<RunFacts> runs, Map<String, RunPair> pairs, Set<String> retracted,
 			SeriesSettings settings) {
+		return analyse(runs, pairs, retracted, settings, null).analysis();
+	}
+
+	/**
+	 * An analysis, and where it ended: what the analysis of the same runs with more after them can go on from.
+	 *
+	 * @param from the first run whose points this analysis' pass went through (those before it were kept)
+	 */
+	record Analysed(SeriesAnalysis analysis, @Nullable Continuation continuation, int from) {
+	}
+
+	/**
+	 * The analysis from the runs' facts and pairs, going on from where the analysis of the first of these runs ended
+	 * when {@code from} {@link Continuation#continues continues} into them (runs appended at the end, the same
+	 * retractions and settings): the same analysis as one from the start, for the work of the runs appended.
+	 *
+	 * @param pairs by run id, the pair of every run but the first — when going on from {@code from}, of the runs it
+	 * has not seen only
+	 */
+	Analysed analyse(List<RunFacts> runs, Map<String, RunPair> pairs, Set<String> retracted, SeriesSettings settings,
+			@Nullable Continuation from) {
 		if (runs.isEmpty()) {
-			return SeriesAnalysis.empty();
+			return new Analysed(SeriesAnalysis.empty(), null, 0);
 		}
 		CompareSettings compare = compareSettings(settings);
 		int n = runs.size();
+		boolean continuing = from != null && from.continues(runs.stream().map(RunFacts::id).toList(), retracted, settings);
+		// The first run the kept pass has not seen.
+		int known = continuing ? from.runs.size() : 0;
 
 		// Segments from the comparison checks between each run and the one before it.
-		List<List<SeriesAnalysis.Reason>> breaks = new ArrayList<>();
+		List<List<SeriesAnalysis.Reason>> breaks = new ArrayList<>(n);
 		List<SeriesAnalysis.Event> events = new ArrayList<>();
-		breaks.add(List.of());
-		for (int i = 1; i < n; i++) {
+		if (continuing) {
+			breaks.addAll(from.breaks);
+			events.addAll(from.events);
+		}
+		else {
+			breaks.add(List.of());
+		}
+		for (int i = Math.max(1, known); i < n; i++) {
 			RunPair pair = pairs.get(runs.get(i).id());
 			String baseline = runs.get(baselineOf(runs, retracted, i)).id();
 			if (pair == null || !pair.baseline().equals(baseline)) {
@@ -152,12 +184,19 @@ public final class SeriesAnalyser {
 		}
 
 		// Points, with output-length-differs against the segment; three alike make a new normal and a new segment.
-		Map<Integer, List<SeriesAnalysis.Reason>> newNormals = new HashMap<>();
+		// Going on, the kept pass has found every new normal of the runs it saw: one among the runs appended starts
+		// it again from where it was kept, one that begins among the runs it saw (a streak that goes on into the
+		// runs appended) from the first run.
+		Map<Integer, List<SeriesAnalysis.Reason>> newNormals = new HashMap<>(continuing ? from.newNormals : Map.of());
 		Pass pass;
 		while (true) {
-			pass = points(runs, retracted, breaks, newNormals, compare.outputTolerance());
+			pass = continuing ? from.pass.continued(runs) : new Pass(runs);
+			points(pass, continuing ? known : 0, runs, retracted, breaks, newNormals, compare.outputTolerance());
 			if (pass.newNormal == null) {
 				break;
+			}
+			if (pass.newNormal < known) {
+				continuing = false;
 			}
 			newNormals.put(pass.newNormal, List.of(new SeriesAnalysis.Reason(OUTPUT_LENGTH_DIFFERS, pass.newNormalMessage)));
 		}
@@ -169,22 +208,79 @@ public final class SeriesAnalyser {
 					run.engineCommit(), pass.segment[i]));
 		}
 		List<SeriesAnalysis.Segment> segments = new ArrayList<>();
-		for (int i = 0; i < n; i++) {
-			if (i == 0 || pass.segment[i] != pass.segment[i - 1]) {
-				List<SeriesAnalysis.Reason> because = new ArrayList<>(breaks.get(i));
-				because.addAll(newNormals.getOrDefault(i, List.of()));
-				segments.add(new SeriesAnalysis.Segment(pass.segment[i], runs.get(i).id(), runs.get(i).id(), because));
-			}
-			else {
-				SeriesAnalysis.Segment last = segments.remove(segments.size() - 1);
-				segments.add(new SeriesAnalysis.Segment(last.index(), last.firstRun(), runs.get(i).id(),
-						last.startsBecause()));
+		for (int begin = 0, i = 1; i <= n; i++) {
+			if (i == n || pass.segment[i] != pass.segment[i - 1]) {
+				List<SeriesAnalysis.Reason> because = new ArrayList<>(breaks.get(begin));
+				because.addAll(newNormals.getOrDefault(begin, List.of()));
+				segments.add(new SeriesAnalysis.Segment(pass.segment[begin], runs.get(begin).id(), runs.get(i - 1).id(),
+						because));
+				begin = i;
 			}
 		}
 		List<SeriesAnalysis.ChangePoint> changePoints = changePoints(pass, settings);
 		// Kept in memory and shared by the requests that read it: nothing in it can change.
-		return new SeriesAnalysis(List.copyOf(entries), List.copyOf(segments), List.copyOf(events), pass.cells(),
-				List.copyOf(changePoints));
+		SeriesAnalysis analysis = new SeriesAnalysis(List.copyOf(entries), List.copyOf(segments), List.copyOf(events),
+				pass.cells(), List.copyOf(changePoints));
+		return new Analysed(analysis, new Continuation(runs, retracted, settings, breaks, events, newNormals, pass),
+				continuing ? known : 0);
+	}
+
+	/**
+	 * Where an analysis ended: its runs, what it was made under (retractions, settings), each run's breaks and the
+	 * events, the new normals it found, and its pass over the points as it ended — the tracks (the analysis' own,
+	 * shared with its readers), each cell's output lengths and streak, and per track × metric the change points of
+	 * each segment with where E-Divisive's split can go on from. Never changed once made: an analysis that goes on
+	 * from it works on copies.
+	 */
+	static final class Continuation {
+
+		private final List<RunFacts> runs;
+
+		private final Set<String> retracted;
+
+		private final SeriesSettings settings;
+
+		private final List<List<SeriesAnalysis.Reason>> breaks;
+
+		private final List<SeriesAnalysis.Event> events;
+
+		private final Map<Integer, List<SeriesAnalysis.Reason>> newNormals;
+
+		private final Pass pass;
+
+		private Continuation(List<RunFacts> runs, Set<String> retracted, SeriesSettings settings,
+				List<List<SeriesAnalysis.Reason>> breaks, List<SeriesAnalysis.Event> events,
+				Map<Integer, List<SeriesAnalysis.Reason>> newNormals, Pass pass) {
+			this.runs = List.copyOf(runs);
+			this.retracted = Set.copyOf(retracted);
+			this.settings = settings;
+			this.breaks = List.copyOf(breaks);
+			this.events = List.copyOf(events);
+			this.newNormals = Map.copyOf(newNormals);
+			this.pass = pass;
+		}
+
+		/** The facts of the runs analysed, in series order. */
+		List<RunFacts> runs() {
+			return runs;
+		}
+
+		/**
+		 * Whether an analysis of runs {@code ids} can go on from here: they begin with the runs analysed here (in the
+		 * same order), and the retractions and settings are the same.
+		 */
+		boolean continues(List<String> ids, Set<String> retracted, SeriesSettings settings) {
+			if (ids.size() < runs.size() || !settings.equals(this.settings) || !retracted.equals(this.retracted)) {
+				return false;
+			}
+			for (int i = 0; i < runs.size(); i++) {
+				if (!runs.get(i).id().equals(ids.get(i))) {
+					return false;
+				}
+			}
+			return true;
+		}
+
 	}
 
 	/**
@@ -220,17 +316,21 @@ public final class SeriesAnalyser {
 		return CompareSettings.defaults().withOverrides(Map.of("vary", vary));
 	}
 
-	/** One pass over the runs: segments, and every point with its reasons; stops at the first new normal. */
-	private static Pass points(List<RunFacts> runs, Set<String> retracted, List<List<SeriesAnalysis.Reason>> breaks,
-			Map<Integer, List<SeriesAnalysis.Reason>> newNormals, double tolerance) {
+	/**
+	 * One pass over the runs from run {@code from} on (the pass has seen those before it): segments, and every point
+	 * with its reasons; stops at the first new normal.
+	 */
+	private static void points(Pass pass, int from, List<RunFacts> runs, Set<String> retracted,
+			List<List<SeriesAnalysis.Reason>> breaks, Map<Integer, List<SeriesAnalysis.Reason>> newNormals,
+			double tolerance) {
 		int n = runs.size();
-		Pass pass = new Pass(runs);
-		int segment = 0;
-		for (int i = 0; i < n; i++) {
+		int segment = pass.current;
+		for (int i = from; i < n; i++) {
 			if (i > 0 && (!breaks.get(i).isEmpty() || newNormals.containsKey(i))) {
 				segment++;
 			}
 			pass.segment[i] = segment;
+			pass.current = segment;
 			RunFacts run = runs.get(i);
 			List<String> runReasons = runReasons(run, retracted);
 			for (RunFacts.CellFacts cell : run.cells()) {
@@ -264,7 +364,7 @@ public final class SeriesAnalyser {
 								pass.newNormalMessage = cell.anchor() + ": median output tokens "
 										+ (direction > 0 ? "longer" : "shorter") + " than the segment's "
 										+ Numbers.plain(median) + " in " + NEW_NORMAL + " runs in a row: a new normal";
-								return pass;
+								return;
 							}
 						}
 					}
@@ -277,7 +377,6 @@ public final class SeriesAnalyser {
 				addPoints(pass, track, i, segment, runReasons, cell, differs);
 			}
 		}
-		return pass;
 	}
 
 	/**
@@ -299,6 +398,18 @@ public final class SeriesAnalyser {
 		int streak;
 
 		int streakFirst;
+
+		/** A copy, for a pass that goes on from where this one's was kept. */
+		OutputLength copy() {
+			OutputLength copy = new OutputLength();
+			copy.segment = segment;
+			System.arraycopy(last, 0, copy.last, 0, HISTORY);
+			copy.count = count;
+			copy.streakDirection = streakDirection;
+			copy.streak = streak;
+			copy.streakFirst = streakFirst;
+			return copy;
+		}
 
 		void restart(int segment) {
 			this.segment = segment;
@@ -386,57 +497,118 @@ public final class SeriesAnalyser {
 		return pass.cells();
 	}
 
-	/** Per segment, per cell × metric, E-Divisive over the points no rule greys. */
+	/**
+	 * Per segment, per cell × metric, E-Divisive over the points no rule greys. A track that goes on from a kept pass
+	 * keeps the change points of the segments no new point joined (the same points find the same change points), and
+	 * the split of the segment new points join goes on from its first window that they change.
+	 */
 	private static List<SeriesAnalysis.ChangePoint> changePoints(Pass pass, SeriesSettings settings) {
-		List<SeriesAnalysis.ChangePoint> found = new ArrayList<>();
-		List<Integer> foundAt = new ArrayList<>();
+		List<Located> found = new ArrayList<>();
 		for (CellTrack track : pass.tracks.values()) {
 			for (Map.Entry<String, Track> metric : track.points.entrySet()) {
 				Track points = metric.getValue();
-				int[] kept = new int[points.size()];
-				int count = 0;
-				for (int p = 0; p < points.size(); p++) {
-					if (!points.greyed(p)) {
-						kept[count++] = p;
+				Detections kept = track.previous.get(metric.getKey());
+				Detections detections = detections(track, metric.getKey(), points, kept, settings);
+				track.detections.put(metric.getKey(), detections);
+				for (Detection detection : detections.segments()) {
+					for (int k = 0; k < detection.runs().length; k++) {
+						found.add(new Located(detection.runs()[k], detection.changePoints().get(k)));
 					}
-				}
-				// Segments never decrease along a track: each is one stretch of the points kept.
-				for (int from = 0; from < count;) {
-					int segment = points.segment(kept[from]);
-					int to = from;
-					while (to < count && points.segment(kept[to]) == segment) {
-						to++;
-					}
-					double[] values = new double[to - from];
-					for (int k = from; k < to; k++) {
-						values[k - from] = points.value(kept[k]);
-					}
-					for (EDivisive.ChangePoint cp : EDivisive.changePoints(values, settings.window(), settings.maxPvalue())) {
-						int first = kept[from + cp.index()];
-						double before = cp.stats().meanBefore();
-						double after = cp.stats().meanAfter();
-						boolean worse = points.lowerIsBetter(first) ? after > before : after < before;
-						found.add(new SeriesAnalysis.ChangePoint(pass.runIds[points.run(first)], segment, track.params,
-								track.anchor, metric.getKey(), worse ? "regression" : "improvement",
-								before == 0 ? 0 : Math.abs(after / before - 1), cp.stats().magnitude(), before, after,
-								cp.stats().pvalue(), values.length - cp.index()));
-						foundAt.add(points.run(first));
-					}
-					from = to;
 				}
 			}
+			track.previous = Map.of();
 		}
-		Integer[] order = new Integer[found.size()];
-		for (int i = 0; i < order.length; i++) {
-			order[i] = i;
-		}
-		Arrays.sort(order, java.util.Comparator.comparing((Integer i) -> foundAt.get(i))
-			.thenComparing(i -> found.get(i).anchor()).thenComparing(i -> found.get(i).metric()));
-		List<SeriesAnalysis.ChangePoint> sorted = new ArrayList<>(order.length);
-		for (Integer i : order) {
-			sorted.add(found.get(i));
+		found.sort(Comparator.comparingInt(Located::run)
+			.thenComparing((Located located) -> located.changePoint().anchor())
+			.thenComparing((Located located) -> located.changePoint().metric()));
+		List<SeriesAnalysis.ChangePoint> sorted = new ArrayList<>(found.size());
+		for (Located located : found) {
+			sorted.add(located.changePoint());
 		}
 		return sorted;
+	}
+
+	/** A change point and the index of its run in the series. */
+	private record Located(int run, SeriesAnalysis.ChangePoint changePoint) {
+	}
+
+	/**
+	 * The change points of one cell × metric, segment by segment.
+	 *
+	 * @param covered how many of the track's points the detections saw
+	 * @param segments one per segment with points no rule greys, in order
+	 */
+	private record Detections(int covered, List<Detection> segments) {
+	}
+
+	/**
+	 * The change points of one cell × metric in one segment.
+	 *
+	 * @param kept the points no rule greys (indexes into the track), whose values E-Divisive saw
+	 * @param runs the index of the run of each change point (as {@code changePoints})
+	 */
+	private record Detection(int segment, int[] kept, double[] values, List<SeriesAnalysis.ChangePoint> changePoints,
+			int[] runs, EDivisive.Resume resume) {
+	}
+
+	/** The detections of a track, going on from those kept for its first {@code kept.covered()} points. */
+	private static Detections detections(CellTrack track, String metric, Track points, @Nullable Detections kept,
+			SeriesSettings settings) {
+		List<Detection> segments = new ArrayList<>(kept == null ? List.of() : kept.segments());
+		int size = points.size();
+		int[] fresh = new int[size - (kept == null ? 0 : kept.covered())];
+		int count = 0;
+		// Segments never decrease along a track: each is one stretch of the points kept.
+		for (int p = kept == null ? 0 : kept.covered(); p <= size; p++) {
+			boolean ends = p == size || (!points.greyed(p) && count > 0 && points.segment(p) != points.segment(fresh[0]));
+			if (ends && count > 0) {
+				int segment = points.segment(fresh[0]);
+				Detection last = segments.isEmpty() ? null : segments.get(segments.size() - 1);
+				if (last != null && last.segment() == segment) {
+					// New points join the last segment: its split goes on from where they change it.
+					int[] joined = Arrays.copyOf(last.kept(), last.kept().length + count);
+					System.arraycopy(fresh, 0, joined, last.kept().length, count);
+					segments.set(segments.size() - 1,
+							detect(track, metric, points, segment, joined, last.values(), last.resume(), settings));
+				}
+				else {
+					segments.add(detect(track, metric, points, segment, Arrays.copyOf(fresh, count), new double[0], null,
+							settings));
+				}
+				count = 0;
+			}
+			if (p < size && !points.greyed(p)) {
+				fresh[count++] = p;
+			}
+		}
+		return new Detections(size, List.copyOf(segments));
+	}
+
+	/**
+	 * The change points of the points {@code kept} of a segment.
+	 *
+	 * @param known the values of the first of them (those a detection before this one saw)
+	 */
+	private static Detection detect(CellTrack track, String metric, Track points, int segment, int[] kept,
+			double[] known, EDivisive.@Nullable Resume resume, SeriesSettings settings) {
+		double[] values = Arrays.copyOf(known, kept.length);
+		for (int k = known.length; k < kept.length; k++) {
+			values[k] = points.value(kept[k]);
+		}
+		EDivisive.Found found = EDivisive.changePoints(values, settings.window(), settings.maxPvalue(), 0.0, resume);
+		List<SeriesAnalysis.ChangePoint> changePoints = new ArrayList<>(found.changePoints().size());
+		int[] runs = new int[found.changePoints().size()];
+		for (EDivisive.ChangePoint cp : found.changePoints()) {
+			int first = kept[cp.index()];
+			double before = cp.stats().meanBefore();
+			double after = cp.stats().meanAfter();
+			boolean worse = points.lowerIsBetter(first) ? after > before : after < before;
+			runs[changePoints.size()] = points.run(first);
+			changePoints.add(new SeriesAnalysis.ChangePoint(points.runId(first), segment, track.params, track.anchor, metric,
+					worse ? "regression" : "improvement", before == 0 ? 0 : Math.abs(after / before - 1),
+					cp.stats().magnitude(), before, after, cp.stats().pvalue(), values.length - cp.index()));
+		}
+		return new Detection(segment, kept, values, List.copyOf(changePoints), runs, found.resume());
 	}
 
 	/**
@@ -466,6 +638,9 @@ public final class SeriesAnalyser {
 
 		final Map<String, CellTrack> tracks = new LinkedHashMap<>();
 
+		/** The segment of the last run the pass saw. */
+		int current;
+
 		Integer newNormal;
 
 		String newNormalMessage = "";
@@ -476,6 +651,19 @@ public final class SeriesAnalyser {
 				runIds[i] = runs.get(i).id();
 			}
 			segment = new int[runs.size()];
+		}
+
+		/**
+		 * A pass over {@code runs} that has seen the runs this one saw (the first of {@code runs}) and goes on from
+		 * where this one ended, on copies: this pass, whose tracks an analysis shares with its readers, is left as
+		 * it is.
+		 */
+		Pass continued(List<RunFacts> runs) {
+			Pass pass = new Pass(runs);
+			System.arraycopy(segment, 0, pass.segment, 0, segment.length);
+			pass.current = current;
+			tracks.forEach((anchor, track) -> pass.tracks.put(anchor, track.continued(pass.runIds)));
+			return pass;
 		}
 
 		CellTrack track(String anchor, Map<String, Object> params) {
@@ -502,7 +690,15 @@ public final class SeriesAnalyser {
 		final Map<String, Track> points = new LinkedHashMap<>();
 
 		/** What the pass knows of the cell's output lengths. */
-		final OutputLength output = new OutputLength();
+		final OutputLength output;
+
+		/**
+		 * The change points of each metric, by segment: those of the pass this one went on from (let go once its own
+		 * are found, so that no analysis holds on to the one before it), and its own.
+		 */
+		Map<String, Detections> previous;
+
+		final Map<String, Detections> detections = new HashMap<>();
 
 		/** The tracks in the order the last run reported its metrics: runs of a series mostly report them alike. */
 		private final List<String> lastNames = new ArrayList<>();
@@ -510,8 +706,26 @@ public final class SeriesAnalyser {
 		private final List<Track> lastTracks = new ArrayList<>();
 
 		CellTrack(String anchor, Map<String, Object> params) {
+			this(anchor, params, new OutputLength(), Map.of());
+		}
+
+		private CellTrack(String anchor, Map<String, Object> params, OutputLength output,
+				Map<String, Detections> previous) {
 			this.anchor = anchor;
 			this.params = params;
+			this.output = output;
+			this.previous = previous;
+		}
+
+		/** A copy to add the points of more runs to ({@code runIds} begins with the runs this one saw). */
+		CellTrack continued(String[] runIds) {
+			CellTrack copy = new CellTrack(anchor, params, output.copy(), detections);
+			points.forEach((metric, track) -> copy.points.put(metric, new Track(track, runIds)));
+			for (String metric : lastNames) {
+				copy.lastNames.add(metric);
+				copy.lastTracks.add(copy.points.get(metric));
+			}
+			return copy;
 		}
 
 		/** The track of the cell's {@code position}-th metric, {@code metric}. */

@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -30,6 +31,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -42,6 +45,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <li>an update computes the facts of the runs it has not seen (one, for a new run) and the comparison checks of the
  * pairs whose baseline changed (one, for a run appended; two for a run inserted out of order), and keeps both; then
  * the segments, points and change points follow from those facts, without reloading any document;</li>
+ * <li>when the runs are those of the analysis kept here with runs appended at the end (the same retractions and
+ * settings), the update goes on from where that analysis ended — its pass over the points, the change points of the
+ * segments no new point joins, E-Divisive's split of the one they join — and ends in the same analysis; any other
+ * change (a run inserted before the end, a retraction, new settings, a restart) analyses the series from the
+ * start;</li>
  * <li>a read of a series (page, API, verdict) first does what is waiting for it, so it never shows a series
  * without its newest run.</li>
  * </ul>
@@ -56,6 +64,12 @@ public class SeriesUpdates {
 	private static final io.micrometer.core.instrument.Timer UPDATE_TIME = io.micrometer.core.instrument.Timer
 		.builder("parity.series.update")
 		.description("Series updates: claim of the series' jobs to the commit of its new analysis")
+		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
+
+	/** Series updates that went on from the analysis kept before them (runs appended only), the others from the start. */
+	private static final io.micrometer.core.instrument.Counter CONTINUED = io.micrometer.core.instrument.Counter
+		.builder("parity.series.update.continued")
+		.description("Series updates that went on from the kept analysis (runs appended at the end only)")
 		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
 
 	/** What facts and pairs are computed under: the analyser's version and what the settings change in them. */
@@ -93,10 +107,17 @@ public class SeriesUpdates {
 		.weigher((String key, Kept value) -> 1 + value.points())
 		.build();
 
-	private record Kept(long version, SeriesAnalysis analysis) {
+	/**
+	 * An analysis and its version, and — when this instance computed it — where it ended, for the next analysis of
+	 * the series to go on from when runs are only appended.
+	 */
+	private record Kept(long version, SeriesAnalysis analysis, SeriesAnalyser.@Nullable Continuation continuation,
+			StoredAnalysis.@Nullable Text text) {
 
+		/** Its points; half as many again with what an update goes on from (each point's value kept for detection). */
 		int points() {
-			return analysis.cells().stream().flatMap(c -> c.metrics().values().stream()).mapToInt(List::size).sum();
+			int points = analysis.cells().stream().flatMap(c -> c.metrics().values().stream()).mapToInt(List::size).sum();
+			return continuation == null ? points : points + points / 2;
 		}
 
 	}
@@ -242,17 +263,58 @@ public class SeriesUpdates {
 		String key = factsKey(seriesSettings);
 		List<String> ids = series.runIds(seriesId);
 		Set<String> retracted = series.retracted(ids);
+		// The last analysis computed here, when these runs are its runs and more after them (the same retractions and
+		// settings): the new one goes on from it, with the facts and pairs of the runs appended only.
+		Kept kept = analyses.getIfPresent(seriesId);
+		SeriesAnalyser.Continuation from = kept == null ? null : kept.continuation();
+		if (from != null && !from.continues(ids, retracted, seriesSettings)) {
+			from = null;
+		}
+		int known = from == null ? 0 : from.runs().size();
 		// A new run is loaded once, for its facts and for its pair.
 		Map<RunId, Run> loaded = new HashMap<>();
-		List<RunFacts> ordered = facts(ids, key, seriesSettings, loaded);
-		Map<String, RunPair> needed = pairs(ordered, retracted, key, seriesSettings, loaded);
-		SeriesAnalysis analysis = analyser.analyse(ordered, needed, retracted, seriesSettings);
+		List<RunFacts> ordered = new ArrayList<>(ids.size());
+		if (from != null) {
+			ordered.addAll(from.runs());
+		}
+		ordered.addAll(facts(ids.subList(known, ids.size()), key, seriesSettings, loaded));
+		Map<String, RunPair> needed = pairs(ordered, known, retracted, key, seriesSettings, loaded);
+		SeriesAnalyser.Analysed analysed = analyser.analyse(ordered, needed, retracted, seriesSettings, from);
+		SeriesAnalysis analysis = analysed.analysis();
+		if (known > 0 && analysed.from() == known) {
+			CONTINUED.increment();
+		}
+		// Gone on from the kept analysis, the runs and events it stored are the first of these: their text is kept.
+		StoredAnalysis.Text text = StoredAnalysis.write(json, analysis, retracted,
+				known > 0 && analysed.from() == known ? kept.text() : null);
 		long version = series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
-				json.writeValueAsString(StoredAnalysis.of(analysis, retracted)));
+				text.json());
 		alerts.reconcile(seriesId, analysis, seriesSettings);
-		// Kept under the version it was stored with: should this transaction roll back, no read finds that version.
-		analyses.put(seriesId, new Kept(version, analysis));
+		// Kept under the version it was stored with once that is committed: should this transaction roll back, no
+		// read finds that version and no update goes on from it.
+		Kept next = new Kept(version, analysis, analysed.continuation(), text);
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					keep(seriesId, next);
+				}
+			});
+		}
+		else {
+			keep(seriesId, next);
+		}
 		return analysis;
+	}
+
+	/**
+	 * Keeps an analysis: an update's always (updates of a series are one at a time), a read's unless it is not newer
+	 * than the one kept (a read that rebuilt the stored analysis while the update that stored it, or a later one, was
+	 * committing would replace what the next update can go on from).
+	 */
+	private void keep(String seriesId, Kept next) {
+		analyses.asMap().merge(seriesId, next,
+				(old, fresh) -> fresh.continuation() != null || fresh.version() > old.version() ? fresh : old);
 	}
 
 	/**
@@ -279,7 +341,7 @@ public class SeriesUpdates {
 		}
 		return series.analysisJson(seriesId).map(stored -> {
 			SeriesAnalysis analysis = stored(seriesId, stored.json());
-			analyses.put(seriesId, new Kept(stored.version(), analysis));
+			keep(seriesId, new Kept(stored.version(), analysis, null, null));
 			return analysis;
 		});
 	}
@@ -367,11 +429,14 @@ public class SeriesUpdates {
 		return ordered;
 	}
 
-	/** Each run's pair with its baseline in the series: kept ones, and those whose baseline is new computed now. */
-	private Map<String, RunPair> pairs(List<RunFacts> ordered, Set<String> retracted, String key,
+	/**
+	 * Each run's pair with its baseline in the series, from run {@code from} on: kept ones, and those whose baseline
+	 * is new computed now.
+	 */
+	private Map<String, RunPair> pairs(List<RunFacts> ordered, int from, Set<String> retracted, String key,
 			SeriesSettings seriesSettings, Map<RunId, Run> kept) {
 		Map<String, String> baselines = new HashMap<>();
-		for (int i = 1; i < ordered.size(); i++) {
+		for (int i = Math.max(1, from); i < ordered.size(); i++) {
 			baselines.put(ordered.get(i).id(), ordered.get(SeriesAnalyser.baselineOf(ordered, retracted, i)).id());
 		}
 		Map<String, RunPair> found = new HashMap<>();
@@ -453,6 +518,60 @@ public class SeriesUpdates {
 					analysis.changePoints()), analysis.runs().stream().map(SeriesAnalysis.RunEntry::id).toList(),
 					analysis.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList(),
 					new ArrayList<>(new java.util.TreeSet<>(retracted)), differs);
+		}
+
+		/**
+		 * The JSON of an analysis as stored, and the text of what only grows while runs are appended (the run ids,
+		 * their segments, the events), for the next analysis that goes on from this one.
+		 *
+		 * @param runs how many runs {@code runIds} and {@code runSegments} hold (their JSON array's elements)
+		 * @param events how many events {@code events} holds
+		 */
+		record Text(String json, int runs, String runIds, String runSegments, int events, String eventsText) {
+		}
+
+		/** {@link StoredAnalysis#of} as JSON, with {@code runs[]}, {@code events[]} etc. written as they are. */
+		private record Written(Summary summary, RawValue runIds, RawValue runSegments, List<String> retracted,
+				Map<String, List<String>> lengthDiffers) {
+		}
+
+		private record Summary(List<Object> runs, List<SeriesAnalysis.Segment> segments, RawValue events,
+				List<Object> cells, List<SeriesAnalysis.ChangePoint> changePoints) {
+		}
+
+		/**
+		 * The analysis' JSON as stored ({@link #of}), the text of its runs and events going on from {@code before}'s
+		 * when given.
+		 *
+		 * @param before the text of an analysis whose runs and events are the first of this one's (with the same
+		 * segments), or null
+		 */
+		static Text write(JsonMapper json, SeriesAnalysis analysis, Set<String> retracted, @Nullable Text before) {
+			StoredAnalysis stored = of(analysis, retracted);
+			int runs = analysis.runs().size();
+			int events = analysis.events().size();
+			boolean goesOn = before != null && before.runs() <= runs && before.events() <= events;
+			String runIds = elements(json, goesOn ? before.runIds() : "", stored.runIds().subList(goesOn ? before.runs() : 0, runs));
+			String runSegments = elements(json, goesOn ? before.runSegments() : "",
+					stored.segments().subList(goesOn ? before.runs() : 0, runs));
+			String eventsText = elements(json, goesOn ? before.eventsText() : "",
+					analysis.events().subList(goesOn ? before.events() : 0, events));
+			Written written = new Written(
+					new Summary(List.of(), analysis.segments(), new RawValue("[" + eventsText + "]"), List.of(),
+							analysis.changePoints()),
+					new RawValue("[" + runIds + "]"), new RawValue("[" + runSegments + "]"), stored.retracted(),
+					stored.lengthDiffers());
+			return new Text(json.writeValueAsString(written), runs, runIds, runSegments, events, eventsText);
+		}
+
+		/** The elements of a JSON array: those written before, then these. */
+		private static String elements(JsonMapper json, String before, List<?> more) {
+			if (more.isEmpty()) {
+				return before;
+			}
+			String array = json.writeValueAsString(more);
+			String elements = array.substring(1, array.length() - 1);
+			return before.isEmpty() ? elements : before + "," + elements;
 		}
 
 		@Override

@@ -10,7 +10,7 @@ import java.util.RandomAccess;
  * The points of one cell × metric in series order, held as arrays: a series of 1,000 runs × 20 cells has some 200
  * of them and 200,000 points, which as objects would cost an analysis (and every read of one kept in memory) that many
  * allocations. Read as a list of {@link SeriesAnalysis.Point}, each made when it is read. Filled by the analysis, then
- * never changed.
+ * never changed: the analysis of a run appended fills a copy.
  */
 final class Track extends AbstractList<SeriesAnalysis.Point> implements RandomAccess {
 
@@ -40,6 +40,22 @@ final class Track extends AbstractList<SeriesAnalysis.Point> implements RandomAc
 		greyedBy = NONE;
 		segments = new int[capacity];
 		lowerIsBetter = new boolean[capacity];
+	}
+
+	/**
+	 * A copy of {@code from} to add the points of more runs to; {@code from} is left as it is.
+	 *
+	 * @param runIds the series' run ids, beginning with those of {@code from}
+	 */
+	Track(Track from, String[] runIds) {
+		this.runIds = runIds;
+		size = from.size;
+		int capacity = Math.max(Math.max(4, runIds.length), size);
+		runs = Arrays.copyOf(from.runs, capacity);
+		values = Arrays.copyOf(from.values, capacity);
+		greyedBy = from.greyedBy.length == 0 ? NONE : Arrays.copyOf(from.greyedBy, Math.max(from.greyedBy.length, capacity));
+		segments = Arrays.copyOf(from.segments, capacity);
+		lowerIsBetter = Arrays.copyOf(from.lowerIsBetter, capacity);
 	}
 
 	/**

@@ -71,6 +71,42 @@ class EDivisiveTests {
 		}
 	}
 
+	/**
+	 * A series that grows a point or a few at a time, each split going on from the split before (from its first
+	 * window the new points change), finds exactly what a split from the start finds, and so what Otava finds.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("cases")
+	void aSplitThatGoesOnFromAShorterSeriesFindsWhatOneFromTheStartFinds(String name, JsonNode c) {
+		double[] series = new double[c.get("series").size()];
+		for (int i = 0; i < series.length; i++) {
+			series[i] = c.get("series").get(i).doubleValue();
+		}
+		int window = c.get("window").intValue();
+		double maxPvalue = c.get("max_pvalue").doubleValue();
+		double minMagnitude = c.get("min_magnitude").doubleValue();
+		java.util.Random random = new java.util.Random(name.hashCode());
+		EDivisive.Resume resume = null;
+		for (int length = 1; length <= series.length; length += 1 + (random.nextDouble() < 0.2 ? random.nextInt(5) : 0)) {
+			double[] prefix = java.util.Arrays.copyOf(series, length);
+			EDivisive.Found found = EDivisive.changePoints(prefix, window, maxPvalue, minMagnitude, resume);
+			assertThat(found.changePoints()).as("%d points", length)
+				.isEqualTo(EDivisive.changePoints(prefix, window, maxPvalue, minMagnitude));
+			resume = found.resume();
+		}
+		EDivisive.Found whole = EDivisive.changePoints(series, window, maxPvalue, minMagnitude, resume);
+		List<Integer> expected = new ArrayList<>();
+		c.get("change_points").forEach(p -> expected.add(p.get("index").intValue()));
+		assertThat(whole.changePoints()).extracting(EDivisive.ChangePoint::index).containsExactlyElementsOf(expected);
+		// Another series, or other settings: the split starts from the beginning.
+		double[] other = series.clone();
+		other[0] += 1;
+		assertThat(EDivisive.changePoints(other, window, maxPvalue, minMagnitude, resume).changePoints())
+			.isEqualTo(EDivisive.changePoints(other, window, maxPvalue, minMagnitude));
+		assertThat(EDivisive.changePoints(series, window + 2, maxPvalue, minMagnitude, resume).changePoints())
+			.isEqualTo(EDivisive.changePoints(series, window + 2, maxPvalue, minMagnitude));
+	}
+
 	@Test
 	void theTestIsThePooledStudentTestOnPopulationDeviations() {
 		// scipy.stats.ttest_ind_from_stats(1.0, 0.5, 5, 2.0, 0.5, 5) = p 0.0085... (pooled, equal_var=True)

@@ -111,6 +111,39 @@ class SeriesMaintenanceTests {
 	}
 
 	@Test
+	void runsAppendedOneByOneGoOnFromTheKeptAnalysisAndEndWhereAFullAnalysisEnds() throws Exception {
+		List<ObjectNode> nights = NightlyRuns.series("maintenance-appended");
+		List<String> ids = upload(nights.subList(0, 10));
+		String seriesId = repository.seriesOf(ids.get(0)).orElseThrow();
+		get("/api/series/" + seriesId);
+		double continuedBefore = continued();
+		for (ObjectNode night : nights.subList(10, nights.size())) {
+			ids.addAll(upload(List.of(night)));
+			assertThat(get("/api/series/" + seriesId).get("runs")).hasSize(ids.size());
+		}
+		// Each of those updates went on from the one before it (other series' updates may count too).
+		assertThat(continued() - continuedBefore).isGreaterThanOrEqualTo(nights.size() - 10);
+
+		List<String> order = repository.runIds(seriesId);
+		Map<RunId, Run> loaded = runs.findAll(order.stream().map(RunId::new).toList());
+		SeriesAnalysis full = new SeriesAnalyser().analyse(order.stream().map(id -> loaded.get(new RunId(id))).toList(),
+				java.util.Set.of(), repository.settings(seriesId, settings.seriesDefaults()));
+		var mapper = SeriesRepository.mapper();
+		assertThat(mapper.writeValueAsString(updates.analysis(seriesId).orElseThrow()))
+			.isEqualTo(mapper.writeValueAsString(full));
+		assertThat(mapper.writeValueAsString(updates.stored(seriesId).orElseThrow()))
+			.isEqualTo(mapper.writeValueAsString(full));
+		assertThat(full.changePoints()).isNotEmpty();
+		assertThat(get("/api/alerts?series=" + seriesId).get("total").intValue()).isEqualTo(1);
+	}
+
+	private static double continued() {
+		var counter = io.micrometer.core.instrument.Metrics.globalRegistry.find("parity.series.update.continued")
+			.counter();
+		return counter == null ? 0 : counter.count();
+	}
+
+	@Test
 	void settingsChangeThroughTheApiAndTheAlertsFollow() throws Exception {
 		List<String> ids = upload(NightlyRuns.series("maintenance-settings"));
 		String seriesId = repository.seriesOf(ids.get(0)).orElseThrow();
