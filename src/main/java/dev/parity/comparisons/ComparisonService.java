@@ -41,7 +41,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * ({@link ComparisonBudget}); a request beyond them gets {@link ComparisonsBusy}. Caveats,
  * hypothesis statuses and retractions are not part of a snapshot (pages and the API read them on every request), yet
  * a change to the record of a run still drops that run's snapshots, and advances the run's
- * {@linkplain #recordVersion record version}, which every rendered view that shows the record has in its key.
+ * {@linkplain #recordVersions record version}, which every rendered view that shows the record has in its key.
  */
 @Service
 public class ComparisonService {
@@ -368,13 +368,13 @@ public class ComparisonService {
 	}
 
 	/**
-	 * How many changes to the record of this run (caveats, hypothesis statuses, retractions) the database holds
-	 * ({@link RecordVersions}): the same on every instance. A view that shows the record and is kept must have the
-	 * versions of its runs, read <em>before</em> the record itself, in its key: a view rendered from an older record is
-	 * then never served after the change.
+	 * How many changes to the records of a comparison's two first runs (caveats, hypothesis statuses, retractions) the
+	 * database holds ({@link RecordVersions}), read at once: {@code [baseline, contender]}, the same on every instance.
+	 * A view that shows the record and is kept must have these versions, read <em>before</em> the record itself, in its
+	 * key: a view rendered from an older record is then never served after the change.
 	 */
-	public long recordVersion(String runId) {
-		return recordVersions.of(runId);
+	public long[] recordVersions(Pair pair) {
+		return recordVersions.of(pair.baselineId(), pair.contenderId());
 	}
 
 	/** Heard as soon as a change is recorded, still inside its transaction: the versions move on with it. */

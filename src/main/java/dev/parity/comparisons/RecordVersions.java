@@ -20,10 +20,21 @@ public class RecordVersions {
 		this.jdbc = jdbc;
 	}
 
-	/** The version of the run's record now: 0 when it never changed. */
-	long of(String runId) {
-		return jdbc.sql("select version from run_record_version where run_id = ?").param(runId).query(Long.class)
-			.optional().orElse(0L);
+	/** The versions of two runs' records now, in one query: {@code [first, second]}, 0 for one that never changed. */
+	long[] of(String first, String second) {
+		long[] versions = new long[2];
+		jdbc.sql("select run_id, version from run_record_version where run_id in (?, ?)").params(first, second)
+			.query((java.sql.ResultSet rs) -> {
+				long version = rs.getLong("version");
+				String runId = rs.getString("run_id");
+				if (runId.equals(first)) {
+					versions[0] = version;
+				}
+				if (runId.equals(second)) {
+					versions[1] = version;
+				}
+			});
+		return versions;
 	}
 
 	/** Moves the versions of these runs on, in the caller's transaction (the change's own). */

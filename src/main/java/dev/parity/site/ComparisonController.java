@@ -129,9 +129,10 @@ class ComparisonController {
 		}
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		CompareSettings settings = comparisons.settings(query);
-		// The record versions before anything read from the record: see ComparisonService.recordVersion.
-		long baselineVersion = comparisons.recordVersion(runs.baselineId());
-		long contenderVersion = comparisons.recordVersion(runs.contenderId());
+		// The record versions before anything read from the record: see ComparisonService.recordVersions.
+		long[] versions = comparisons.recordVersions(runs);
+		long baselineVersion = versions[0];
+		long contenderVersion = versions[1];
 		List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
 		// Only a visitor who is not signed in (and has no session) sees the page everybody else sees.
 		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
