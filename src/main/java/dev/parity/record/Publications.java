@@ -97,6 +97,10 @@ public class Publications {
 					noComparable, several ? json.writeValueAsString(contenderIds) : null)
 			.update();
 		audit.done("publish-comparison", id, baselineId + "..." + String.join(",", contenderIds));
+		// A publication is part of its runs' record: the pages of those runs' comparisons list it.
+		Set<String> runs = new java.util.LinkedHashSet<>(contenderIds);
+		runs.add(baselineId);
+		events.publishEvent(new RecordChanged(runs));
 		return find(id).orElseThrow();
 	}
 
@@ -199,6 +203,17 @@ public class Publications {
 			.params(baselineId, contenderId, contenderId).query(this::publication).list();
 	}
 
+	/** The runs a publication compares: its baseline and its contender or contenders. */
+	private static Set<String> runsOf(Publication publication) {
+		Set<String> runs = new java.util.LinkedHashSet<>();
+		runs.add(publication.baselineId());
+		runs.add(publication.contenderId());
+		if (publication.contenders() != null) {
+			runs.addAll(publication.contenders());
+		}
+		return runs;
+	}
+
 	/**
 	 * Retracts a run or a publication, or supersedes it by another of the same kind.
 	 *
@@ -234,6 +249,10 @@ public class Publications {
 			.update();
 		if ("run".equals(subjectKind)) {
 			events.publishEvent(new RecordChanged(Set.of(subjectId)));
+		}
+		else {
+			// The pages of its runs' comparisons mark it taken back.
+			find(subjectId).ifPresent(publication -> events.publishEvent(new RecordChanged(runsOf(publication))));
 		}
 		audit.done(replacement == null ? "retract-" + subjectKind : "supersede-" + subjectKind, subjectId,
 				replacement == null ? null : "by " + replacement);

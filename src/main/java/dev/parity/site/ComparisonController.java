@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.comparisons.RenderedComparisons;
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;
@@ -133,7 +135,7 @@ class ComparisonController {
 		long[] versions = comparisons.recordVersions(runs);
 		long baselineVersion = versions[0];
 		long contenderVersion = versions[1];
-		List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
+		List<Publication> publishedBefore = publishedBefore(runs, versions);
 		// Only a visitor who is not signed in (and has no session) sees the page everybody else sees.
 		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
 		// A publication of the pair taken back changes how the page marks it: its mark is part of the key.
@@ -154,6 +156,25 @@ class ComparisonController {
 		}
 		View template = views.resolveViewName("compare/table", locale);
 		return new ModelAndView(KeptPages.keeping(template, html -> renderedPages.keep(key, html)));
+	}
+
+	/**
+	 * The pairs found without a publication, under their runs' record versions: a publication (or its retraction) is
+	 * part of the record and moves them on, so a pair read as unpublished under these versions still is. Most pairs are
+	 * never published: their kept pages are then served after one query, the versions'.
+	 */
+	private final Cache<String, Boolean> unpublished = Caffeine.newBuilder().maximumSize(10_000).build();
+
+	private List<Publication> publishedBefore(ComparisonService.Pair runs, long[] versions) {
+		String key = runs.baselineId() + "..." + runs.contenderId() + "@" + versions[0] + "," + versions[1];
+		if (unpublished.getIfPresent(key) != null) {
+			return List.of();
+		}
+		List<Publication> found = publications.ofPair(runs.baselineId(), runs.contenderId());
+		if (found.isEmpty()) {
+			unpublished.put(key, Boolean.TRUE);
+		}
+		return found;
 	}
 
 	/** What the live comparison page shows of this snapshot, the publish form empty. */

@@ -12,7 +12,10 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
  * Kept comparisons (snapshots and pages) never outlive the record they show: a caveat, a status change or a
@@ -54,6 +57,26 @@ class ComparisonCacheTests {
 		publications.retract("run", contender, "retraction-banner-test-reason", null, TestUploads.USER);
 		assertThat(page(path)).contains("retraction-banner-test-reason");
 		assertThat(page(path + "?band=0.2")).contains("retraction-banner-test-reason");
+	}
+
+	@Test
+	void aKeptPageListsAPublicationMadeAfterItAndMarksItTakenBack() throws Exception {
+		String baseline = TestUploads.upload(mvc, TestUploads.fresh("reference.json"));
+		String contender = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
+		String pair = baseline + "..." + contender;
+		String path = "/compare/" + pair;
+		String first = page(path);
+		assertThat(page(path)).isEqualTo(first).doesNotContain("Published from these runs");
+
+		var published = mvc.perform(post(path + "/publish").param("title", "Kept pages list this publication")
+			.with(httpBasic(TestUploads.USER, TestUploads.PASSWORD)).with(csrf())).andReturn().getResponse();
+		assertThat(published.getStatus()).isEqualTo(302);
+		String id = published.getRedirectedUrl().substring("/published/".length());
+		assertThat(page(path)).contains("Published from these runs").contains("Kept pages list this publication")
+			.doesNotContain("publication-taken-back-reason");
+
+		publications.retract("publication", id, "publication-taken-back-reason", null, TestUploads.USER);
+		assertThat(page(path)).contains("Kept pages list this publication").contains("publication-taken-back-reason");
 	}
 
 	@Test
