@@ -21,36 +21,15 @@ import org.jspecify.annotations.Nullable;
 public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> settings, List<Note> comparisonFlags,
 		List<HeadlineView> headlines, List<MetricHead> metrics, List<String> paramNames, List<Row> rows,
 		List<Unmatched> unmatched, List<ProvenanceRow> provenance, List<Note> footnotes, List<CaveatView> caveats,
-		Charts charts, String rulesVersion, String computedAt, List<NoteGroup> noteGroups) {
+		java.util.function.Supplier<Map<String, Object>> charts, String rulesVersion, String computedAt,
+		List<NoteGroup> noteGroups) {
 
 	/**
-	 * The data of the page's charts, made the first time it is asked for: a light page fetches it apart, so the page
-	 * itself never needs it.
+	 * Per metric: the ratio per cell and both runs' values (see {@link #chartData(ComparisonSnapshot, List, List)}),
+	 * made the first time it is asked for: a light page fetches it apart, so the page itself never needs it.
 	 */
-	public static final class Charts {
-
-		private final java.util.function.Supplier<Map<String, Object>> make;
-
-		private volatile @Nullable Map<String, Object> made;
-
-		Charts(java.util.function.Supplier<Map<String, Object>> make) {
-			this.make = make;
-		}
-
-		Map<String, Object> data() {
-			Map<String, Object> data = made;
-			if (data == null) {
-				data = make.get();
-				made = data;
-			}
-			return data;
-		}
-
-	}
-
-	/** Per metric: the ratio per cell and both runs' values (see {@link #chartData(ComparisonSnapshot, List, List)}). */
 	public Map<String, Object> chartData() {
-		return charts.data();
+		return charts.get();
 	}
 
 	/** One side of the comparison. */
@@ -284,7 +263,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 					Objects.toString(row.contender(), "—"), row.status(), row.rule()));
 		}
 		return new ComparisonPage(baseline, contender, settings, comparisonFlags, headlines, metrics, paramNames, rows,
-				unmatched, provenance, notes.list(), caveats, new Charts(() -> chartData(snapshot, metrics, paramNames)),
+				unmatched, provenance, notes.list(), caveats,
+				org.springframework.util.function.SingletonSupplier.of(() -> chartData(snapshot, metrics, paramNames)),
 				Objects.toString(snapshot.rulesVersion(), ""), Objects.toString(snapshot.computedAt(), ""),
 				notes.groups());
 	}

@@ -190,7 +190,7 @@ final class ScaleSeed {
 				1 << 16)) {
 			for (int r = 0; r < ids.size(); r += WITH_SAMPLES) {
 				for (int c = 0; c < cellsPerRun; c++) {
-					String anchor = "cell-concurrency-" + (1 + c % side) + "--prompt_tokens-" + 128 * (1 + c / side);
+					String anchor = anchor(c, side);
 					String[] metrics = { "ttft_s", "decode_tps", "output_tokens" };
 					for (int m = 0; m < metrics.length; m++) {
 						double median = m == 0 ? 0.05 : m == 1 ? 60 : 512;
@@ -211,7 +211,7 @@ final class ScaleSeed {
 			double[] medians = new double[dev.parity.stats.Noise.RESAMPLES];
 			for (int r = 0; r < ids.size(); r += WITH_SAMPLES) {
 				for (int c = 0; c < cellsPerRun; c++) {
-					String anchor = "cell-concurrency-" + (1 + c % side) + "--prompt_tokens-" + 128 * (1 + c / side);
+					String anchor = anchor(c, side);
 					for (String metric : new String[] { "ttft_s", "decode_tps" }) {
 						for (int b = 0; b < medians.length; b++) {
 							medians[b] = 0.05 + random.nextInt(24) / 1000.0; // medians of 32 samples: a few values
@@ -226,6 +226,11 @@ final class ScaleSeed {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/** The anchor of a seeded run's {@code c}-th cell, as the cells are seeded. */
+	private static String anchor(int c, int side) {
+		return "cell-concurrency-" + (1 + c % side) + "--prompt_tokens-" + 128 * (1 + c / side);
 	}
 
 	/** One seeded run in this many had per-request samples (statistics and bootstrap medians stored). */

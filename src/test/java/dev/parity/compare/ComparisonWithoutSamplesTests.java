@@ -1,14 +1,9 @@
 package dev.parity.compare;
 
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.regex.Pattern;
 
-import javax.sql.DataSource;
-
+import dev.parity.RecordedStatements;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -16,12 +11,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.context.annotation.Bean;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,54 +26,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureMockMvc
+@Import(RecordedStatements.class)
 class ComparisonWithoutSamplesTests {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private static final Pattern SAMPLES = Pattern.compile("\\bsamples\\b");
-
-	/** The statements of the request's thread and of the comparison's loading pool, as prepared. */
-	static final Queue<String> STATEMENTS = new ConcurrentLinkedQueue<>();
-
-	static volatile Thread counted;
-
-	@TestConfiguration
-	static class RecordingDataSource {
-
-		@Bean
-		static BeanPostProcessor recordStatements() {
-			return new BeanPostProcessor() {
-				@Override
-				public Object postProcessAfterInitialization(Object bean, String name) {
-					if (!(bean instanceof DataSource dataSource) || !name.equals("dataSource")) {
-						return bean;
-					}
-					return new DelegatingDataSource(dataSource) {
-						@Override
-						public Connection getConnection() throws java.sql.SQLException {
-							Connection connection = super.getConnection();
-							return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-									new Class<?>[] { Connection.class }, (proxy, method, args) -> {
-										Thread thread = Thread.currentThread();
-										boolean ours = thread == counted || thread.getName().startsWith("comparison-loader");
-										if (ours && args != null && args.length > 0 && args[0] instanceof String sql
-												&& method.getName().startsWith("prepare")) {
-											STATEMENTS.add(sql);
-										}
-										try {
-											return method.invoke(connection, args);
-										}
-										catch (java.lang.reflect.InvocationTargetException ex) {
-											throw ex.getCause();
-										}
-									});
-						}
-					};
-				}
-			};
-		}
-
-	}
 
 	@Autowired
 	MockMvc mvc;
@@ -106,17 +56,10 @@ class ComparisonWithoutSamplesTests {
 			.anySatisfy(sql -> assertThat(sql).containsPattern(SAMPLES));
 	}
 
-	/** The statements one uncached request made, its answer 200. */
+	/** The statements one uncached request made (on its thread and the comparison's loading pool), its answer 200. */
 	private List<String> statements(String path) throws Exception {
-		STATEMENTS.clear();
-		counted = Thread.currentThread();
-		try {
-			mvc.perform(get(path)).andExpect(status().isOk());
-		}
-		finally {
-			counted = null;
-		}
-		return List.copyOf(STATEMENTS);
+		return RecordedStatements.during(() -> mvc.perform(get(path)).andExpect(status().isOk())).stream()
+			.map(RecordedStatements.Statement::sql).filter(java.util.Objects::nonNull).toList();
 	}
 
 	/** The control run with 12 ttft samples in each cell, scaled. */

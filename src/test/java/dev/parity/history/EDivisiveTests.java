@@ -41,10 +41,7 @@ class EDivisiveTests {
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("cases")
 	void findsTheChangePointsOtavaFinds(String name, JsonNode c) {
-		double[] series = new double[c.get("series").size()];
-		for (int i = 0; i < series.length; i++) {
-			series[i] = c.get("series").get(i).doubleValue();
-		}
+		double[] series = series(c);
 		int window = c.get("window").intValue();
 		double maxPvalue = c.get("max_pvalue").doubleValue();
 		double minMagnitude = c.get("min_magnitude").doubleValue();
@@ -78,10 +75,7 @@ class EDivisiveTests {
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("cases")
 	void aSplitThatGoesOnFromAShorterSeriesFindsWhatOneFromTheStartFinds(String name, JsonNode c) {
-		double[] series = new double[c.get("series").size()];
-		for (int i = 0; i < series.length; i++) {
-			series[i] = c.get("series").get(i).doubleValue();
-		}
+		double[] series = series(c);
 		int window = c.get("window").intValue();
 		double maxPvalue = c.get("max_pvalue").doubleValue();
 		double minMagnitude = c.get("min_magnitude").doubleValue();
@@ -121,6 +115,15 @@ class EDivisiveTests {
 	private static double scale(JsonNode expected) {
 		return Math.max(1.0, Math.max(Math.abs(expected.get("mean_before").doubleValue()),
 				Math.abs(expected.get("mean_after").doubleValue())));
+	}
+
+	/** The case's series of values. */
+	private static double[] series(JsonNode c) {
+		double[] series = new double[c.get("series").size()];
+		for (int i = 0; i < series.length; i++) {
+			series[i] = c.get("series").get(i).doubleValue();
+		}
+		return series;
 	}
 
 	private static List<Integer> indexes(JsonNode array) {
