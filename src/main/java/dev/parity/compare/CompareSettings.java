@@ -81,7 +81,7 @@ public record CompareSettings(double band, double outputTolerance, double failur
 		criticalFlags = Collections.unmodifiableSet(flags);
 	}
 
-	/** The defaults of PRODUCT.md: band ±10 %, median, {@code vary=system}. */
+	/** The defaults of src/docs/design/PRODUCT.md: band ±10 %, median, {@code vary=system}. */
 	public static CompareSettings defaults() {
 		return DEFAULTS;
 	}

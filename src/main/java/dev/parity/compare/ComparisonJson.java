@@ -21,7 +21,7 @@ public final class ComparisonJson {
 	private ComparisonJson() {
 	}
 
-	/** The comparison as JSON, its settings disclosed against PRODUCT.md's defaults. */
+	/** The comparison as JSON, its settings disclosed against src/docs/design/PRODUCT.md's defaults. */
 	public static ObjectNode toJson(Comparison comparison, JsonMapper mapper) {
 		return toJson(comparison, SettingsDisclosure.of(comparison, CompareSettings.defaults()), mapper);
 	}

@@ -9,7 +9,7 @@ import dev.parity.run.Cell;
 import dev.parity.run.RunDocument;
 
 /**
- * The run checks of PRODUCT.md, computed when shown with the thresholds in force: the run page uses the defaults,
+ * The run checks of src/docs/design/PRODUCT.md, computed when shown with the thresholds in force: the run page uses the defaults,
  * a comparison its own settings.
  */
 public final class RunChecks {

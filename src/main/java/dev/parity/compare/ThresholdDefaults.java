@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The thresholds in force when a URL does not say otherwise: PRODUCT.md's defaults, overridden by
+ * The thresholds in force when a URL does not say otherwise: src/docs/design/PRODUCT.md's defaults, overridden by
  * configuration under the URL names, e.g. {@code parity.thresholds.band=0.05}. Every page, export and preview that
  * flags runs or compares them uses these.
  *

@@ -1,7 +1,7 @@
 package dev.parity.compare;
 
 /**
- * Threshold tests as PRODUCT.md states them ("more than", strictly), immune to rounding: 563.2 / 512 − 1 is
+ * Threshold tests as src/docs/design/PRODUCT.md states them ("more than", strictly), immune to rounding: 563.2 / 512 − 1 is
  * 0.10000000000000009 in binary floating point, yet it is exactly 10 % and must not fire at a 10 % tolerance.
  */
 final class Thresholds {

@@ -240,7 +240,7 @@ public class ComparisonService {
 		return defaults.settings().asMap();
 	}
 
-	/** The server's defaults: PRODUCT.md's, as configured under {@code parity.thresholds.*}. */
+	/** The server's defaults: src/docs/design/PRODUCT.md's, as configured under {@code parity.thresholds.*}. */
 	public CompareSettings defaults() {
 		return defaults.settings();
 	}

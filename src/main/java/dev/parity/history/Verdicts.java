@@ -26,7 +26,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The CI verdict of a run against its baseline (HISTORY.md): {@code not-comparable} when a check greys the whole
+ * The CI verdict of a run against its baseline (src/docs/design/HISTORY.md): {@code not-comparable} when a check greys the whole
  * comparison, {@code no-baseline}, {@code regression} when a comparable cell × metric is worse by at least
  * {@code alert_magnitude} and significant (or worse with no noise estimate), {@code inconclusive} when worse but not
  * significant, else {@code pass}. The noise of a cell × metric is the spread (1.4826 × MAD of the logs) of the last

@@ -26,7 +26,7 @@ public final class MetricCatalogue {
 		this.definitions = definitions;
 	}
 
-	/** The catalogue of PRODUCT.md. */
+	/** The catalogue of src/docs/design/PRODUCT.md. */
 	public static MetricCatalogue defaults() {
 		return DEFAULTS;
 	}

@@ -20,7 +20,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** The optional fields of HISTORY.md (engine commit, context, environment): accepted, stored, shown, refused when wrong. */
+/** The optional fields of src/docs/design/HISTORY.md (engine commit, context, environment): accepted, stored, shown, refused when wrong. */
 @ParityTest
 class HistoryFieldsTests {
 

@@ -30,7 +30,7 @@ class CellStatisticsTests {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	/** The server's defaults in the tests: PRODUCT.md's outlier z. */
+	/** The server's defaults in the tests: src/docs/design/PRODUCT.md's outlier z. */
 	private static final String DEFAULTS = CellStatistics.computedUnder(5);
 
 	@Autowired

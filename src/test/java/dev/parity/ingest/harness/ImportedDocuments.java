@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What the tests do with an import: merge the minimal provenance an uploader adds, check the
- * result against the rules of {@code run-document.md}, and read it back with the run model.
+ * result against the rules of {@code src/docs/design/run-document.md}, and read it back with the run model.
  */
 final class ImportedDocuments {
 
@@ -78,7 +78,7 @@ final class ImportedDocuments {
 		return RunDocumentReader.read(document);
 	}
 
-	/** Every rule of run-document.md the document breaks, with its JSON path. */
+	/** Every rule of src/docs/design/run-document.md the document breaks, with its JSON path. */
 	static List<String> problems(JsonNode document) {
 		List<String> problems = new ArrayList<>();
 		document.propertyNames().forEach(name -> {

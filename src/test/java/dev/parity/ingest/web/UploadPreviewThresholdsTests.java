@@ -24,7 +24,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * The upload preview's "Flags that will fire" are the run page's: under the configured thresholds, not PRODUCT.md's
+ * The upload preview's "Flags that will fire" are the run page's: under the configured thresholds, not src/docs/design/PRODUCT.md's
  * defaults. Here a server tolerates a third of a cell's requests failing, so a vLLM result with 2 of 6 failed is not
  * flagged for failures, as its run page would not flag it.
  */
