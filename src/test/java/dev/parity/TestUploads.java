@@ -21,7 +21,7 @@ public final class TestUploads {
 
 	public static final String USER = "test-admin";
 
-	public static final String PASSWORD = "test-admin-secret";
+	public static final String PASSWORD = "lantern-quay-secret-5";
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 

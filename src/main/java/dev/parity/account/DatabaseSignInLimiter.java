@@ -18,9 +18,12 @@ import org.springframework.stereotype.Component;
  * The sign-in limit, kept in PostgreSQL so that every instance of a deployment counts the same failures. Per (user
  * name, address): after {@code max-failures} failures within {@code window}, refused until the window has passed. Per
  * user name from any address: after {@code user-max-failures} failures, each further failure doubles a back-off from
- * {@code backoff} up to {@code window}, so that failures from many addresses slow the name down without shutting its
- * owner out. Requests that are refused are not counted: a refused attacker does not prolong anything. Times are the
- * database's, so instances whose clocks differ still agree.
+ * {@code backoff} up to {@code window}, which slows guessing spread over many addresses. The back-off never holds back
+ * an address the user has signed in from before (within {@code known-for}): failures elsewhere, however many and from
+ * however many addresses, cannot keep the owner out where they usually sign in — only failures from that very address
+ * can, and only for the window. (Sessions and API tokens are never limited at all.) Requests that are refused are not
+ * counted: a refused attacker does not prolong anything. Times are the database's, so instances whose clocks differ
+ * still agree.
  *
  * <p>Keys are SHA-256 digests of the user name (and address): a password typed into the user-name field is never
  * stored. Storage is bounded: every {@code max-tracked / 10} failures an instance deletes what has expired and the rows
@@ -38,11 +41,14 @@ class DatabaseSignInLimiter implements SignInLimiter {
 	 * @param userMaxFailures failures per user name from all addresses before the back-off starts
 	 * @param backoff the first back-off, doubled by each further failure
 	 * @param maxTracked the most (user name, address) pairs and the most user names remembered
+	 * @param knownFor how long an address a user signed in from stays exempt from the back-off per user name
 	 */
 	@ConfigurationProperties("parity.login")
-	record LoginLimits(int maxFailures, Duration window, int userMaxFailures, Duration backoff, int maxTracked) {
+	record LoginLimits(int maxFailures, Duration window, int userMaxFailures, Duration backoff, int maxTracked,
+			Duration knownFor) {
 
 		LoginLimits {
+			knownFor = knownFor == null ? Duration.ofDays(90) : knownFor;
 			maxFailures = maxFailures <= 0 ? 5 : maxFailures;
 			window = window == null ? Duration.ofMinutes(5) : window;
 			userMaxFailures = userMaxFailures <= 0 ? 4 * maxFailures : userMaxFailures;
@@ -68,10 +74,12 @@ class DatabaseSignInLimiter implements SignInLimiter {
 
 	private static final String COUNTS = """
 			select now() as now, p.failures as pair_failures, p.first_at as pair_first, n.failures as name_failures,
-			       n.last_at as name_last
+			       n.last_at as name_last,
+			       k.last_success_at > now() - :knownFor * interval '1 millisecond' as known
 			from (select 1) one
 			left join sign_in_failure_by_source p on p.pair = :pair
-			left join sign_in_failure_by_name n on n.name = :name""";
+			left join sign_in_failure_by_name n on n.name = :name
+			left join sign_in_known_source k on k.pair = :pair""";
 
 	private final LoginLimits limits;
 
@@ -79,27 +87,32 @@ class DatabaseSignInLimiter implements SignInLimiter {
 
 	private final AtomicLong failuresSincePruning = new AtomicLong();
 
+	private final AtomicLong successesSincePruning = new AtomicLong();
+
 	DatabaseSignInLimiter(LoginLimits limits, JdbcClient jdbc) {
 		this.limits = limits;
 		this.jdbc = jdbc;
 	}
 
 	/** What the database holds about one sign-in's name and address. */
-	private record Counts(Instant now, int pairFailures, Instant pairFirst, int nameFailures, Instant nameLast) {
+	private record Counts(Instant now, int pairFailures, Instant pairFirst, int nameFailures, Instant nameLast,
+			boolean known) {
 	}
 
 	@Override
 	public Duration refusedFor(String username, String source) {
 		Counts counts = jdbc.sql(COUNTS).param("pair", pairKey(username, source)).param("name", nameKey(username))
+			.param("knownFor", limits.knownFor().toMillis())
 			.query((rs, row) -> new Counts(instant(rs.getObject("now", OffsetDateTime.class)), rs.getInt("pair_failures"),
 					instant(rs.getObject("pair_first", OffsetDateTime.class)), rs.getInt("name_failures"),
-					instant(rs.getObject("name_last", OffsetDateTime.class))))
+					instant(rs.getObject("name_last", OffsetDateTime.class)), rs.getBoolean("known")))
 			.single();
 		Duration wait = Duration.ZERO;
 		if (counts.pairFailures() >= limits.maxFailures()) {
 			wait = max(wait, Duration.between(counts.now(), counts.pairFirst().plus(limits.window())));
 		}
-		if (counts.nameFailures() >= limits.userMaxFailures()) {
+		// An address the user signed in from before is not held back by failures from elsewhere.
+		if (!counts.known() && counts.nameFailures() >= limits.userMaxFailures()) {
 			wait = max(wait, Duration.between(counts.now(), counts.nameLast().plus(backoff(counts.nameFailures()))));
 		}
 		return wait;
@@ -117,10 +130,17 @@ class DatabaseSignInLimiter implements SignInLimiter {
 
 	@Override
 	public void succeeded(String username, String source) {
+		// The count per name stays: the owner's success elsewhere gives an attacker no new guesses.
 		jdbc.sql("""
 				with pair as (delete from sign_in_failure_by_source where pair = :pair returning 1)
-				delete from sign_in_failure_by_name where name = :name""")
-			.param("pair", pairKey(username, source)).param("name", nameKey(username)).update();
+				insert into sign_in_known_source as k (pair, last_success_at) values (:pair, now())
+				on conflict (pair) do update set last_success_at = now()""")
+			.param("pair", pairKey(username, source)).update();
+		if (successesSincePruning.incrementAndGet() >= pruneEvery()) {
+			successesSincePruning.set(0);
+			jdbc.sql("delete from sign_in_known_source where last_success_at < now() - :knownFor * interval '1 millisecond'")
+				.param("knownFor", limits.knownFor().toMillis()).update();
+		}
 	}
 
 	/** Forgets what has expired and the rows least recently failed beyond room for the failures until the next time. */

@@ -2,6 +2,7 @@ package dev.parity.account;
 
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,8 @@ import org.springframework.util.StringUtils;
 /**
  * Makes sure somebody can sign in: the administrator named by {@code PARITY_ADMIN_USER} /
  * {@code PARITY_ADMIN_PASSWORD}, or, when neither is set and nobody exists yet, an {@code admin}
- * with a random password printed once in the log.
+ * with a random password printed once in the log. A password from the environment meets the same
+ * {@link PasswordPolicy} as any other: with a weak one, Parity refuses to start, saying which rule it breaks.
  */
 @Component
 @Order(0)
@@ -45,11 +47,29 @@ class FirstAdministrator implements ApplicationRunner {
 
 	private final JdbcClient jdbc;
 
-	FirstAdministrator(AppUsers users, PasswordEncoder passwordEncoder, AdminProperties properties, JdbcClient jdbc) {
+	FirstAdministrator(AppUsers users, PasswordEncoder passwordEncoder, AdminProperties properties, JdbcClient jdbc,
+			PasswordPolicy policy) {
+		check(properties, policy);
 		this.jdbc = jdbc;
 		this.users = users;
 		this.passwordEncoder = passwordEncoder;
 		this.properties = properties;
+	}
+
+	/**
+	 * Refuses a first administrator's password from the environment that the policy would refuse in the user form.
+	 *
+	 * @throws IllegalStateException naming every rule the password breaks
+	 */
+	static void check(AdminProperties properties, PasswordPolicy policy) {
+		if (StringUtils.hasText(properties.user()) && properties.password() != null && !properties.password().isEmpty()) {
+			List<String> problems = policy.problems(properties.user(), properties.password());
+			if (!problems.isEmpty()) {
+				throw new IllegalStateException("PARITY_ADMIN_PASSWORD (parity.admin.password) will not do for the"
+						+ " administrator '" + properties.user().strip() + "': " + String.join(" ", problems)
+						+ " Choose another and start again.");
+			}
+		}
 	}
 
 	@Override

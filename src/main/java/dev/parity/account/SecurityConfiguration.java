@@ -1,6 +1,7 @@
 package dev.parity.account;
 
 import java.io.IOException;
+import java.util.Set;
 
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -12,6 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -21,6 +23,7 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 import org.springframework.security.web.authentication.HttpStatusEntryPoint;
+import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.authentication.www.BasicAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
@@ -28,9 +31,13 @@ import org.springframework.security.web.header.writers.ContentSecurityPolicyHead
 import org.springframework.security.web.header.writers.DelegatingRequestMatcherHeaderWriter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 import org.springframework.security.web.header.writers.frameoptions.XFrameOptionsHeaderWriter;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
+import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
 import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.util.StringUtils;
+import org.springframework.web.accept.HeaderContentNegotiationStrategy;
 
 /**
  * Reading is public (unless {@code parity.public-read=false}); every write needs a signed-in user with
@@ -102,7 +109,10 @@ class SecurityConfiguration {
 			.csrf(csrf -> csrf.ignoringRequestMatchers(SCRIPT_CALL))
 			.exceptionHandling(errors -> errors
 				.defaultAuthenticationEntryPointFor(new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED), API)
-				.defaultAuthenticationEntryPointFor(SecurityConfiguration::basicSignInFailed, ACTUATOR))
+				.defaultAuthenticationEntryPointFor(SecurityConfiguration::basicSignInFailed, ACTUATOR)
+				// Before the form login's own entry point, for the requests it answers: to the sign-in page by a
+				// relative link (its own builds an absolute one from the Host header, which anybody can forge).
+				.defaultAuthenticationEntryPointFor(signInPage(), PAGE))
 			.addFilterBefore(new BearerTokenFilter(tokens), BasicAuthenticationFilter.class)
 			.addFilterBefore(new CurrentAccountFilter(jdbc), AnonymousAuthenticationFilter.class)
 			// Strict-Transport-Security is written (by default) on requests that arrived over TLS.
@@ -146,7 +156,24 @@ class SecurityConfiguration {
 	private static final RequestMatcher SCRIPT_CALL = request -> API.matches(request)
 			&& (carriesCredentials(request) || request.getSession(false) == null);
 
+	/** The requests that the form login sends to the sign-in page: those of a browser, as its configurer matches them. */
+	private static final RequestMatcher PAGE = pageRequests();
+
 	private static final BasicAuthenticationEntryPoint BASIC = basicEntryPoint();
+
+	private static RequestMatcher pageRequests() {
+		MediaTypeRequestMatcher media = new MediaTypeRequestMatcher(new HeaderContentNegotiationStrategy(),
+				MediaType.APPLICATION_XHTML_XML, new MediaType("image", "*"), MediaType.TEXT_HTML, MediaType.TEXT_PLAIN);
+		media.setIgnoredMediaTypes(Set.of(MediaType.ALL));
+		return new AndRequestMatcher(
+				new NegatedRequestMatcher(new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest")), media);
+	}
+
+	private static LoginUrlAuthenticationEntryPoint signInPage() {
+		LoginUrlAuthenticationEntryPoint entryPoint = new LoginUrlAuthenticationEntryPoint("/login");
+		entryPoint.setFavorRelativeUris(true);
+		return entryPoint;
+	}
 
 	private static BasicAuthenticationEntryPoint basicEntryPoint() {
 		BasicAuthenticationEntryPoint entryPoint = new BasicAuthenticationEntryPoint();

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * Limits password sign-ins (form and HTTP Basic alike): per user name and source address, and per user name
- * from anywhere with a back-off, so that nobody can guess on and nobody can lock another user out for long.
+ * from anywhere with a back-off that never holds back an address the user signed in from before, so that nobody can
+ * guess on and nobody can lock another user out where they sign in.
  * User names are compared as signing in compares them: without surrounding spaces, in any case.
  */
 public interface SignInLimiter {
@@ -15,7 +16,10 @@ public interface SignInLimiter {
 	/** A sign-in with a wrong password (or for an unknown user name). */
 	void failed(String username, String source);
 
-	/** A sign-in that succeeded: what was counted against the user name from this address is forgotten. */
+	/**
+	 * A sign-in that succeeded: what was counted against the user name from this address is forgotten, and the
+	 * address is known for the user (the back-off per user name does not hold it back).
+	 */
 	void succeeded(String username, String source);
 
 	/** The key that user names are counted under. */

@@ -1,14 +1,11 @@
 package dev.parity.history;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -18,11 +15,23 @@ import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.entity.StringEntity;
+import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -32,8 +41,11 @@ import org.springframework.stereotype.Service;
  * Webhooks for alerts: an admin registers an http(s) URL (a secret: never shown again, never logged), generic JSON or
  * Slack-compatible text. A raised alert writes one delivery per webhook to an outbox in its own transaction; a worker
  * sends due deliveries, each signed ({@code X-Parity-Signature: sha256=<HMAC-SHA256 of the body>}), retries with
- * back-off, and logs every attempt. Private, loopback and link-local addresses are refused unless configuration
- * allows them. A dead webhook never slows or fails an upload: delivery happens apart from it.
+ * back-off, and logs every attempt. Every special-purpose address ({@link SpecialAddresses}: private, loopback,
+ * link-local, shared, cloud metadata, NAT64, IPv4-mapped, documentation, …) is refused unless configuration allows
+ * them; the host is resolved once per registration and per attempt, every address it resolves to is checked, and the
+ * attempt connects only to those addresses (no second lookup that a rebinding DNS server could answer otherwise), with
+ * no proxy and no redirect followed. A dead webhook never slows or fails an upload: delivery happens apart from it.
  */
 @Service
 public class Webhooks implements Alerts.AlertListener {
@@ -49,17 +61,31 @@ public class Webhooks implements Alerts.AlertListener {
 
 	private final JsonMapper json = JsonMapper.builder().build();
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-		.followRedirects(HttpClient.Redirect.NEVER).build();
+	private final Resolver resolver;
 
 	private final SecureRandom random = new SecureRandom();
 
 	private final org.springframework.transaction.support.TransactionTemplate transaction;
 
+	/** Looks a host name up: every address it has (the system's resolver, in production). */
+	@FunctionalInterface
+	interface Resolver {
+
+		InetAddress[] resolve(String host) throws UnknownHostException;
+
+	}
+
+	@Autowired
 	Webhooks(JdbcClient jdbc, @Value("${parity.history.webhooks.allow-private:false}") boolean allowPrivate,
 			org.springframework.transaction.PlatformTransactionManager transactions) {
+		this(jdbc, allowPrivate, transactions, InetAddress::getAllByName);
+	}
+
+	Webhooks(JdbcClient jdbc, boolean allowPrivate, org.springframework.transaction.PlatformTransactionManager transactions,
+			Resolver resolver) {
 		this.jdbc = jdbc;
 		this.allowPrivate = allowPrivate;
+		this.resolver = resolver;
 		this.transaction = new org.springframework.transaction.support.TransactionTemplate(transactions);
 		this.transaction.setPropagationBehavior(org.springframework.transaction.TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
@@ -88,7 +114,7 @@ public class Webhooks implements Alerts.AlertListener {
 		if (!List.of("generic", "slack").contains(kind)) {
 			throw new IllegalArgumentException("kind must be generic or slack, not '" + kind + "'");
 		}
-		URI uri = check(url);
+		URI uri = check(url).uri();
 		byte[] key = new byte[32];
 		random.nextBytes(key);
 		String secret = HexFormat.of().formatHex(key);
@@ -177,13 +203,7 @@ public class Webhooks implements Alerts.AlertListener {
 		Integer status = null;
 		String error = null;
 		try {
-			URI uri = check(url);
-			HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
-				.header("Content-Type", "application/json")
-				.header("X-Parity-Signature", "sha256=" + sign(secret, payload))
-				.POST(HttpRequest.BodyPublishers.ofString(payload, StandardCharsets.UTF_8))
-				.build();
-			status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+			status = send(check(url), payload, secret);
 			if (status < 200 || status >= 300) {
 				error = "HTTP " + status;
 			}
@@ -194,10 +214,6 @@ public class Webhooks implements Alerts.AlertListener {
 		catch (java.io.IOException ex) {
 			// the message may carry the URL: say only what kind of failure it was
 			error = ex.getClass().getSimpleName();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			error = "interrupted";
 		}
 		long millis = (System.nanoTime() - started) / 1_000_000;
 		jdbc.sql("insert into webhook_attempt (delivery_id, http_status, error, duration_ms) values (?, ?, ?, ?)")
@@ -217,6 +233,42 @@ public class Webhooks implements Alerts.AlertListener {
 			jdbc.sql("update webhook_delivery set attempts = ?, next_attempt_at = ? where id = ?")
 				.params(made, java.sql.Timestamp.from(next), id)
 				.update();
+		}
+	}
+
+	/**
+	 * Posts the payload to the checked target, connecting only to the addresses that were checked: the client's
+	 * resolver answers them and nothing else, so the host is not looked up again. TLS still verifies the certificate
+	 * against the host name. No proxy, no redirect, no retry.
+	 */
+	static int send(Target target, String payload, String secret) throws java.io.IOException {
+		DnsResolver pinned = new DnsResolver() {
+
+			@Override
+			public InetAddress[] resolve(String host) {
+				return target.addresses().clone();
+			}
+
+			@Override
+			public String resolveCanonicalHostname(String host) {
+				return host;
+			}
+		};
+		ConnectionConfig connections = ConnectionConfig.custom().setConnectTimeout(Timeout.ofSeconds(5))
+			.setSocketTimeout(Timeout.ofSeconds(10)).build();
+		try (CloseableHttpClient client = HttpClients.custom()
+			.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create().setDnsResolver(pinned)
+				.setDefaultConnectionConfig(connections).build())
+			.setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofSeconds(10)).build())
+			.disableRedirectHandling().disableAutomaticRetries().disableCookieManagement().disableAuthCaching()
+			.build()) {
+			HttpPost post = new HttpPost(target.uri());
+			post.setHeader("X-Parity-Signature", "sha256=" + sign(secret, payload));
+			post.setEntity(new StringEntity(payload, ContentType.APPLICATION_JSON));
+			return client.execute(post, response -> {
+				EntityUtils.consume(response.getEntity());
+				return response.getCode();
+			});
 		}
 	}
 
@@ -251,8 +303,15 @@ public class Webhooks implements Alerts.AlertListener {
 		}
 	}
 
-	/** An http(s) URL to a public address (or any, where configuration allows private ones). */
-	private URI check(String url) {
+	/** A webhook's URL and the addresses its host resolved to when it was checked: the only ones it connects to. */
+	record Target(URI uri, InetAddress[] addresses) {
+	}
+
+	/**
+	 * An http(s) URL to a public address (or any, where configuration allows private ones), with the addresses its
+	 * host resolves to now, each of them checked.
+	 */
+	Target check(String url) {
 		URI uri;
 		try {
 			uri = new URI(url.strip());
@@ -266,22 +325,29 @@ public class Webhooks implements Alerts.AlertListener {
 		}
 		InetAddress[] addresses;
 		try {
-			addresses = InetAddress.getAllByName(uri.getHost());
+			addresses = resolver.resolve(uri.getHost());
 		}
 		catch (UnknownHostException ex) {
 			throw new IllegalArgumentException("the webhook host " + uri.getHost() + " does not resolve");
 		}
+		if (addresses.length == 0) {
+			throw new IllegalArgumentException("the webhook host " + uri.getHost() + " does not resolve");
+		}
 		if (!allowPrivate) {
 			for (InetAddress address : addresses) {
-				if (address.isLoopbackAddress() || address.isSiteLocalAddress() || address.isLinkLocalAddress()
-						|| address.isAnyLocalAddress() || address.isMulticastAddress()
-						|| (address.getAddress().length == 16 && (address.getAddress()[0] & 0xfe) == 0xfc)) {
-					throw new IllegalArgumentException("the webhook host " + uri.getHost()
-							+ " is a private, loopback or link-local address: refused (parity.history.webhooks.allow-private)");
+				String range = SpecialAddresses.rangeOf(address);
+				if (range == null && uri.getHost().startsWith("[") && address instanceof Inet4Address) {
+					// Java reads an IPv6 literal ::ffff:a.b.c.d as the IPv4 address it maps.
+					range = "IPv4-mapped (::ffff:0:0/96)";
+				}
+				if (range != null) {
+					throw new IllegalArgumentException("the webhook host " + uri.getHost() + " is a private, loopback,"
+							+ " link-local or other special-purpose address, " + range
+							+ ": refused (parity.history.webhooks.allow-private)");
 				}
 			}
 		}
-		return uri;
+		return new Target(uri, addresses);
 	}
 
 }

@@ -30,7 +30,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Controller
 class ChartImageController {
 
-	/** Kept a minute by anybody: a retraction shows in previews drawn after that. */
+	/** Kept a minute by anybody (when anybody may read): a retraction shows in previews drawn after that. */
 	private static final String CACHE = "public, max-age=60";
 
 	private final ComparisonService comparisons;
@@ -45,8 +45,11 @@ class ChartImageController {
 
 	private final SiteUrls siteUrls;
 
+	private final SharedCaching caching;
+
 	ChartImageController(ComparisonService comparisons, ComparisonController comparisonPages, RecordNotices notices,
-			RunRepository runs, RunFlagging flagging, SiteUrls siteUrls) {
+			RunRepository runs, RunFlagging flagging, SiteUrls siteUrls, SharedCaching caching) {
+		this.caching = caching;
 		this.comparisons = comparisons;
 		this.comparisonPages = comparisonPages;
 		this.notices = notices;
@@ -91,9 +94,13 @@ class ChartImageController {
 			.contentType(MediaType.TEXT_PLAIN).body(busy.getMessage());
 	}
 
-	private static ResponseEntity<byte[]> png(CellChart chart) {
-		return ResponseEntity.ok().contentType(MediaType.IMAGE_PNG).header(HttpHeaders.CACHE_CONTROL, CACHE)
-			.body(chart.png(CellChart.PREVIEW_HEIGHT));
+	private ResponseEntity<byte[]> png(CellChart chart) {
+		String cacheControl = caching.forEverybody(CACHE);
+		var answer = ResponseEntity.ok().contentType(MediaType.IMAGE_PNG).header(HttpHeaders.CACHE_CONTROL, cacheControl);
+		if (!caching.anonymousMayRead()) {
+			answer.header(HttpHeaders.VARY, SharedCaching.CREDENTIALS);
+		}
+		return answer.body(chart.png(CellChart.PREVIEW_HEIGHT));
 	}
 
 	/** Lets link previews read every page's model before its template draws it. */

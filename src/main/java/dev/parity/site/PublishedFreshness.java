@@ -12,7 +12,6 @@ import dev.parity.record.PublicationRecordState;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.ServletWebRequest;
 
@@ -22,7 +21,8 @@ import org.springframework.web.context.request.ServletWebRequest;
  * show that can change after publication — the record (retraction, supersession, caveats, hypothesis statuses,
  * retracted runs: {@link PublicationRecordState}), the live-comparison banner — and of this server's start (so a new
  * release, with other templates or defaults, never answers 304 for a page it would draw differently), and of who
- * asks: a signed-in user's page holds their forms, so it is theirs alone ({@code private}).
+ * asks: a signed-in user's page holds their forms, so it is theirs alone ({@code private}). When reading needs a
+ * sign-in, every representation is {@code private} ({@link SharedCaching}).
  */
 @Component
 class PublishedFreshness {
@@ -31,7 +31,7 @@ class PublishedFreshness {
 	static final String PUBLIC = "public, max-age=60, must-revalidate";
 
 	/** A signed-in user's page: their browser keeps it and asks again every time. */
-	static final String PRIVATE = "private, no-cache";
+	static final String PRIVATE = SharedCaching.PRIVATE;
 
 	/** The request attribute holding the tag of a representation that is the same for everybody (public). */
 	static final String SHARED_TAG = PublishedFreshness.class.getName() + ".sharedTag";
@@ -40,11 +40,14 @@ class PublishedFreshness {
 
 	private final LiveDifferences live;
 
+	private final SharedCaching caching;
+
 	private final String release;
 
-	PublishedFreshness(PublicationRecordState records, LiveDifferences live) {
+	PublishedFreshness(PublicationRecordState records, LiveDifferences live, SharedCaching caching) {
 		this.records = records;
 		this.live = live;
+		this.caching = caching;
 		String version = PublishedFreshness.class.getPackage().getImplementationVersion();
 		this.release = (version == null ? "dev" : version) + "@" + Instant.now().toEpochMilli();
 	}
@@ -67,7 +70,11 @@ class PublishedFreshness {
 		String audience = personal ? audience(request.getRequest()) : null;
 		String tag = "\"" + digest(release + "|" + representation + "|" + state + "|" + differs + "|"
 				+ (audience == null ? "public" : audience)) + "\"";
-		request.getResponse().setHeader(HttpHeaders.CACHE_CONTROL, audience == null ? PUBLIC : PRIVATE);
+		caching.write(request.getResponse(), audience == null ? caching.forEverybody(PUBLIC) : PRIVATE);
+		if (personal) {
+			// Who asks shapes the page: a cache keeps one copy per credentials.
+			SharedCaching.vary(request.getResponse());
+		}
 		if (audience == null) {
 			request.getRequest().setAttribute(SHARED_TAG, tag);
 		}

@@ -98,6 +98,35 @@ class SignInLimitTests {
 		assertThat(wait).isPositive().isLessThanOrEqualTo(java.time.Duration.ofMinutes(5));
 	}
 
+	/**
+	 * Issue 23, finding 7: failures spread over many addresses (20 from 4 addresses, then more from others) slow the
+	 * user name down for addresses it never signed in from, but never keep its owner out where they signed in before;
+	 * and the owner's sign-in gives the attacker no new guesses.
+	 */
+	@Test
+	void failuresSpreadOverAddressesCannotKeepTheOwnerOutWhereTheySignedInBefore() throws Exception {
+		String name = SecurityTestUsers.add(mvc, "owner", RIGHT);
+		String home = "198.51.100.77";
+		mvc.perform(get("/account").with(httpBasic(name, RIGHT)).with(from(home))).andExpect(status().isOk());
+		for (int i = 0; i < 20; i++) {
+			mvc.perform(get("/account").with(httpBasic(name, "wrong-" + i)).with(from("192.0.2." + (100 + i / 5))))
+				.andExpect(status().isUnauthorized());
+		}
+		for (int i = 0; i < 10; i++) {
+			mvc.perform(get("/account").with(httpBasic(name, "wrong-again-" + i)).with(from("192.0.2." + (120 + i))));
+		}
+		assertThat(limiter.refusedFor(name, "192.0.2.250")).as("guesses from elsewhere are slowed").isPositive();
+		mvc.perform(get("/account").with(httpBasic(name, "wrong-last")).with(from("192.0.2.251")))
+			.andExpect(status().isTooManyRequests());
+		mvc.perform(get("/account").with(httpBasic(name, RIGHT)).with(from(home))).andExpect(status().isOk());
+		mvc.perform(post("/login").param("username", name).param("password", RIGHT).with(csrf()).with(from(home)))
+			.andExpect(status().is3xxRedirection()).andExpect(header().string("Location", "/"));
+		assertThat(limiter.refusedFor(name, "192.0.2.252")).as("the owner's sign-in resets nothing for others")
+			.isPositive();
+		// A wrong password from the owner's own address is still counted there, as from any address.
+		assertThat(limiter.refusedFor(name, home)).isZero();
+	}
+
 	@Test
 	void whatTheLimiterRemembersStaysBounded() {
 		DatabaseSignInLimiter database = (DatabaseSignInLimiter) limiter;
@@ -116,7 +145,7 @@ class SignInLimitTests {
 	void everyInstanceCountsTheSameFailures() throws Exception {
 		String name = lockedOut();
 		// Another instance of the deployment: its own limiter, the same database.
-		SignInLimiter otherInstance = new DatabaseSignInLimiter(new DatabaseSignInLimiter.LoginLimits(0, null, 0, null, 0), jdbc);
+		SignInLimiter otherInstance = new DatabaseSignInLimiter(new DatabaseSignInLimiter.LoginLimits(0, null, 0, null, 0, null), jdbc);
 		assertThat(otherInstance.refusedFor(name, "127.0.0.1")).isPositive().isLessThanOrEqualTo(java.time.Duration.ofMinutes(5));
 		assertThat(otherInstance.refusedFor(name, "198.51.100.30")).isZero();
 		otherInstance.succeeded(name, "127.0.0.1");

@@ -144,7 +144,7 @@ class PerformanceBenchmark {
 
 	private List<String> applicationArguments(int port) {
 		return List.of("--server.port=" + port, "--parity.db.url=" + jdbcUrl, "--parity.db.user=postgres",
-				"--parity.db.password=", "--parity.admin.user=bench-admin", "--parity.admin.password=bench-admin-secret",
+				"--parity.db.password=", "--parity.admin.user=bench-admin", "--parity.admin.password=bench-quay-lantern-7",
 				"--logging.level.root=WARN", "--spring.main.banner-mode=off",
 				// The static files the pages are held against, served by Boot's resource handler under /bench/** only
 				// (the application maps no /**: see system/StaticResources).

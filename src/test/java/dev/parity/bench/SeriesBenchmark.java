@@ -80,7 +80,7 @@ class SeriesBenchmark {
 			log("starting the application");
 			ConfigurableApplicationContext app = new SpringApplicationBuilder(ParityApplication.class).run(
 					"--server.port=0", "--parity.db.url=" + jdbcUrl, "--parity.db.user=postgres", "--parity.db.password=",
-					"--parity.admin.user=bench-admin", "--parity.admin.password=bench-admin-secret",
+					"--parity.admin.user=bench-admin", "--parity.admin.password=bench-quay-lantern-7",
 					"--logging.level.root=WARN", "--spring.main.banner-mode=off");
 			try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "")) {
 				db = connection;

@@ -1,7 +1,9 @@
 package dev.parity.history;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -14,6 +16,8 @@ import dev.parity.TestUploads;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -116,17 +120,84 @@ class WebhookTests {
 	void privateAddressesAndOtherSchemesAreRefusedUnlessAllowed() throws Exception {
 		Webhooks strict = new Webhooks(jdbc, false, transactions);
 		assertThatThrownBy(() -> strict.register("http://127.0.0.1:9/x", "generic", "someone"))
-			.hasMessageContaining("private, loopback or link-local");
+			.hasMessageContaining("private, loopback, link-local").hasMessageContaining("loopback (127.0.0.0/8)");
 		assertThatThrownBy(() -> strict.register("http://169.254.169.254/latest", "generic", "someone"))
-			.hasMessageContaining("private, loopback or link-local");
+			.hasMessageContaining("link-local (169.254.0.0/16");
 		assertThatThrownBy(() -> strict.register("http://10.1.2.3/x", "slack", "someone"))
-			.hasMessageContaining("private, loopback or link-local");
+			.hasMessageContaining("private (10.0.0.0/8)");
 		mvc.perform(post("/api/admin/webhooks").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
 			.content("{\"url\": \"file:///etc/passwd\"}"))
 			.andExpect(status().isBadRequest());
 		mvc.perform(post("/api/admin/webhooks").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
 			.content("{\"url\": \"http://127.0.0.1:9/x\", \"kind\": \"teams\"}"))
 			.andExpect(status().isBadRequest());
+	}
+
+	/**
+	 * Issue 23, finding 8: every range of IANA's special-purpose registries is refused — cloud metadata in the shared
+	 * space, the IETF assignments, benchmarking, NAT64, IPv4-mapped, documentation, … — and public addresses are not.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "http://100.100.100.200/latest/meta-data/", "http://100.64.0.1/", "http://100.127.255.254/",
+			"http://192.0.0.170/", "http://192.0.0.8/", "http://198.18.0.1/", "http://198.19.255.255/", "http://0.0.0.0/",
+			"http://127.0.0.1/", "http://127.8.9.10/", "http://10.0.0.1/", "http://172.16.0.1/", "http://172.31.255.255/",
+			"http://192.168.1.1/", "http://169.254.169.254/", "http://192.0.2.1/", "http://198.51.100.1/",
+			"http://203.0.113.1/", "http://192.88.99.1/", "http://192.31.196.1/", "http://192.52.193.1/",
+			"http://192.175.48.1/", "http://224.0.0.1/", "http://239.255.255.250/", "http://240.0.0.1/",
+			"http://255.255.255.255/", "http://[::1]/", "http://[::]/", "http://[64:ff9b::7f00:1]/",
+			"http://[64:ff9b::a9fe:a9fe]/", "http://[64:ff9b:1::1]/", "http://[::ffff:127.0.0.1]/",
+			"http://[::ffff:8.8.8.8]/", "http://[::ffff:a64:64c8]/", "http://[::127.0.0.1]/", "http://[100::1]/",
+			"http://[2001::1]/", "http://[2001:2::1]/", "http://[2001:db8::1]/", "http://[3fff::1]/", "http://[2002:7f00:1::1]/",
+			"http://[2620:4f:8000::1]/", "http://[5f00::1]/", "http://[fc00::1]/", "http://[fd00:ec2::254]/",
+			"http://[fe80::1]/", "http://[fec0::1]/", "http://[ff02::1]/" })
+	void everySpecialPurposeAddressIsRefused(String url) {
+		Webhooks strict = new Webhooks(jdbc, false, transactions);
+		assertThatThrownBy(() -> strict.check(url)).as(url).isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("special-purpose address");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "https://8.8.8.8/hook", "http://93.184.215.14/", "http://100.63.255.255/", "http://100.128.0.1/",
+			"http://198.17.255.255/", "http://198.20.0.1/", "http://192.0.1.1/", "http://[2606:4700:4700::1111]/",
+			"http://[2a00:1450:4001:80b::200e]/" })
+	void publicAddressesAreAccepted(String url) {
+		assertThat(new Webhooks(jdbc, false, transactions).check(url).uri()).hasToString(url);
+	}
+
+	/** A name with a public and a private address is refused: the client could pick either. */
+	@Test
+	void aNameIsRefusedWhenAnyOfItsAddressesIsSpecial() throws Exception {
+		InetAddress[] mixed = { InetAddress.getByName("8.8.8.8"), InetAddress.getByName("100.100.100.200") };
+		Webhooks strict = new Webhooks(jdbc, false, transactions, host -> mixed);
+		assertThatThrownBy(() -> strict.check("https://hooks.example.com/x")).hasMessageContaining("100.64.0.0/10");
+	}
+
+	/**
+	 * The delivery connects to the address that was checked: the host is looked up once, and the client never looks it
+	 * up again (a name the system's resolver does not know still reaches the receiver, through the pinned address).
+	 */
+	@Test
+	void theDeliveryConnectsToTheAddressThatWasChecked() throws Exception {
+		AtomicInteger lookups = new AtomicInteger();
+		InetAddress loopback = InetAddress.getByAddress(new byte[] { 127, 0, 0, 1 });
+		List<String> hosts = new CopyOnWriteArrayList<>();
+		server.createContext("/hooks/pinned", exchange -> {
+			hosts.add(exchange.getRequestHeaders().getFirst("Host"));
+			exchange.sendResponseHeaders(204, -1);
+			exchange.close();
+		});
+		Webhooks pinning = new Webhooks(jdbc, true, transactions, host -> {
+			lookups.incrementAndGet();
+			if (!host.equals("rebinding.parity.invalid")) {
+				throw new UnknownHostException(host);
+			}
+			return new InetAddress[] { loopback };
+		});
+		int port = server.getAddress().getPort();
+		Webhooks.Target target = pinning.check("http://rebinding.parity.invalid:" + port + "/hooks/pinned");
+		assertThat(Webhooks.send(target, "{}", "secret")).isEqualTo(204);
+		assertThat(lookups.get()).as("looked up once, when checked").isEqualTo(1);
+		assertThat(hosts).containsExactly("rebinding.parity.invalid:" + port);
 	}
 
 }

@@ -1,5 +1,8 @@
 package dev.parity.site;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 
 import dev.parity.ParityTest;
@@ -56,6 +59,35 @@ class RequestShapeTests {
 			assertThat(answer.body()).as(target).doesNotContain(FORGED);
 			assertThat(answer.headers().toString()).as(target).doesNotContain(FORGED);
 		}
+	}
+
+	/**
+	 * Issue 23, finding 13: the sign-in redirect, the redirect back to the page that asked for it, and the actuator's
+	 * answers take no host from the {@code Host} header.
+	 */
+	@Test
+	void aForgedHostHeaderShapesNoRedirectNorActuatorLink() throws Exception {
+		RawHttp http = new RawHttp(port);
+		String host = "Host: " + FORGED;
+		RawHttp.Answer toLogin = http.get("/upload", host, "Accept: text/html");
+		assertThat(toLogin.status()).isEqualTo(302);
+		assertThat(toLogin.header("Location")).containsExactly("/login");
+		String cookie = toLogin.sessionCookie();
+		RawHttp.Answer form = http.get("/login", host, "Cookie: " + cookie);
+		String session = form.sessionCookie() == null ? cookie : form.sessionCookie();
+		RawHttp.Answer signedIn = http.send("POST", "/login", List.of(host, "Cookie: " + session,
+				"Content-Type: application/x-www-form-urlencoded"),
+				"username=" + USER + "&password=" + URLEncoder.encode(PASSWORD, StandardCharsets.UTF_8) + "&_csrf="
+						+ URLEncoder.encode(form.csrfToken(), StandardCharsets.UTF_8));
+		assertThat(signedIn.status()).isEqualTo(302);
+		assertThat(signedIn.header("Location")).singleElement().satisfies(l -> assertThat(l).startsWith("/upload"));
+		for (String target : List.of("/actuator", "/actuator/health", "/actuator/prometheus")) {
+			RawHttp.Answer answer = http.get(target, host, "Authorization: Basic " + Base64.getEncoder()
+				.encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
+			assertThat(answer.body()).as(target).doesNotContain(FORGED);
+			assertThat(answer.headers().toString()).as(target).doesNotContain(FORGED);
+		}
+		assertThat(http.get("/actuator/health", host).status()).isEqualTo(200);
 	}
 
 	@Test

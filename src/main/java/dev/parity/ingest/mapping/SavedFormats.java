@@ -23,7 +23,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The saved formats: created by uploaders, listed for everyone, versioned. A version, once saved, never changes
- * (the table is append-only); saving a changed mapping under the same name makes the next version.
+ * (the table is append-only); saving a changed mapping under the same name makes the next version. A format belongs to
+ * whoever saved its first version: only they, or an admin, add versions to it.
  */
 @Service
 public class SavedFormats {
@@ -85,10 +86,12 @@ public class SavedFormats {
 
 	/**
 	 * Saves the mapping as the next version of its name (or gives the latest version back when it is unchanged).
+	 * @param admin whether {@code by} is an admin, who may add versions to anybody's format
 	 * @throws RunFileRejected with every problem; nothing is saved
+	 * @throws FormatNotYours when the name is another user's format; nothing is saved
 	 */
 	@Transactional
-	public Saved save(String mappingText, @Nullable InputFile sample, String by) {
+	public Saved save(String mappingText, @Nullable InputFile sample, String by, boolean admin) {
 		FieldMappingCheck checked;
 		try {
 			checked = check(mappingText, sample);
@@ -103,12 +106,25 @@ public class SavedFormats {
 		if (latest.isPresent() && latest.get().source().equals(checked.source())) {
 			return new Saved(latest.get(), false);
 		}
+		if (latest.isPresent() && !admin) {
+			String owner = owner(name);
+			if (!owner.equals(by)) {
+				audit.refused("save-format", name, "saved format " + name + " belongs to " + owner);
+				throw new FormatNotYours(name, owner);
+			}
+		}
 		int version = latest.map(format -> format.version() + 1).orElse(1);
 		jdbc.sql("insert into saved_format (name, version, mapping, created_by) values (?, ?, ?, ?)")
 			.params(name, version, mappingText, by)
 			.update();
 		audit.done("save-format", name + "@" + version, "saved format " + name + " version " + version);
 		return new Saved(find(name, version).orElseThrow(), true);
+	}
+
+	/** Who made a format: the author of its first version. */
+	private String owner(String name) {
+		return jdbc.sql("select created_by from saved_format where name = ? order by version limit 1").param(name)
+			.query(String.class).single();
 	}
 
 	/** The latest version of every saved format, by name. */

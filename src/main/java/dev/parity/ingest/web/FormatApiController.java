@@ -4,13 +4,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.Principal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.harness.InputFile;
+import dev.parity.ingest.mapping.FormatNotYours;
 import dev.parity.ingest.mapping.SavedFormat;
 import dev.parity.ingest.mapping.SavedFormats;
 import io.swagger.v3.oas.annotations.Operation;
@@ -19,6 +20,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -44,23 +47,23 @@ class FormatApiController {
 
 	@Operation(summary = "Save a format (a field mapping)", description = "Body: the mapping as JSON. 201 {name, version}"
 			+ " for a new version, 200 with the latest version when the mapping is unchanged, 400 with every problem"
-			+ " (nothing saved).")
+			+ " (nothing saved), 403 when the name is another user's format (only its maker or an admin adds versions).")
 	@PostMapping(path = "/api/formats", consumes = MediaType.APPLICATION_JSON_VALUE)
-	ResponseEntity<Map<String, Object>> saveJson(@RequestBody byte[] body, Principal principal) {
-		return saved(formats.save(utf8("mapping", body), null, principal.getName()));
+	ResponseEntity<Map<String, Object>> saveJson(@RequestBody byte[] body, Authentication principal) {
+		return saved(formats.save(utf8("mapping", body), null, principal.getName(), admin(principal)));
 	}
 
 	@Operation(summary = "Save a format with a sample file", description = "Multipart: `mapping` (JSON, as a field or a"
 			+ " file) and an optional `sample` file, which the mapping must read (a mapping that reads nothing of it is"
 			+ " refused). 201 {name, version}, 400 with every problem (nothing saved).")
 	@PostMapping(path = "/api/formats", consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
-	ResponseEntity<Map<String, Object>> saveMultipart(MultipartHttpServletRequest request, Principal principal) {
+	ResponseEntity<Map<String, Object>> saveMultipart(MultipartHttpServletRequest request, Authentication principal) {
 		ImportParts parts = new ImportParts(request);
 		String mapping = parts.text("mapping");
 		if (mapping == null) {
 			throw new RunFileRejected("mapping", "missing: send the mapping as a part named mapping");
 		}
-		return saved(formats.save(mapping, sample(request), principal.getName()));
+		return saved(formats.save(mapping, sample(request), principal.getName(), admin(principal)));
 	}
 
 	@Operation(summary = "Saved formats", description = "The latest version of every saved format.")
@@ -92,6 +95,18 @@ class FormatApiController {
 			return line;
 		}).toList());
 		return body;
+	}
+
+	/** A new version of another user's saved format: 403 naming the owner rule (choose another name); nothing saved. */
+	@ExceptionHandler(FormatNotYours.class)
+	ResponseEntity<Map<String, List<Problem>>> notYours(FormatNotYours notYours) {
+		return ResponseEntity.status(HttpStatus.FORBIDDEN)
+			.body(Map.of("errors", List.of(new Problem("name", notYours.getMessage()))));
+	}
+
+	/** Whether the signed-in user is an admin, who may add versions to anybody's format. */
+	static boolean admin(Authentication user) {
+		return user.getAuthorities().stream().anyMatch(a -> "ROLE_ADMIN".equals(a.getAuthority()));
 	}
 
 	static @Nullable InputFile sample(MultipartHttpServletRequest request) {

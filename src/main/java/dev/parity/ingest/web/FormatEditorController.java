@@ -9,6 +9,8 @@ import java.util.Map;
 import dev.parity.ingest.HarnessIngest;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.harness.InputFile;
+import dev.parity.ingest.Problem;
+import dev.parity.ingest.mapping.FormatNotYours;
 import dev.parity.ingest.mapping.SavedFormat;
 import dev.parity.ingest.mapping.SavedFormats;
 import dev.parity.run.MetricCatalogue;
@@ -19,6 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -107,10 +110,10 @@ class FormatEditorController {
 	@PostMapping(path = "/upload/describe/save", produces = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseBody
 	ResponseEntity<Map<String, Object>> save(@RequestParam String token, @RequestParam String mapping,
-			Principal principal) {
+			Authentication principal) {
 		InputFile sample = sample(token, principal);
 		try {
-			SavedFormats.Saved saved = formats.save(mapping, sample, principal.getName());
+			SavedFormats.Saved saved = formats.save(mapping, sample, principal.getName(), FormatApiController.admin(principal));
 			Map<String, Object> body = new LinkedHashMap<>();
 			body.put("name", saved.format().name());
 			body.put("version", saved.format().version());
@@ -119,6 +122,10 @@ class FormatEditorController {
 		}
 		catch (RunFileRejected rejected) {
 			return ResponseEntity.badRequest().body(Map.of("errors", rejected.problems()));
+		}
+		catch (FormatNotYours notYours) {
+			return ResponseEntity.status(HttpStatus.FORBIDDEN)
+				.body(Map.of("errors", List.of(new Problem("name", notYours.getMessage()))));
 		}
 	}
 

@@ -27,6 +27,7 @@ import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
@@ -117,6 +118,42 @@ class SavedFormatApiTests {
 		org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcClient.create(owner.dataSource())
 			.sql("update saved_format set mapping = '{}' where name = ?").param(name).update()).rootCause()
 			.hasMessageContaining("append-only");
+	}
+
+	/**
+	 * Issue 23, finding 9: a format belongs to whoever made it. Another uploader cannot add a version to it (403 naming
+	 * the rule, nothing saved); its maker and an admin can.
+	 */
+	@Test
+	void anotherUploaderCannotAddAVersionToSomebodyElsesFormat() throws Exception {
+		String maker = unique("maker");
+		String other = unique("other");
+		String secret = "ochre-lantern-walrus-93";
+		for (String user : new String[] { maker, other }) {
+			mvc.perform(post("/admin/users").param("username", user).param("password", secret).param("role", "uploader")
+				.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
+		}
+		String name = unique("team-format");
+		ObjectNode mapping = mapping(name);
+		mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON).content(mapping.toString())
+			.with(httpBasic(maker, secret))).andExpect(status().isCreated());
+		((ObjectNode) mapping.get("metrics").get("ttft_s")).put("unit", "ms");
+		MvcResult refused = mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON).content(mapping.toString())
+			.with(httpBasic(other, secret))).andReturn();
+		assertThat(refused.getResponse().getStatus()).isEqualTo(403);
+		assertThat(refused.getResponse().getContentAsString()).contains("belongs to " + maker).contains("another name");
+		MockMultipartHttpServletRequestBuilder multipart = multipart("/api/formats");
+		multipart.param("mapping", mapping.toString());
+		assertThat(mvc.perform(multipart.with(httpBasic(other, secret))).andReturn().getResponse().getStatus()).isEqualTo(403);
+		assertThat(jdbc.sql("select count(*) from saved_format where name = ?").param(name).query(Long.class).single())
+			.as("nothing saved").isEqualTo(1);
+		// Its maker and an admin may.
+		mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON).content(mapping.toString())
+			.with(httpBasic(maker, secret))).andExpect(status().isCreated());
+		((ObjectNode) mapping.get("metrics").get("ttft_s")).put("unit", "s");
+		save(mapping.toString(), 201);
+		assertThat(jdbc.sql("select count(*) from saved_format where name = ?").param(name).query(Long.class).single())
+			.isEqualTo(3);
 	}
 
 	@Test
