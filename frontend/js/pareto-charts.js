@@ -2,11 +2,15 @@
 // the coordinates other than the load, the front of cells no other clean cell beats on both (joined; the baseline's
 // dashed), the dominated clean cells as points, and greyed cells as hollow grey points that are never joined.
 // The data comes as JSON in #pareto-chart's data-pareto; a table holds the same numbers.
-import { palette, greyedLine, formatNumber, ticks, applyScheme } from './chart-style.js';
+import { palette, greyedLine, formatNumber, ticks, applyScheme, comparableBounds, clipped } from './chart-style.js';
 
 const container = document.getElementById('pareto-chart');
 function draw(data) {
   const datasets = [];
+  // Both axes are set by the clean points; a greyed point beyond them is drawn at the edge as an arrow.
+  const clean = data.sides.flatMap((side) => side.points.filter((p) => !p.greyed));
+  const xBounds = comparableBounds(clean.map((p) => p.interactivity));
+  const yBounds = comparableBounds(clean.map((p) => p.throughput));
   const groups = [...new Set(data.sides.map((side) => side.group))];
   const comparison = data.sides.some((side) => side.side === 'contender');
   data.sides.forEach((side) => {
@@ -29,9 +33,19 @@ function draw(data) {
     }
     const grey = side.points.filter((p) => p.greyed);
     if (grey.length) {
+      const points = grey.map((p) => {
+        const across = clipped(p.interactivity, xBounds);
+        const up = clipped(p.throughput, yBounds);
+        return { x: across.y, y: up.y, label: p.label, realX: p.interactivity, realY: p.throughput,
+          clipped: up.clipped || (across.clipped === 'above' ? 'right' : across.clipped === 'below' ? 'left' : null) };
+      });
+      const turn = { above: 0, right: 90, below: 180, left: 270 };
       datasets.push({
-        label: `${name} — greyed`, data: grey.map(xy), showLine: false, borderColor: greyedLine,
-        backgroundColor: 'rgba(0, 0, 0, 0)', borderWidth: 1.5, pointRadius: 4, side: side.side, greyed: true,
+        label: `${name} — greyed`, data: points, showLine: false, borderColor: greyedLine,
+        backgroundColor: 'rgba(0, 0, 0, 0)', borderWidth: 1.5, side: side.side, greyed: true, clip: 10,
+        pointStyle: points.map((p) => (p.clipped ? 'triangle' : 'circle')),
+        pointRotation: points.map((p) => turn[p.clipped] || 0),
+        pointRadius: points.map((p) => (p.clipped ? 6 : 4)),
       });
     }
   });
@@ -53,19 +67,24 @@ function draw(data) {
       responsive: true,
       maintainAspectRatio: false,
       scales: {
-        x: { type: 'linear', title: { display: true, text: `interactivity (${data.interactivity_unit})` },
-             ticks: { ...ticks, callback: (value) => formatNumber(value), maxTicksLimit: 8 } },
-        y: { type: 'linear', title: { display: true, text: `throughput (${data.throughput_unit})` },
-             ticks: { ...ticks, callback: (value) => formatNumber(value) } },
+        x: { type: 'linear', ...(xBounds || {}), title: { display: true, text: `interactivity (${data.interactivity_unit})` },
+             ticks: { ...ticks, includeBounds: false, callback: (value) => formatNumber(value), maxTicksLimit: 8 } },
+        y: { type: 'linear', ...(yBounds || {}), title: { display: true, text: `throughput (${data.throughput_unit})` },
+             ticks: { ...ticks, includeBounds: false, callback: (value) => formatNumber(value) } },
       },
       plugins: {
         legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 10 } } },
-        tooltip: { callbacks: { label: (item) => `${item.raw.label}: ${formatNumber(item.raw.x)} per user, ${formatNumber(item.raw.y)}` } },
+        tooltip: { callbacks: { label: (item) => (item.dataset.greyed
+          ? `${item.raw.label}: ${formatNumber(item.raw.realX)} per user, ${formatNumber(item.raw.realY)}`
+            + `${item.raw.clipped ? ' (beyond the axis)' : ''} — greyed`
+          : `${item.raw.label}: ${formatNumber(item.raw.x)} per user, ${formatNumber(item.raw.y)}`) } },
       },
     },
   });
   // For tests and readers of the DOM: how many points each kind of dataset drew.
   canvas.dataset.frontPoints = String(instance.data.datasets.filter((d) => d.front).reduce((n, d) => n + d.data.length, 0));
+  canvas.dataset.clipped = String(instance.data.datasets.filter((d) => d.greyed)
+    .reduce((n, d) => n + d.data.filter((p) => p.clipped).length, 0));
   canvas.dataset.greyedPoints = String(instance.data.datasets.filter((d) => d.greyed).reduce((n, d) => n + d.data.length, 0));
 }
 

@@ -2,7 +2,7 @@
 // other coordinate, greyed values as hollow grey points outside the lines; and, where the cells hold per-request
 // samples, each metric's distribution per cell as a CDF.
 // The data comes as JSON in the container's data-charts attribute; the table holds the same numbers.
-import { palette, formatNumber, ticks, applyScheme, lineAndGreyed } from './chart-style.js';
+import { palette, formatNumber, ticks, applyScheme, lineAndGreyed, seriesBounds, yRange, pointLabel } from './chart-style.js';
 
 function figure(container, title) {
   const fig = document.createElement('figure');
@@ -21,9 +21,18 @@ const container = document.getElementById('run-charts');
 if (container && window.Chart) {
   applyScheme(window.Chart);
   const data = JSON.parse(container.dataset.charts || '{"charts": []}');
-  for (const chart of data.charts) {
+  // A chart whose lines are single points says nothing a table does not (a one-cell run): none is drawn, once said.
+  const drawable = data.charts.filter((chart) => chart.series.some((s) => s.points.filter((p) => p.y != null).length > 1));
+  if (data.charts.length && !drawable.length) {
+    const note = document.createElement('p');
+    note.className = 'detail no-charts';
+    note.textContent = 'No chart: every line would be a single point. The table holds the numbers.';
+    container.append(note);
+  }
+  for (const chart of drawable) {
     const canvas = figure(container, `${chart.metric} (${chart.unit || 'no unit'}) against ${data.x}; hollow grey = greyed`);
-    const datasets = chart.series.flatMap((series, i) => lineAndGreyed(series, palette[i % palette.length]));
+    const bounds = seriesBounds(chart.series);
+    const datasets = chart.series.flatMap((series, i) => lineAndGreyed(series, palette[i % palette.length], {}, bounds));
     const xs = chart.series.flatMap((s) => s.points.map((p) => p.x));
     const instance = new window.Chart(canvas, {
       type: 'line',
@@ -35,10 +44,11 @@ if (container && window.Chart) {
         scales: {
           x: { type: xs.every((x) => x > 0) ? 'logarithmic' : 'linear', title: { display: true, text: data.x },
                ticks: { ...ticks, callback: (value) => formatNumber(value), maxTicksLimit: 8 } },
-          y: { title: { display: true, text: chart.unit || chart.metric } },
+          y: { ...yRange(bounds), ticks: { includeBounds: false, callback: (v) => formatNumber(v) }, title: { display: true, text: chart.unit || chart.metric } },
         },
         plugins: { legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 10 },
-                     filter: (item, all) => !all.datasets[item.datasetIndex].greyed } } },
+                     filter: (item, all) => !all.datasets[item.datasetIndex].greyed } },
+                   tooltip: { callbacks: { label: pointLabel } } },
       },
     });
     canvas.dataset.rendered = String(instance.data.datasets.filter((d) => !d.greyed).length);

@@ -48,7 +48,21 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	 * The version of the rules that computed a comparison. Change it whenever a rule, a threshold default or a phrase
 	 * changes, so that a published comparison can say it was computed by older rules.
 	 */
-	public static final String RULES_VERSION = "2026-12-01.1";
+	public static final String RULES_VERSION = "2026-12-03.1";
+
+	/**
+	 * What each version of the rules changed in what a comparison says, newest last, for the banner of a publication
+	 * computed by older rules. Versions before the first named here changed nothing that is named.
+	 */
+	public static final Map<String, String> RULES_CHANGES = Map.of("2026-12-03.1",
+			"goodput of a cell without per-request samples is unknown (meets: null), no longer \"does not meet\"; the "
+					+ "highest concurrency meeting the objectives is unknown when a cell above it has no samples");
+
+	/** What the rules changed after {@code version}, in words, oldest first; empty when nothing named. */
+	public static List<String> rulesChangedSince(String version) {
+		return RULES_CHANGES.entrySet().stream().filter(change -> change.getKey().compareTo(version) > 0)
+			.sorted(Map.Entry.comparingByKey()).map(Map.Entry::getValue).toList();
+	}
 
 	private static final JsonMapper TEXT = JsonMapper.builder().build();
 
@@ -352,6 +366,15 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		// Drawn from the cells' own numbers and greying, so it says nothing they do not; publications frozen before it
 		// existed do not lack anything.
 		claim.remove("pareto");
+		// Added with the rules of 2026-12-03.1: why a highest concurrency is unknown (its value, null, is compared).
+		JsonNode goodput = claim.get("goodput");
+		if (goodput != null && goodput.isObject()) {
+			goodput.forEach(side -> side.path("highest_concurrency").forEach(entry -> {
+				if (entry instanceof ObjectNode object) {
+					object.remove("missing");
+				}
+			}));
+		}
 		((ObjectNode) claim.get("baseline")).remove("url");
 		((ObjectNode) claim.get("contender")).remove("url");
 		return claim;

@@ -44,8 +44,16 @@ public final class Goodput {
 			greyedBy = List.copyOf(greyedBy);
 		}
 
-		public boolean meets(double required) {
-			return share != null && share >= required && greyedBy.isEmpty();
+		/**
+		 * Whether the cell meets the objectives for at least {@code required} of its requests: {@code null} when that
+		 * is unknown (no share: no per-request samples, or a sample lacks a measure), {@code false} when a check greys
+		 * a measure they bound.
+		 */
+		public @Nullable Boolean meets(double required) {
+			if (share == null) {
+				return null;
+			}
+			return share >= required && greyedBy.isEmpty();
 		}
 
 	}
@@ -53,9 +61,10 @@ public final class Goodput {
 	/**
 	 * The highest concurrency meeting the objectives among cells whose other coordinates are {@code others}.
 	 *
-	 * @param concurrency the highest such concurrency; {@code null} when no cell meets them
+	 * @param concurrency the highest such concurrency; {@code null} when no cell meets them, or when it is unknown
+	 * @param missing why it is unknown (a cell above the highest known to meet them has no share), else {@code null}
 	 */
-	public record Highest(Params others, @Nullable BigDecimal concurrency) {
+	public record Highest(Params others, @Nullable BigDecimal concurrency, @Nullable String missing) {
 	}
 
 	/** A cell's goodput under these objectives; {@code greyedBy} are the rules greying a measure they bound. */
@@ -80,9 +89,13 @@ public final class Goodput {
 		return new CellGoodput(cell.params(), requests, meeting, (double) meeting / requests, null, greyedBy);
 	}
 
-	/** For each value of the grid's other coordinates, in the cells' order, the highest concurrency meeting them. */
+	/**
+	 * For each value of the grid's other coordinates, in the cells' order, the highest concurrency meeting them. It is
+	 * unknown when a cell of a higher concurrency than the highest known to meet them has no share: that cell might.
+	 */
 	public static List<Highest> highest(List<CellGoodput> cells, double required) {
 		Map<Params, BigDecimal> best = new LinkedHashMap<>();
+		Map<Params, CellGoodput> highestUnknown = new LinkedHashMap<>();
 		for (CellGoodput cell : cells) {
 			BigDecimal concurrency = cell.params().number("concurrency").orElse(null);
 			if (concurrency == null) {
@@ -90,12 +103,28 @@ public final class Goodput {
 			}
 			Params others = cell.params().without("concurrency");
 			best.putIfAbsent(others, null);
-			if (cell.meets(required) && (best.get(others) == null || concurrency.compareTo(best.get(others)) > 0)) {
+			Boolean meets = cell.meets(required);
+			if (meets == null) {
+				CellGoodput known = highestUnknown.get(others);
+				if (known == null || concurrency.compareTo(known.params().number("concurrency").orElseThrow()) > 0) {
+					highestUnknown.put(others, cell);
+				}
+			}
+			else if (meets && (best.get(others) == null || concurrency.compareTo(best.get(others)) > 0)) {
 				best.put(others, concurrency);
 			}
 		}
 		List<Highest> highest = new ArrayList<>();
-		best.forEach((others, concurrency) -> highest.add(new Highest(others, concurrency)));
+		best.forEach((others, concurrency) -> {
+			CellGoodput unknown = highestUnknown.get(others);
+			if (unknown != null && (concurrency == null
+					|| unknown.params().number("concurrency").orElseThrow().compareTo(concurrency) > 0)) {
+				highest.add(new Highest(others, null, unknown.missing()));
+			}
+			else {
+				highest.add(new Highest(others, concurrency, null));
+			}
+		});
 		return highest;
 	}
 
@@ -118,7 +147,13 @@ public final class Goodput {
 			else {
 				entry.put("share", cell.share());
 			}
-			entry.put("meets", cell.meets(slo.share()));
+			Boolean meets = cell.meets(slo.share());
+			if (meets == null) {
+				entry.putNull("meets");
+			}
+			else {
+				entry.put("meets", meets.booleanValue());
+			}
 			entry.put("greyed", !cell.greyedBy().isEmpty());
 			ArrayNode rules = entry.putArray("greyed_by");
 			cell.greyedBy().forEach(rules::add);
@@ -134,6 +169,9 @@ public final class Goodput {
 			}
 			else {
 				entry.put("concurrency", best.concurrency());
+			}
+			if (best.missing() != null) {
+				entry.put("missing", best.missing());
 			}
 		}
 		return json;

@@ -107,11 +107,13 @@ public class Verdicts {
 		}
 		List<Regression> regressions = new ArrayList<>();
 		boolean significantOrUnknown = false;
+		int compared = 0;
 		for (ComparedCell cell : comparison.cells()) {
 			for (ComparedMetric metric : cell.metrics()) {
 				if (!metric.comparable() || metric.ratio() == null) {
 					continue;
 				}
+				compared++;
 				double ratio = metric.ratio();
 				boolean worse = metric.definition().higherIsBetter() ? ratio <= 1 - seriesSettings.alertMagnitude()
 						: ratio >= 1 + seriesSettings.alertMagnitude();
@@ -126,6 +128,12 @@ public class Verdicts {
 				regressions.add(new Regression(SeriesAnalyser.plain(cell.params().values()), cell.anchor(), metric.metric(),
 						ratio, significant, spread, noise.length));
 			}
+		}
+		if (compared == 0) {
+			// Nothing compared is no pass: without a comparable cell × metric, nothing is known of this run.
+			return new Verdict("not-comparable", baselineRunId, List.of(),
+					List.of(new Reason("no-comparable-cell", "no cell × metric of the two runs is comparable")),
+					seriesSettings.alertMagnitude());
 		}
 		String status = regressions.isEmpty() ? "pass" : significantOrUnknown ? "regression" : "inconclusive";
 		return new Verdict(status, baselineRunId, regressions, List.of(), seriesSettings.alertMagnitude());

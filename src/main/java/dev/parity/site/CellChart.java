@@ -5,7 +5,9 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.geom.AffineTransform;
 import java.awt.geom.Line2D;
+import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -171,9 +173,33 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		return out.toByteArray();
 	}
 
-	/** The height an SVG needs: room for the notices, the titles and the bars. */
+	/** The height an SVG needs: room for the notices, the titles (the subtitle on two lines if it must) and the bars. */
 	int naturalHeight() {
-		return 470 + 34 * notices.size();
+		return 470 + 34 * notices.size() + 22 * (subtitleLines().size() - 1) + (turnedLabels() ? LABEL_ROOM : 0);
+	}
+
+	/** The room under the plot for cell labels turned 45 degrees. */
+	private static final int LABEL_ROOM = 96;
+
+	/** Whether the cell labels are turned to fit under their bars (more than twelve bars, or long labels). */
+	private boolean turnedLabels() {
+		if (bars.size() > 12) {
+			return true;
+		}
+		double slot = (WIDTH - 2 * 32 - 64) / (double) Math.max(1, bars.size());
+		return bars.stream().anyMatch(bar -> bar.label().length() * 13 * 0.56 > slot - 4);
+	}
+
+	/** The subtitle on at most two lines, cut only beyond them. */
+	private List<String> subtitleLines() {
+		double width = WIDTH - 2 * 32;
+		int max = (int) (width / (19 * 0.56));
+		if (subtitle.length() <= max) {
+			return List.of(subtitle);
+		}
+		int cut = subtitle.lastIndexOf(' ', max);
+		cut = cut <= max / 2 ? max : cut;
+		return List.of(subtitle.substring(0, cut).strip(), fit(subtitle.substring(cut).strip(), 19, width));
 	}
 
 	private void draw(Canvas canvas, int height) {
@@ -187,11 +213,15 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		y += 30;
 		canvas.text(fit(title, 30 * 1.12, WIDTH - 2 * margin), margin, y, 30, true, INK, "start");
 		y += 34;
-		canvas.text(fit(subtitle, 19, WIDTH - 2 * margin), margin, y, 19, false, MUTED, "start");
-		y += 24;
+		for (String line : subtitleLines()) {
+			canvas.text(line, margin, y, 19, false, MUTED, "start");
+			y += 22;
+		}
+		y += 2;
 		double footer = 56;
 		double plotTop = y + 12;
-		double plotBottom = height - footer - (bars.size() <= 12 ? 22 : 0);
+		boolean turned = turnedLabels();
+		double plotBottom = height - footer - (turned ? LABEL_ROOM : 22);
 		double plotLeft = margin + 64;
 		double plotRight = WIDTH - margin;
 		if (plotBottom - plotTop < 60 || bars.isEmpty()) {
@@ -226,8 +256,22 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 			else {
 				canvas.rect(x, top, width, h, COMPARABLE, null);
 			}
-			if (bars.size() <= 12) {
-				canvas.text(fit(bar.label(), 13, slot - 4), x + width / 2, plotBottom + 18, 13, false, MUTED, "middle");
+			// A greyed value beyond the axis (set by the comparable values) ends at its edge, in an arrow with its value.
+			int beyond = scale.beyond(bar.value());
+			if (beyond != 0) {
+				double edge = beyond > 0 ? plotTop : plotBottom;
+				double tipY = beyond > 0 ? edge - 8 : edge + 8;
+				canvas.polygon(new double[] { x + width / 2 - 7, x + width / 2 + 7, x + width / 2 },
+						new double[] { edge, edge, tipY }, GREY_STROKE);
+				String value = ratios ? "×" + Numbers.format(Math.round(bar.value() * 100) / 100.0) : Numbers.format(bar.value());
+				canvas.text(value, x + width / 2, beyond > 0 ? tipY - 3 : tipY + 13, 12, false, INK, "middle");
+			}
+			double centre = x + width / 2;
+			if (turned) {
+				canvas.turnedText(fit(bar.label(), 13, LABEL_ROOM * 1.35), centre + 4, plotBottom + 14, 13, MUTED);
+			}
+			else {
+				canvas.text(fit(bar.label(), 13, slot - 4), centre, plotBottom + 18, 13, false, MUTED, "middle");
 			}
 		}
 		footer(canvas, height, margin);
@@ -259,11 +303,20 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 
 		List<Double> ticks();
 
+		/** 1 above the axis's range, -1 below it, 0 within (a value beyond it is drawn at the edge). */
+		int beyond(double value);
+
+	}
+
+	/** The bars that set the axis: the comparable ones; all of them when none is. */
+	private List<Bar> scaling() {
+		List<Bar> comparable = bars.stream().filter(bar -> !bar.greyed()).toList();
+		return comparable.isEmpty() ? bars : comparable;
 	}
 
 	private Scale logScale(double top, double bottom) {
 		double reach = Math.log(1 + Math.max(band, 0.05) * 1.5);
-		for (Bar bar : bars) {
+		for (Bar bar : scaling()) {
 			reach = Math.max(reach, Math.abs(Math.log(Math.max(bar.value(), 1e-9))));
 		}
 		double span = Math.min(reach * 1.1, Math.log(20));
@@ -286,11 +339,17 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 			public List<Double> ticks() {
 				return ticks;
 			}
+
+			@Override
+			public int beyond(double value) {
+				double log = Math.log(Math.max(value, 1e-9));
+				return log > span ? 1 : log < -span ? -1 : 0;
+			}
 		};
 	}
 
 	private Scale linearScale(double top, double bottom) {
-		double max = bars.stream().mapToDouble(Bar::value).max().orElse(1);
+		double max = scaling().stream().mapToDouble(Bar::value).max().orElse(1);
 		double step = niceStep(max <= 0 ? 1 : max / 4);
 		double end = Math.ceil(Math.max(max, step) / step) * step;
 		List<Double> ticks = new ArrayList<>();
@@ -306,6 +365,11 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 			@Override
 			public List<Double> ticks() {
 				return ticks;
+			}
+
+			@Override
+			public int beyond(double value) {
+				return value > end ? 1 : value < 0 ? -1 : 0;
 			}
 		};
 	}
@@ -334,6 +398,11 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		void line(double x1, double y1, double x2, double y2, String colour, double width);
 
 		void text(String text, double x, double y, double size, boolean bold, String colour, String anchor);
+
+		/** Text ending at {@code (x, y)}, turned 45 degrees up to the left (a cell label under its bar). */
+		void turnedText(String text, double x, double y, double size, String colour);
+
+		void polygon(double[] xs, double[] ys, String fill);
 
 	}
 
@@ -373,6 +442,22 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 			svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"").append(n(size))
 				.append("\" fill=\"").append(colour).append("\" text-anchor=\"").append(anchor).append('"')
 				.append(bold ? " font-weight=\"bold\"" : "").append('>').append(escape(text)).append("</text>\n");
+		}
+
+		@Override
+		public void turnedText(String text, double x, double y, double size, String colour) {
+			svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"").append(n(size))
+				.append("\" fill=\"").append(colour).append("\" text-anchor=\"end\" transform=\"rotate(-45 ").append(n(x))
+				.append(' ').append(n(y)).append(")\">").append(escape(text)).append("</text>\n");
+		}
+
+		@Override
+		public void polygon(double[] xs, double[] ys, String fill) {
+			svg.append("<polygon points=\"");
+			for (int i = 0; i < xs.length; i++) {
+				svg.append(i == 0 ? "" : " ").append(n(xs[i])).append(',').append(n(ys[i]));
+			}
+			svg.append("\" fill=\"").append(fill).append("\"/>\n");
 		}
 
 		String finish() {
@@ -443,6 +528,29 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 				default -> x;
 			};
 			graphics.drawString(text, (float) left, (float) y);
+		}
+
+		@Override
+		public void turnedText(String text, double x, double y, double size, String colour) {
+			graphics.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, (int) Math.round(size)));
+			graphics.setColor(Color.decode(colour));
+			double width = graphics.getFontMetrics().stringWidth(text);
+			AffineTransform before = graphics.getTransform();
+			graphics.rotate(-Math.PI / 4, x, y);
+			graphics.drawString(text, (float) (x - width), (float) y);
+			graphics.setTransform(before);
+		}
+
+		@Override
+		public void polygon(double[] xs, double[] ys, String fill) {
+			Path2D shape = new Path2D.Double();
+			shape.moveTo(xs[0], ys[0]);
+			for (int i = 1; i < xs.length; i++) {
+				shape.lineTo(xs[i], ys[i]);
+			}
+			shape.closePath();
+			graphics.setColor(Color.decode(fill));
+			graphics.fill(shape);
 		}
 
 	}

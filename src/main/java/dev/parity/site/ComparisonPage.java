@@ -377,12 +377,23 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 						continue;
 					}
 					boolean greyed = !entry.comparable();
+					// What greys it, for the chart's tooltip: the rules of the cell's and the metric's notes that grey it.
+					List<String> reasons = new ArrayList<>();
+					if (greyed) {
+						for (ComparisonSnapshot.FlagView flag : concat(cell.flags(), entry.flags())) {
+							String reason = flag.shortForm() != null ? flag.shortForm() : flag.rule();
+							if (flag.greys().contains(metric.metric()) && !reasons.contains(reason)) {
+								reasons.add(reason);
+							}
+						}
+					}
 					if (entry.ratio() != null) {
 						Map<String, Object> bar = new LinkedHashMap<>();
 						bar.put("label", shortLabel(cell.params(), paramNames));
 						bar.put("anchor", cell.anchor());
 						bar.put("ratio", entry.ratio());
 						bar.put("greyed", greyed);
+						bar.put("reasons", reasons);
 						bars.add(bar);
 					}
 					if (x != null) {
@@ -399,6 +410,9 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 							point.put("x", xValue);
 							point.put("y", side.equals("baseline") ? entry.baseline() : entry.contender());
 							point.put("greyed", greyed);
+							if (greyed) {
+								point.put("reasons", reasons);
+							}
 							lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>()).add(point);
 						}
 					}
@@ -501,6 +515,13 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			return List.copyOf(notes.values());
 		}
 
+	}
+
+
+	private static <T> List<T> concat(List<? extends T> first, List<? extends T> second) {
+		List<T> all = new ArrayList<>(first);
+		all.addAll(second);
+		return all;
 	}
 
 }

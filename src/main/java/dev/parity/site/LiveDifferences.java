@@ -87,7 +87,9 @@ class LiveDifferences {
 			return null;
 		}
 		if (!publication.rulesVersion().equals(live.rulesVersion())) {
-			return "rules changed since: " + publication.rulesVersion() + " → " + live.rulesVersion();
+			List<String> changes = ComparisonSnapshot.rulesChangedSince(publication.rulesVersion());
+			return "rules changed since: " + publication.rulesVersion() + " → " + live.rulesVersion()
+					+ (changes.isEmpty() ? "" : " (" + String.join("; ", changes) + ")");
 		}
 		return "the flags or numbers differ";
 	}

@@ -68,7 +68,9 @@ class PublishedFreshness {
 		String differs = known != null ? known.orElse(null) : live.of(publication.get());
 		differs = differs == null ? "same" : differs;
 		String audience = personal ? audience(request.getRequest()) : null;
-		String tag = "\"" + digest(release + "|" + representation + "|" + state + "|" + differs + "|"
+		// Weak: the page is sent gzip-compressed to a client that accepts it (Tomcat compresses no response with a
+		// strong tag), and a weak tag is what a representation that differs in its encoding only may share.
+		String tag = "W/\"" + digest(release + "|" + representation + "|" + state + "|" + differs + "|"
 				+ (audience == null ? "public" : audience)) + "\"";
 		caching.write(request.getResponse(), audience == null ? caching.forEverybody(PUBLIC) : PRIVATE);
 		if (personal) {

@@ -213,10 +213,17 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 				.findFirst())
 			.orElse(null);
 		Map<String, Map<String, Boolean>> greyed = new LinkedHashMap<>();
+		Map<String, Map<String, List<String>>> reasons = new LinkedHashMap<>();
 		for (Row row : rows) {
 			Map<String, Boolean> byMetric = new LinkedHashMap<>();
-			row.values().forEach(value -> byMetric.put(value.metric(), value.greyed()));
+			Map<String, List<String>> why = new LinkedHashMap<>();
+			row.values().forEach(value -> {
+				byMetric.put(value.metric(), value.greyed());
+				why.put(value.metric(), value.greyedBy().stream().map(f -> f.shortForm() != null ? f.shortForm() : f.rule())
+					.distinct().toList());
+			});
 			greyed.put(row.anchor(), byMetric);
+			reasons.put(row.anchor(), why);
 		}
 		Map<String, Object> data = new LinkedHashMap<>();
 		data.put("x", x);
@@ -237,7 +244,11 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 				Map<String, Object> point = new LinkedHashMap<>();
 				point.put("x", cell.params().number(x).orElseThrow().doubleValue());
 				point.put("y", median.orElse(null));
-				point.put("greyed", greyed.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), false));
+				boolean isGreyed = greyed.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), false);
+				point.put("greyed", isGreyed);
+				if (isGreyed) {
+					point.put("reasons", reasons.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), List.of()));
+				}
 				series.computeIfAbsent(label.isEmpty() ? metric.name() : label, k -> new ArrayList<>()).add(point);
 			}
 			List<Map<String, Object>> lines = new ArrayList<>();

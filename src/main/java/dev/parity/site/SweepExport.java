@@ -39,6 +39,9 @@ final class SweepExport {
 			return md.toString();
 		}
 		md.append("\n## Goodput: ").append(ComparisonExport.escape(page.objectives())).append("\n\n");
+		if (page.goodputUnknown() != null) {
+			return md.append(page.goodputUnknown()).append(".\n").toString();
+		}
 		for (SweepPage.GoodputSide side : page.goodput()) {
 			md.append("Highest concurrency meeting them (").append(side.side()).append("): ")
 				.append(ComparisonExport.escape(String.join("; ", side.highest()))).append("\n\n");
@@ -48,8 +51,7 @@ final class SweepExport {
 			for (SweepPage.GoodputRow row : side.rows()) {
 				md.append("| ").append(side.side()).append(" | ").append(ComparisonExport.escape(row.label()))
 					.append(" | ").append(ComparisonExport.escape(row.share())).append(" | ").append(row.counts())
-					.append(" | ").append(row.greyed() ? "greyed: " + ComparisonExport.escape(row.greyedBy())
-							: row.meets() ? "yes" : "no")
+					.append(" | ").append(ComparisonExport.escape(row.verdict()))
 					.append(" |\n");
 			}
 		}

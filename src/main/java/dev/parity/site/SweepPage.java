@@ -27,7 +27,32 @@ import tools.jackson.databind.json.JsonMapper;
  */
 record SweepPage(String paretoJson, String axes, List<PointRow> points, List<String> equalInteractivity,
 		List<Field> fields, List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput,
-		@Nullable String paretoSrc, @Nullable String pointsSrc, int allPoints) {
+		@Nullable String paretoSrc, @Nullable String pointsSrc, int allPoints, @Nullable String goodputUnknown) {
+
+	SweepPage(String paretoJson, String axes, List<PointRow> points, List<String> equalInteractivity, List<Field> fields,
+			List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput, @Nullable String paretoSrc,
+			@Nullable String pointsSrc, int allPoints) {
+		this(paretoJson, axes, points, equalInteractivity, fields, hidden, objectives, goodput, paretoSrc, pointsSrc,
+				allPoints, goodputUnknown(goodput));
+	}
+
+	/**
+	 * Why goodput cannot be computed on any side, said once for the page ("neither run has per-request samples");
+	 * {@code null} when a side has a cell whose goodput is known.
+	 */
+	private static @Nullable String goodputUnknown(List<GoodputSide> goodput) {
+		if (goodput.isEmpty() || goodput.stream().anyMatch(side -> side.unknown() == null)) {
+			return null;
+		}
+		boolean noSamples = goodput.stream().allMatch(side -> NO_SAMPLES.equals(side.unknown()));
+		if (goodput.size() == 1 && "run".equals(goodput.get(0).side())) {
+			return "Goodput cannot be computed: the run has no per-request samples" + (noSamples ? ""
+					: " that record what the objectives bound (" + goodput.get(0).unknown() + ")");
+		}
+		return "Goodput cannot be computed: neither run has per-request samples" + (noSamples ? ""
+				: " that record what the objectives bound (" + String.join("; ", goodput.stream().map(GoodputSide::unknown)
+					.flatMap(reasons -> List.of(reasons.split("; ")).stream()).distinct().toList()) + ")");
+	}
 
 	/** How many points the table leaves for later. */
 	int morePoints() {
@@ -53,14 +78,38 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	record Field(String name, String label, String value) {
 	}
 
-	/** One side's goodput: its cells and the highest concurrency meeting the objectives per other coordinates. */
-	record GoodputSide(String side, List<GoodputRow> rows, List<String> highest) {
+	/**
+	 * One side's goodput: its cells and the highest concurrency meeting the objectives per other coordinates.
+	 *
+	 * @param unknown why no cell's goodput is known on this side (all cells say the same), else {@code null}
+	 */
+	record GoodputSide(String side, List<GoodputRow> rows, List<String> highest, @Nullable String unknown) {
 	}
 
-	/** One cell's goodput in words. */
-	record GoodputRow(String anchor, String label, String share, String counts, boolean meets, boolean greyed,
-			String greyedBy) {
+	/**
+	 * One cell's goodput in words.
+	 *
+	 * @param meets whether it meets the objectives; {@code null} when that is unknown (no share)
+	 */
+	record GoodputRow(String anchor, String label, String share, String counts, @Nullable Boolean meets,
+			boolean greyed, String greyedBy, String verdict) {
+
+		GoodputRow(String anchor, String label, String share, String counts, @Nullable Boolean meets, boolean greyed,
+				String greyedBy) {
+			this(anchor, label, share, counts, meets, greyed, greyedBy, verdict(meets, greyed, greyedBy));
+		}
+
+		/** The verdict in one word: yes, no, unknown, or greyed by its rules. */
+		private static String verdict(@Nullable Boolean meets, boolean greyed, String greyedBy) {
+			if (greyed && meets != null) {
+				return "greyed: " + greyedBy;
+			}
+			return meets == null ? "unknown" : meets ? "yes" : "no";
+		}
+
 	}
+
+	private static final String NO_SAMPLES = "no per-request samples";
 
 	private static final Map<String, String> LABELS = Map.of("slo_ttft_s", "TTFT at most (s)", "slo_tpot_ms",
 			"TPOT at most (ms)", "slo_e2e_s", "end-to-end at most (s)", "slo_share", "share of requests (default 0.9)");
@@ -141,15 +190,22 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 					: "— (" + cell.path("missing").asString() + ")";
 			String counts = share.isNumber()
 					? cell.path("meeting").asInt() + " of " + cell.path("requests").asInt() + " requests" : "";
+			JsonNode meets = cell.path("meets");
 			rows.add(new GoodputRow(cell.path("anchor").asString(), cell.path("label").asString(), shareText, counts,
-					cell.path("meets").asBoolean(), cell.path("greyed").asBoolean(),
+					meets.isBoolean() ? meets.asBoolean() : null, cell.path("greyed").asBoolean(),
 					String.join(", ", cell.path("greyed_by").valueStream().map(JsonNode::asString).toList())));
 		});
 		List<String> highest = new ArrayList<>();
 		side.path("highest_concurrency").forEach(best -> highest.add(best.path("label").asString() + ": "
 				+ (best.path("concurrency").isNumber() ? "concurrency " + best.path("concurrency").asString()
-						: "no concurrency meets them")));
-		return new GoodputSide(name, rows, highest);
+						: best.hasNonNull("missing") ? "unknown (" + best.path("missing").asString() + ")"
+								: "no concurrency meets them")));
+		// Said once for the side when no cell's goodput is known, with the reasons.
+		boolean noneKnown = side.path("cells").size() > 0
+				&& side.path("cells").valueStream().noneMatch(cell -> cell.path("meets").isBoolean());
+		String unknown = noneKnown ? String.join("; ", side.path("cells").valueStream()
+			.map(cell -> cell.path("missing").asString("")).filter(reason -> !reason.isEmpty()).distinct().toList()) : null;
+		return new GoodputSide(name, rows, highest, unknown);
 	}
 
 	private static String range(double low, double high) {

@@ -78,6 +78,38 @@ class GoodputTests {
 	}
 
 	@Test
+	void withoutSamplesWhetherACellMeetsTheObjectivesIsUnknownNotNo() {
+		Cell noSamples = new TestRuns.CellBuilder().ttft(1).build();
+
+		assertThat(Goodput.of(noSamples, SLO, List.of()).meets(0.9)).isNull();
+		assertThat(Goodput.of(noSamples, SLO, List.of("runaway")).meets(0.9)).isNull();
+	}
+
+	@Test
+	void theHighestConcurrencyIsUnknownWhenACellAboveTheHighestKnownHasNoShare() {
+		Goodput.CellGoodput unknownAt4 = new Goodput.CellGoodput(
+				dev.parity.run.Params.of(Map.of("prompt_tokens", 1024, "concurrency", 4)), 5, 0, null,
+				"no per-request samples", List.of());
+		Goodput.CellGoodput unknownAt1 = new Goodput.CellGoodput(
+				dev.parity.run.Params.of(Map.of("prompt_tokens", 1024, "concurrency", 1)), 5, 0, null,
+				"no per-request samples", List.of());
+
+		assertThat(Goodput.highest(List.of(cell(1, 4, 4, List.of()), cell(2, 4, 5, List.of()), unknownAt4), 0.75))
+			.singleElement().satisfies(best -> {
+				assertThat(best.concurrency()).isNull();
+				assertThat(best.missing()).isEqualTo("no per-request samples");
+			});
+		// Below the highest known to meet them, a cell without samples changes nothing.
+		assertThat(Goodput.highest(List.of(unknownAt1, cell(2, 4, 5, List.of())), 0.75)).singleElement()
+			.satisfies(best -> {
+				assertThat(best.concurrency()).isEqualByComparingTo(BigDecimal.valueOf(2));
+				assertThat(best.missing()).isNull();
+			});
+		assertThat(Goodput.highest(List.of(unknownAt1, unknownAt4), 0.75)).singleElement()
+			.satisfies(best -> assertThat(best.concurrency()).isNull());
+	}
+
+	@Test
 	void badObjectivesAreRefusedByName() {
 		assertThatIllegalArgumentException().isThrownBy(() -> ServiceLevels.NONE.withOverrides(Map.of("slo_ttft_s", "fast")))
 			.withMessageContaining("slo_ttft_s");

@@ -179,6 +179,14 @@ class HistoryApiTests {
 		assertThat(flagged.at("/reasons/0/rule").asString()).isEqualTo("critical-flags-differ");
 		assertThat(flagged.get("regressions")).isEmpty();
 
+		// A run none of whose cells matches the baseline's compared nothing: that is no pass.
+		ObjectNode elsewhere = pullRequest(last, "elsewhere", 1.0, "auto");
+		elsewhere.get("cells").forEach(cell -> ((ObjectNode) cell.get("params"))
+			.put("concurrency", cell.get("params").get("concurrency").intValue() + 1000));
+		JsonNode nothing = get("/api/runs/" + upload(List.of(elsewhere)).get(0) + "/verdict?baseline=" + ids.get(ids.size() - 1));
+		assertThat(nothing.get("status").asString()).isEqualTo("not-comparable");
+		assertThat(nothing.at("/reasons/0/rule").asString()).isEqualTo("no-comparable-cell");
+
 		JsonNode first = get("/api/runs/" + ids.get(0) + "/verdict");
 		assertThat(first.get("status").asString()).isEqualTo("no-baseline");
 		assertThat(first.get("baseline").isNull()).isTrue();

@@ -124,6 +124,36 @@ class EmbedTests {
 	}
 
 	@Test
+	void theSvgAxisIsSetByTheComparableBarsTheGreyedOnesEndInAnArrowWithTheirValueAndEveryCellIsLabelled() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String e = TestUploads.upload(mvc, "run-e-control.json");
+		String id = publish(reference, e, "Throughput of the control run", false);
+
+		MockHttpServletResponse svg = mvc.perform(get("/published/" + id + "/chart.svg").param("metric", "throughput_tps"))
+			.andReturn().getResponse();
+		Document document = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+			.parse(new ByteArrayInputStream(svg.getContentAsByteArray()));
+		String text = document.getDocumentElement().getTextContent();
+		// 18 comparable ratios near 1 set the axis; the two greyed ones (+4,323 %, +6,050 %) end at its top in an arrow.
+		assertThat(document.getElementsByTagName("polygon").getLength()).isEqualTo(2);
+		assertThat(text).contains("×44.23").contains("×61.5");
+		assertThat(text).doesNotContain("×20").doesNotContain("×10");
+		// every cell's label is written, turned, whole
+		NodeList texts = document.getElementsByTagName("text");
+		int turned = 0;
+		for (int i = 0; i < texts.getLength(); i++) {
+			Element label = (Element) texts.item(i);
+			if (label.getAttribute("transform").startsWith("rotate(-45")) {
+				turned++;
+				assertThat(label.getTextContent()).doesNotEndWith("…");
+			}
+		}
+		assertThat(turned).isEqualTo(20);
+		// the subtitle is never cut: the headline sentence is there whole
+		assertThat(text).doesNotContain("…");
+	}
+
+	@Test
 	void comparableBarsAreColouredAndTheRunPreviewIsAPng() throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String e = TestUploads.upload(mvc, "run-e-control.json");

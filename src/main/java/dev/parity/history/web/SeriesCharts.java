@@ -22,8 +22,12 @@ final class SeriesCharts {
 	record Break(int index, String run, String label) {
 	}
 
-	/** A change point marked on its chart. */
-	record Marker(int index, String anchor, String metric, String label, String direction) {
+	/**
+	 * A change point marked on its chart.
+	 *
+	 * @param change the change of the mean, signed, in percent (the label's number)
+	 */
+	record Marker(int index, String anchor, String metric, String label, String direction, double change) {
 	}
 
 	/**
@@ -103,7 +107,7 @@ final class SeriesCharts {
 			.map(cp -> new Marker(index.get(cp.run()), cp.anchor(), cp.metric(),
 					(cp.meanAfter() >= cp.meanBefore() ? "+" : "−")
 							+ String.format(Locale.ROOT, "%.1f %%", cp.magnitude() * 100),
-					cp.direction()))
+					cp.direction(), (cp.meanAfter() >= cp.meanBefore() ? 1 : -1) * Math.round(cp.magnitude() * 1000) / 10.0))
 			.toList();
 		return new Chart(metric, lines, changes);
 	}
