@@ -4,9 +4,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +33,14 @@ final class BackupArchive implements Closeable {
 
 	private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
-	/** A cells entry larger than this is refused rather than read into memory (1 GiB). */
-	private static final long MAX_ENTRY = 1L << 30;
+	/**
+	 * An entry larger than this is refused before it is read into memory: an eighth of the heap, at most 1 GiB (the
+	 * uploads the entries were are at most {@code parity.limits.max-request-size}, 128 MB by default).
+	 */
+	static final long MAX_ENTRY = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 8);
+
+	/** Read in pieces of this size, so that checking an entry holds no more than one piece. */
+	private static final int CHUNK = 64 << 10;
 
 	private final ZipFile zip;
 
@@ -70,7 +78,7 @@ final class BackupArchive implements Closeable {
 			}
 			JsonNode manifest;
 			try (InputStream in = zip.getInputStream(entry)) {
-				manifest = json.readTree(in);
+				manifest = json.readTree(upToLimit(in, Backups.MANIFEST));
 			}
 			catch (JacksonException ex) {
 				throw new BackupRejected(Backups.MANIFEST + " is not valid JSON: " + ex.getOriginalMessage());
@@ -146,7 +154,7 @@ final class BackupArchive implements Closeable {
 							+ quote(file.path("path").asString("")) + " of run " + quote(fileRow.path("run_id").asString(""))
 							+ " at position " + fileRow.path("position"));
 				}
-				read(file);
+				verify(file);
 				onlyFile = position == 0 ? fileRow.path("sha256").asString() : null;
 				position++;
 			}
@@ -290,7 +298,7 @@ final class BackupArchive implements Closeable {
 		}
 		JsonNode cells;
 		try (InputStream in = zip.getInputStream(zip.getEntry(entry.path("cells").asString()))) {
-			cells = json.readTree(in.readNBytes((int) Math.min(MAX_ENTRY, Integer.MAX_VALUE - 8)));
+			cells = json.readTree(upToLimit(in, entry.path("cells").asString()));
 		}
 		catch (JacksonException ex) {
 			throw new BackupRejected("damaged archive: the cells of run '" + entry.path("run").path("id").asString()
@@ -311,25 +319,91 @@ final class BackupArchive implements Closeable {
 		return new RunRestore.RestoredRun(entry.path("run"), rows, contents, cells);
 	}
 
+	/**
+	 * Checks a file's size and SHA-256 against the manifest, reading it in pieces: nothing of it is held, and no more
+	 * than its declared size is inflated.
+	 */
+	private void verify(JsonNode file) throws IOException {
+		String path = file.path("path").asString("");
+		long size = declaredSize(file, path);
+		MessageDigest sha256 = sha256();
+		byte[] chunk = new byte[CHUNK];
+		long read = 0;
+		try (InputStream in = zip.getInputStream(entry(path))) {
+			int n;
+			while (read <= size && (n = in.read(chunk)) >= 0) {
+				sha256.update(chunk, 0, n);
+				read += n;
+			}
+		}
+		if (read != size || !HexFormat.of().formatHex(sha256.digest()).equals(file.path("row").path("sha256").asString())) {
+			throw mismatch(path);
+		}
+	}
+
 	/** A file's content, after checking its size and SHA-256 against the manifest. */
 	private byte[] read(JsonNode file) throws IOException {
 		String path = file.path("path").asString("");
+		long size = declaredSize(file, path);
+		byte[] content = new byte[(int) size];
+		try (InputStream in = zip.getInputStream(entry(path))) {
+			if (in.readNBytes(content, 0, content.length) != size || in.read() >= 0) {
+				throw mismatch(path);
+			}
+		}
+		if (!Sha256.hex(content).equals(file.path("row").path("sha256").asString())) {
+			throw mismatch(path);
+		}
+		return content;
+	}
+
+	private ZipEntry entry(String path) {
 		ZipEntry entry = path.isEmpty() ? null : zip.getEntry(path);
 		if (entry == null) {
 			throw new BackupRejected("damaged archive: " + (path.isEmpty() ? "a file" : path) + " is missing");
 		}
+		return entry;
+	}
+
+	/** The size the manifest gives a file, refused beyond {@link #MAX_ENTRY} before anything of it is read. */
+	private long declaredSize(JsonNode file, String path) {
+		entry(path);
 		long size = file.path("row").path("size_bytes").asLong(-1);
-		if (size < 0 || size > MAX_ENTRY) {
+		if (size < 0) {
 			throw new BackupRejected("damaged archive: " + path + " has no usable size in the manifest");
 		}
-		byte[] content;
-		try (InputStream in = zip.getInputStream(entry)) {
-			content = in.readNBytes((int) size + 1);
+		if (size > MAX_ENTRY) {
+			throw tooLarge(path, size + " bytes");
 		}
-		if (content.length != size || !Sha256.hex(content).equals(file.path("row").path("sha256").asString())) {
-			throw new BackupRejected("damaged archive: " + path + " does not match its size and SHA-256 in the manifest");
+		return size;
+	}
+
+	/** An entry's bytes, refused once more than {@link #MAX_ENTRY} come out (whatever size its header declares). */
+	private static byte[] upToLimit(InputStream in, String path) throws IOException {
+		byte[] content = in.readNBytes((int) MAX_ENTRY);
+		if (content.length == MAX_ENTRY && in.read() >= 0) {
+			throw tooLarge(path, "more than " + MAX_ENTRY + " bytes");
 		}
-		return Arrays.copyOf(content, (int) size);
+		return content;
+	}
+
+	private static BackupRejected tooLarge(String path, String size) {
+		return new BackupRejected("the archive's " + path + " is " + size + "; a restore reads entries of at most "
+				+ (MAX_ENTRY >> 20) + " MiB (an eighth of the server's memory, at most 1 GiB): restore on a server with"
+				+ " more memory");
+	}
+
+	private static BackupRejected mismatch(String path) {
+		return new BackupRejected("damaged archive: " + path + " does not match its size and SHA-256 in the manifest");
+	}
+
+	private static MessageDigest sha256() {
+		try {
+			return MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/** Whether version {@code a} (e.g. {@code 3} or {@code 3.1}) is newer than {@code b}. */

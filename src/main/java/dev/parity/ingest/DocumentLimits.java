@@ -3,6 +3,7 @@ package dev.parity.ingest;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.parity.ingest.harness.JsonLimits;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.json.JsonFactory;
@@ -20,19 +21,30 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxSamples per-request samples per run, all cells together
  * @param maxJsonDepth nesting depth of a JSON document
  * @param maxStringLength characters in any one JSON string
+ * @param maxJsonNodes JSON values read into memory at once: in a harness upload, all its files together; in a run
+ * document, its cells one at a time and the rest; unset, eight per sample of {@code maxSamples}
+ * @param maxJsonArrayLength values in any one JSON array; unset, {@code maxSamples}
  */
 @ConfigurationProperties("parity.limits")
-public record DocumentLimits(int maxCells, int maxSamples, int maxJsonDepth, int maxStringLength) {
+public record DocumentLimits(int maxCells, int maxSamples, int maxJsonDepth, int maxStringLength, long maxJsonNodes,
+		int maxJsonArrayLength) {
 
 	public DocumentLimits {
 		maxCells = maxCells <= 0 ? 10_000 : maxCells;
 		maxSamples = maxSamples <= 0 ? 2_000_000 : maxSamples;
 		maxJsonDepth = maxJsonDepth <= 0 ? 64 : maxJsonDepth;
 		maxStringLength = maxStringLength <= 0 ? 1_000_000 : maxStringLength;
+		maxJsonNodes = maxJsonNodes <= 0 ? 8L * maxSamples : maxJsonNodes;
+		maxJsonArrayLength = maxJsonArrayLength <= 0 ? maxSamples : maxJsonArrayLength;
 	}
 
 	public static DocumentLimits defaults() {
-		return new DocumentLimits(0, 0, 0, 0);
+		return new DocumentLimits(0, 0, 0, 0, 0, 0);
+	}
+
+	/** The limits of reading JSON (or YAML) into memory. */
+	public JsonLimits jsonLimits() {
+		return new JsonLimits(maxJsonNodes, maxJsonArrayLength, maxJsonDepth);
 	}
 
 	/** A strict reader within these limits: a duplicate key or trailing garbage is an error too. */

@@ -12,6 +12,7 @@ import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.HarnessImport;
 import dev.parity.ingest.harness.HarnessImporters;
 import dev.parity.ingest.harness.ImportRejected;
+import dev.parity.ingest.harness.ImportTooLarge;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableMapping;
 import dev.parity.ingest.harness.UploadedFiles;
@@ -122,7 +123,7 @@ public class HarnessIngest {
 		}
 		UploadedFiles expanded;
 		try {
-			expanded = UploadedFiles.expand(files);
+			expanded = UploadedFiles.expand(files, limits.jsonLimits());
 		}
 		catch (ImportRejected rejected) {
 			return new Preview(new Detection(null, List.of(), rejected.getMessage()), format, List.of(), List.of(), null, null,
@@ -148,12 +149,22 @@ public class HarnessIngest {
 	 */
 	public Preview preview(UploadedFiles files, @Nullable HarnessFormat format, @Nullable SavedFormat saved,
 			ObjectNode provenance, @Nullable TableMapping mapping) {
+		try {
+			return read(files, format, saved, provenance, mapping);
+		}
+		catch (ImportTooLarge tooLarge) {
+			throw new UploadTooLarge("files", tooLarge.getMessage());
+		}
+	}
+
+	private Preview read(UploadedFiles files, @Nullable HarnessFormat format, @Nullable SavedFormat saved,
+			ObjectNode provenance, @Nullable TableMapping mapping) {
 		Detection detection = files.detection();
 		HarnessFormat chosen = format != null || saved != null ? format : detection.format();
 		List<Problem> problems = new ArrayList<>();
 		if (chosen == null && saved == null && detection.candidates().isEmpty()) {
 			// A file of a known harness is never read by a saved format unasked: only files nothing built in reads.
-			List<SavedFormat> found = savedFormats.detect(files.files());
+			List<SavedFormat> found = savedFormats.detect(files.files(), limits.jsonLimits());
 			if (found.size() == 1) {
 				saved = found.get(0);
 				detection = new Detection(null, List.of(), "saved format " + saved.id() + ": every path its detect lists"
@@ -168,7 +179,10 @@ public class HarnessIngest {
 		if (saved != null) {
 			HarnessImport imported;
 			try {
-				imported = MappedImport.read(saved, files.files());
+				imported = MappedImport.read(saved, files.files(), limits.jsonLimits());
+			}
+			catch (ImportTooLarge tooLarge) {
+				throw tooLarge;
 			}
 			catch (ImportRejected rejected) {
 				problems.add(new Problem("files", rejected.getMessage()));
@@ -185,6 +199,9 @@ public class HarnessIngest {
 		HarnessImport imported;
 		try {
 			imported = HarnessImporters.read(chosen, files, mapping);
+		}
+		catch (ImportTooLarge tooLarge) {
+			throw tooLarge;
 		}
 		catch (ImportRejected rejected) {
 			problems.add(new Problem("files", rejected.getMessage()));
@@ -229,7 +246,15 @@ public class HarnessIngest {
 	@Transactional
 	public Stored store(List<InputFile> files, @Nullable HarnessFormat format, @Nullable SavedFormat saved,
 			ObjectNode provenance, @Nullable TableMapping mapping, String uploadedBy) {
-		Preview preview = preview(files, format, saved, provenance, mapping);
+		Preview preview;
+		try {
+			preview = preview(files, format, saved, provenance, mapping);
+		}
+		catch (UploadTooLarge tooLarge) {
+			audit.refused("import-run", names(files), tooLarge.getMessage());
+			counters.refused("import", "too-large");
+			throw tooLarge;
+		}
 		if (!preview.storable()) {
 			audit.refused("import-run", names(files), preview.problems().toString());
 			counters.refused("import", "invalid");

@@ -7,6 +7,9 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 import dev.parity.audit.AuditTrail;
+import dev.parity.ingest.harness.ImportTooLarge;
+import dev.parity.ingest.harness.JsonBudget;
+import dev.parity.ingest.harness.JsonLimits;
 import dev.parity.run.Cell;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunDocumentReader;
@@ -103,7 +106,7 @@ public class RunIngest {
 			// Problems quote the document (a field name with a NUL in it): the audit trail stores them as text.
 			audit.refused("upload-run", fileName,
 					RunDocumentValidator.printable(rejected.problems().size() + " problem(s): " + rejected.getMessage()));
-			counters.refused("document", "invalid");
+			counters.refused("document", rejected instanceof UploadTooLarge ? "too-large" : "invalid");
 			throw rejected;
 		}
 		counters.stored("document", stored.created());
@@ -126,18 +129,25 @@ public class RunIngest {
 
 	/** Parses JSON strictly, turning a syntax error into a problem that says where. */
 	public static JsonNode parse(byte[] bytes) {
-		return parse(bytes, STRICT);
+		return parse(bytes, STRICT, JsonLimits.DEFAULT);
 	}
 
-	private static JsonNode parse(byte[] bytes, JsonMapper mapper) {
+	private static JsonNode parse(byte[] bytes, JsonMapper mapper, JsonLimits limits) {
 		if (bytes.length == 0) {
 			throw empty();
 		}
 		try {
+			// Counted before the tree is built: one that would not fit is refused having taken no memory.
+			try (JsonParser counting = mapper.createParser(bytes)) {
+				JsonBudget.of(limits).check(counting, "$");
+			}
 			return mapper.readTree(bytes);
 		}
 		catch (JacksonException ex) {
 			throw notJson(ex);
+		}
+		catch (ImportTooLarge ex) {
+			throw new UploadTooLarge("$", ex.getMessage().substring("$: ".length()));
 		}
 	}
 
@@ -165,9 +175,11 @@ public class RunIngest {
 		try (JsonParser parser = reader.createParser(bytes)) {
 			if (parser.nextToken() != JsonToken.START_OBJECT) {
 				// Not an object: nothing to stream; the validator says what it is.
-				return new Read(RunDocumentValidator.validate(parse(bytes, reader)), header, null, false);
+				return new Read(RunDocumentValidator.validate(parse(bytes, reader, limits.jsonLimits())), header, null, false);
 			}
 			boolean valid = true;
+			// Everything but the cells is held together; each cell is held alone, as it is read.
+			JsonBudget headerBudget = JsonBudget.of(limits.jsonLimits());
 			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
 				String name = parser.currentName();
 				JsonToken value = parser.nextToken();
@@ -176,7 +188,8 @@ public class RunIngest {
 					Predicate<String> knownMetric = RunDocumentValidator.Streaming
 						.knownMetrics(definitions != null ? definitions : header.get("metric_definitions"));
 					while (parser.nextToken() != JsonToken.END_ARRAY) {
-						JsonNode cell = parser.readValueAsTree();
+						JsonNode cell = tree(parser, JsonBudget.of(limits.jsonLimits()), "$.cells[" + cellCount + "]",
+								storing);
 						cellCount++;
 						sampleCount += cell.path("samples").size();
 						if (cellCount > limits.maxCells() || sampleCount > limits.maxSamples()) {
@@ -200,7 +213,7 @@ public class RunIngest {
 					}
 				}
 				else {
-					header.set(name, parser.readValueAsTree());
+					header.set(name, tree(parser, headerBudget, "$." + name, storing));
 					definitionsAfterCells |= definitions == null && cellsStreamed && name.equals("metric_definitions");
 				}
 			}
@@ -226,6 +239,22 @@ public class RunIngest {
 		RunDocument run = RunDocumentReader.read(withoutCells);
 		return new Read(problems, header,
 				new RunDocument(run.title(), run.role(), run.recordedAt(), run.provenance(), cells), false);
+	}
+
+	/**
+	 * The value the parser is at, as a tree, counted against the budget as it is built.
+	 * @throws UploadTooLarge naming the limit, when the value would go beyond it (the storing is discarded)
+	 */
+	private static JsonNode tree(JsonParser parser, JsonBudget budget, String path, RunWriter.@Nullable Storing storing) {
+		try {
+			return budget.readCurrent(parser, path);
+		}
+		catch (ImportTooLarge ex) {
+			if (storing != null) {
+				storing.discard();
+			}
+			throw new UploadTooLarge(path, ex.getMessage().substring(path.length() + 2));
+		}
 	}
 
 	private static ObjectNode withoutSamples(ObjectNode cell) {

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunFileRejected;
+import dev.parity.ingest.UploadTooLarge;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -16,7 +17,7 @@ import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 
 /**
- * Turns a rejected upload into a 400 that lists every problem with its JSON path.
+ * Turns a rejected upload into a 400 that lists every problem with its JSON path (413 for one that would not fit).
  */
 @RestControllerAdvice
 class ErrorHandlingAdvice {
@@ -24,6 +25,12 @@ class ErrorHandlingAdvice {
 	@ExceptionHandler(RunFileRejected.class)
 	ResponseEntity<Map<String, List<Problem>>> rejectUpload(RunFileRejected rejected) {
 		return ResponseEntity.badRequest().body(Map.of("errors", rejected.problems()));
+	}
+
+	/** An upload that would not fit in what the server reads per upload: 413, the limit named. */
+	@ExceptionHandler(UploadTooLarge.class)
+	ResponseEntity<Map<String, List<Problem>>> rejectTooLarge(UploadTooLarge rejected) {
+		return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(Map.of("errors", rejected.problems()));
 	}
 
 	@ExceptionHandler(HttpMessageNotReadableException.class)

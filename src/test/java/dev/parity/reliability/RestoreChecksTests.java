@@ -121,6 +121,58 @@ class RestoreChecksTests {
 		}
 	}
 
+	@Test
+	void anEntryOfNineHundredMebibytesOfZerosIsRefusedNamingTheLimitAndTheServerKeepsAnswering() throws Exception {
+		String id = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
+		byte[] backup = backup();
+		ApiClient client = new ApiClient("http://localhost:" + port);
+		TestUploads.RowCounts before = TestUploads.rows(jdbc);
+		long limit = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 8);
+		long zeros = Math.max(900L << 20, limit + (1 << 20));
+		String path = runEntry(JSON.readTree(entries(backup).get("manifest.json")), id).get("files").get(0).get("path")
+			.asString();
+
+		// The manifest declares the size: refused before a byte of the entry is read.
+		byte[] declared = withZeros(rewrite(backup, (manifest, entries) -> ((ObjectNode) runEntry(manifest, id).get("files")
+			.get(0).get("row")).put("size_bytes", zeros)), path, zeros);
+		assertThat(declared.length).isLessThan(16 << 20);
+		Answer refused = client.restore(declared);
+		assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+		assertThat(refused.body()).contains("the archive's " + path + " is " + zeros + " bytes")
+			.contains("a restore reads entries of at most " + (limit >> 20) + " MiB");
+		assertThat(client.get("/actuator/health").status()).isEqualTo(200);
+
+		// The manifest keeps the document's size: the zeros are refused once more than that has been inflated.
+		Answer lying = client.restore(withZeros(backup, path, zeros));
+		assertThat(lying.status()).as(lying.toString()).isEqualTo(400);
+		assertThat(lying.body()).contains(path + " does not match its size and SHA-256 in the manifest");
+		assertThat(client.get("/actuator/health").status()).isEqualTo(200);
+
+		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
+	}
+
+	/** The archive with one entry replaced by {@code size} zeros, deflated as the archive is written. */
+	private static byte[] withZeros(byte[] archive, String path, long size) throws IOException {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		try (ZipOutputStream zip = new ZipOutputStream(out)) {
+			zip.setLevel(1);
+			for (Map.Entry<String, byte[]> entry : entries(archive).entrySet()) {
+				zip.putNextEntry(new ZipEntry(entry.getKey()));
+				if (entry.getKey().equals(path)) {
+					byte[] chunk = new byte[1 << 20];
+					for (long written = 0; written < size; written += chunk.length) {
+						zip.write(chunk, 0, (int) Math.min(chunk.length, size - written));
+					}
+				}
+				else {
+					zip.write(entry.getValue());
+				}
+				zip.closeEntry();
+			}
+		}
+		return out.toByteArray();
+	}
+
 	private byte[] backup() throws Exception {
 		return mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk()).andReturn()
 			.getResponse().getContentAsByteArray();

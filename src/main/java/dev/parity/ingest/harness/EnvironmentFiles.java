@@ -33,15 +33,15 @@ final class EnvironmentFiles {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	/** {@code Key: value} (old layout) or {@code Key      : value} (sectioned layout). */
-	private static final Pattern FIELD = Pattern.compile("^([A-Za-z][A-Za-z0-9 _./()-]*?)\\s*:\\s?(.*)$");
+	/** The characters of a field's name after its first letter ({@code Key: value}). */
+	private static final String KEY_CHARACTERS = " _./()-";
 
-	private static final Pattern GPU_LINE = Pattern.compile("^\\s*GPU (\\d+): (.+)$");
+	private static final Pattern GPU_LINE = Pattern.compile("^\\s*+GPU (\\d++): (.+)$");
 
 	/** {@code Linux-5.15.0-107-generic-x86_64-with-glibc2.31} → {@code 5.15.0-107-generic}. */
-	private static final Pattern KERNEL = Pattern.compile("^Linux-(.+?)-(x86_64|aarch64|arm64|ppc64le|s390x)(-with-.*)?$");
+	private static final Pattern KERNEL = Pattern.compile("^Linux-(.+?)-(x86_64|aarch64|arm64|ppc64le|s390x)(-with-.*+)?$");
 
-	private static final Pattern PIP_LINE = Pattern.compile("^([A-Za-z0-9][A-Za-z0-9._-]*)(\\[[^\\]]*\\])?\\s*(===?|@)\\s*(\\S.*)$");
+	private static final Pattern PIP_LINE = Pattern.compile("^([A-Za-z0-9][A-Za-z0-9._-]*+)(\\[[^\\]]*+\\])?+\\s*+(===?|@)\\s*+(\\S.*)$");
 
 	private static final Set<String> UNKNOWN = Set.of("could not collect", "n/a", "no cuda", "none", "");
 
@@ -116,16 +116,16 @@ final class EnvironmentFiles {
 				}
 				continue;
 			}
-			Matcher field = FIELD.matcher(line);
-			if (!field.matches()) {
+			String[] field = field(line);
+			if (field == null) {
 				continue;
 			}
-			String key = field.group(1).strip();
-			String value = field.group(2).strip();
+			String key = field[0];
+			String value = field[1];
 			switch (key) {
 				case "Nvidia driver version" -> known(value).ifPresent(v -> environment.put("driver", v));
 				case "CUDA runtime version" -> known(value).ifPresent(v -> environment.put("cuda", v));
-				case "OS" -> known(value).ifPresent(v -> environment.put("os", v.replaceFirst("\\s*\\([^)]*\\)$", "")));
+				case "OS" -> known(value).ifPresent(v -> environment.put("os", withoutLastParentheses(v)));
 				case "Python platform" -> {
 					Matcher kernel = KERNEL.matcher(value);
 					if (kernel.matches()) {
@@ -154,6 +154,60 @@ final class EnvironmentFiles {
 				}
 			}
 		}
+	}
+
+	/**
+	 * The name and value of a {@code Key: value} line (old layout) or {@code Key      : value} (sectioned layout), both
+	 * stripped; {@code null} for any other line. The name is what comes before the first colon: a letter, then letters,
+	 * digits and {@code  _./()-}, then white space. One pass over the line (a regular expression with a lazy name
+	 * followed by white space took time in the square of a long line's length).
+	 */
+	static String @Nullable [] field(String line) {
+		int colon = line.indexOf(':');
+		if (colon < 1 || !isAsciiLetter(line.charAt(0))) {
+			return null;
+		}
+		int end = colon;
+		while (end > 1 && isWhitespace(line.charAt(end - 1))) {
+			end--;
+		}
+		for (int i = 1; i < end; i++) {
+			char c = line.charAt(i);
+			if (!isAsciiLetter(c) && !(c >= '0' && c <= '9') && KEY_CHARACTERS.indexOf(c) < 0) {
+				return null;
+			}
+		}
+		return new String[] { line.substring(0, end).strip(), line.substring(colon + 1).strip() };
+	}
+
+	/**
+	 * The text without the parenthesised part it ends with and the white space before it ({@code Ubuntu 22.04.4 LTS
+	 * (x86_64)} → {@code Ubuntu 22.04.4 LTS}), as {@code replaceFirst("\\s*\\([^)]*\\)$", "")} gives it, in one pass.
+	 */
+	static String withoutLastParentheses(String text) {
+		int last = text.length() - 1;
+		if (last < 0 || text.charAt(last) != ')') {
+			return text;
+		}
+		// The leftmost '(' after the ')' before the last one: nothing between it and the end is a ')'.
+		int open = text.indexOf('(', text.lastIndexOf(')', last - 1) + 1);
+		if (open < 0 || open >= last) {
+			return text;
+		}
+		int start = open;
+		while (start > 0 && isWhitespace(text.charAt(start - 1))) {
+			start--;
+		}
+		return text.substring(0, start);
+	}
+
+	private static boolean isAsciiLetter(char c) {
+		return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+	}
+
+	/** White space as {@code \\s} means it in a regular expression. */
+	private static boolean isWhitespace(char c) {
+		return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
 	}
 
 	private static void nvidiaSmi(ParsedFile file, Map<String, Object> environment) {

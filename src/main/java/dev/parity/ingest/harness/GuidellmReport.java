@@ -31,6 +31,9 @@ final class GuidellmReport implements HarnessImporter {
 			new Conversion("itl_ms", MetricUnit.MILLISECONDS), "request_latency",
 			new Conversion("e2e_latency_s", MetricUnit.SECONDS));
 
+	/** The data arguments a report names are a few key=value pairs. */
+	private static final JsonLimits ARGS_DATA = new JsonLimits(10_000, 10_000, 16);
+
 	private static final String TOTALS = "report totals (request_totals)";
 
 	private static final String SCHEDULER = "scheduler (requests made)";
@@ -173,7 +176,9 @@ final class GuidellmReport implements HarnessImporter {
 		String trimmed = data.trim();
 		if (trimmed.startsWith("{")) {
 			try {
-				JsonNode json = HarnessJson.parse("args.data", trimmed);
+				byte[] bytes = trimmed.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+				// A few key=value pairs: a budget of its own, small.
+				JsonNode json = HarnessJson.parse("args.data", bytes, 0, bytes.length, 0, JsonBudget.of(ARGS_DATA));
 				json.forEachEntry((key, value) -> {
 					if (Fields.number(value) != null) {
 						values.put(key, Fields.number(value));

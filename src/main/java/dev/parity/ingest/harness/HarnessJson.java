@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -47,10 +48,22 @@ final class HarnessJson {
 	 * reported line is the file's)
 	 */
 	static JsonNode parse(String name, byte[] bytes, int offset, int length, int lineOffset) {
+		return parse(name, bytes, offset, length, lineOffset, JsonBudget.of(JsonLimits.DEFAULT));
+	}
+
+	/**
+	 * One JSON value, counted against the upload's budget before its tree is built.
+	 * @throws ImportTooLarge when it goes beyond the budget's limits
+	 */
+	static JsonNode parse(String name, byte[] bytes, int offset, int length, int lineOffset, JsonBudget budget) {
 		if (isBlank(bytes, offset, length)) {
 			throw new ImportRejected(name + ": empty, not JSON");
 		}
+		long mark = budget.used();
 		try {
+			try (JsonParser counting = MAPPER.createParser(bytes, offset, length)) {
+				budget.check(counting, name);
+			}
 			JsonNode node = MAPPER.readTree(bytes, offset, length);
 			if (node == null || node.isMissingNode()) {
 				throw new ImportRejected(name + ": empty, not JSON");
@@ -58,6 +71,7 @@ final class HarnessJson {
 			return node;
 		}
 		catch (JacksonException ex) {
+			budget.reset(mark);
 			throw new ImportRejected(name + ": not valid JSON: " + describe(ex, lineOffset), ex);
 		}
 	}

@@ -130,7 +130,7 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 			return file.json();
 		}
 		try {
-			JsonNode node = YAML.readTree(file.text());
+			JsonNode node = file.yaml(YAML, file.text());
 			if (node == null || node.isMissingNode()) {
 				throw new ImportRejected(file.name() + ": empty, not a report");
 			}

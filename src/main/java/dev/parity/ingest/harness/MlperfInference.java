@@ -106,7 +106,7 @@ final class MlperfInference implements HarnessImporter {
 				continue;
 			}
 			byte[] json = line.substring(MLLOG.length()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-			JsonNode record = HarnessJson.parse(file.name() + " line " + (i + 1), json, 0, json.length, 0);
+			JsonNode record = file.parse(file.name() + " line " + (i + 1), json, 0, json.length, 0);
 			String key = Fields.text(record, "key");
 			if (key != null) {
 				records.putIfAbsent(key, record.path("value"));

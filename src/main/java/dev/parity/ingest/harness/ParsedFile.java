@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
@@ -19,6 +20,9 @@ final class ParsedFile {
 	private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
 	private final InputFile file;
+
+	/** What is left of the upload's limits: every file of an upload is counted against the same budget. */
+	private final JsonBudget budget;
 
 	private @Nullable JsonNode json;
 
@@ -37,11 +41,25 @@ final class ParsedFile {
 	private final java.util.Map<String, java.util.Optional<?>> readings = new java.util.HashMap<>();
 
 	ParsedFile(InputFile file) {
-		this.file = file;
+		this(file, JsonBudget.of(JsonLimits.DEFAULT));
 	}
 
-	static List<ParsedFile> of(List<InputFile> files) {
-		return files.stream().map(ParsedFile::new).toList();
+	ParsedFile(InputFile file, JsonBudget budget) {
+		this.file = file;
+		this.budget = budget;
+	}
+
+	/** The files of one upload, read within one budget. */
+	static List<ParsedFile> of(List<InputFile> files, JsonBudget budget) {
+		return files.stream().map(file -> new ParsedFile(file, budget)).toList();
+	}
+
+	/**
+	 * One JSON value of this file (a line, a record), counted against the upload's budget.
+	 * @throws ImportTooLarge beyond the upload's limits
+	 */
+	JsonNode parse(String name, byte[] bytes, int offset, int length, int lineOffset) {
+		return HarnessJson.parse(name, bytes, offset, length, lineOffset, budget);
 	}
 
 	String name() {
@@ -136,8 +154,11 @@ final class ParsedFile {
 		if (!yamlTried && !looksLikeJson() && text().contains(marker + ":")) {
 			yamlTried = true;
 			try {
-				JsonNode node = YAML.readTree(text());
+				JsonNode node = yaml(YAML, text());
 				yaml = node != null && node.isObject() ? node : null;
+			}
+			catch (ImportTooLarge ex) {
+				throw ex;
 			}
 			catch (JacksonException ex) {
 				yaml = null;
@@ -150,12 +171,35 @@ final class ParsedFile {
 		return yaml != null && yaml.has(marker) ? yaml : null;
 	}
 
+	/**
+	 * The text as YAML, counted against the upload's budget before its tree is built.
+	 * @throws ImportTooLarge beyond the upload's limits
+	 */
+	JsonNode yaml(YAMLMapper mapper, String yamlText) {
+		long mark = budget.used();
+		try {
+			try (JsonParser counting = mapper.createParser(yamlText)) {
+				budget.check(counting, name());
+			}
+			return mapper.readTree(yamlText);
+		}
+		catch (RuntimeException ex) {
+			if (!(ex instanceof ImportTooLarge)) {
+				budget.reset(mark);
+			}
+			throw ex;
+		}
+	}
+
 	private void parseWhole() {
 		if (json != null || jsonProblem != null) {
 			return;
 		}
 		try {
-			json = HarnessJson.parse(name(), bytes());
+			json = HarnessJson.parse(name(), bytes(), 0, bytes().length, 0, budget);
+		}
+		catch (ImportTooLarge ex) {
+			throw ex;
 		}
 		catch (ImportRejected ex) {
 			jsonProblem = ex;
@@ -183,7 +227,10 @@ final class ParsedFile {
 			lineNumber++;
 			if (!HarnessJson.isBlank(bytes, start, end - start)) {
 				try {
-					lines.add(HarnessJson.parse(name(), bytes, start, end - start, lineNumber - 1));
+					lines.add(HarnessJson.parse(name(), bytes, start, end - start, lineNumber - 1, budget));
+				}
+				catch (ImportTooLarge ex) {
+					throw ex;
 				}
 				catch (ImportRejected ex) {
 					// A file whose first value is broken is a broken JSON file, not JSON Lines.

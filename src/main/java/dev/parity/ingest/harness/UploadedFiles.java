@@ -16,17 +16,26 @@ public final class UploadedFiles {
 
 	private @Nullable Detection detection;
 
-	private UploadedFiles(List<InputFile> files) {
+	private UploadedFiles(List<InputFile> files, JsonLimits limits) {
 		this.files = List.copyOf(files);
-		this.parsed = ParsedFile.of(this.files);
+		this.parsed = ParsedFile.of(this.files, new JsonBudget(limits));
 	}
 
 	/**
-	 * The uploaded files with every zip replaced by its entries.
+	 * The uploaded files with every zip replaced by its entries, read within the default limits.
 	 * @throws ImportRejected when a zip is corrupt, empty, or inflates beyond the limits (naming it)
 	 */
 	public static UploadedFiles expand(List<InputFile> uploaded) {
-		return new UploadedFiles(InputFiles.expand(uploaded));
+		return expand(uploaded, JsonLimits.DEFAULT);
+	}
+
+	/**
+	 * The uploaded files with every zip replaced by its entries; their JSON (and YAML) is read within {@code limits},
+	 * all files together.
+	 * @throws ImportRejected when a zip is corrupt, empty, or inflates beyond the limits (naming it)
+	 */
+	public static UploadedFiles expand(List<InputFile> uploaded, JsonLimits limits) {
+		return new UploadedFiles(InputFiles.expand(uploaded), limits);
 	}
 
 	/** The files, zips expanded. */

@@ -9,9 +9,13 @@ import java.util.Set;
 import dev.parity.ingest.Problem;
 import dev.parity.ingest.harness.HarnessImport;
 import dev.parity.ingest.harness.ImportRejected;
+import dev.parity.ingest.harness.ImportTooLarge;
+import dev.parity.ingest.harness.JsonBudget;
+import dev.parity.ingest.harness.JsonLimits;
 import dev.parity.ingest.harness.InputFile;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -32,10 +36,23 @@ public final class MappedImport {
 	 * @throws ImportRejected naming the file, the cell and the mapping key
 	 */
 	public static HarnessImport read(SavedFormat format, List<InputFile> files) {
-		return read(format.mapping(), format.id(), files);
+		return read(format, files, JsonLimits.DEFAULT);
+	}
+
+	/**
+	 * The files (zips expanded) read with the format, each file within {@code limits} (one is held at a time).
+	 * @throws ImportRejected naming the file, the cell and the mapping key
+	 * @throws ImportTooLarge naming the file and the limit
+	 */
+	public static HarnessImport read(SavedFormat format, List<InputFile> files, JsonLimits limits) {
+		return read(format.mapping(), format.id(), files, limits);
 	}
 
 	static HarnessImport read(FieldMapping mapping, String label, List<InputFile> files) {
+		return read(mapping, label, files, JsonLimits.DEFAULT);
+	}
+
+	static HarnessImport read(FieldMapping mapping, String label, List<InputFile> files, JsonLimits limits) {
 		ObjectNode document = JsonNodeFactory.instance.objectNode();
 		document.putObject("harness").put("name", mapping.name());
 		ArrayNode cells = document.putArray("cells");
@@ -43,7 +60,7 @@ public final class MappedImport {
 		notes.add("read with the saved format " + label);
 		List<String> skipped = new ArrayList<>();
 		for (InputFile file : files) {
-			Object parsed = parse(file);
+			Object parsed = parse(file, JsonBudget.of(limits));
 			if (parsed == null) {
 				skipped.add(file.name());
 				continue;
@@ -171,8 +188,17 @@ public final class MappedImport {
 		return "sample";
 	}
 
-	/** The file as plain JSON values; {@code null} when it is not JSON at all. */
+	/** The file as plain JSON values, within the default limits; {@code null} when it is not JSON at all. */
 	static @Nullable Object parse(InputFile file) {
+		return parse(file, JsonBudget.of(JsonLimits.DEFAULT));
+	}
+
+	/**
+	 * The file as plain JSON values, counted against the budget before they are built; {@code null} when it is not
+	 * JSON at all.
+	 * @throws ImportTooLarge when it goes beyond the budget's limits
+	 */
+	static @Nullable Object parse(InputFile file, JsonBudget budget) {
 		String text = new String(file.content(), StandardCharsets.UTF_8);
 		if (text.startsWith("\uFEFF")) {
 			text = text.substring(1);
@@ -181,10 +207,15 @@ public final class MappedImport {
 		if (!start.startsWith("{") && !start.startsWith("[")) {
 			return null;
 		}
+		long mark = budget.used();
 		try {
+			try (JsonParser counting = JSON.createParser(text)) {
+				budget.check(counting, file.name());
+			}
 			return JSON.readValue(text, Object.class);
 		}
 		catch (JacksonException ex) {
+			budget.reset(mark);
 			throw new ImportRejected(file.name() + ": not valid JSON: " + ex.getOriginalMessage());
 		}
 	}

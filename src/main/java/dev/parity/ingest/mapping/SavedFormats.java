@@ -11,6 +11,9 @@ import dev.parity.audit.AuditTrail;
 import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.harness.ImportRejected;
+import dev.parity.ingest.harness.ImportTooLarge;
+import dev.parity.ingest.harness.JsonBudget;
+import dev.parity.ingest.harness.JsonLimits;
 import dev.parity.ingest.harness.InputFile;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -177,13 +180,26 @@ public class SavedFormats {
 	 * built-in format recognises: a file of a known harness is never given to a saved format by detection.
 	 */
 	public List<SavedFormat> detect(List<InputFile> files) {
+		return detect(files, JsonLimits.DEFAULT);
+	}
+
+	/**
+	 * The saved formats whose every {@code detect} path exists in the files, read within {@code limits} (all files
+	 * together: they are held together).
+	 * @throws ImportTooLarge when the files go beyond the limits
+	 */
+	public List<SavedFormat> detect(List<InputFile> files, JsonLimits limits) {
 		List<Object> parsed = new ArrayList<>();
+		JsonBudget budget = new JsonBudget(limits);
 		for (InputFile file : files) {
 			try {
-				Object value = MappedImport.parse(file);
+				Object value = MappedImport.parse(file, budget);
 				if (value != null) {
 					parsed.add(value);
 				}
+			}
+			catch (ImportTooLarge ex) {
+				throw ex;
 			}
 			catch (ImportRejected ex) {
 				return List.of();

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
+import dev.parity.ingest.UploadTooLarge;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.MetricColumn;
@@ -67,6 +68,9 @@ final class ImportRequest {
 		try {
 			node = RunIngest.parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
 		}
+		catch (UploadTooLarge tooLarge) {
+			throw new UploadTooLarge("provenance", tooLarge.problems().get(0).message());
+		}
 		catch (RunFileRejected rejected) {
 			throw new RunFileRejected("provenance", rejected.problems().get(0).message());
 		}
@@ -89,6 +93,9 @@ final class ImportRequest {
 		JsonNode node;
 		try {
 			node = RunIngest.parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		}
+		catch (UploadTooLarge tooLarge) {
+			throw new UploadTooLarge("mapping", tooLarge.problems().get(0).message());
 		}
 		catch (RunFileRejected rejected) {
 			throw new RunFileRejected("mapping", rejected.problems().get(0).message());

@@ -5,10 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.ingest.harness.ImportTooLarge;
+import dev.parity.ingest.harness.JsonBudget;
+import dev.parity.ingest.harness.JsonLimits;
 import dev.parity.ingest.harness.MetricColumn;
 import dev.parity.ingest.harness.MetricUnit;
 import dev.parity.ingest.harness.TableMapping;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -192,7 +196,14 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		put(workload, "reasoning", reasoning);
 		if (StringUtils.hasText(requestParams)) {
 			try {
+				// Counted before the tree is built: a form field can hold a huge array in few bytes.
+				try (JsonParser counting = json.createParser(requestParams)) {
+					JsonBudget.of(JsonLimits.DEFAULT).check(counting, "request parameters");
+				}
 				workload.set("request_params", json.readTree(requestParams));
+			}
+			catch (ImportTooLarge ex) {
+				throw new IllegalArgumentException(ex.getMessage(), ex);
 			}
 			catch (RuntimeException ex) {
 				workload.put("request_params", requestParams.strip());

@@ -11,13 +11,16 @@ import dev.parity.compare.ThresholdDefaults;
 import dev.parity.compare.Flag;
 import dev.parity.compare.RunChecks;
 import dev.parity.compare.RunFlags;
+import dev.parity.ingest.DocumentLimits;
 import dev.parity.ingest.HarnessIngest;
 import dev.parity.ingest.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
+import dev.parity.ingest.UploadTooLarge;
 import dev.parity.ingest.UploadCounters;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.ImportRejected;
+import dev.parity.ingest.harness.ImportTooLarge;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableColumns;
 import dev.parity.ingest.harness.TableMapping;
@@ -68,8 +71,12 @@ class UploadController {
 	/** The thresholds every page flags runs with: the preview says what the run page will. */
 	private final ThresholdDefaults thresholds;
 
+	/** What one upload may be read into (its JSON values, arrays, depth). */
+	private final DocumentLimits limits;
+
 	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json,
-			SavedFormats savedFormats, UploadCounters counters, ThresholdDefaults thresholds) {
+			SavedFormats savedFormats, UploadCounters counters, ThresholdDefaults thresholds, DocumentLimits limits) {
+		this.limits = limits;
 		this.thresholds = thresholds;
 		this.savedFormats = savedFormats;
 		this.counters = counters;
@@ -111,21 +118,31 @@ class UploadController {
 		UploadedFiles expanded;
 		try {
 			// Once per request: detection and the preview read the same entries.
-			expanded = UploadedFiles.expand(files);
+			expanded = UploadedFiles.expand(files, limits.jsonLimits());
 		}
 		catch (ImportRejected rejected) {
 			response.setStatus(HttpStatus.BAD_REQUEST.value());
 			return uploadForm(model, List.of(new Problem("files", rejected.getMessage())), "the form", null);
 		}
 		HarnessFormat picked = pick.builtIn();
-		boolean nativeDocument = picked == HarnessFormat.NATIVE
-				|| (picked == null && pick.saved() == null && files.size() == 1 && expanded.detection().format() == HarnessFormat.NATIVE)
-				|| (picked == null && pick.saved() == null && files.size() == 1 && looksLikeJsonObject(files.get(0)) && !expanded.detection().certain());
+		boolean nativeDocument;
+		try {
+			nativeDocument = picked == HarnessFormat.NATIVE
+					|| (picked == null && pick.saved() == null && files.size() == 1 && expanded.detection().format() == HarnessFormat.NATIVE)
+					|| (picked == null && pick.saved() == null && files.size() == 1 && looksLikeJsonObject(files.get(0)) && !expanded.detection().certain());
+		}
+		catch (ImportTooLarge tooLarge) {
+			return tooLarge(model, response, tooLarge.getMessage());
+		}
 		if (nativeDocument && files.size() == 1) {
 			InputFile file = files.get(0);
 			try {
 				Stored stored = ingest.ingestDocument(file.content(), file.name(), principal.getName());
 				return "redirect:/runs/" + stored.id() + (stored.created() ? "" : "?existing");
+			}
+			catch (UploadTooLarge tooLarge) {
+				response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
+				return uploadForm(model, tooLarge.problems(), file.name(), null);
 			}
 			catch (RunFileRejected rejected) {
 				String text = new String(file.content(), StandardCharsets.UTF_8);
@@ -141,13 +158,26 @@ class UploadController {
 			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
 			return uploadForm(model, List.of(new Problem("files", tooLarge.getMessage())), "the form", null);
 		}
-		return importPage(model, token, files, expanded, pick, ProvenanceForm.empty(), null);
+		try {
+			return importPage(model, token, files, expanded, pick, ProvenanceForm.empty(), null);
+		}
+		catch (UploadTooLarge tooLarge) {
+			pending.release(token);
+			return tooLarge(model, response, tooLarge.getMessage());
+		}
+	}
+
+	/** The form again with a 413 naming the limit an upload went beyond; nothing of it is kept. */
+	private String tooLarge(Model model, HttpServletResponse response, String message) {
+		counters.refused("import", "too-large");
+		response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
+		return uploadForm(model, List.of(new Problem("files", message)), "the form", null);
 	}
 
 	@PostMapping("/upload/import")
 	String importRun(@RequestParam String token, @RequestParam(required = false) @Nullable String format,
 			@RequestParam(defaultValue = "preview") String action, @ModelAttribute ProvenanceForm form, Principal principal,
-			@RequestParam(required = false) @Nullable String offeredCaveat, Model model) {
+			@RequestParam(required = false) @Nullable String offeredCaveat, Model model, HttpServletResponse response) {
 		List<InputFile> files = pending.files(principal.getName(), token).orElse(null);
 		if (files == null) {
 			return uploadForm(model, List.of(new Problem("files",
@@ -162,11 +192,22 @@ class UploadController {
 				pending.release(token);
 				return "redirect:/runs/" + stored.id() + (stored.created() ? "" : "?existing");
 			}
+			catch (UploadTooLarge tooLarge) {
+				pending.release(token);
+				response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
+				return uploadForm(model, tooLarge.problems(), "the form", null);
+			}
 			catch (RunFileRejected | IllegalArgumentException rejected) {
 				// shown below with the preview
 			}
 		}
-		return importPage(model, token, files, null, pick, form, offeredCaveat);
+		try {
+			return importPage(model, token, files, null, pick, form, offeredCaveat);
+		}
+		catch (UploadTooLarge tooLarge) {
+			pending.release(token);
+			return tooLarge(model, response, tooLarge.getMessage());
+		}
 	}
 
 	/** The preview page; {@code expanded} is the files with their zips expanded, when this request did already. */
