@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.parity.caveat.Caveats;
 import dev.parity.run.RunId;
 import org.jspecify.annotations.Nullable;
@@ -224,6 +225,41 @@ public class Alerts {
 			alerts.add(new Alert(id, (String) row[0], (String) row[1], status, (String) row[2], changes, records));
 		});
 		return alerts;
+	}
+
+	/**
+	 * How a series' alerts (or all of them) turned out: raised (every alert, withdrawn ones too), confirmed (their
+	 * reruns reproduced them), marked {@code false-positive}, withdrawn (their change point went away), and the share
+	 * of those raised that were confirmed.
+	 *
+	 * @param shareConfirmed confirmed ÷ raised; null when none was raised
+	 */
+	public record Quality(int raised, int confirmed, @JsonProperty("false_positive") int falsePositive, int withdrawn,
+			@JsonProperty("share_confirmed") @Nullable Double shareConfirmed) {
+	}
+
+	/**
+	 * The quality of one series' alerts, or of all alerts. An alert counts as confirmed once a rerun confirmation has
+	 * reproduced it; it counts as a false positive or withdrawn by its current status.
+	 *
+	 * @param seriesId one series; {@code null} = all
+	 */
+	public Quality quality(@Nullable String seriesId) {
+		List<Alert> all = seriesId == null ? query("where true", List.of()) : query("where a.series_id = ?", List.of(seriesId));
+		int falsePositive = 0;
+		int withdrawn = 0;
+		for (Alert alert : all) {
+			if (alert.status().equals("false-positive")) {
+				falsePositive++;
+			}
+			else if (alert.status().equals("withdrawn")) {
+				withdrawn++;
+			}
+		}
+		// No alert is confirmed until confirmation reruns can be linked to it.
+		int confirmed = 0;
+		return new Quality(all.size(), confirmed, falsePositive, withdrawn,
+				all.isEmpty() ? null : (double) confirmed / all.size());
 	}
 
 	/** No alert has this id. */

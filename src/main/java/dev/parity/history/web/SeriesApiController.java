@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.history.Alerts;
 import dev.parity.history.HistorySettings;
 import dev.parity.history.SeriesAnalysis;
 import dev.parity.history.SeriesKey;
@@ -39,7 +40,11 @@ class SeriesApiController {
 
 	private final JsonMapper json;
 
-	SeriesApiController(SeriesRepository series, SeriesUpdates updates, HistorySettings settings, JsonMapper json) {
+	private final Alerts alerts;
+
+	SeriesApiController(SeriesRepository series, SeriesUpdates updates, HistorySettings settings, JsonMapper json,
+			Alerts alerts) {
+		this.alerts = alerts;
 		this.series = series;
 		this.updates = updates;
 		this.settings = settings;
@@ -88,7 +93,8 @@ class SeriesApiController {
 	}
 
 	record SeriesView(String id, Key key, String vary, Settings settings, List<RunView> runs, List<SegmentView> segments,
-			List<EventView> events, @JsonProperty("change_points") List<ChangePointView> changePoints, List<Cell> cells) {
+			List<EventView> events, @JsonProperty("change_points") List<ChangePointView> changePoints, List<Cell> cells,
+			@JsonProperty("alert_quality") Alerts.Quality alertQuality) {
 	}
 
 	record PointView(String run, double value, boolean greyed, @JsonProperty("greyed_by") List<String> greyedBy,
@@ -134,7 +140,7 @@ class SeriesApiController {
 			.toList();
 		return new SeriesView(id, key(key), s.vary(),
 				new Settings(s.window(), s.maxPvalue(), s.alertMagnitude(), s.confirmAfter(), s.alertImprovements()), runs,
-				segments, events, changePoints, cells);
+				segments, events, changePoints, cells, alerts.quality(id));
 	}
 
 	@Operation(summary = "The points of one cell × metric of a series, greyed ones with the rules that grey them")
