@@ -73,6 +73,9 @@ class HistoryApiTests {
 		assertThat(decode).isNotNull();
 		assertThat(decode.get("direction").asString()).isEqualTo("regression");
 		assertThat(decode.get("magnitude").doubleValue()).isBetween(0.15, 0.25);
+		assertThat(decode.get("spread").doubleValue()).as("its run-to-run noise, far smaller than the change")
+			.isPositive().isLessThan(0.1);
+		assertThat(decode.get("scan_pvalue").doubleValue()).isLessThan(0.01 / 4);
 		assertThat(decode.get("pvalue").doubleValue()).isLessThan(0.001);
 
 		JsonNode failed = get("/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-4096");

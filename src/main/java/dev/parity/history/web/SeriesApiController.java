@@ -81,7 +81,8 @@ class SeriesApiController {
 	record ChangePointView(String run, Map<String, Object> params, String anchor, String metric, String direction,
 			double magnitude, @JsonProperty("mean_before") double meanBefore, @JsonProperty("mean_after") double meanAfter,
 			double pvalue, @JsonProperty("otava_magnitude") double otavaMagnitude, int segment,
-			@JsonProperty("points_after") int pointsAfter) {
+			@JsonProperty("points_after") int pointsAfter, @Nullable Double spread,
+			@JsonProperty("scan_pvalue") @Nullable Double scanPvalue) {
 	}
 
 	record Settings(int window, @JsonProperty("max_pvalue") double maxPvalue,
@@ -133,7 +134,8 @@ class SeriesApiController {
 		List<EventView> events = analysis.events().stream().map(e -> new EventView(e.run(), e.rule(), e.message())).toList();
 		List<ChangePointView> changePoints = analysis.changePoints().stream()
 			.map(cp -> new ChangePointView(cp.run(), cp.params(), cp.anchor(), cp.metric(), cp.direction(), cp.magnitude(),
-					cp.meanBefore(), cp.meanAfter(), cp.pvalue(), cp.otavaMagnitude(), cp.segment(), cp.pointsAfter()))
+					cp.meanBefore(), cp.meanAfter(), cp.pvalue(), cp.otavaMagnitude(), cp.segment(), cp.pointsAfter(),
+					cp.spread(), cp.scanPvalue()))
 			.toList();
 		List<Cell> cells = analysis.cells().stream()
 			.map(c -> new Cell(c.anchor(), c.params(), new ArrayList<>(c.metrics().keySet())))
