@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.parity.caveat.Caveats;
 import dev.parity.run.RunId;
 import org.jspecify.annotations.Nullable;
@@ -20,9 +21,10 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Alerts: a regression change point (an improvement too, where a series asks for it) of relative change at least
- * {@code alert_magnitude}, once it has {@code confirm_after} non-greyed points after the run where it begins. Change
- * points of one segment within ±1 run and in the same direction make one alert. After every analysis the alerts are
+ * Alerts: what {@link AlertDecision} calls for — regression change points (improvements too, where a series asks for
+ * it) of relative change at least {@code alert_magnitude}, with {@code confirm_after} non-greyed points after the run
+ * where they begin, large against their tracks' noise and surviving a false-discovery control across the series'
+ * tracks, grouped at the run where they concentrate (±1 run, never chained). After every analysis the alerts are
  * reconciled with the change points: one that moved by up to 2 runs moves its alert; one that disappeared withdraws
  * its alert (a {@code withdrawn} record by {@code parity}). Every status change is a new record.
  */
@@ -85,37 +87,11 @@ public class Alerts {
 		for (int i = 0; i < analysis.runs().size(); i++) {
 			order.put(analysis.runs().get(i).id(), i);
 		}
-		List<SeriesAnalysis.ChangePoint> candidates = analysis.changePoints().stream()
-			.filter(cp -> cp.direction().equals("regression") || settings.alertImprovements())
-			.filter(cp -> cp.magnitude() >= settings.alertMagnitude())
-			.filter(cp -> cp.pointsAfter() - 1 >= settings.confirmAfter())
-			.sorted(java.util.Comparator.comparing((SeriesAnalysis.ChangePoint cp) -> order.get(cp.run())))
-			.toList();
-		List<List<SeriesAnalysis.ChangePoint>> groups = new ArrayList<>();
-		for (SeriesAnalysis.ChangePoint cp : candidates) {
-			List<SeriesAnalysis.ChangePoint> joined = null;
-			for (List<SeriesAnalysis.ChangePoint> group : groups) {
-				boolean near = group.stream().anyMatch(member -> member.segment() == cp.segment()
-						&& member.direction().equals(cp.direction())
-						&& Math.abs(order.get(member.run()) - order.get(cp.run())) <= 1);
-				if (near) {
-					joined = group;
-					break;
-				}
-			}
-			if (joined == null) {
-				groups.add(new ArrayList<>(List.of(cp)));
-			}
-			else {
-				joined.add(cp);
-			}
-		}
-
 		List<Alert> current = new ArrayList<>(list(null, seriesId).stream().filter(a -> !a.status().equals("withdrawn")).toList());
-		for (List<SeriesAnalysis.ChangePoint> group : groups) {
-			String run = group.get(0).run();
-			String direction = group.get(0).direction();
-			List<Change> changes = group.stream().map(cp -> new Change(cp.params(), cp.anchor(), cp.metric(), cp.magnitude(),
+		for (AlertDecision.Proposed proposed : AlertDecision.largestFirst(AlertDecision.decide(analysis, settings))) {
+			String run = proposed.run();
+			String direction = proposed.direction();
+			List<Change> changes = proposed.changes().stream().map(cp -> new Change(cp.params(), cp.anchor(), cp.metric(), cp.magnitude(),
 					cp.meanBefore(), cp.meanAfter(), cp.pvalue())).toList();
 			Alert match = null;
 			int distance = Integer.MAX_VALUE;
@@ -249,6 +225,41 @@ public class Alerts {
 			alerts.add(new Alert(id, (String) row[0], (String) row[1], status, (String) row[2], changes, records));
 		});
 		return alerts;
+	}
+
+	/**
+	 * How a series' alerts (or all of them) turned out: raised (every alert, withdrawn ones too), confirmed (their
+	 * reruns reproduced them), marked {@code false-positive}, withdrawn (their change point went away), and the share
+	 * of those raised that were confirmed.
+	 *
+	 * @param shareConfirmed confirmed ÷ raised; null when none was raised
+	 */
+	public record Quality(int raised, int confirmed, @JsonProperty("false_positive") int falsePositive, int withdrawn,
+			@JsonProperty("share_confirmed") @Nullable Double shareConfirmed) {
+	}
+
+	/**
+	 * The quality of one series' alerts, or of all alerts. An alert counts as confirmed once a rerun confirmation has
+	 * reproduced it; it counts as a false positive or withdrawn by its current status.
+	 *
+	 * @param seriesId one series; {@code null} = all
+	 */
+	public Quality quality(@Nullable String seriesId) {
+		List<Alert> all = seriesId == null ? query("where true", List.of()) : query("where a.series_id = ?", List.of(seriesId));
+		int falsePositive = 0;
+		int withdrawn = 0;
+		for (Alert alert : all) {
+			if (alert.status().equals("false-positive")) {
+				falsePositive++;
+			}
+			else if (alert.status().equals("withdrawn")) {
+				withdrawn++;
+			}
+		}
+		// No alert is confirmed until confirmation reruns can be linked to it.
+		int confirmed = 0;
+		return new Quality(all.size(), confirmed, falsePositive, withdrawn,
+				all.isEmpty() ? null : (double) confirmed / all.size());
 	}
 
 	/** No alert has this id. */

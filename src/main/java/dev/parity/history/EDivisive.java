@@ -420,7 +420,7 @@ public final class EDivisive {
 	private static final java.util.concurrent.atomic.AtomicReferenceArray<TDistribution> STUDENT_T =
 			new java.util.concurrent.atomic.AtomicReferenceArray<>(4096);
 
-	private static TDistribution studentT(double df) {
+	static TDistribution studentT(double df) {
 		int index = (int) df;
 		if (index != df || index < 0 || index >= STUDENT_T.length()) {
 			return TDistribution.of(df);

@@ -598,15 +598,20 @@ public final class SeriesAnalyser {
 		EDivisive.Found found = EDivisive.changePoints(values, settings.window(), settings.maxPvalue(), 0.0, resume);
 		List<SeriesAnalysis.ChangePoint> changePoints = new ArrayList<>(found.changePoints().size());
 		int[] runs = new int[found.changePoints().size()];
-		for (EDivisive.ChangePoint cp : found.changePoints()) {
+		List<EDivisive.ChangePoint> all = found.changePoints();
+		for (int c = 0; c < all.size(); c++) {
+			EDivisive.ChangePoint cp = all.get(c);
 			int first = kept[cp.index()];
 			double before = cp.stats().meanBefore();
 			double after = cp.stats().meanAfter();
 			boolean worse = points.lowerIsBetter(first) ? after > before : after < before;
+			AgainstNoise against = AgainstNoise.of(values, c == 0 ? 0 : all.get(c - 1).index(), cp.index(),
+					c == all.size() - 1 ? values.length : all.get(c + 1).index());
 			runs[changePoints.size()] = points.run(first);
 			changePoints.add(new SeriesAnalysis.ChangePoint(points.runId(first), segment, track.params, track.anchor, metric,
 					worse ? "regression" : "improvement", before == 0 ? 0 : Math.abs(after / before - 1),
-					cp.stats().magnitude(), before, after, cp.stats().pvalue(), values.length - cp.index()));
+					cp.stats().magnitude(), before, after, cp.stats().pvalue(), values.length - cp.index(), against.spread(),
+					against.scanPvalue()));
 		}
 		return new Detection(segment, kept, values, List.copyOf(changePoints), runs, found.resume());
 	}

@@ -49,10 +49,16 @@ public record SeriesAnalysis(List<RunEntry> runs, List<Segment> segments, List<E
 	 * @param magnitude the relative change |mean after / mean before − 1|
 	 * @param otavaMagnitude Otava's magnitude, max(|m₂/m₁ − 1|, |m₁/m₂ − 1|)
 	 * @param pointsAfter the non-greyed points from the change on, in its segment
+	 * @param spread the track's run-to-run spread around its two levels (the pooled sample standard deviation of the
+	 * points between the change points on either side), relative to the mean before; null in analyses stored before
+	 * it was kept
+	 * @param scanPvalue how likely noise alone is to give a change this large against that spread anywhere between
+	 * those change points: the two-sample Student test's p-value times the splits E-Divisive could have chosen
+	 * (points − 1), at most 1; null likewise
 	 */
 	public record ChangePoint(String run, int segment, Map<String, Object> params, String anchor, String metric,
 			String direction, double magnitude, double otavaMagnitude, double meanBefore, double meanAfter,
-			double pvalue, int pointsAfter) {
+			double pvalue, int pointsAfter, @Nullable Double spread, @Nullable Double scanPvalue) {
 	}
 
 	public static SeriesAnalysis empty() {

@@ -10,7 +10,9 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -145,17 +147,46 @@ public class Webhooks implements Alerts.AlertListener {
 	}
 
 	private String payload(Alerts.Alert alert, String kind) {
-		String text = "Parity alert " + alert.id() + ": " + alert.direction() + " in series " + alert.series() + " from run "
-				+ alert.run() + " — " + alert.changes().size() + " cell × metric"
-				+ (alert.changes().size() == 1 ? "" : "s") + " (/series/" + alert.series() + "#alert-" + alert.id() + ")";
+		String series = seriesName(alert.series());
+		String title = jdbc.sql("select title from run where id = ?").param(alert.run()).query(String.class).optional()
+			.orElse(alert.run());
+		List<String> cells = alert.changes().stream().map(Webhooks::inWords).toList();
+		String text = "Parity alert " + alert.id() + ": " + alert.direction() + " in " + series + " from run “" + title
+				+ "” (" + alert.run() + ") — " + alert.changes().size() + " cell × metric"
+				+ (alert.changes().size() == 1 ? "" : "s") + (cells.isEmpty() ? "" : ": " + cells.get(0)
+						+ (cells.size() > 1 ? " and " + (cells.size() - 1) + " more" : ""))
+				+ " (/series/" + alert.series() + "#alert-" + alert.id() + ")";
 		if (kind.equals("slack")) {
 			return json.writeValueAsString(Map.of("text", text));
 		}
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("event", "alert.raised");
 		body.put("alert", alert);
+		body.put("series_name", series);
+		body.put("run_title", title);
+		body.put("cells", cells);
 		body.put("text", text);
 		return json.writeValueAsString(body);
+	}
+
+	/** "system · model · engine · harness · branch": the series in words. */
+	private String seriesName(String seriesId) {
+		return jdbc.sql("select system_name, model_repo, engine_name, harness_name, branch from series where id = ?")
+			.param(seriesId)
+			.query((rs, row) -> String.join(" · ", rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+					rs.getString(5)))
+			.optional()
+			.orElse("series " + seriesId);
+	}
+
+	/** "prompt_tokens 1024, concurrency 8: decode_tps −9.0 % (1,200 → 1,092)": one change in words. */
+	static String inWords(Alerts.Change change) {
+		String params = change.params().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+			.collect(Collectors.joining(", "));
+		double relative = change.meanBefore() == 0 ? 0 : change.meanAfter() / change.meanBefore() - 1;
+		return (params.isEmpty() ? change.anchor() : params) + ": " + change.metric() + " "
+				+ String.format(Locale.ROOT, "%+.1f %%", relative * 100).replace('-', '−') + " ("
+				+ String.format(Locale.ROOT, "%.4g → %.4g", change.meanBefore(), change.meanAfter()) + ")";
 	}
 
 	/**
@@ -319,7 +350,7 @@ public class Webhooks implements Alerts.AlertListener {
 		catch (java.net.URISyntaxException ex) {
 			throw new IllegalArgumentException("the webhook URL is not a URL");
 		}
-		if (uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase(java.util.Locale.ROOT))
+		if (uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase(Locale.ROOT))
 				|| uri.getHost() == null) {
 			throw new IllegalArgumentException("the webhook URL must be http(s) with a host");
 		}

@@ -73,6 +73,9 @@ class HistoryApiTests {
 		assertThat(decode).isNotNull();
 		assertThat(decode.get("direction").asString()).isEqualTo("regression");
 		assertThat(decode.get("magnitude").doubleValue()).isBetween(0.15, 0.25);
+		assertThat(decode.get("spread").doubleValue()).as("its run-to-run noise, far smaller than the change")
+			.isPositive().isLessThan(0.1);
+		assertThat(decode.get("scan_pvalue").doubleValue()).isLessThan(0.01 / 4);
 		assertThat(decode.get("pvalue").doubleValue()).isLessThan(0.001);
 
 		JsonNode failed = get("/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-4096");
@@ -117,11 +120,26 @@ class HistoryApiTests {
 		assertThat(after.at("/history/1/reason").asString()).isEqualTo("looking");
 		assertThat(get("/api/alerts?status=withdrawn&series=" + seriesId).get("total").intValue()).isZero();
 
+		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON).content("{\"status\": \"false-positive\", \"reason\": \"noise\"}"))
+			.andExpect(status().isOk());
+		JsonNode quality = get("/api/series/" + seriesId).get("alert_quality");
+		assertThat(quality.get("raised").intValue()).isEqualTo(1);
+		assertThat(quality.get("confirmed").intValue()).isZero();
+		assertThat(quality.get("false_positive").intValue()).isEqualTo(1);
+		assertThat(quality.get("withdrawn").intValue()).isZero();
+		assertThat(quality.get("share_confirmed").doubleValue()).isZero();
+		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON).content("{\"status\": \"acknowledged\", \"reason\": \"after all\"}"))
+			.andExpect(status().isOk());
+		assertThat(get("/api/series/" + seriesId).at("/alert_quality/false_positive").intValue()).isZero();
+
 		String seriesPage = page("/series/" + seriesId);
 		assertThat(seriesPage).contains("kv-cache-dtype auto → fp8", "alert-" + alertId,
 				"data-charts=", "series-charts.js");
 		assertThat(page("/series?system=nightly-box-a")).contains(seriesId);
-		assertThat(page("/alerts")).contains(alertId);
+		assertThat(page("/alerts")).contains(alertId, "Alerts raised");
+		assertThat(seriesPage).contains("Alerts raised <strong>1</strong>", "marked false-positive <strong>0</strong>");
 		assertThat(page("/runs/" + ids.get(7))).contains("this run in its history", "/series/" + seriesId + "#run-" + ids.get(7));
 	}
 

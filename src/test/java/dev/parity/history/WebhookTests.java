@@ -111,6 +111,10 @@ class WebhookTests {
 		assertThat(delivery.status()).isEqualTo("delivered");
 		assertThat(delivery.log()).extracting(Webhooks.Attempt::httpStatus).containsExactly(500, 204);
 		assertThat(bodies.get(1)).contains(alertId, "alert.raised", "regression");
+		JsonNode body = TestUploads.tree(bodies.get(1).getBytes(StandardCharsets.UTF_8));
+		assertThat(body.get("series_name").asString()).startsWith("nightly-box-w · ");
+		assertThat(body.get("run_title").asString()).startsWith("nightly nightly-box-w #");
+		assertThat(body.get("cells").get(0).asString()).contains("concurrency ", ": ", " %");
 		assertThat(signatures.get(1)).isEqualTo("sha256=" + Webhooks.sign(secret, bodies.get(1)));
 		assertThat(mvc.perform(get("/api/admin/webhooks/deliveries?alert=" + alertId).with(httpBasic(USER, PASSWORD)))
 			.andReturn().getResponse().getContentAsString()).contains("delivered", "500", "204");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.history.Alerts;
 import dev.parity.history.HistorySettings;
 import dev.parity.history.SeriesAnalysis;
 import dev.parity.history.SeriesKey;
@@ -39,7 +40,11 @@ class SeriesApiController {
 
 	private final JsonMapper json;
 
-	SeriesApiController(SeriesRepository series, SeriesUpdates updates, HistorySettings settings, JsonMapper json) {
+	private final Alerts alerts;
+
+	SeriesApiController(SeriesRepository series, SeriesUpdates updates, HistorySettings settings, JsonMapper json,
+			Alerts alerts) {
+		this.alerts = alerts;
 		this.series = series;
 		this.updates = updates;
 		this.settings = settings;
@@ -76,7 +81,8 @@ class SeriesApiController {
 	record ChangePointView(String run, Map<String, Object> params, String anchor, String metric, String direction,
 			double magnitude, @JsonProperty("mean_before") double meanBefore, @JsonProperty("mean_after") double meanAfter,
 			double pvalue, @JsonProperty("otava_magnitude") double otavaMagnitude, int segment,
-			@JsonProperty("points_after") int pointsAfter) {
+			@JsonProperty("points_after") int pointsAfter, @Nullable Double spread,
+			@JsonProperty("scan_pvalue") @Nullable Double scanPvalue) {
 	}
 
 	record Settings(int window, @JsonProperty("max_pvalue") double maxPvalue,
@@ -88,7 +94,8 @@ class SeriesApiController {
 	}
 
 	record SeriesView(String id, Key key, String vary, Settings settings, List<RunView> runs, List<SegmentView> segments,
-			List<EventView> events, @JsonProperty("change_points") List<ChangePointView> changePoints, List<Cell> cells) {
+			List<EventView> events, @JsonProperty("change_points") List<ChangePointView> changePoints, List<Cell> cells,
+			@JsonProperty("alert_quality") Alerts.Quality alertQuality) {
 	}
 
 	record PointView(String run, double value, boolean greyed, @JsonProperty("greyed_by") List<String> greyedBy,
@@ -127,14 +134,15 @@ class SeriesApiController {
 		List<EventView> events = analysis.events().stream().map(e -> new EventView(e.run(), e.rule(), e.message())).toList();
 		List<ChangePointView> changePoints = analysis.changePoints().stream()
 			.map(cp -> new ChangePointView(cp.run(), cp.params(), cp.anchor(), cp.metric(), cp.direction(), cp.magnitude(),
-					cp.meanBefore(), cp.meanAfter(), cp.pvalue(), cp.otavaMagnitude(), cp.segment(), cp.pointsAfter()))
+					cp.meanBefore(), cp.meanAfter(), cp.pvalue(), cp.otavaMagnitude(), cp.segment(), cp.pointsAfter(),
+					cp.spread(), cp.scanPvalue()))
 			.toList();
 		List<Cell> cells = analysis.cells().stream()
 			.map(c -> new Cell(c.anchor(), c.params(), new ArrayList<>(c.metrics().keySet())))
 			.toList();
 		return new SeriesView(id, key(key), s.vary(),
 				new Settings(s.window(), s.maxPvalue(), s.alertMagnitude(), s.confirmAfter(), s.alertImprovements()), runs,
-				segments, events, changePoints, cells);
+				segments, events, changePoints, cells, alerts.quality(id));
 	}
 
 	@Operation(summary = "The points of one cell × metric of a series, greyed ones with the rules that grey them")

@@ -129,6 +129,7 @@ class SeriesPageController {
 		model.addAttribute("varies", dev.parity.history.SeriesSettings.VARIES);
 		List<Alerts.Alert> listed = alerts.list(null, id);
 		model.addAttribute("alerts", listed);
+		model.addAttribute("quality", alerts.quality(id));
 		// The caveats an alert could be explained by: those on its run (and its cells).
 		Map<String, List<Caveat>> explaining = new LinkedHashMap<>();
 		listed.forEach(alert -> explaining.put(alert.id(), caveats.forRun(alert.run())));
@@ -150,6 +151,7 @@ class SeriesPageController {
 		model.addAttribute("statuses", Alerts.STATUSES);
 		updates.catchUp();
 		model.addAttribute("alerts", alerts.list(wanted, null));
+		model.addAttribute("quality", alerts.quality(null));
 		return "history/alerts";
 	}
 
