@@ -1,7 +1,12 @@
 package dev.parity.control;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.Comparison;
@@ -29,6 +34,16 @@ public class ControlPlans {
 	private final Controls controls;
 
 	private final JsonMapper json;
+
+	/**
+	 * Plans kept by pair, settings and the pair's record versions (a declaration moves them on): runs are immutable,
+	 * so a plan with its controls changes only with a declaration.
+	 */
+	private final Cache<Key, Planned> kept = Caffeine.newBuilder().maximumSize(32).expireAfterAccess(Duration.ofHours(1))
+		.build();
+
+	private record Key(String pair, Map<String, Object> settings, List<Long> versions) {
+	}
 
 	ControlPlans(ComparisonService comparisons, Controls controls, JsonMapper json) {
 		this.comparisons = comparisons;
@@ -74,6 +89,18 @@ public class ControlPlans {
 		if (pair.baselineIds().size() > 1 || pair.contenderIds().size() > 1 || pair.fixesParams()) {
 			throw new IllegalArgumentException("a control plan is made for a comparison of two single runs, not " + pair.path());
 		}
+		// The versions before the record is read: see ComparisonService.recordVersions.
+		long[] versions = comparisons.recordVersions(pair);
+		Key key = new Key(pair.path(), settings.asMap(), List.of(versions[0], versions[1]));
+		Planned planned = kept.getIfPresent(key);
+		if (planned == null) {
+			planned = compute(pair, settings);
+			kept.put(key, planned);
+		}
+		return planned;
+	}
+
+	private Planned compute(ComparisonService.Pair pair, CompareSettings settings) {
 		Comparison comparison = comparisons.comparison(pair, settings);
 		ControlPlan plan = ControlPlan.of(comparison);
 		Run rerun = plan.rerun() == null ? null

@@ -173,6 +173,44 @@ class ControlApiTests {
 			.getStatus()).isEqualTo(404);
 	}
 
+	@Test
+	void theComparisonPageAndItsPublicationShowTheControlBesideTheClaimAtOnce() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String c = TestUploads.upload(mvc, TestUploads.fresh("run-c-effort-high.json"));
+		String e = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
+		String path = "/compare/" + reference + "..." + c;
+		MvcResult published = mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"baseline\": \"%s\", \"contender\": \"%s\", \"title\": \"Spark decode +101 %%\", \"confirm_no_comparable\": true}"
+				.formatted(reference, c))).andReturn();
+		assertThat(published.getResponse().getStatus()).isEqualTo(201);
+		String publication = published.getResponse().getHeader("Location");
+
+		// Kept as everybody sees them, before the control.
+		String before = mvc.perform(get(path)).andReturn().getResponse().getContentAsString();
+		assertThat(before).contains("What would settle it")
+			.contains("Rerun the contender (" + c + ") with 2 changes: 18 cells would become comparable")
+			.contains("--revision " + COMMIT).doesNotContain("Tested by control run");
+		MvcResult publishedBefore = mvc.perform(get(publication)).andReturn();
+		String tag = publishedBefore.getResponse().getHeader("ETag");
+		assertThat(publishedBefore.getResponse().getContentAsString()).doesNotContain("control-banner");
+
+		declare("{\"control\": \"%s\", \"of\": \"%s...%s\"}".formatted(e, reference, c));
+
+		String after = mvc.perform(get(path)).andReturn().getResponse().getContentAsString();
+		assertThat(after).contains("Tested by control run").contains("/runs/" + e)
+			.contains("decode_tps median ratio").contains("18 of 18 comparable within ±10 %, median 1.011");
+		MvcResult publishedAfter = mvc.perform(get(publication)).andReturn();
+		assertThat(publishedAfter.getResponse().getHeader("ETag")).isNotEqualTo(tag);
+		assertThat(publishedAfter.getResponse().getContentAsString()).contains("A control run contradicts this publication")
+			.contains("18 of 18 comparable within ±10 %, median 1.011").doesNotContain("supersede-form");
+		String asAdmin = mvc.perform(get(publication).with(httpBasic(USER, PASSWORD))).andReturn().getResponse()
+			.getContentAsString();
+		assertThat(asAdmin).contains("supersede-form").contains("Control run “");
+		// A control never makes a publication read "the numbers changed".
+		assertThat(publishedAfter.getResponse().getContentAsString()).doesNotContain("id=\"live-banner\"");
+	}
+
 	private void assertRefused(MvcResult result, int status, String path, String message) throws Exception {
 		assertThat(result.getResponse().getStatus()).isEqualTo(status);
 		JsonNode error = TestUploads.tree(result.getResponse().getContentAsByteArray()).get("errors").get(0);
