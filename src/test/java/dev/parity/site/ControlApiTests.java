@@ -2,6 +2,7 @@ package dev.parity.site;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.system.SchemaOwner;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -16,6 +17,7 @@ import org.springframework.test.web.servlet.MvcResult;
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -38,6 +40,9 @@ class ControlApiTests {
 
 	@Autowired
 	JdbcClient jdbc;
+
+	@Autowired
+	SchemaOwner owner;
 
 	@Test
 	void thePlanOfTheSeedStorysClaimPinsTheCommitAndMatchesTheWork() throws Exception {
@@ -109,6 +114,13 @@ class ControlApiTests {
 		JsonNode claim = TestUploads.tree(mvc.perform(get("/api/compare/" + reference + "..." + c)).andReturn()
 			.getResponse().getContentAsByteArray());
 		assertThat(claim.get("headlines").get(0).get("comparable").asInt()).isZero();
+
+		// Declarations are append-only, in the database.
+		JdbcClient asOwner = JdbcClient.create(owner.dataSource());
+		assertThatThrownBy(() -> asOwner.sql("delete from control_link where control_id = ?").param(e).update())
+			.rootCause().hasMessageContaining("append-only");
+		assertThatThrownBy(() -> asOwner.sql("update control_link set declared_by = 'someone' where control_id = ?")
+			.param(e).update()).rootCause().hasMessageContaining("append-only");
 
 		// Declaring it again changes nothing.
 		long links = links();
