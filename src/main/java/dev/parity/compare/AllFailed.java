@@ -8,9 +8,26 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@code all-failed}: no cell has a completed request, and some failed or were cancelled. Greys everything.
  */
-final class AllFailed implements RunRule {
+final class AllFailed implements RunRule, Remedy {
 
 	static final String ID = "all-failed";
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/** The rerun side's requests made to complete; a side no control reruns whose requests all failed stays. */
+	@Override
+	public void settle(Settling plan) {
+		if (plan.canRerun() && plan.on(ID, plan.side())) {
+			int unsuccessful = plan.rerun().cells().stream().mapToInt(cell -> cell.requests().unsuccessful()).sum();
+			plan.change(ID, "cells[].requests.failed", unsuccessful, 0, "every request failed while the server looked "
+					+ "healthy: send one request with these settings, fix what it returns (a parameter the engine "
+					+ "refuses?), and measure only once requests complete");
+		}
+		plan.cannotOnOtherSide(ID, "every request failed");
+	}
 
 	@Override
 	public List<Flag> check(RunContext context) {

@@ -6,9 +6,33 @@ import java.util.List;
  * {@code checkpoint-unknown}: either side has no resolved commit, so the comparison cannot say it holds the weights
  * constant. Greys everything, whatever the comparison varies.
  */
-final class CheckpointUnknown implements ProvenanceRule {
+final class CheckpointUnknown implements ProvenanceRule, Remedy {
 
 	static final String ID = "checkpoint-unknown";
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/**
+	 * The rerun side pinned to the other side's commit; a side no control reruns that records no commit cannot be
+	 * pinned afterwards.
+	 */
+	@Override
+	public void settle(Settling plan) {
+		plan.rows(ID).forEach(row -> {
+			if (!plan.canRerun() || plan.value(plan.otherSide(), row.field()) == null) {
+				plan.cannot(ID, (plan.canRerun() ? plan.name(plan.otherSide()) : "a reference")
+						+ " records no resolved commit: no rerun can show that both ran the same weights");
+				return;
+			}
+			Object to = plan.value(plan.otherSide(), row.field());
+			plan.change(ID, row.field(), plan.value(plan.side(), row.field()), to,
+					"pin the model: serve with --revision " + to + " (the commit " + plan.name(plan.otherSide())
+							+ " used), not a moving revision such as \"main\", and record the commit");
+		});
+	}
 
 	@Override
 	public List<Flag> check(List<ProvenanceDifference> differences, ComparisonContext context) {

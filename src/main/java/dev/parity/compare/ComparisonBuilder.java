@@ -24,14 +24,14 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ComparisonBuilder {
 
-	private final List<ProvenanceRule> provenanceRules = List.of(new CheckpointDiffers(), new CheckpointUnknown(),
+	static final List<ProvenanceRule> PROVENANCE_RULES = List.of(new CheckpointDiffers(), new CheckpointUnknown(),
 			new DatasetDiffers(), new HarnessDiffers(), new EngineDiffers(), new SystemDiffers(),
 			new CriticalFlagsDiffer(), new EnvironmentDiffers(), new VersionsDiffer(), new FlagsDiffer(),
 			new ParamsDiffer());
 
-	private final List<CellPairRule> cellRules = List.of(new OutputLengthDiffers(), new OutputLengthUnknown());
+	static final List<CellPairRule> CELL_PAIR_RULES = List.of(new OutputLengthDiffers(), new OutputLengthUnknown());
 
-	private final List<MetricRule> metricRules = List.of(new StatisticMissing(), new ImplausibleRatio());
+	static final List<MetricRule> METRIC_RULES = List.of(new StatisticMissing(), new ImplausibleRatio());
 
 	public Comparison compare(Run baseline, Run contender, CompareSettings settings) {
 		return compare(List.of(baseline), List.of(contender), settings, BootstrapMedians.FROM_SAMPLES);
@@ -65,7 +65,7 @@ public final class ComparisonBuilder {
 		ReplicateGroup baseGroup = ReplicateGroup.of(baselines, Flag.BASELINE, settings, scope).fixed(baselineFixed);
 		ReplicateGroup otherGroup = ReplicateGroup.of(contenders, Flag.CONTENDER, settings, scope).fixed(contenderFixed);
 		List<ProvenanceDifference> provenance = ProvenanceDiff.between(base.provenance(), other.provenance(), settings);
-		List<Flag> flags = provenanceRules.stream().flatMap(rule -> rule.check(provenance, context).stream()).toList();
+		List<Flag> flags = PROVENANCE_RULES.stream().flatMap(rule -> rule.check(provenance, context).stream()).toList();
 		List<String> metrics = scope.reportedBy(Stream.concat(baselines.stream(), contenders.stream())
 			.map(Run::document).toArray(RunDocument[]::new));
 		// Flags about a whole run or the whole comparison, which concern every cell.
@@ -91,7 +91,7 @@ public final class ComparisonBuilder {
 			}
 			List<Flag> cellFlags = new ArrayList<>(cell.flags());
 			cellFlags.addAll(match.flags());
-			cellRules.forEach(rule -> cellFlags.addAll(rule.check(cell.combined(), match.combined(), context)));
+			CELL_PAIR_RULES.forEach(rule -> cellFlags.addAll(rule.check(cell.combined(), match.combined(), context)));
 			List<Flag> concerning = Stream.concat(everywhere.stream(), cellFlags.stream()).toList();
 			List<ComparedMetric> compared = new ArrayList<>();
 			for (String metric : metrics) {
@@ -147,7 +147,7 @@ public final class ComparisonBuilder {
 		String metric = pair.metric();
 		String stat = context.settings().stat();
 		List<Flag> flags = new ArrayList<>(concerning.stream().filter(flag -> flag.concerns(metric)).toList());
-		metricRules.forEach(rule -> flags.addAll(rule.check(pair, context)));
+		METRIC_RULES.forEach(rule -> flags.addAll(rule.check(pair, context)));
 		Double baseline = pair.baselineValue(stat);
 		Double contender = pair.contenderValue(stat);
 		Double ratio = pair.ratio(stat);

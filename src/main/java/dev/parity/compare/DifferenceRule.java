@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * variable, the difference greys everything unless it is the variable the comparison varies; without one, it
  * only annotates.
  */
-abstract class DifferenceRule implements ProvenanceRule {
+abstract class DifferenceRule implements ProvenanceRule, Remedy {
 
 	private final String id;
 
@@ -32,6 +32,47 @@ abstract class DifferenceRule implements ProvenanceRule {
 		this.variable = variable;
 		this.finding = finding;
 		this.control = control;
+	}
+
+	@Override
+	public String id() {
+		return id;
+	}
+
+	/**
+	 * Each differing field set on the rerun side to the other side's value, unless it is the variable the comparison
+	 * varies (the point of the comparison, which no control removes).
+	 */
+	@Override
+	public void settle(Settling plan) {
+		if (variable != null && plan.settings().varies(variable)) {
+			return;
+		}
+		for (ProvenanceDifference row : plan.rows(id)) {
+			if (!plan.canRerun()) {
+				plan.cannot(id, finding + " (" + row.sideBySide() + ") and both runs are references: neither is rerun");
+				continue;
+			}
+			settleRow(row, plan);
+		}
+	}
+
+	/** The change for one differing field: the rerun side takes the other side's value. */
+	void settleRow(ProvenanceDifference row, Settling plan) {
+		Object to = plan.value(plan.otherSide(), row.field());
+		plan.change(id, row.field(), plan.value(plan.side(), row.field()), to, control + ": set " + row.field() + " to "
+				+ (to == null ? "(unset)" : to) + " as " + plan.name(plan.otherSide()) + " has it");
+	}
+
+	/** A difference without a variable only annotates: its changes come after those of the rules that grey. */
+	@Override
+	public boolean greys() {
+		return variable != null;
+	}
+
+	/** What differs, for people: {@code the systems under test differ}. */
+	String finding() {
+		return finding;
 	}
 
 	@Override

@@ -8,9 +8,25 @@ import dev.parity.run.RequestCounts;
 /**
  * {@code empty-cell}: a cell with no requests at all, or with completed requests but no metric value. Greys the cell.
  */
-final class EmptyCell implements CellRule {
+final class EmptyCell implements CellRule, Remedy {
 
 	static final String ID = "empty-cell";
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/** The rerun side's empty cells measured; empty cells of a side no control reruns stay. */
+	@Override
+	public void settle(Settling plan) {
+		if (plan.canRerun() && plan.on(ID, plan.side())) {
+			List<String> anchors = plan.cells(ID, plan.side());
+			plan.change(ID, "cells[].metrics", null, "a value per metric", "re-run " + String.join(", ", anchors)
+					+ " and check that the harness writes a value for every metric of every cell");
+		}
+		plan.cannotOnOtherSide(ID, "cells without a measurement");
+	}
 
 	@Override
 	public List<Flag> check(Cell cell, RunContext context) {

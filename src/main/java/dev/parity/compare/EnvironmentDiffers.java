@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * it greys everything, unless {@code vary=environment} (then it annotates). Other differences — container image
  * name, operating system, kernel, Python packages, other entries — are annotated, side by side.
  */
-final class EnvironmentDiffers implements ProvenanceRule {
+final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 
 	static final String ID = "environment-differs";
 
@@ -26,6 +26,36 @@ final class EnvironmentDiffers implements ProvenanceRule {
 	/** The fields whose difference greys everything. */
 	static final Set<String> GREYING = Set.of("environment.gpu", "environment.gpu_count", "environment.driver",
 			"environment.cuda", "environment.container_digest");
+
+	/** The GPUs and their count: the hardware, which no rerun of the same system changes. */
+	private static final Set<String> HARDWARE = Set.of("environment.gpu", "environment.gpu_count");
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/**
+	 * Each greying field set on the rerun side to the other side's value (driver, CUDA, container digest); other GPUs
+	 * cannot be settled by a rerun. Nothing when the environment is what the comparison varies.
+	 */
+	@Override
+	public void settle(Settling plan) {
+		if (plan.settings().varies(VARIABLE)) {
+			return;
+		}
+		plan.rows(ID).stream().filter(row -> GREYING.contains(row.field())).forEach(row -> {
+			if (!plan.canRerun() || HARDWARE.contains(row.field())) {
+				plan.cannot(ID, "other hardware (" + row.sideBySide() + "): no rerun on the same system removes it"
+						+ " — compare with vary=environment");
+				return;
+			}
+			Object to = plan.value(plan.otherSide(), row.field());
+			plan.change(ID, row.field(), plan.value(plan.side(), row.field()), to,
+					"run with the same " + row.field().substring("environment.".length()).replace('_', ' ') + " as "
+							+ plan.name(plan.otherSide()) + ": " + to);
+		});
+	}
 
 	@Override
 	public List<Flag> check(List<ProvenanceDifference> differences, ComparisonContext context) {

@@ -9,9 +9,30 @@ import dev.parity.run.RequestCounts;
  * {@code failures}: more of a cell's requests failed or were cancelled than the failure tolerance allows (unknown
  * counts count as 0). Greys every metric of the cell: a ratio against a failed probe is never a result.
  */
-final class Failures implements CellRule {
+final class Failures implements CellRule, Remedy {
 
 	static final String ID = "failures";
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/**
+	 * The rerun side's cells re-run until their requests complete; cells of a side no control reruns (a reference's
+	 * cancelled probe) stay.
+	 */
+	@Override
+	public void settle(Settling plan) {
+		if (plan.canRerun() && plan.on(ID, plan.side())) {
+			List<String> anchors = plan.cells(ID, plan.side());
+			int unsuccessful = anchors.stream().flatMap(anchor -> plan.cell(plan.side(), anchor).stream())
+				.mapToInt(cell -> cell.requests().unsuccessful()).sum();
+			plan.change(ID, "cells[].requests.failed", unsuccessful, 0, "re-run " + String.join(", ", anchors)
+					+ " until every request completes: a ratio against a failed probe is never a result");
+		}
+		plan.cannotOnOtherSide(ID, "requests failed or were cancelled");
+	}
 
 	@Override
 	public List<Flag> check(Cell cell, RunContext context) {

@@ -6,9 +6,25 @@ import java.util.List;
  * {@code implausible-ratio}: a ratio beyond the implausible factor either way (or against a zero baseline). Greys
  * that metric of that cell: check the other side before believing it.
  */
-final class ImplausibleRatio implements MetricRule {
+final class ImplausibleRatio implements MetricRule, Remedy {
 
 	static final String ID = "implausible-ratio";
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/** Not a confound a rerun removes: a number to check on the other side before believing it. */
+	@Override
+	public void settle(Settling plan) {
+		List<String> anchors = plan.cells(ID, null);
+		if (!anchors.isEmpty()) {
+			plan.cannot(ID, "ratios beyond " + Figures.factor(plan.settings().implausible()) + " at "
+					+ String.join(", ", anchors) + " are not a confound a rerun removes: check both sides' numbers there "
+					+ "before believing them");
+		}
+	}
 
 	@Override
 	public List<Flag> check(MetricPair pair, ComparisonContext context) {

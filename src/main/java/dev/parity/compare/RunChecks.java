@@ -14,9 +14,9 @@ import dev.parity.run.RunDocument;
  */
 public final class RunChecks {
 
-	private static final List<RunRule> RUN_RULES = List.of(new AllFailed(), new Unpinned(), new NoWarmup());
+	static final List<RunRule> RUN_RULES = List.of(new AllFailed(), new Unpinned(), new NoWarmup());
 
-	private static final List<CellRule> CELL_RULES = List.of(new EmptyCell(), new Failures(), new OutcomesUnknown(),
+	static final List<CellRule> CELL_RULES = List.of(new EmptyCell(), new Failures(), new OutcomesUnknown(),
 			new SettingNotObeyed(), new Runaway(), new Unstable(), new LatencySpike(), new Skewed(), new Outlier(),
 			new WarningInapplicable());
 

@@ -11,9 +11,31 @@ import dev.parity.run.TokenStats;
  * {@code runaway}: a request's output tokens (or the cell's max) exceed the runaway factor times the cell's median.
  * Greys the cell's output-length-sensitive metrics: one request dominates them.
  */
-final class Runaway implements CellRule {
+final class Runaway implements CellRule, Remedy {
 
 	static final String ID = "runaway";
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/**
+	 * Output tokens per request capped (max_tokens) at what the other side generates, checked by measurement; a
+	 * runaway on a side no control reruns stays.
+	 */
+	@Override
+	public void settle(Settling plan) {
+		if (plan.canRerun() && plan.on(ID, plan.side())) {
+			List<String> anchors = plan.cells(ID, plan.side());
+			ControlCheck check = plan.outputCheck(List.of());
+			String field = "workload.request_params.max_tokens";
+			plan.change(ID, field, plan.value(plan.side(), field), check == null ? null : Math.round(check.target()),
+					"cap output tokens per request (max_tokens) so that no request runs away, and re-run "
+							+ String.join(", ", anchors), check);
+		}
+		plan.cannotOnOtherSide(ID, "a request ran away");
+	}
 
 	@Override
 	public List<Flag> check(Cell cell, RunContext context) {

@@ -11,9 +11,42 @@ import org.jspecify.annotations.Nullable;
  * {@code statistic-missing}: a side reports the metric but not the compared statistic. Greys that metric: a mean is
  * never compared with a median. (A metric absent altogether counts as {@code missing-value} in the headline.)
  */
-final class StatisticMissing implements MetricRule {
+final class StatisticMissing implements MetricRule, Remedy {
 
 	static final String ID = "statistic-missing";
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/** The compared statistic reported by the rerun side; a side no control reruns that lacks it stays. */
+	@Override
+	public void settle(Settling plan) {
+		String stat = plan.settings().stat();
+		for (Settling.Found found : plan.found(ID)) {
+			if (found.anchor() == null) {
+				continue;
+			}
+			for (String metric : found.flag().greys()) {
+				for (String side : List.of(Flag.BASELINE, Flag.CONTENDER)) {
+					boolean lacks = plan.cell(side, found.anchor()).map(cell -> cell.metrics().get(metric))
+						.filter(value -> value.statistic(stat).isEmpty()).isPresent();
+					if (!lacks) {
+						continue;
+					}
+					if (plan.reruns(side)) {
+						plan.change(ID, "cells[].metrics." + metric + "." + stat, null, stat,
+								"report the " + stat + " of " + metric + " in every cell (a mean never stands in for a median)");
+					}
+					else {
+						plan.cannot(ID, plan.name(side) + " reports no " + stat + " of " + metric
+								+ ": no rerun of the other side adds it — compare a statistic both report (stat=…)");
+					}
+				}
+			}
+		}
+	}
 
 	@Override
 	public List<Flag> check(MetricPair pair, ComparisonContext context) {

@@ -12,4 +12,11 @@ final class SystemDiffers extends DifferenceRule {
 		super(ID, "system", "the systems under test differ", "run both on the same system");
 	}
 
+	/** The systems are what is compared: no rerun removes them. */
+	@Override
+	void settleRow(ProvenanceDifference row, Settling plan) {
+		plan.cannot(ID, finding() + " (" + row.baseline() + " vs " + row.contender()
+				+ "): they are what the comparison compares, and no rerun of one side removes that — compare with vary=system");
+	}
+
 }

@@ -9,11 +9,35 @@ import dev.parity.run.SampleSummary;
  * {@code unstable}: per-request output tokens (at least three samples) vary with a coefficient of variation
  * (population SD / mean) above the threshold. Greys the cell's output-length-sensitive metrics.
  */
-final class Unstable implements CellRule {
+final class Unstable implements CellRule, Remedy {
 
 	static final String ID = "unstable";
 
 	private static final int MIN_SAMPLES = 3;
+
+	@Override
+	public String id() {
+		return ID;
+	}
+
+	/**
+	 * A fixed output length (min_tokens equal to max_tokens at what the other side generates), checked by
+	 * measurement; unstable cells of a side no control reruns stay.
+	 */
+	@Override
+	public void settle(Settling plan) {
+		if (plan.canRerun() && plan.on(ID, plan.side())) {
+			ControlCheck check = plan.outputCheck(List.of());
+			Long target = check == null ? null : Math.round(check.target());
+			String how = "fix the output length per request (min_tokens = max_tokens, or the harness's fixed output "
+					+ "length) so that every request does the same work, and re-run "
+					+ String.join(", ", plan.cells(ID, plan.side()));
+			for (String field : List.of("workload.request_params.max_tokens", "workload.request_params.min_tokens")) {
+				plan.change(ID, field, plan.value(plan.side(), field), target, how, check);
+			}
+		}
+		plan.cannotOnOtherSide(ID, "output lengths varied widely");
+	}
 
 	@Override
 	public List<Flag> check(Cell cell, RunContext context) {

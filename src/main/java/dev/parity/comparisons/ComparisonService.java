@@ -15,6 +15,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.caveat.Caveats;
 import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.CompareSettings;
+import dev.parity.compare.Comparison;
 import dev.parity.compare.ComparisonBuilder;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.FixedParams;
@@ -284,6 +285,21 @@ public class ComparisonService {
 	/** A snapshot computed now, whatever is kept: what a publication freezes. */
 	public ComparisonSnapshot freshSnapshot(Pair pair, CompareSettings settings) {
 		return budget.compute(() -> compute(pair, settings));
+	}
+
+	/**
+	 * The comparison itself, computed now in a turn of the budget: what a control plan is built from (a snapshot keeps
+	 * the numbers, not the two runs' provenance).
+	 *
+	 * @throws RunNotFoundException when either run does not exist
+	 */
+	public Comparison comparison(Pair pair, CompareSettings settings) {
+		return budget.compute(() -> {
+			Loaded loaded = load(pair, settings);
+			checkFixed(pair, loaded.baselines().get(0), loaded.contenders().get(0));
+			return builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
+					pair.baselineFixed(), pair.contenderFixed());
+		});
 	}
 
 	private ComparisonSnapshot compute(Pair pair, CompareSettings settings) {

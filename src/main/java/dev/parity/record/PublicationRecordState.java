@@ -40,6 +40,8 @@ public class PublicationRecordState {
 				              join caveat c on c.id = h.caveat_id
 				              where c.run_id = any(p.runs)
 				                 or (c.baseline_id = p.baseline_id and c.contender_id = any(p.contenders)))
+				  || '|k' || (select count(*) from control_link k
+				              where k.baseline_id = p.baseline_id and k.contender_id = any(p.contenders))
 				from p""").param(publicationId).query(String.class).optional();
 	}
 

@@ -85,9 +85,13 @@ class ComparisonController {
 	/** Comparison pages as a visitor who is not signed in sees them, by everything they show. */
 	private final RenderedComparisons renderedPages;
 
+	private final ControlSections controlSections;
+
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
 			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
-			RecordNotices notices, SiteUrls siteUrls, RenderedComparisons renderedPages, ContenderComparisons contenders) {
+			RecordNotices notices, SiteUrls siteUrls, RenderedComparisons renderedPages, ContenderComparisons contenders,
+			ControlSections controlSections) {
+		this.controlSections = controlSections;
 		this.renderedPages = renderedPages;
 		this.siteUrls = siteUrls;
 		this.contenders = contenders;
@@ -197,6 +201,7 @@ class ComparisonController {
 		model.addAttribute("publishErrors", Map.of());
 		model.addAttribute("publishForm", Map.of());
 		model.addAttribute("sweepAction", "/compare/" + runs.path());
+		model.addAttribute("control", controlSections.of(runs, query));
 		model.addAttribute("sweep", light(model, page, SweepPage.of(snapshot, query, json), "/compare/" + runs.path(), query));
 		chartsInPage(model, page, json);
 	}

@@ -62,10 +62,13 @@ class PublicationController {
 
 	private final ContenderComparisons contenderExports;
 
+	private final ControlSections controlSections;
+
 	PublicationController(Publications publications, ComparisonController comparisonPages,
 			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences,
 			PublishedFreshness freshness, KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views,
-			ContenderComparisons contenderExports) {
+			ContenderComparisons contenderExports, ControlSections controlSections) {
+		this.controlSections = controlSections;
 		this.contenderExports = contenderExports;
 		this.keptPages = keptPages;
 		this.views = views;
@@ -115,6 +118,8 @@ class PublicationController {
 				"/published/" + id, allCells ? Map.of("cells", "all") : Map.of()));
 		ComparisonController.chartsInPage(model, page, json);
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
+		// The controls declared for the comparison, beside the published claim (never part of what it compares).
+		model.addAttribute("control", controlSections.of(pair, settings));
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		return render(publication, liveUrl, "compare/table", model, shared, locale);
 	}

@@ -37,10 +37,14 @@ record RerunCommands(@Nullable String serve, String bench, boolean benchRecorded
 	}
 
 	static RerunCommands of(Run run) {
-		Provenance provenance = run.provenance();
+		return of(run.provenance(), run.cells());
+	}
+
+	/** The commands of a run whose provenance is this one, e.g. a run's with a control plan's changes applied. */
+	static RerunCommands of(Provenance provenance, List<Cell> cells) {
 		List<String> missing = new ArrayList<>();
 		String serve = serve(provenance, missing);
-		String bench = bench(provenance, run.cells(), missing);
+		String bench = bench(provenance, cells, missing);
 		String command = provenance.harness().command();
 		return new RerunCommands(serve, bench, command != null && !command.isBlank(), missing);
 	}

@@ -125,9 +125,16 @@ final class TestRuns {
 
 		private @Nullable Integer warmup = 32;
 
+		private Role role = Role.MEASURED;
+
 		private final List<MetricDefinition> definitions = new ArrayList<>();
 
 		private final List<Cell> cells = new ArrayList<>();
+
+		RunBuilder role(Role role) {
+			this.role = role;
+			return this;
+		}
 
 		RunBuilder system(String name) {
 			this.system = name;
@@ -234,7 +241,7 @@ final class TestRuns {
 					new Provenance.Harness(harness, harnessVersion, null, null),
 					new Provenance.Workload(dataset, outputTokens, reasoning, requestParams, warmup), definitions,
 					List.of(), null, environment);
-			return new RunDocument("test run", Role.MEASURED, null, provenance, cells);
+			return new RunDocument("test run", role, null, provenance, cells);
 		}
 
 		Run build() {
