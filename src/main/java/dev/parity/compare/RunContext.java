@@ -10,18 +10,26 @@ import dev.parity.run.Cell;
 import dev.parity.run.Params;
 import dev.parity.run.RunDocument;
 import dev.parity.run.SampleSummary;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * What a run check looks at: the run, the thresholds in force and the metrics it may grey.
  *
  * @param summaries each cell's sample statistics once read ({@link #summary})
  * @param groups the run's cells grouped by their other params, by the param left out ({@link #sameOtherParams})
+ * @param warnings the limits the run's engine warnings name, read once ({@link #warningLimits})
  */
 record RunContext(RunDocument run, CompareSettings settings, MetricScope metrics, Map<Cell, SampleSummary> summaries,
-		Map<String, Map<Params, List<Cell>>> groups) {
+		Map<String, Map<Params, List<Cell>>> groups, SingletonSupplier<List<WarningLimits.Found>> warnings) {
 
 	RunContext(RunDocument run, CompareSettings settings, MetricScope metrics) {
-		this(run, settings, metrics, new IdentityHashMap<>(), new HashMap<>());
+		this(run, settings, metrics, new IdentityHashMap<>(), new HashMap<>(),
+				SingletonSupplier.of(() -> WarningLimits.of(run.provenance().engine())));
+	}
+
+	/** The limits the run's engine warnings name: read once for the run, not once for each of its cells. */
+	List<WarningLimits.Found> warningLimits() {
+		return warnings.obtain();
 	}
 
 	/**

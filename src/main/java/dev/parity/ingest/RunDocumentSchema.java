@@ -217,8 +217,21 @@ final class RunDocumentSchema {
 			case "pattern" -> new Problem(path, pattern(keyword.asString(), value, path));
 			case "minItems" -> new Problem(path, path.equals("$.cells") && keyword.asInt() == 1
 					? "must hold at least one cell" : "must hold at least " + keyword + " items");
+			case "maxItems" -> new Problem(path, "holds " + value.size() + " items; at most " + keyword);
+			case "maxProperties" -> new Problem(path, "holds " + value.size() + " entries; at most " + keyword);
+			case "propertyNames" -> propertyName(path, String.valueOf(property), keyword);
 			default -> new Problem(path, RunDocumentValidator.printable(error.getMessage()));
 		};
+	}
+
+	/** A field name over the length the schema allows ({@code propertyNames}), at the path of that field. */
+	private static Problem propertyName(String path, String name, JsonNode propertyNames) {
+		int length = name.codePointCount(0, name.length());
+		JsonNode bound = propertyNames.isNumber() ? propertyNames : propertyNames.path("maxLength");
+		String shown = name.length() > 60 ? name.substring(0, Character.isHighSurrogate(name.charAt(56)) ? 56 : 57) + "…"
+				: name;
+		return new Problem(path + RunDocumentValidator.key(shown), "the name is " + length + " characters; at most "
+				+ bound);
 	}
 
 	/** A bound as written for people: {@code 0.0} (as the schema writes a whole-number bound) is 0. */

@@ -177,6 +177,38 @@ class RunDocumentValidatorTests {
 					rejected -> assertThat(rejected.problems().get(0).message()).contains("title"));
 	}
 
+	/** The text the rules read on every view is bounded where it is stored, each bound named with its field. */
+	@Test
+	void boundsTheTextThatRulesRead() {
+		List<Problem> problems = problems(doc -> {
+			ObjectNode engine = (ObjectNode) doc.get("engine");
+			var warnings = engine.putArray("warnings");
+			for (int i = 0; i < 100; i++) {
+				warnings.add("w");
+			}
+			warnings.add("a-a ".repeat(1_001));
+			ObjectNode flags = (ObjectNode) engine.get("flags");
+			flags.put("f".repeat(201), "1");
+			flags.put("g", "9".repeat(4_001));
+			var caveats = doc.putArray("caveats");
+			caveats.add("c".repeat(10_001));
+			((ObjectNode) doc.get("cells").get(0).get("params")).put("setting", "v".repeat(501));
+		});
+		assertThat(problems).containsExactlyInAnyOrder(
+				new Problem("$.engine.warnings", "holds 101 items; at most 100"),
+				new Problem("$.engine.warnings[100]", "is 4004 characters; at most 4000"),
+				new Problem("$.engine.flags['" + "f".repeat(57) + "…']", "the name is 201 characters; at most 200"),
+				new Problem("$.engine.flags.g", "is 4001 characters; at most 4000"),
+				new Problem("$.caveats[0]", "is 10001 characters; at most 10000"),
+				new Problem("$.cells[0].params.setting", "is 501 characters; at most 500"));
+		assertThat(problems(doc -> {
+			ObjectNode flags = (ObjectNode) doc.get("engine").get("flags");
+			for (int i = 0; flags.size() <= 200; i++) {
+				flags.put("flag-" + i, "1");
+			}
+		})).containsExactly(new Problem("$.engine.flags", "holds 201 entries; at most 200"));
+	}
+
 	private static List<Problem> problems(Consumer<ObjectNode> change) {
 		ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes("run-e-control.json"));
 		change.accept(document);

@@ -12,8 +12,16 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 import dev.parity.Fixtures;
+import dev.parity.ParityTest;
+import dev.parity.TestUploads;
+import dev.parity.run.BootstrapJobs;
+import dev.parity.run.RunDocumentReader;
+import dev.parity.run.RunId;
+import dev.parity.run.RunWriter;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,8 +32,19 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+
+import static dev.parity.TestUploads.PASSWORD;
+import static dev.parity.TestUploads.USER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
  * Every text an importer reads (string values, field names, file and folder names, table cells and headers), a
@@ -33,6 +52,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * the stack (long runs of digits, dashes, spaces and letters that do not end the text; {@code 1,000,000,…};
  * {@code |---|---…}): each importer reads them, or refuses them with a reason, in linear time. The timeout is only
  * a guard against a hang (an {@code \d+$} on 80,000 characters took 52 s), not a measurement.
+ *
+ * <p>{@link OnAView}: the same for the rules that read a stored run's text (warnings, flags, names, notes, titles,
+ * caveats) each time it is shown — the run page, its chart, a comparison and its series.
  */
 class LongTextTests {
 
@@ -310,6 +332,146 @@ class LongTextTests {
 		List<InputFile> replaced = new ArrayList<>(files);
 		replaced.set(index, file);
 		return replaced;
+	}
+
+
+	/**
+	 * The text a run stores, read by the rules each time the run is shown: an anonymous view of its page, its chart,
+	 * a comparison with it and its series reads the run's warnings, flags, names and caveats, as long as the upload
+	 * bounds let them be (every bound at its limit, in the shapes that made the warning scan quadratic) and longer
+	 * (a run stored before the bounds, written here without them). Each view is timed and printed; the timeout is
+	 * only a guard against a hang (one view took 31–46 s when each cell scanned each warning again).
+	 */
+	@Nested
+	@ParityTest
+	class OnAView {
+
+		private static final Duration VIEW_HUNG = Duration.ofSeconds(60);
+
+		@Autowired
+		MockMvc mvc;
+
+		@Autowired
+		RunWriter writer;
+
+		@Autowired
+		BootstrapJobs bootstraps;
+
+		@Autowired
+		JdbcClient jdbc;
+
+		@Test
+		void everyViewOfARunWithLongTextReadsItInLinearTime() throws Exception {
+			String system = "long-text-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+			String bounded = TestUploads.upload(mvc, JSON.writeValueAsBytes(atTheBounds(system)));
+			String unbounded = storedWithoutBounds(system);
+
+			for (String id : List.of(bounded, unbounded)) {
+				view("/runs/" + id);
+				view("/runs/" + id + "/chart.png");
+			}
+			view("/compare/" + bounded + "..." + unbounded);
+			view("/compare/" + unbounded + "..." + bounded);
+			String series = JSON.readTree(view("/api/series?system=" + system).getResponse()
+				.getContentAsByteArray()).at("/series/0/id").asString();
+			view("/api/series/" + series);
+		}
+
+		@Test
+		void theRepeatedWarningOfTheReportIsRefusedAtUploadNamingTheLimit() throws Exception {
+			ObjectNode document = control("long-text refused " + java.util.UUID.randomUUID());
+			((ObjectNode) document.get("engine")).putArray("warnings").add("a-a ".repeat(20_000));
+			TestUploads.RowCounts before = TestUploads.rows(jdbc);
+
+			MvcResult refused = mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(JSON.writeValueAsBytes(document))).andReturn();
+
+			assertThat(refused.getResponse().getStatus()).isEqualTo(400);
+			assertThat(refused.getResponse().getContentAsString()).contains("$.engine.warnings[0]",
+					"is 80000 characters; at most 4000");
+			assertThat(TestUploads.rows(jdbc).runs()).isEqualTo(before.runs());
+		}
+
+		private MvcResult view(String url) {
+			return assertTimeoutPreemptively(VIEW_HUNG, () -> {
+				long start = System.nanoTime();
+				MvcResult result = mvc.perform(get(url)).andReturn();
+				long millis = (System.nanoTime() - start) / 1_000_000;
+				System.out.println("long text, anonymous view: GET " + abbreviated(url) + " " + result.getResponse()
+					.getStatus() + " in " + millis + " ms, " + result.getResponse().getContentAsByteArray().length
+						+ " bytes");
+				assertThat(result.getResponse().getStatus()).as(url).isEqualTo(200);
+				return result;
+			}, () -> "GET " + url + " did not answer in " + VIEW_HUNG.toSeconds() + " s");
+		}
+
+		private static String abbreviated(String url) {
+			return url.length() > 80 ? url.substring(0, 77) + "…" : url;
+		}
+
+		/** A run stored as a run uploaded before the bounds could be: its text as long as a JSON string may be. */
+		private String storedWithoutBounds(String system) {
+			ObjectNode document = control(system);
+			document.put("title", "stored before the bounds");
+			ObjectNode engine = (ObjectNode) document.get("engine");
+			engine.put("commit", "b".repeat(40));
+			ArrayNode warnings = engine.putArray("warnings");
+			warnings.add("a-a ".repeat(20_000));
+			warnings.add("max_num_batched_tokens " + "a-a ".repeat(50_000) + " 8168");
+			PURE.values().forEach(pure -> warnings.add(pure.substring(0, 100_000)));
+			warnings.add(MIXED.substring(0, 100_000));
+			ObjectNode flags = (ObjectNode) engine.get("flags");
+			flags.put("a".repeat(40_000) + "b", MIXED.substring(0, 100_000));
+			flags.put("aa.aa.aa.aa.aa.b", "2");
+			ArrayNode caveats = document.putArray("caveats");
+			PURE.values().forEach(pure -> caveats.add(pure.substring(0, 100_000)));
+			document.putObject("source").put("note", MIXED.substring(0, 100_000));
+			((ObjectNode) document.get("harness")).put("command", MIXED.substring(0, 100_000));
+			byte[] bytes = JSON.writeValueAsBytes(document);
+			RunId id = writer.store(new RunWriter.NewRun(RunDocumentReader.read(document), document,
+					dev.parity.run.Sha256.hex(bytes), List.of(new RunWriter.UploadedFile("long.json", "application/json",
+							bytes)), USER)).id();
+			bootstraps.complete(id);
+			return id.value();
+		}
+
+		/** A run with every text the rules read at its upload bound, in the shapes of {@link LongTextTests#PURE}. */
+		private static ObjectNode atTheBounds(String system) {
+			ObjectNode document = control(system);
+			document.put("title", "t".repeat(199) + "x");
+			ObjectNode engine = (ObjectNode) document.get("engine");
+			engine.put("commit", "a".repeat(40));
+			List<String> shapes = new ArrayList<>(PURE.values());
+			shapes.add(MIXED);
+			shapes.add("a-a ".repeat(5_000));
+			ArrayNode warnings = engine.putArray("warnings");
+			for (int i = 0; i < 100; i++) {
+				String shape = shapes.get(i % shapes.size());
+				warnings.add(i % 10 == 0 ? "max_num_batched_tokens was clamped to 8168; " + shape.substring(0, 3_900)
+						: shape.substring(0, 4_000));
+			}
+			ObjectNode flags = (ObjectNode) engine.get("flags");
+			for (int i = 0; flags.size() < 200; i++) {
+				String shape = shapes.get(i % shapes.size());
+				flags.put(i + shape.substring(0, 190), shape.substring(0, 4_000));
+			}
+			ArrayNode caveats = document.putArray("caveats");
+			for (int i = 0; i < 50; i++) {
+				caveats.add(shapes.get(i % shapes.size()).substring(0, 10_000));
+			}
+			document.putObject("source").put("note", MIXED.substring(0, 10_000));
+			((ObjectNode) document.get("harness")).put("command", MIXED.substring(0, 20_000));
+			return document;
+		}
+
+		/** The seed story's 20-cell control run on its own system (so that it starts its own series). */
+		private static ObjectNode control(String system) {
+			ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes("run-e-control.json"));
+			((ObjectNode) document.get("system")).put("name", system);
+			return document;
+		}
+
 	}
 
 }
