@@ -20,6 +20,7 @@ import java.util.zip.ZipFile;
 
 import dev.parity.run.RunId;
 import dev.parity.run.Sha256;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -109,8 +110,8 @@ final class BackupArchive implements Closeable {
 	/**
 	 * What the archive claims must hold before anything is stored: every file is present and hashes to the SHA-256
 	 * its row records; a run uploaded as one document is identified by that document's SHA-256; ids are well-formed
-	 * and unique; every reference (caveat, status change, publication, retraction) names a run, caveat or publication
-	 * of the archive; and the counts in the manifest are what it holds. Authors and dates are kept as they are.
+	 * and unique; every reference (caveat, status change, publication, retraction, control link) names a run, caveat or
+	 * publication of the archive; and the counts in the manifest are what it holds. Authors and dates are kept as they are.
 	 */
 	private void check() throws IOException {
 		for (String kind : List.of("caveats", "hypothesis_status", "publications", "retractions", "audit_events")) {
@@ -200,6 +201,7 @@ final class BackupArchive implements Closeable {
 			references(retraction, "retraction " + retraction.path("id"), subjects, "subject_id", "replacement_id");
 		}
 		JsonNode counts = manifest.path("counts");
+		Long controlLinks = controlLinks(runs, counts);
 		Map<String, Long> held = new LinkedHashMap<>();
 		held.put("runs", (long) runs.size());
 		held.put("files", files);
@@ -208,6 +210,9 @@ final class BackupArchive implements Closeable {
 		held.put("hypothesis_status", (long) manifest.path("hypothesis_status").size());
 		held.put("publications", (long) publications.size());
 		held.put("retractions", (long) manifest.path("retractions").size());
+		if (controlLinks != null) {
+			held.put("control_links", controlLinks);
+		}
 		held.put("audit_events", (long) manifest.path("audit_events").size());
 		for (Map.Entry<String, Long> kind : held.entrySet()) {
 			JsonNode claimed = counts.path(kind.getKey());
@@ -217,6 +222,41 @@ final class BackupArchive implements Closeable {
 			}
 		}
 		this.contents = new BackupContents(held);
+	}
+
+	/**
+	 * Checks the control links, when the archive holds them (one made before they were backed up holds no list and
+	 * counts none): ids well-formed and unique, the control and both sides of its comparison runs of the archive,
+	 * each declaration once.
+	 * @return how many there are, or {@literal null} for an archive without control links
+	 */
+	private @Nullable Long controlLinks(Set<String> runs, JsonNode counts) {
+		if (!manifest.has("control_links")) {
+			if (counts.has("control_links")) {
+				throw new BackupRejected("damaged archive: the manifest counts control links but has no list of them");
+			}
+			return null;
+		}
+		if (!manifest.path("control_links").isArray()) {
+			throw new BackupRejected("damaged archive: the manifest's control links are not a list");
+		}
+		Set<String> links = ids("control_links", "a control link");
+		Set<String> declarations = new HashSet<>();
+		for (JsonNode link : manifest.path("control_links")) {
+			String where = "control link '" + link.path("id").asString() + "'";
+			for (String field : List.of("control_id", "baseline_id", "contender_id")) {
+				if (!link.path(field).isString()) {
+					throw inconsistent(where + " names no run as " + field);
+				}
+			}
+			references(link, where, runs, "control_id", "baseline_id", "contender_id");
+			String declaration = link.path("control_id").asString() + " as the control of "
+					+ link.path("baseline_id").asString() + "..." + link.path("contender_id").asString();
+			if (!declarations.add(declaration)) {
+				throw inconsistent(where + " declares " + declaration + " again");
+			}
+		}
+		return (long) links.size();
 	}
 
 	/** The ids of one kind of record: each well-formed and unique. */

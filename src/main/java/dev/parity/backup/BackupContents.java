@@ -1,5 +1,6 @@
 package dev.parity.backup;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -13,20 +14,22 @@ public record BackupContents(Map<String, Long> counts) {
 
 	/** The kinds of record, in the order they are restored. */
 	static final String[] KINDS = { "runs", "files", "cells", "caveats", "hypothesis_status", "publications",
-			"retractions", "audit_events" };
+			"retractions", "control_links", "audit_events" };
 
 	public BackupContents {
-		counts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(counts));
+		counts = Collections.unmodifiableMap(new LinkedHashMap<>(counts));
 	}
 
 	public long get(String kind) {
 		return counts.getOrDefault(kind, 0L);
 	}
 
-	/** Whether there is nothing of the record: no run, caveat, status change, publication or retraction. */
+	/**
+	 * Whether there is nothing of the record: no run, caveat, status change, publication, retraction or control link.
+	 */
 	public boolean emptyRecord() {
 		return get("runs") + get("files") + get("cells") + get("caveats") + get("hypothesis_status") + get("publications")
-				+ get("retractions") == 0;
+				+ get("retractions") + get("control_links") == 0;
 	}
 
 	@Override

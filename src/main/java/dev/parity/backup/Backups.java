@@ -25,7 +25,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Writes the whole record as one zip ({@value #FORMAT}): {@code manifest.json} with every row as PostgreSQL holds it
- * (runs, caveats, hypothesis status changes, publications, retractions, the audit trail), then per run its cells'
+ * (runs, caveats, hypothesis status changes, publications, retractions, control links, the audit trail), then per run its cells'
  * rows ({@code runs/<id>/cells.json}) and its uploaded files byte for byte ({@code runs/<id>/files/<position>}).
  * Read in one snapshot, so uploads going on meanwhile are either wholly in it or not at all.
  */
@@ -60,6 +60,7 @@ public class Backups {
 		counts.put("hypothesis_status", count("hypothesis_status"));
 		counts.put("publications", count("publication"));
 		counts.put("retractions", count("retraction"));
+		counts.put("control_links", count("control_link"));
 		counts.put("audit_events", count("audit_event"));
 		return new BackupContents(counts);
 	}
@@ -102,6 +103,7 @@ public class Backups {
 		manifest.set("hypothesis_status", array("select to_jsonb(t) from hypothesis_status t order by id"));
 		manifest.set("publications", array("select to_jsonb(t) from publication t order by created_at, id"));
 		manifest.set("retractions", array("select to_jsonb(t) from retraction t order by id"));
+		manifest.set("control_links", array("select to_jsonb(t) from control_link t order by declared_at, id"));
 		manifest.set("audit_events", array("select to_jsonb(t) from audit_event t order by id"));
 		manifest.set("saved_formats", array("select to_jsonb(t) from saved_format t order by name, version"));
 		// History: series and their runs, settings, alerts with their status records, webhooks (without their URL and

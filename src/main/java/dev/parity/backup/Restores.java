@@ -22,7 +22,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Restores a backup into an empty instance, in one transaction: every run with its id, upload time, uploader, rows
- * and files, then caveats, status changes, publications, retractions and the audit trail. The archive is checked
+ * and files, then caveats, status changes, publications, retractions, control links and the audit trail. The archive is checked
  * before anything is written; the instance is locked against uploads meanwhile; anything wrong stores nothing.
  */
 @Service
@@ -55,7 +55,8 @@ public class Restores {
 	 * @param archiveName the name the archive was uploaded under, for the audit trail
 	 * @return what was restored
 	 * @throws BackupRejected when the archive is not a backup, is damaged or inconsistent (nothing is stored)
-	 * @throws InstanceNotEmpty when this instance holds any run, caveat, status change, publication or retraction
+	 * @throws InstanceNotEmpty when this instance holds any run, caveat, status change, publication, retraction or
+	 * control link
 	 */
 	public BackupContents restore(Path path, String archiveName) {
 		String name = archiveName.replaceAll("\\p{Cntrl}", "?");
@@ -97,7 +98,7 @@ public class Restores {
 		// Uploads and records wait until the restore commits; reading goes on. The application's database role may not
 		// lock append-only tables itself: a function of the schema's owner does (V13).
 		jdbc.sql("select 1 from parity_lock_append_only('run', 'run_file', 'cell', 'caveat', 'hypothesis_status',"
-				+ " 'publication', 'retraction')")
+				+ " 'publication', 'retraction', 'control_link')")
 			.query(Integer.class)
 			.single();
 		BackupContents present = backups.contents();
@@ -119,6 +120,10 @@ public class Restores {
 		insertAll("hypothesis_status", manifest.path("hypothesis_status"));
 		insertAll("publication", manifest.path("publications"));
 		insertAll("retraction", manifest.path("retractions"));
+		// An archive made before control links were backed up holds none.
+		if (manifest.has("control_links")) {
+			insertAll("control_link", manifest.path("control_links"));
+		}
 		if (manifest.has("saved_formats")) {
 			insertAll("saved_format", manifest.path("saved_formats"));
 		}

@@ -14,6 +14,7 @@ import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import dev.parity.reliability.ApiClient.Answer;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -32,7 +33,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The seed story with caveats, a refuted hypothesis, publications and supersessions, backed up as one zip and
+ * The seed story with caveats, a refuted hypothesis, publications, supersessions and a declared control, backed up as one zip and
  * restored into a second, empty instance: the same ids, the same API answers, pages and exports, byte for byte
  * (but for the address of the server and the time a live comparison was computed). And the restore refuses what
  * it must: a non-empty instance, a damaged archive, anyone but an administrator.
@@ -69,6 +70,12 @@ class BackupRestoreTests {
 		form("/published/" + first + "/retract", "reason", "outputs were 801 vs 512 tokens", "replacement", controlled);
 		form("/runs/" + c + "/retract", "reason", "superseded by the control run", "replacement", e);
 
+		// A control declared for the confounded comparison, through the API: its declaration travels with the record.
+		int declared = mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"control\": \"" + e + "\", \"of\": \"" + reference + "..." + c + "\"}"))
+			.andReturn().getResponse().getStatus();
+		assertThat(declared).as("declaring the control").isIn(200, 201);
 		// A saved format (a field mapping): its versions travel with the record.
 		// (its list has a name of its own: no other test's file is detected as this format)
 		String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
@@ -90,7 +97,8 @@ class BackupRestoreTests {
 			List<String> paths = new ArrayList<>(List.of("/api/compare/" + pair, "/compare/" + pair + "/export.md",
 					"/compare/" + pair + "/export.csv", "/compare/" + reference + "..." + c + "/export.md",
 					"/published/" + first, "/published/" + controlled, "/api/published/" + first,
-					"/published/" + first + "/export.md", "/published/" + controlled + "/export.md", "/api/formats"));
+					"/published/" + first + "/export.md", "/published/" + controlled + "/export.md", "/api/formats",
+					"/api/compare/" + reference + "..." + c + "/control"));
 			for (String run : List.of(reference, c, e)) {
 				paths.addAll(List.of("/api/runs/" + run, "/api/runs/" + run + "/document", "/runs/" + run,
 						"/runs/" + run + "/export.md"));
@@ -113,6 +121,18 @@ class BackupRestoreTests {
 				assertThat(normalise(after.body(), restoredInstance.baseUrl())).as("GET %s", path)
 					.isEqualTo(normalise(before.body(), "http://localhost:" + port));
 			}
+			JsonNode plan = TestUploads.tree(restored.get("/api/compare/" + reference + "..." + c + "/control").body()
+				.getBytes(StandardCharsets.UTF_8));
+			assertThat(plan.get("controls").valueStream().map(control -> control.get("run").asString()))
+				.as("the controls declared for %s...%s after the restore", reference, c).contains(e);
+			assertThat(restoredInstance.jdbc().sql("""
+					select declared_in || ' ' || declared_by || ' ' || declared_at from control_link
+					where control_id = ? and baseline_id = ? and contender_id = ?""").params(e, reference, c)
+				.query(String.class).single()).as("the declaration's author and time")
+				.isEqualTo(jdbc.sql("""
+						select declared_in || ' ' || declared_by || ' ' || declared_at from control_link
+						where control_id = ? and baseline_id = ? and contender_id = ?""").params(e, reference, c)
+					.query(String.class).single());
 			String restoredRun = restored.get("/api/runs/" + c).body();
 			assertThat(TestUploads.tree(restoredRun.getBytes(StandardCharsets.UTF_8)).at("/retraction/replacement").asString())
 				.isEqualTo("/runs/" + e);

@@ -86,6 +86,39 @@ class RestoreChecksTests {
 		assertThat(dangling.status()).as(dangling.toString()).isEqualTo(400);
 		assertThat(dangling.body()).contains("retraction 999999 refers to 'zzzzzzzzzz' (subject_id), which is not in the archive");
 
+		Answer danglingControl = client.restore(rewrite(backup, (manifest, entries) -> {
+			controlLink(manifest, "zzzzzzzzz1", "zzzzzzzzzz", id, id);
+			ObjectNode claimed = (ObjectNode) manifest.get("counts");
+			claimed.put("control_links", claimed.get("control_links").asLong() + 1);
+		}));
+		assertThat(danglingControl.status()).as(danglingControl.toString()).isEqualTo(400);
+		assertThat(danglingControl.body())
+			.contains("control link 'zzzzzzzzz1' refers to 'zzzzzzzzzz' (control_id), which is not in the archive");
+
+		Answer badControlId = client.restore(rewrite(backup, (manifest, entries) -> {
+			controlLink(manifest, "../x", id, id, id);
+			ObjectNode claimed = (ObjectNode) manifest.get("counts");
+			claimed.put("control_links", claimed.get("control_links").asLong() + 1);
+		}));
+		assertThat(badControlId.status()).as(badControlId.toString()).isEqualTo(400);
+		assertThat(badControlId.body()).contains("a control link id '../x' is not an id");
+
+		Answer twice = client.restore(rewrite(backup, (manifest, entries) -> {
+			controlLink(manifest, "zzzzzzzzz2", id, id, id);
+			controlLink(manifest, "zzzzzzzzz2", id, id, id);
+			ObjectNode claimed = (ObjectNode) manifest.get("counts");
+			claimed.put("control_links", claimed.get("control_links").asLong() + 2);
+		}));
+		assertThat(twice.status()).as(twice.toString()).isEqualTo(400);
+		assertThat(twice.body()).contains("a control link 'zzzzzzzzz2' is in the archive twice");
+
+		Answer controlCount = client.restore(rewrite(backup, (manifest, entries) -> {
+			ObjectNode claimed = (ObjectNode) manifest.get("counts");
+			claimed.put("control_links", claimed.get("control_links").asLong() + 1);
+		}));
+		assertThat(controlCount.status()).as(controlCount.toString()).isEqualTo(400);
+		assertThat(controlCount.body()).contains("the manifest counts").contains("control links, but the archive holds");
+
 		Answer badId = client.restore(rewrite(backup,
 				(manifest, entries) -> ((ObjectNode) runEntry(manifest, id).get("run")).put("id", "../../etc")));
 		assertThat(badId.status()).as(badId.toString()).isEqualTo(400);
@@ -99,7 +132,11 @@ class RestoreChecksTests {
 	@Test
 	void aRestoreIsInTheAuditTrailWithWhoAndFromWhichArchive() throws Exception {
 		TestUploads.upload(mvc, "reference.json");
-		byte[] backup = backup();
+		// As an archive made before control links were backed up: no list of them, no count; it restores as it did.
+		byte[] backup = rewrite(backup(), (manifest, entries) -> {
+			manifest.remove("control_links");
+			((ObjectNode) manifest.get("counts")).remove("control_links");
+		});
 		String claimedAuthor = JSON.readTree(entries(backup).get("manifest.json")).get("created_by").asString();
 		try (AppInstance restored = AppInstance.startWithItsOwnDatabase()) {
 			Answer answer = new ApiClient(restored.baseUrl()).restore(backup, "parity-backup-20261201.zip");
@@ -176,6 +213,13 @@ class RestoreChecksTests {
 	private byte[] backup() throws Exception {
 		return mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk()).andReturn()
 			.getResponse().getContentAsByteArray();
+	}
+
+	/** Adds a control link to the manifest (its count left as it was). */
+	private static void controlLink(ObjectNode manifest, String id, String control, String baseline, String contender) {
+		manifest.withArray("control_links").addObject().put("id", id).put("control_id", control)
+			.put("baseline_id", baseline).put("contender_id", contender).put("declared_in", "api")
+			.put("declared_by", USER).put("declared_at", "2026-01-01T00:00:00Z");
 	}
 
 	private static JsonNode runEntry(JsonNode manifest, String id) {
