@@ -76,7 +76,7 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	SweepPage ofCells(java.util.Set<String> anchors, String paretoSrc) {
 		List<PointRow> shown = points.stream().filter(p -> anchors.contains(p.anchor())).toList();
 		List<GoodputSide> sides = goodput.stream().map(side -> new GoodputSide(side.side(),
-				side.rows().stream().filter(r -> anchors.contains(r.anchor())).toList(), side.highest())).toList();
+				side.rows().stream().filter(r -> anchors.contains(r.anchor())).toList(), side.highest(), side.unknown())).toList();
 		return new SweepPage("", axes, shown, equalInteractivity, fields, hidden, objectives, sides, paretoSrc, null,
 				allPoints);
 	}

@@ -45,8 +45,12 @@ class ComparisonBrowserTests extends BrowserTest {
 
 		WebElement cancelled = browser.findElement(By.id("cell-concurrency-8--prompt_tokens-131072")).findElement(By.cssSelector("td[data-metric=throughput_tps]"));
 		assertThat(cancelled.findElement(By.cssSelector(".grey-reason")).getText()).startsWith("greyed: 8 of 8 cancelled");
-		String marker = cancelled.findElement(By.cssSelector("a.reason[data-rule=failures]")).getAttribute("href");
+		WebElement reason = cancelled.findElement(By.cssSelector("a.reason[data-rule=failures]"));
+		String marker = reason.getAttribute("href");
 		WebElement note = browser.findElement(By.id(marker.substring(marker.indexOf('#') + 1)));
+		// The note sits in its rule's folded list; following the reason opens it.
+		reason.click();
+		Browser.waitUpTo(browser, 5).until(d -> note.isDisplayed());
 		assertThat(note.getText()).contains("cancelled").contains("prompt_tokens 131,072, concurrency 8");
 		assertThat(note.findElement(By.xpath("ancestor::li[contains(@class, 'note-group')]")).getAttribute("data-rule")).isEqualTo("failures");
 

@@ -75,6 +75,10 @@ class OneReasonBrowserTests extends BrowserTest {
 		WebElement lengths = browser.findElement(By.cssSelector(".note-group[data-rule=output-length-differs] .merged"));
 		assertThat(lengths.getText()).matches(".*–.*tokens/request.* in \\d+ cells.*");
 		long height = number("return document.documentElement.scrollHeight");
+		System.out.println("Page height of reference…A at 1,440 px: " + height + " px; its parts: " + browser.executeScript(
+				"return [...document.querySelectorAll('main > *, main > * > section, main > * > details')].map(e => e.tagName.toLowerCase()"
+						+ " + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ')[0] : '') + ' '"
+						+ " + Math.round(e.getBoundingClientRect().height)).join(', ')"));
 		fullPageScreenshot("one-reason-compare-a-1440");
 		assertThat(height).as("page height at 1,440 px").isLessThanOrEqualTo(HEIGHT_AT_1440);
 		Results results = new AxeBuilder().withTags(List.of("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"))
