@@ -1,7 +1,14 @@
 package dev.parity.run;
 
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -137,7 +144,43 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 			if (COMMIT_PREFIX.matcher(word).matches()) {
 				anywhere.add(cb.like(root.get("modelCommit"), word + "%"));
 			}
+			UploadDays days = UploadDays.of(word);
+			if (days != null) {
+				anywhere.add(cb.and(cb.greaterThanOrEqualTo(root.get("uploadedAt"), days.from()),
+						cb.lessThan(root.get("uploadedAt"), days.until())));
+			}
 			return cb.or(anywhere.toArray(jakarta.persistence.criteria.Predicate[]::new));
+		}
+	}
+
+	/**
+	 * A search word that names a day or a month of upload ({@code 2026-11-30}, {@code 2026-11}), as UTC instants from
+	 * its start to the start of the next.
+	 */
+	record UploadDays(Instant from, Instant until) {
+
+		private static final Pattern DAY_OR_MONTH = Pattern
+			.compile("(\\d{4})-(\\d{2})(?:-(\\d{2}))?");
+
+		static @Nullable UploadDays of(String word) {
+			Matcher m = DAY_OR_MONTH.matcher(word);
+			if (!m.matches()) {
+				return null;
+			}
+			try {
+				if (m.group(3) == null) {
+					YearMonth month = YearMonth.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+					return new UploadDays(month.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant(),
+							month.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
+				}
+				LocalDate day = LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+						Integer.parseInt(m.group(3)));
+				return new UploadDays(day.atStartOfDay(ZoneOffset.UTC).toInstant(),
+						day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant());
+			}
+			catch (DateTimeException notADate) {
+				return null;
+			}
 		}
 	}
 

@@ -104,29 +104,6 @@ class ComparisonController {
 		this.json = json;
 	}
 
-	@GetMapping("/compare")
-	String pickRuns(@RequestParam Map<String, String> query, Model model) {
-		String baseline = query.get("baseline");
-		String contender = query.get("contender");
-		if (StringUtils.hasText(baseline) && StringUtils.hasText(contender)) {
-			Map<String, String> rest = new LinkedHashMap<>(query);
-			rest.remove("baseline");
-			rest.remove("contender");
-			return "redirect:/compare/" + RequestChecks.forRedirect("baseline", baseline).strip() + "..."
-					+ RequestChecks.forRedirect("contender", contender).strip() + queryString(rest);
-		}
-		model.addAttribute("pageTitle", "Compare");
-		List<RunSummary> recent = summaries.search(RunSummaries.RunFilter.none(), 0, 100).getContent();
-		model.addAttribute("recent", recent);
-		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(RunSummary::getId).toList()));
-		model.addAttribute("baseline", baseline);
-		model.addAttribute("contender", contender);
-		List<Publication> published = publications.recent(20);
-		model.addAttribute("published", published);
-		model.addAttribute("publicationMarks", notices.publicationMarks(published));
-		return "compare/pick";
-	}
-
 	@GetMapping("/compare/{pair:.+}")
 	ModelAndView showComparison(@PathVariable String pair, @RequestParam Map<String, String> query, Model model,
 			HttpServletRequest request, Locale locale) throws Exception {

@@ -150,7 +150,7 @@ class ReadablePagesBrowserTests extends BrowserTest {
 		assertThat(problems).isEmpty();
 	}
 
-	/** The pages a reader opens, by name: start, run, both comparisons, a publication. */
+	/** The pages a reader opens, by name: start, run, both comparisons, a publication, the run list and the picker. */
 	private Map<String, String> readerPages() throws Exception {
 		Map<String, String> pages = new LinkedHashMap<>();
 		pages.put("start", "/");
@@ -158,6 +158,8 @@ class ReadablePagesBrowserTests extends BrowserTest {
 		pages.put("compare-control", "/compare/" + reference + "..." + e);
 		pages.put("compare-run-a", "/compare/" + reference + "..." + a);
 		pages.put("publication", publication());
+		pages.put("runs", "/runs");
+		pages.put("compare-pick", "/compare?baseline=" + reference);
 		return pages;
 	}
 
