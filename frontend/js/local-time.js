@@ -1,8 +1,9 @@
 // Moments said relative and local: a <time data-relative datetime="…"> reads "3 hours ago" (in the browser's
 // language) and shows the exact local time, with the ISO time, on hover. Without JavaScript the page keeps the exact
-// UTC time it was served with.
+// UTC time it was served with. A <time data-local> (a list of many moments) reads as the exact local time instead.
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const local = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 const UNITS = [
   ['year', 365 * 24 * 3600],
@@ -26,12 +27,12 @@ export function ago(date, now = Date.now()) {
 }
 
 function render() {
-  for (const time of document.querySelectorAll('time[data-relative][datetime]')) {
+  for (const time of document.querySelectorAll('time[data-relative][datetime], time[data-local][datetime]')) {
     const date = new Date(time.getAttribute('datetime'));
     if (Number.isNaN(date.getTime())) {
       continue;
     }
-    time.textContent = ago(date);
+    time.textContent = time.hasAttribute('data-local') ? local.format(date) : ago(date);
     time.title = `${exact.format(date)} (${date.toISOString()})`;
   }
 }
