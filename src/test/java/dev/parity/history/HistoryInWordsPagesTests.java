@@ -95,6 +95,13 @@ class HistoryInWordsPagesTests {
 		assertThat(marked).contains("Marked: “PR 7: a slower decode”").contains("not one of this series' runs")
 			.containsPattern("Verdict against “nightly words-pages-box #39” : regression — decode −30\\.0 % in 4 cells");
 
+		// The verdict's JSON keeps its fields and says the baseline by title and the regression in words.
+		String verdict = mvc.perform(get("/api/runs/" + prId + "/verdict")).andReturn().getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
+		assertThat(verdict).contains("\"status\":\"regression\"").contains("\"baseline\":\"" + nights.get(39) + "\"")
+			.contains("\"baseline_title\":\"nightly words-pages-box #39\"")
+			.contains("\"in_words\":\"decode −30.0 % in 4 cells\"");
+
 		// A night's own history is its series, at the run.
 		assertThat(mvc.perform(get("/runs/" + nights.get(3))).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8))
 			.contains("href=\"/series/" + seriesId + "#run-" + nights.get(3) + "\"");
@@ -103,7 +110,7 @@ class HistoryInWordsPagesTests {
 		// The start page lists the open alert and the pull request's verdict.
 		String home = mvc.perform(get("/")).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8)
 			.replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ");
-		assertThat(home).contains("Open alerts").containsPattern("regression: decode −\\d")
+		assertThat(home).contains("Open alerts").containsPattern("regression ?: decode −\\d")
 			.contains("“ PR 7: a slower decode ”: regression — decode −30.0 % in 4 cells");
 	}
 

@@ -185,7 +185,9 @@ class SeriesPageController {
 		catch (IllegalArgumentException ex) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, ex.getMessage());
 		}
-		redirect.addFlashAttribute("message", "Alert " + id + " is now " + alert.status() + ".");
+		HistoryInWords.RunLabel run = words.runs(List.of(alert.run())).get(alert.run());
+		redirect.addFlashAttribute("message", "The alert from “" + (run == null ? alert.run() : run.title()) + "” is now "
+				+ alert.status() + ".");
 		return "redirect:" + ("alerts".equals(back) ? "/alerts" : "/series/" + alert.series() + "#alert-" + id);
 	}
 
