@@ -29,7 +29,26 @@ function followHash() {
   const target = id && document.getElementById(id);
   if (target) {
     target.scrollIntoView();
+    keepInView(target);
   }
+}
+
+// Charts and other parts fetched after the rows can grow above the cell; until the reader scrolls, or for a few
+// seconds, the cell is brought back into view whenever the page's size changes.
+function keepInView(target) {
+  let reader = false;
+  const stop = () => { reader = true; };
+  for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
+    window.addEventListener(type, stop, { once: true, passive: true });
+  }
+  const observer = new ResizeObserver(() => {
+    const top = target.getBoundingClientRect().top;
+    if (!reader && (top < -1 || top >= window.innerHeight)) {
+      target.scrollIntoView();
+    }
+  });
+  observer.observe(document.body);
+  setTimeout(() => observer.disconnect(), 5000);
 }
 
 const tables = [...document.querySelectorAll('table[data-more-src]')];

@@ -1,7 +1,8 @@
 // Charts of a run page: each metric against the first grid coordinate that varies, one line per value of every
 // other coordinate, greyed values as hollow grey points outside the lines; and, where the cells hold per-request
 // samples, each metric's distribution per cell as a CDF.
-// The data comes as JSON in the container's data-charts attribute; the table holds the same numbers.
+// The data comes as JSON in the container's data-charts attribute (a light page of a large run fetches it from
+// data-charts-src); the table holds the same numbers.
 import { palette, formatNumber, ticks, applyScheme, lineAndGreyed, seriesBounds, yRange, pointLabel } from './chart-style.js';
 
 function figure(container, title) {
@@ -18,9 +19,8 @@ function figure(container, title) {
 }
 
 const container = document.getElementById('run-charts');
-if (container && window.Chart) {
-  applyScheme(window.Chart);
-  const data = JSON.parse(container.dataset.charts || '{"charts": []}');
+
+function draw(data) {
   // A chart whose lines are single points says nothing a table does not (a one-cell run): none is drawn, once said.
   const drawable = data.charts.filter((chart) => chart.series.some((s) => s.points.filter((p) => p.y != null).length > 1));
   if (data.charts.length && !drawable.length) {
@@ -82,5 +82,17 @@ if (container && window.Chart) {
       },
     });
     canvas.dataset.rendered = String(instance.data.datasets.length);
+  }
+}
+
+if (container && window.Chart) {
+  applyScheme(window.Chart);
+  if (container.dataset.chartsSrc) {
+    fetch(container.dataset.chartsSrc)
+      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`the server answered ${response.status}`))))
+      .then(draw)
+      .catch((error) => { container.textContent = `The charts could not be loaded (${error.message}); the table holds the same numbers.`; });
+  } else {
+    draw(JSON.parse(container.dataset.charts || '{"charts": []}'));
   }
 }

@@ -207,21 +207,51 @@ class ComparisonController {
 	}
 
 	/**
+	 * The most cells {@code ?cells=all} writes on one page: beyond, it writes them this many at a time
+	 * ({@code &from=1000}, …) with links to the pages before and after. Every cell of a 10,000-cell comparison on one
+	 * page was tens of megabytes of HTML, more than the template engine's expression limits allow.
+	 */
+	static final int ALL_ROWS = 1000;
+
+	/**
 	 * A page of more than {@link #LIGHT_ROWS} cells, unless {@code ?cells=all}: the first cells and points written, the
-	 * rest and the charts' data fetched from under {@code base} once it shows (with the same URL parameters).
+	 * rest and the charts' data fetched from under {@code base} once it shows (with the same URL parameters). With
+	 * {@code ?cells=all}, every cell, or {@link #ALL_ROWS} of them from {@code from} on when there are more.
 	 *
 	 * @return the sweep views as the page shows them
+	 * @throws org.springframework.web.server.ResponseStatusException 400 when {@code from} is not a whole number of
+	 * cells to skip
 	 */
 	static SweepPage light(Model model, ComparisonPage page, SweepPage sweep, String base, Map<String, String> query) {
-		if (page.rows().size() <= LIGHT_ROWS || "all".equals(query.get("cells"))) {
+		int cells = page.rows().size();
+		boolean all = "all".equals(query.get("cells"));
+		if (cells <= LIGHT_ROWS || (all && cells <= ALL_ROWS)) {
 			return sweep;
+		}
+		model.addAttribute("chartsSrc", base + "/charts.json" + queryString(without(query, "cells", "from")));
+		if (all) {
+			CellPages pages = CellPages.of(base, query, cells, ALL_ROWS);
+			List<ComparisonPage.Row> rows = page.rows().subList(pages.from(), pages.to());
+			model.addAttribute("cellRows", rows);
+			model.addAttribute("cellPages", pages);
+			java.util.Set<String> anchors = rows.stream().map(ComparisonPage.Row::anchor)
+				.collect(Collectors.toUnmodifiableSet());
+			return sweep.ofCells(anchors, base + "/pareto.json" + queryString(without(query, "cells", "from")));
 		}
 		model.addAttribute("cellRows", page.rows().subList(0, LIGHT_ROWS));
 		model.addAttribute("moreCellsSrc", base + "/cells" + with(query, "from", String.valueOf(LIGHT_ROWS)));
-		model.addAttribute("chartsSrc", base + "/charts.json" + queryString(query));
 		model.addAttribute("allCellsUrl", base + with(query, "cells", "all"));
 		return sweep.light(LIGHT_ROWS, base + "/pareto.json" + queryString(query),
 				base + "/points" + with(query, "from", String.valueOf(LIGHT_ROWS)));
+	}
+
+	/** The URL's query without these parameters. */
+	static Map<String, String> without(Map<String, String> query, String... names) {
+		Map<String, String> less = new LinkedHashMap<>(query);
+		for (String name : names) {
+			less.remove(name);
+		}
+		return less;
 	}
 
 	/** The charts' data written into the page, unless {@link #light} has the page fetch it. */
@@ -232,7 +262,7 @@ class ComparisonController {
 	}
 
 	/** The URL's query with one more parameter (or this one's value replaced). */
-	private static String with(Map<String, String> query, String name, String value) {
+	static String with(Map<String, String> query, String name, String value) {
 		Map<String, String> more = new LinkedHashMap<>(query);
 		more.put(name, value);
 		return queryString(more);

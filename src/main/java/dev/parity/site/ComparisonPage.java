@@ -22,7 +22,15 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		List<HeadlineView> headlines, List<MetricHead> metrics, List<String> paramNames, List<Row> rows,
 		List<Unmatched> unmatched, List<ProvenanceRow> provenance, List<Note> footnotes, List<CaveatView> caveats,
 		java.util.function.Supplier<Map<String, Object>> charts, String rulesVersion, String computedAt,
-		List<NoteGroup> noteGroups) {
+		List<NoteGroup> noteGroups, List<Everywhere> everywhere, @Nullable String nothingMatches) {
+
+	/**
+	 * A reason that greys every matched cell of one or more metrics, said once at the top of the page rather than in
+	 * each cell: its note, the metrics whose every cell it greys (all of them when {@code allMetrics}), and its control
+	 * (what would lift it, the end of its message).
+	 */
+	public record Everywhere(Note note, List<String> metrics, boolean allMetrics, String control) {
+	}
 
 	/**
 	 * Per metric: the ratio per cell and both runs' values (see {@link #chartData(ComparisonSnapshot, List, List)}),
@@ -88,6 +96,18 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		public boolean oneMessage() {
 			return notes.size() == 1;
 		}
+
+		/**
+		 * The group's short forms as one line when they differ only in their numbers, each number that differs as the
+		 * range it takes ("512 vs 2,437–5,680 tokens/request"); {@code null} for a group of one note or of notes that
+		 * say different things.
+		 */
+		public @Nullable String merged() {
+			if (notes.size() < 2) {
+				return null;
+			}
+			return NumberRanges.merge(notes.stream().map(n -> n.note().shortForm()).toList());
+		}
 	}
 
 	/** A footnote and the cells it is about (none for a flag on a run or on the whole comparison). */
@@ -119,7 +139,36 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	public record Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
 			boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers,
 			List<Note> reasons, String interval, @Nullable String verdict, @Nullable String verdictWords,
-			@Nullable Boolean significant, @Nullable IntervalBar bar) {
+			@Nullable Boolean significant, @Nullable IntervalBar bar, List<Note> particular) {
+
+		public Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
+				boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers,
+				List<Note> reasons, String interval, @Nullable String verdict, @Nullable String verdictWords,
+				@Nullable Boolean significant, @Nullable IntervalBar bar) {
+			this(metric, baseline, contender, ratio, phrase, greyed, comparable, greyReasons, markers, caveatMarkers,
+					reasons, interval, verdict, verdictWords, significant, bar, reasons);
+		}
+
+		/**
+		 * The same value, its reasons said in the cell only these (the others are said once, at the top), and its
+		 * markers only those of notes no reason of the cell links to already.
+		 */
+		Value particularTo(List<Note> kept) {
+			return new Value(metric, baseline, contender, ratio, phrase, greyed, comparable, greyReasons,
+					markers.stream().filter(m -> reasons.stream().noneMatch(n -> n.number() == m)).toList(),
+					caveatMarkers, reasons, interval, verdict, verdictWords, significant, bar, kept);
+		}
+
+		/** Whether the cell is comparable and its verdict is within the band: it carries no words under its number. */
+		public boolean quiet() {
+			return "within-band".equals(verdict) && !greyed && caveatMarkers.isEmpty();
+		}
+
+		/** The ratio, interval and verdict in words, for the hover of a quiet cell. */
+		public String hover() {
+			return String.join("; ", java.util.stream.Stream.of(phrase, interval, verdictWords)
+				.filter(t -> t != null && !t.isEmpty()).toList());
+		}
 
 		public Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
 				boolean comparable, List<String> greyReasons, List<Integer> markers, List<String> caveatMarkers,
@@ -249,6 +298,12 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			rows.add(new Row(anchor, Objects.toString(cell.label(), anchor), paramValues, cellFlags, values));
 		}
 
+		List<Everywhere> everywhere = everywhere(rows, metrics);
+		rows = rows.stream().map(row -> new Row(row.anchor(), row.label(), row.paramValues(), row.flags(),
+				row.values().stream().map(v -> v.particularTo(v.reasons().stream()
+					.filter(note -> everywhere.stream().noneMatch(e -> e.note().equals(note) && e.metrics().contains(v.metric())))
+					.toList())).toList())).toList();
+
 		List<Unmatched> unmatched = new ArrayList<>();
 		for (ComparisonSnapshot.UnmatchedView cell : snapshot.unmatched()) {
 			StringBuilder label = new StringBuilder();
@@ -266,7 +321,62 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 				unmatched, provenance, notes.list(), caveats,
 				org.springframework.util.function.SingletonSupplier.of(() -> chartData(snapshot, metrics, paramNames)),
 				Objects.toString(snapshot.rulesVersion(), ""), Objects.toString(snapshot.computedAt(), ""),
-				notes.groups());
+				notes.groups(), everywhere, nothingMatches(snapshot, rows));
+	}
+
+	/**
+	 * The notes that grey every matched cell of a metric (of those that have a value on either side), with the metrics
+	 * they grey so, when there is more than one matched cell.
+	 */
+	private static List<Everywhere> everywhere(List<Row> rows, List<MetricHead> metrics) {
+		if (rows.size() < 2) {
+			return List.of();
+		}
+		Map<Note, List<String>> found = new LinkedHashMap<>();
+		for (MetricHead metric : metrics) {
+			List<Value> values = rows.stream().flatMap(r -> r.values().stream())
+				.filter(v -> v.metric().equals(metric.metric()) && (v.greyed() || v.comparable())).toList();
+			if (values.size() < 2) {
+				continue;
+			}
+			for (Note note : values.get(0).reasons()) {
+				if (values.stream().allMatch(v -> v.reasons().contains(note))) {
+					found.computeIfAbsent(note, n -> new ArrayList<>()).add(metric.metric());
+				}
+			}
+		}
+		List<Everywhere> everywhere = new ArrayList<>();
+		found.forEach((note, greyed) -> {
+			int dash = note.message().lastIndexOf(" — ");
+			String control = dash < 0 ? "" : note.message().substring(dash + 3);
+			everywhere.add(new Everywhere(note, greyed, greyed.size() == metrics.size(), control));
+		});
+		return everywhere;
+	}
+
+	/**
+	 * When no cell matches although both runs have cells: the sentence that says so first, naming both grids'
+	 * parameters ("baseline grid: concurrency, prompt_tokens — contender grid: concurrency, target_prompt_tokens").
+	 */
+	private static @Nullable String nothingMatches(ComparisonSnapshot snapshot, List<Row> rows) {
+		if (!rows.isEmpty() || snapshot.unmatched().isEmpty()) {
+			return null;
+		}
+		Map<String, java.util.Set<String>> grids = new LinkedHashMap<>();
+		grids.put("baseline", new java.util.TreeSet<>());
+		grids.put("contender", new java.util.TreeSet<>());
+		for (ComparisonSnapshot.UnmatchedView cell : snapshot.unmatched()) {
+			grids.computeIfAbsent(cell.side(), k -> new java.util.TreeSet<>()).addAll(cell.params().keySet());
+		}
+		if (grids.get("baseline").isEmpty() || grids.get("contender").isEmpty()) {
+			return null;
+		}
+		String why = grids.get("baseline").equals(grids.get("contender"))
+				? "the grids name the same parameters but share no combination of their values"
+				: "the grids name their parameters differently";
+		return "Nothing matches: no cell of one run has the parameters of a cell of the other; " + why
+				+ " (baseline grid: " + String.join(", ", grids.get("baseline")) + " — contender grid: "
+				+ String.join(", ", grids.get("contender")) + ").";
 	}
 
 	/** A grid coordinate as shown: a number formatted, anything else as written. */

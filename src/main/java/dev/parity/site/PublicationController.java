@@ -82,6 +82,16 @@ class PublicationController {
 		this.json = json;
 	}
 
+	/** The query of a page of every cell: {@code cells=all}, and from which cell when it is not the first page. */
+	private static Map<String, String> allCells(@Nullable String from) {
+		Map<String, String> query = new java.util.LinkedHashMap<>();
+		query.put("cells", "all");
+		if (from != null) {
+			query.put("from", from);
+		}
+		return query;
+	}
+
 	@GetMapping("/published/{id}")
 	@Nullable ModelAndView showPublication(@PathVariable String id, Model model, ServletWebRequest request, Locale locale)
 			throws Exception {
@@ -90,7 +100,10 @@ class PublicationController {
 		}
 		// Every cell written at once is another representation of the page (a light page fetches the rest).
 		boolean allCells = "all".equals(request.getParameter("cells"));
-		if (freshness.notModified(id, allCells ? "page-all-cells" : "page", true, request, () -> load(id))) {
+		String from = allCells && request.getParameter("from") != null
+				? String.valueOf(CellPages.from(request.getParameter("from"))) : null;
+		if (freshness.notModified(id, allCells ? "page-all-cells" + (from == null ? "" : "-from-" + from) : "page", true,
+				request, () -> load(id))) {
 			return null;
 		}
 		// A page everybody sees alike is kept by its tag, which changes with anything it shows.
@@ -115,7 +128,7 @@ class PublicationController {
 		model.addAttribute("live", false);
 		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
 		model.addAttribute("sweep", ComparisonController.light(model, page, SweepPage.of(snapshot, settings, json),
-				"/published/" + id, allCells ? Map.of("cells", "all") : Map.of()));
+				"/published/" + id, allCells ? allCells(from) : Map.of()));
 		ComparisonController.chartsInPage(model, page, json);
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
 		// The controls declared for the comparison, beside the published claim (never part of what it compares).

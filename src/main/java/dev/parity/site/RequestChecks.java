@@ -28,6 +28,24 @@ final class RequestChecks {
 		return Integer.parseInt(text);
 	}
 
+	/**
+	 * The most words a run search takes: each is matched in five columns, so a search of thousands of words costs
+	 * seconds of the database's time per request.
+	 */
+	static final int MAX_SEARCH_WORDS = 32;
+
+	/** The search box's text: at most {@link #MAX_SEARCH_WORDS} words. */
+	static void searchWords(@org.jspecify.annotations.Nullable String q) {
+		if (q == null || q.isBlank()) {
+			return;
+		}
+		long words = java.util.Arrays.stream(q.strip().split("\\s+")).count();
+		if (words > MAX_SEARCH_WORDS) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					"q takes at most " + MAX_SEARCH_WORDS + " words, not " + words);
+		}
+	}
+
 	/** A parameter that goes into a redirect's Location: no line breaks or other control characters. */
 	static String forRedirect(String name, String value) {
 		if (value.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {

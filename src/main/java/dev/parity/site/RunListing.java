@@ -33,7 +33,13 @@ class RunListing {
 	private record Key(RunFilter filter, Set<String> excluded, long runs) {
 	}
 
+	/**
+	 * The runs that match, newest first.
+	 * @throws org.springframework.web.server.ResponseStatusException 400 when the search has more words than
+	 * {@link RequestChecks#MAX_SEARCH_WORDS}
+	 */
 	Page<RunSummary> search(RunFilter filter, Collection<String> excludedIds, int page, int size) {
+		RequestChecks.searchWords(filter.q());
 		Set<String> excluded = Set.copyOf(excludedIds);
 		return summaries.search(filter, excluded, page, size, count -> {
 			long runs = summaries.count();

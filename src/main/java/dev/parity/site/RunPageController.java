@@ -32,6 +32,16 @@ class RunPageController {
 
 	static final int PAGE_SIZE = 25;
 
+	/**
+	 * A run of more cells than this has a light page, as a comparison does: these first cells written, the others
+	 * fetched once the page shows ({@code /runs/{id}/cells}), the charts' and the Pareto view's data too. A 10,000-cell
+	 * run's page was 9 to 24 MB of HTML.
+	 */
+	static final int LIGHT_ROWS = ComparisonController.LIGHT_ROWS;
+
+	/** The most cells {@code ?cells=all} writes on one page; beyond, a page at a time ({@code &from=1000}, …). */
+	static final int ALL_ROWS = ComparisonController.ALL_ROWS;
+
 	private final RunRepository runs;
 
 	private final RunSummaries summaries;
@@ -95,14 +105,17 @@ class RunPageController {
 	String showRun(@PathVariable String id, @RequestParam Map<String, String> query, Model model) {
 		Run run = load(id);
 		// Pareto view, SLOs and goodput (slo_* in the URL), and the commands that would run it again
-		model.addAttribute("sweep", sweeps.page(sweeps.ofRun(run, query), query));
+		SweepPage sweep = sweeps.page(sweeps.ofRun(run, query), query);
 		model.addAttribute("sweepAction", run.url());
 		model.addAttribute("rerun", RerunCommands.of(run));
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
 		model.addAttribute("pageTitle", run.title());
 		model.addAttribute("page", page);
-		model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
+		model.addAttribute("sweep", light(model, page, sweep, run.url(), query));
+		if (!model.containsAttribute("chartsSrc")) {
+			model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
+		}
 		List<RunSummary> similar = run.provenance().model().commit() == null ? List.of()
 				: summaries.findTop20ByModelCommitAndWorkloadFingerprintAndIdNotOrderByUploadedAtDesc(
 						run.provenance().model().commit().value(), run.workloadFingerprint(), run.id().value());
@@ -112,19 +125,9 @@ class RunPageController {
 		model.addAttribute("runMarks", notices.runMarks(similar.stream().map(RunSummary::getId).toList()));
 		List<dev.parity.caveat.Caveat> onRun = caveats.forRun(id);
 		model.addAttribute("caveats", onRun);
-		// Markers c1, c2, … in the order of the list; a caveat on a cell shows its marker in that cell's row.
-		List<ComparisonPage.CaveatView> views = new java.util.ArrayList<>();
-		Map<String, List<ComparisonPage.CaveatView>> cellCaveats = new java.util.HashMap<>();
-		for (dev.parity.caveat.Caveat caveat : onRun) {
-			ComparisonPage.CaveatView view = new ComparisonPage.CaveatView("c" + (views.size() + 1), caveat,
-					caveat.target().describe());
-			views.add(view);
-			if (caveat.target().cellAnchor() != null) {
-				cellCaveats.computeIfAbsent(caveat.target().cellAnchor(), k -> new java.util.ArrayList<>()).add(view);
-			}
-		}
+		List<ComparisonPage.CaveatView> views = caveatViews(onRun);
 		model.addAttribute("caveatViews", views);
-		model.addAttribute("cellCaveats", cellCaveats);
+		model.addAttribute("cellCaveats", cellCaveats(views));
 		Retraction retraction = publications.retractionOf("run", id).orElse(null);
 		model.addAttribute("retraction", retraction);
 		// "this run in its history": the series of a measured run, at its place
@@ -135,6 +138,90 @@ class RunPageController {
 		model.addAttribute("supersededTitles", supersededTitles(publications.superseded("run", id)));
 		model.addAttribute("supersedes", publications.superseded("run", id));
 		return "runs/detail";
+	}
+
+	/** Markers c1, c2, … in the order of the list. */
+	private static List<ComparisonPage.CaveatView> caveatViews(List<dev.parity.caveat.Caveat> onRun) {
+		List<ComparisonPage.CaveatView> views = new java.util.ArrayList<>();
+		for (dev.parity.caveat.Caveat caveat : onRun) {
+			views.add(new ComparisonPage.CaveatView("c" + (views.size() + 1), caveat, caveat.target().describe()));
+		}
+		return views;
+	}
+
+	/** A caveat on a cell shows its marker in that cell's row. */
+	private static Map<String, List<ComparisonPage.CaveatView>> cellCaveats(List<ComparisonPage.CaveatView> views) {
+		Map<String, List<ComparisonPage.CaveatView>> cellCaveats = new java.util.HashMap<>();
+		for (ComparisonPage.CaveatView view : views) {
+			if (view.caveat().target().cellAnchor() != null) {
+				cellCaveats.computeIfAbsent(view.caveat().target().cellAnchor(), k -> new java.util.ArrayList<>()).add(view);
+			}
+		}
+		return cellCaveats;
+	}
+
+	/** The grid's rows from the {@code from}-th cell on ({@code tr} elements), as the run page writes them. */
+	@GetMapping(path = "/runs/{id}/cells", produces = org.springframework.http.MediaType.TEXT_HTML_VALUE)
+	String cells(@PathVariable String id, @RequestParam(defaultValue = "0") String from, Model model) {
+		Run run = load(id);
+		RunFlagging.Flags flags = flagging.check(run);
+		RunPage page = RunPage.of(run, flags.run(), flags.cells());
+		int skip = Math.min(CellPages.from(from), page.rows().size());
+		model.addAttribute("page", page);
+		model.addAttribute("gridRows", page.rows().subList(skip, page.rows().size()));
+		model.addAttribute("cellCaveats", cellCaveats(caveatViews(caveats.forRun(id))));
+		return "runs/detail :: grid-rows";
+	}
+
+	/** The data of the run page's charts, as {@code data-charts} would hold it. */
+	@GetMapping(path = "/runs/{id}/charts.json", produces = org.springframework.http.MediaType.APPLICATION_JSON_VALUE)
+	org.springframework.http.ResponseEntity<byte[]> charts(@PathVariable String id) {
+		Run run = load(id);
+		RunFlagging.Flags flags = flagging.check(run);
+		RunPage page = RunPage.of(run, flags.run(), flags.cells());
+		return org.springframework.http.ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.body(json.writeValueAsBytes(page.chartData()));
+	}
+
+	/** The run's Pareto view, as {@code data-pareto} would hold it. */
+	@GetMapping(path = "/runs/{id}/pareto.json", produces = org.springframework.http.MediaType.APPLICATION_JSON_VALUE)
+	org.springframework.http.ResponseEntity<byte[]> pareto(@PathVariable String id) {
+		Run run = load(id);
+		return org.springframework.http.ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.body(json.writeValueAsBytes(sweeps.ofRun(run, Map.of()).get("pareto")));
+	}
+
+	/**
+	 * A run page of more than {@link #LIGHT_ROWS} cells: the first ones written and the rest fetched once it shows, or
+	 * with {@code ?cells=all} every cell, {@link #ALL_ROWS} at a time; the charts' and Pareto view's data fetched, the
+	 * Pareto table's points those of the cells written.
+	 *
+	 * @return the sweep views as the page shows them
+	 */
+	static SweepPage light(Model model, RunPage page, SweepPage sweep, String base, Map<String, String> query) {
+		int cells = page.rows().size();
+		if (cells <= LIGHT_ROWS) {
+			model.addAttribute("gridRows", page.rows());
+			return sweep;
+		}
+		Map<String, String> settings = ComparisonController.without(query, "cells", "from");
+		model.addAttribute("chartsSrc", base + "/charts.json");
+		List<RunPage.Row> rows;
+		if ("all".equals(query.get("cells"))) {
+			CellPages pages = CellPages.of(base, query, cells, ALL_ROWS);
+			rows = page.rows().subList(pages.from(), pages.to());
+			model.addAttribute("cellPages", pages);
+		}
+		else {
+			rows = page.rows().subList(0, LIGHT_ROWS);
+			model.addAttribute("moreCellsSrc", base + "/cells" + ComparisonController.with(settings, "from",
+					String.valueOf(LIGHT_ROWS)));
+			model.addAttribute("allCellsUrl", base + ComparisonController.with(settings, "cells", "all"));
+		}
+		model.addAttribute("gridRows", rows);
+		java.util.Set<String> anchors = rows.stream().map(RunPage.Row::anchor)
+			.collect(java.util.stream.Collectors.toUnmodifiableSet());
+		return sweep.ofCells(anchors, base + "/pareto.json");
 	}
 
 	@GetMapping("/runs/{id}/export.{format}")

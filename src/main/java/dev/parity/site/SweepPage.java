@@ -69,6 +69,18 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 				first.size() < points.size() ? pointsSrc : null, allPoints);
 	}
 
+	/**
+	 * The same views for one page of a grid's cells: the chart's data fetched from {@code paretoSrc}, and the table's
+	 * points and goodput rows those of these cells only.
+	 */
+	SweepPage ofCells(java.util.Set<String> anchors, String paretoSrc) {
+		List<PointRow> shown = points.stream().filter(p -> anchors.contains(p.anchor())).toList();
+		List<GoodputSide> sides = goodput.stream().map(side -> new GoodputSide(side.side(),
+				side.rows().stream().filter(r -> anchors.contains(r.anchor())).toList(), side.highest(), side.unknown())).toList();
+		return new SweepPage("", axes, shown, equalInteractivity, fields, hidden, objectives, sides, paretoSrc, null,
+				allPoints);
+	}
+
 	/** A point in the table: side, cell, both numbers, and whether it is on the front or greyed (and by what). */
 	record PointRow(String side, String anchor, String label, String interactivity, String throughput, boolean onFront,
 			boolean greyed, String greyedBy) {

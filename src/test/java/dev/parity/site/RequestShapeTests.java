@@ -110,6 +110,20 @@ class RequestShapeTests {
 	}
 
 	@Test
+	void aSearchTakesAtMost32Words() throws Exception {
+		String many = String.join(" ", java.util.Collections.nCopies(2500, "a"));
+		String limit = String.join(" ", java.util.Collections.nCopies(32, "zz"));
+		for (String path : List.of("/runs", "/api/runs")) {
+			MvcResult tooMany = mvc.perform(get(path).param("q", many)).andReturn();
+			assertThat(tooMany.getResponse().getStatus()).as(path).isEqualTo(400);
+			assertThat(tooMany.getResponse().getContentAsString() + tooMany.getResponse().getErrorMessage()).as(path)
+				.contains("q takes at most 32 words, not 2500");
+			MvcResult atTheLimit = mvc.perform(get(path).param("q", limit)).andReturn();
+			assertThat(atTheLimit.getResponse().getStatus()).as(path).isEqualTo(200);
+		}
+	}
+
+	@Test
 	void lineBreaksInRedirectTargetsAre400() throws Exception {
 		RawHttp http = new RawHttp(port);
 		for (String target : List.of("/compare?baseline=" + reference + "%0D%0ASet-Cookie:%20x=1&contender=" + control,
