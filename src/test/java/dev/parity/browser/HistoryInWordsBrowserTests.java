@@ -156,6 +156,10 @@ class HistoryInWordsBrowserTests extends BrowserTest {
 		browser.manage().deleteAllCookies();
 		browser.manage().window().setSize(new Dimension(1440, 900));
 		browser.get(base() + "/runs/" + pullRequest);
+		WebElement verdict = Browser.waitUpTo(browser, 20)
+			.until(d -> d.findElements(By.cssSelector("#run-verdict:not([hidden])")).stream().findFirst().orElse(null));
+		assertThat(verdict.getText()).isEqualTo("Verdict: pass — no comparable cell worse by 5 % or more. "
+				+ "See the comparison with “nightly words-box #39”.");
 		browser.findElement(By.cssSelector("a.history-link")).click();
 		Browser.waitUpTo(browser, 15).until(d -> d.getCurrentUrl().contains("mark=" + pullRequest));
 		String seriesId = jdbc.sql("select series_id from series_run where run_id = ?").param(nights.get(0))
@@ -180,6 +184,9 @@ class HistoryInWordsBrowserTests extends BrowserTest {
 						Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
 				for (int width : new int[] { 390, 1440 }) {
 					browser.manage().window().setSize(new Dimension(width, 900));
+					// The charts follow the window on the next frames: measure once they have.
+					browser.executeAsyncScript("const done = arguments[arguments.length - 1];"
+							+ " requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 300)));");
 					long scrollWidth = ((Number) browser.executeScript("return document.documentElement.scrollWidth")).longValue();
 					long innerWidth = ((Number) browser.executeScript("return window.innerWidth")).longValue();
 					assertThat(scrollWidth).as("%s at %d px, wider: %s", name, width, widerThanTheWindow())
