@@ -1,5 +1,7 @@
 package dev.parity.history;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -7,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -61,9 +64,15 @@ public class HistoryInWords {
 
 	}
 
-	/** One cell × metric's change in words. */
-	public record ChangeInWords(String cell, String anchor, String metric, String change, String direction, String before,
-			String after, @Nullable String pvalue) {
+	/**
+	 * One cell × metric's change in words.
+	 *
+	 * @param change the metric's short name and its signed change, "decode −8.7 %"
+	 * @param signed the signed change alone, "−8.7 %"
+	 * @param percent the relative change in percent, −8.7
+	 */
+	public record ChangeInWords(String cell, String anchor, String metric, String change, String signed, double percent,
+			String direction, String before, String after, @Nullable String pvalue) {
 	}
 
 	/**
@@ -280,6 +289,7 @@ public class HistoryInWords {
 	public static ChangeInWords change(Map<String, Object> params, String anchor, String metric, double before,
 			double after, @Nullable Double pvalue) {
 		return new ChangeInWords(HistoryWords.cell(params, anchor), anchor, metric, HistoryWords.change(metric, before, after),
+				HistoryWords.signed(before, after), before == 0 ? 0 : (after / before - 1) * 100,
 				HistoryWords.direction(metric, before, after), HistoryWords.number(round(before)),
 				HistoryWords.number(round(after)), pvalue == null ? null : HistoryWords.pvalue(pvalue));
 	}
@@ -289,7 +299,7 @@ public class HistoryInWords {
 		if (value == 0 || Double.isNaN(value) || Double.isInfinite(value)) {
 			return value;
 		}
-		return new java.math.BigDecimal(value).round(new java.math.MathContext(4)).doubleValue();
+		return new BigDecimal(value).round(new MathContext(4)).doubleValue();
 	}
 
 	/**
@@ -312,37 +322,22 @@ public class HistoryInWords {
 				continue;
 			}
 			Set<String> distinct = new LinkedHashSet<>();
-			List<Double> values = new ArrayList<>();
-			for (ChangeInWords c : list) {
-				String signed = c.change().substring(HistoryWords.metric(c.metric()).length() + 1);
-				distinct.add(signed);
-				values.add(percent(signed));
-			}
+			list.forEach(c -> distinct.add(c.signed()));
 			String name = HistoryWords.metric(metric.getKey());
 			if (distinct.size() == 1) {
 				parts.add(name + " " + distinct.iterator().next() + " in " + list.size() + " cells");
 			}
 			else {
-				double low = values.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-				double high = values.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+				double low = list.stream().mapToDouble(ChangeInWords::percent).min().orElse(0);
+				double high = list.stream().mapToDouble(ChangeInWords::percent).max().orElse(0);
 				parts.add(name + " " + signedPercent(low) + " to " + signedPercent(high) + " % in " + list.size() + " cells");
 			}
 		}
 		return String.join(" · ", parts);
 	}
 
-	private static double percent(String signed) {
-		String digits = signed.replace(" %", "").replace(HistoryWords.MINUS, "-").replace("+", "").replace("±", "");
-		try {
-			return Double.parseDouble(digits);
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
-	}
-
 	private static String signedPercent(double percent) {
-		String digits = String.format(java.util.Locale.ROOT, "%.1f", Math.abs(percent));
+		String digits = String.format(Locale.ROOT, "%.1f", Math.abs(percent));
 		return (percent < 0 ? HistoryWords.MINUS : "+") + digits;
 	}
 
