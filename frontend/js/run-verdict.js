@@ -17,12 +17,13 @@ function say(verdict) {
     return;
   }
   const magnitude = Math.round(verdict.alert_magnitude * 100);
-  let why;
-  if (verdict.status === 'pass') {
+  // The server says it in words (cells and signed changes); the counts below are for an older server.
+  let why = verdict.in_words;
+  if (!why && verdict.status === 'pass') {
     why = `no comparable cell is worse by ${magnitude} % or more than the baseline`;
-  } else if (verdict.status === 'not-comparable') {
+  } else if (!why && verdict.status === 'not-comparable') {
     why = `the comparison with the baseline is not like for like (${verdict.reasons.map((r) => r.rule).join(', ')})`;
-  } else {
+  } else if (!why) {
     const n = verdict.regressions.length;
     why = `${n} cell × metric${n === 1 ? '' : 's'} worse by ${magnitude} % or more`
       + (verdict.status === 'inconclusive' ? ', within the noise' : '');
@@ -34,7 +35,8 @@ function say(verdict) {
   strong.textContent = word;
   const link = document.createElement('a');
   link.href = verdict.comparison_url;
-  link.textContent = `the comparison with ${verdict.baseline}`;
+  link.textContent = verdict.baseline_title
+    ? `the comparison with “${verdict.baseline_title}”` : `the comparison with ${verdict.baseline}`;
   box.append('Verdict: ', strong, ` — ${why}. See `, link, '.');
   box.hidden = false;
 }

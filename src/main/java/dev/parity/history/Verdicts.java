@@ -75,6 +75,17 @@ public class Verdicts {
 			double alertMagnitude) {
 	}
 
+	/**
+	 * The id of the series a run's verdict compares it with: the series of its key on the default branch (for a run on
+	 * the default branch, its own series; for a pull-request run, its base branch's).
+	 */
+	@Transactional(readOnly = true)
+	public String baseSeries(String runId) {
+		SeriesKey own = SeriesKey.of(find(runId).provenance(), settings.defaultBranch());
+		return new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
+				own.workload()).id();
+	}
+
 	/** The verdict of {@code runId}; {@code baselineId} forces the baseline ({@code null} or "auto" picks it). */
 	@Transactional(readOnly = true)
 	public Verdict verdict(String runId, @Nullable String baselineId) {

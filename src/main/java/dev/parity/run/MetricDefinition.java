@@ -15,4 +15,22 @@ public record MetricDefinition(String name, String unit, boolean higherIsBetter,
 		return higherIsBetter ? "higher" : "lower";
 	}
 
+	/**
+	 * The name people say: {@code decode_tps} → decode, {@code ttft_s} → TTFT, {@code e2e_latency_s} → latency; a
+	 * metric without a short name keeps its own.
+	 */
+	public String shortName() {
+		return switch (name) {
+			case "ttft_s" -> "TTFT";
+			case "prefill_tps" -> "prefill";
+			case "decode_tps" -> "decode";
+			case "throughput_tps" -> "throughput";
+			case "tpot_ms" -> "TPOT";
+			case "itl_ms" -> "ITL";
+			case "e2e_latency_s" -> "latency";
+			case "request_throughput" -> "requests/s";
+			default -> name;
+		};
+	}
+
 }

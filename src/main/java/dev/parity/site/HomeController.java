@@ -2,6 +2,9 @@ package dev.parity.site;
 
 import java.util.List;
 
+import dev.parity.history.Alerts;
+import dev.parity.history.HistoryInWords;
+import dev.parity.history.SeriesUpdates;
 import dev.parity.record.Publication;
 import dev.parity.run.RunSummary;
 import dev.parity.run.RunSummaries;
@@ -11,7 +14,7 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
 /**
- * The start page: recent runs, search, and how to upload.
+ * The start page: open alerts and the latest verdicts in words, recent runs, search, and how to upload.
  */
 @Controller
 class HomeController {
@@ -22,7 +25,23 @@ class HomeController {
 
 	private final RecordNotices notices;
 
-	HomeController(RunSummaries summaries, dev.parity.record.Publications publications, RecordNotices notices) {
+	private final Alerts alerts;
+
+	private final HistoryInWords words;
+
+	private final SeriesUpdates updates;
+
+	/** Open alerts the start page lists (the rest are a link away). */
+	static final int OPEN_ALERTS = 5;
+
+	/** Verdicts the start page lists. */
+	static final int VERDICTS = 5;
+
+	HomeController(RunSummaries summaries, dev.parity.record.Publications publications, RecordNotices notices,
+			Alerts alerts, HistoryInWords words, SeriesUpdates updates) {
+		this.alerts = alerts;
+		this.words = words;
+		this.updates = updates;
 		this.notices = notices;
 		this.summaries = summaries;
 		this.publications = publications;
@@ -37,6 +56,11 @@ class HomeController {
 		List<Publication> published = publications.recent(5);
 		model.addAttribute("published", published);
 		model.addAttribute("publicationMarks", notices.publicationMarks(published));
+		updates.catchUp();
+		List<Alerts.Alert> open = alerts.list("open", null);
+		model.addAttribute("openAlerts", words.alerts(open.subList(0, Math.min(OPEN_ALERTS, open.size()))));
+		model.addAttribute("openAlertCount", open.size());
+		model.addAttribute("verdicts", words.latestVerdicts(VERDICTS));
 		return "home";
 	}
 

@@ -66,9 +66,13 @@ class RunPageController {
 
 	private final SweepViewing sweeps;
 
+	private final dev.parity.history.RunHistoryLinks historyLinks;
+
 	RunPageController(RunRepository runs, RunSummaries summaries, RunListing listing, RunFlagging flagging, JsonMapper json,
 			Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
-			dev.parity.history.SeriesRepository series, RunReplicates replicates, SweepViewing sweeps) {
+			dev.parity.history.SeriesRepository series, RunReplicates replicates, SweepViewing sweeps,
+			dev.parity.history.RunHistoryLinks historyLinks) {
+		this.historyLinks = historyLinks;
 		this.sweeps = sweeps;
 		this.series = series;
 		this.replicates = replicates;
@@ -128,6 +132,8 @@ class RunPageController {
 		model.addAttribute("retraction", retraction);
 		// "this run in its history": the series of a measured run, at its place
 		model.addAttribute("seriesId", series.seriesOf(id).orElse(null));
+		// a pull-request run's history is its base branch's series, with the run marked
+		model.addAttribute("historyUrl", historyLinks.of(id).orElse(null));
 		model.addAttribute("replacementTitle", notices.replacementTitle(retraction));
 		model.addAttribute("supersededTitles", supersededTitles(publications.superseded("run", id)));
 		model.addAttribute("supersedes", publications.superseded("run", id));

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.history.HistoryInWords;
 import dev.parity.history.Verdicts;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +25,10 @@ class VerdictApiController {
 
 	private final ComparisonController comparisons;
 
-	VerdictApiController(Verdicts verdicts, ComparisonController comparisons) {
+	private final HistoryInWords words;
+
+	VerdictApiController(Verdicts verdicts, ComparisonController comparisons, HistoryInWords words) {
+		this.words = words;
 		this.verdicts = verdicts;
 		this.comparisons = comparisons;
 	}
@@ -36,15 +40,21 @@ class VerdictApiController {
 	record ReasonView(String rule, String message) {
 	}
 
+	/**
+	 * @param baselineTitle the baseline run's title, null without a baseline
+	 * @param inWords what the verdict rests on in words ("decode −8.7 % at c=1 × 512 tokens")
+	 */
 	record VerdictView(String status, @Nullable String baseline, @JsonProperty("comparison_url") @Nullable String comparisonUrl,
 			List<RegressionView> regressions, List<ReasonView> reasons, @JsonProperty("alert_magnitude") double alertMagnitude,
-			String markdown) {
+			String markdown, @JsonProperty("baseline_title") @Nullable String baselineTitle,
+			@JsonProperty("in_words") String inWords) {
 	}
 
 	@Operation(summary = "The CI verdict of a run against its baseline (baseline=auto, or a run id)")
 	@GetMapping("/api/runs/{id}/verdict")
 	VerdictView showVerdict(@PathVariable String id, @RequestParam(required = false) @Nullable String baseline) {
 		Verdicts.Verdict verdict = verdicts.verdict(id, baseline);
+		HistoryInWords.VerdictInWords said = words.verdict(id, verdict);
 		String pair = verdict.baseline() == null ? null : verdict.baseline() + "..." + id;
 		String url = pair == null ? null : "/compare/" + pair + "?vary=engine";
 		StringBuilder md = new StringBuilder();
@@ -78,7 +88,7 @@ class VerdictApiController {
 				verdict.regressions().stream().map(r -> new RegressionView(r.params(), r.anchor(), r.metric(), r.ratio(),
 						r.significant(), r.spread(), r.noisePoints())).toList(),
 				verdict.reasons().stream().map(r -> new ReasonView(r.rule(), r.message())).toList(),
-				verdict.alertMagnitude(), md.toString());
+				verdict.alertMagnitude(), md.toString(), said.baseline() == null ? null : said.baseline().title(), said.words());
 	}
 
 }

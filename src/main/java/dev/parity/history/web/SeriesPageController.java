@@ -9,11 +9,13 @@ import java.util.Map;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
 import dev.parity.history.Alerts;
+import dev.parity.history.HistoryInWords;
 import dev.parity.history.HistorySettings;
 import dev.parity.history.SeriesAnalysis;
 import dev.parity.history.SeriesKey;
 import dev.parity.history.SeriesRepository;
 import dev.parity.history.SeriesUpdates;
+import dev.parity.history.Verdicts;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -43,9 +45,15 @@ class SeriesPageController {
 
 	private final Caveats caveats;
 
+	private final HistoryInWords words;
+
+	private final Verdicts verdicts;
+
 	SeriesPageController(SeriesRepository series, SeriesUpdates updates, Alerts alerts, HistorySettings settings,
-			JsonMapper json, Caveats caveats) {
+			JsonMapper json, Caveats caveats, HistoryInWords words, Verdicts verdicts) {
 		this.caveats = caveats;
+		this.words = words;
+		this.verdicts = verdicts;
 		this.series = series;
 		this.updates = updates;
 		this.alerts = alerts;
@@ -90,7 +98,8 @@ class SeriesPageController {
 	 */
 	@GetMapping("/series/{id}")
 	String showSeries(@PathVariable String id, @RequestParam(required = false) @Nullable String runs,
-			@RequestParam(required = false) @Nullable String changes, Model model) {
+			@RequestParam(required = false) @Nullable String changes, @RequestParam(required = false) @Nullable String mark,
+			Model model) {
 		for (String[] all : new String[][] { { "runs", runs, String.valueOf(RUNS_LISTED) },
 				{ "changes", changes, String.valueOf(CHANGES_LISTED) } }) {
 			if (all[1] != null && !all[1].equals("all")) {
@@ -103,12 +112,15 @@ class SeriesPageController {
 		int total = analysis.runs().size();
 		int from = runs != null ? 0 : Math.max(0, total - RUNS_LISTED);
 		model.addAttribute("listedRuns", analysis.runs().subList(from, total));
+		// Titles and builds of every run the page names: listed runs, segment bounds, alerts' runs.
+		List<String> named = new ArrayList<>(analysis.runs().stream().map(SeriesAnalysis.RunEntry::id).toList());
+		model.addAttribute("runLabels", words.runs(named));
 		model.addAttribute("runsFrom", from + 1);
 		model.addAttribute("runsTotal", total);
 		model.addAttribute("allRunsListed", runs != null && total > RUNS_LISTED);
 		int changeCount = analysis.changePoints().size();
 		int firstChange = changes != null ? 0 : Math.max(0, changeCount - CHANGES_LISTED);
-		model.addAttribute("listedChanges", analysis.changePoints().subList(firstChange, changeCount));
+		model.addAttribute("listedChanges", words.changePoints(analysis.changePoints().subList(firstChange, changeCount)));
 		model.addAttribute("changesHidden", firstChange);
 		model.addAttribute("allChangesListed", changes != null && changeCount > CHANGES_LISTED);
 		SeriesCharts charts = new SeriesCharts(analysis);
@@ -129,6 +141,12 @@ class SeriesPageController {
 		model.addAttribute("varies", dev.parity.history.SeriesSettings.VARIES);
 		List<Alerts.Alert> listed = alerts.list(null, id);
 		model.addAttribute("alerts", listed);
+		Map<String, HistoryInWords.AlertInWords> said = new LinkedHashMap<>();
+		words.alerts(listed).forEach(a -> said.put(a.alert().id(), a));
+		model.addAttribute("said", said);
+		model.addAttribute("seriesName", words.seriesNames(List.of(id)).getOrDefault(id, "series " + id));
+		model.addAttribute("events", words.events(analysis, series.settings(id, settings.seriesDefaults())));
+		model.addAttribute("marked", marked(id, mark, analysis));
 		model.addAttribute("quality", alerts.quality(id));
 		// The caveats an alert could be explained by: those on its run (and its cells).
 		Map<String, List<Caveat>> explaining = new LinkedHashMap<>();
@@ -150,7 +168,7 @@ class SeriesPageController {
 		model.addAttribute("status", wanted == null ? "" : wanted);
 		model.addAttribute("statuses", Alerts.STATUSES);
 		updates.catchUp();
-		model.addAttribute("alerts", alerts.list(wanted, null));
+		model.addAttribute("alerts", words.alerts(alerts.list(wanted, null)));
 		model.addAttribute("quality", alerts.quality(null));
 		return "history/alerts";
 	}
@@ -167,8 +185,37 @@ class SeriesPageController {
 		catch (IllegalArgumentException ex) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, ex.getMessage());
 		}
-		redirect.addFlashAttribute("message", "Alert " + id + " is now " + alert.status() + ".");
+		HistoryInWords.RunLabel run = words.runs(List.of(alert.run())).get(alert.run());
+		redirect.addFlashAttribute("message", "The alert from “" + (run == null ? alert.run() : run.title()) + "” is now "
+				+ alert.status() + ".");
 		return "redirect:" + ("alerts".equals(back) ? "/alerts" : "/series/" + alert.series() + "#alert-" + id);
+	}
+
+	/**
+	 * The run a link asks the series page to mark ({@code ?mark=}): one of its runs, or a run of another branch (a
+	 * pull-request run) shown against this series with its verdict. Null when none is asked for.
+	 */
+	private @Nullable Marked marked(String seriesId, @Nullable String mark, SeriesAnalysis analysis) {
+		if (mark == null || mark.isBlank()) {
+			return null;
+		}
+		String runId = mark.strip();
+		HistoryInWords.RunLabel run = words.runs(List.of(runId)).get(runId);
+		if (run == null) {
+			throw new ResponseStatusException(HttpStatus.NOT_FOUND, "mark: no run " + runId);
+		}
+		boolean member = analysis.runs().stream().anyMatch(r -> r.id().equals(runId));
+		HistoryInWords.VerdictInWords verdict = member ? null : words.verdict(runId, verdicts.verdict(runId, null));
+		return new Marked(run, member, verdict);
+	}
+
+	/**
+	 * The run the series page marks.
+	 *
+	 * @param member whether it is one of the series' runs
+	 * @param verdict for a run of another branch, its verdict against this series
+	 */
+	record Marked(HistoryInWords.RunLabel run, boolean member, HistoryInWords.@Nullable VerdictInWords verdict) {
 	}
 
 	/** The settings form of a series page (admins): blank fields take the server's defaults. */
