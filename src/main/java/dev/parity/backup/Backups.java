@@ -106,7 +106,7 @@ public class Backups {
 		manifest.set("control_links", array("select to_jsonb(t) from control_link t order by declared_at, id"));
 		manifest.set("audit_events", array("select to_jsonb(t) from audit_event t order by id"));
 		manifest.set("saved_formats", array("select to_jsonb(t) from saved_format t order by name, version"));
-		// History: series and their runs, settings, alerts with their status records, webhooks (without their URL and
+		// History: series and their runs, settings, alerts with their status records and confirmation reruns, webhooks (without their URL and
 		// signing secret: an admin registers them again) and the delivery log. Analyses are recomputed, not kept.
 		ObjectNode history = manifest.putObject("history");
 		history.set("series", array("select to_jsonb(t) from series t order by id"));
@@ -114,6 +114,7 @@ public class Backups {
 		history.set("series_settings", array("select to_jsonb(t) from series_settings t order by series_id"));
 		history.set("alert", array("select to_jsonb(t) from alert t order by created_at, id"));
 		history.set("alert_status", array("select to_jsonb(t) from alert_status t order by id"));
+		history.set("alert_confirmation", array("select to_jsonb(t) from alert_confirmation t order by linked_at, id"));
 		history.set("webhook", array("select to_jsonb(t) || '{\"url\": \"\", \"signing_secret\": \"\"}'::jsonb from webhook t order by id"));
 		history.set("webhook_delivery", array("select to_jsonb(t) from webhook_delivery t order by id"));
 		history.set("webhook_attempt", array("select to_jsonb(t) from webhook_attempt t order by id"));

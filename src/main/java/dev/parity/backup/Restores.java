@@ -128,8 +128,8 @@ public class Restores {
 			insertAll("saved_format", manifest.path("saved_formats"));
 		}
 		JsonNode history = manifest.path("history");
-		for (String table : new String[] { "series", "series_run", "series_settings", "alert", "alert_status", "webhook",
-				"webhook_delivery", "webhook_attempt" }) {
+		for (String table : new String[] { "series", "series_run", "series_settings", "alert", "alert_status",
+				"alert_confirmation", "webhook", "webhook_delivery", "webhook_attempt" }) {
 			if (history.has(table)) {
 				insertAll(table, history.path(table));
 			}

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.parity.caveat.Caveats;
 import dev.parity.run.RunId;
@@ -69,15 +70,48 @@ public class Alerts {
 	public record LinkedCaveat(String id, String kind, String text, String url) {
 	}
 
-	/** An alert with its history, the first record {@code open}. */
+	/**
+	 * An alert with its history, the first record {@code open}.
+	 *
+	 * @param confirmation what its confirmation reruns show, once both builds have at least 3 (absent before)
+	 */
 	public record Alert(String id, String series, String run, String status, String direction, List<Change> changes,
-			List<StatusRecord> history) {
+			List<StatusRecord> history, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Confirmation confirmation) {
+	}
+
+	/**
+	 * What an alert's confirmation reruns show: the replicate-group comparison of the last good build's reruns
+	 * (baseline) with the alert's build's (contender), over the alert's cell × metrics.
+	 *
+	 * @param reruns the runs linked over both builds
+	 * @param reproduced whether the change is reproduced: in most of the alert's cell × metrics the reruns compared,
+	 * the 95 % interval of the ratio lies wholly on the side of 1 the alert's change went
+	 * @param ratio the ratio (alert's build ÷ good build) of the alert's largest change
+	 * @param interval its 95 % interval
+	 * @param anchor the cell of that change
+	 * @param metric its metric
+	 * @param cellsReproduced the alert's cell × metrics whose interval lies on the alert's side of 1
+	 * @param cellsCompared the alert's cell × metrics the reruns compared (with an interval)
+	 * @param suggestedStatus {@code false-positive} when not reproduced (a suggestion, never set by Parity); else null
+	 * @param comparison the comparison of the two groups, {@code good+…...alert+…}
+	 */
+	public record Confirmation(int reruns, boolean reproduced, @Nullable Double ratio, @Nullable Interval interval,
+			String anchor, String metric, @JsonProperty("cells_reproduced") int cellsReproduced,
+			@JsonProperty("cells_compared") int cellsCompared,
+			@JsonProperty("suggested_status") @Nullable String suggestedStatus, String comparison) {
+	}
+
+	/** A ratio's interval: {@code low}–{@code high} at {@code confidence}, by {@code method}. */
+	public record Interval(double low, double high, double confidence, String method) {
 	}
 
 	/** Something that must happen in the transaction that raises an alert (its notifications' outbox). */
 	public interface AlertListener {
 
-		void raised(Alert alert);
+		/**
+		 * @param analysis the analysis of the alert's series that raised it
+		 */
+		void raised(Alert alert, SeriesAnalysis analysis);
 
 	}
 
@@ -119,11 +153,17 @@ public class Alerts {
 			record(id, "open", changes.size() + " cell × metric" + (changes.size() == 1 ? "" : "s") + " "
 					+ (direction.equals("regression") ? "worse" : "better") + " from this run on", SYSTEM_USER);
 			Alert raised = find(id).orElseThrow();
-			listeners.orderedStream().forEach(listener -> listener.raised(raised));
+			listeners.orderedStream().forEach(listener -> listener.raised(raised, analysis));
 		}
 		for (Alert gone : current) {
 			record(gone.id(), "withdrawn", "the change point is no longer found in the series", SYSTEM_USER);
 		}
+	}
+
+	/** Stores what an alert's confirmation reruns show (in the caller's transaction). */
+	void confirm(String alertId, Confirmation confirmation) {
+		jdbc.sql("update alert set confirmation = ?::jsonb, updated_at = now() where id = ?")
+			.params(json.writeValueAsString(confirmation), alertId).update();
 	}
 
 	/** Adds a status record. */
@@ -197,9 +237,10 @@ public class Alerts {
 
 	private List<Alert> query(String where, List<Object> params) {
 		Map<String, Object[]> rows = new LinkedHashMap<>();
-		jdbc.sql("select a.id, a.series_id, a.run_id, a.direction, a.changes::text from alert a " + where
-				+ " order by a.created_at desc, a.id").params(params).query((rs, row) -> rows.put(rs.getString(1),
-						new Object[] { rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5) })).list();
+		jdbc.sql("select a.id, a.series_id, a.run_id, a.direction, a.changes::text, a.confirmation::text from alert a "
+				+ where + " order by a.created_at desc, a.id").params(params).query((rs, row) -> rows.put(rs.getString(1),
+						new Object[] { rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+								rs.getString(6) })).list();
 		if (rows.isEmpty()) {
 			return List.of();
 		}
@@ -222,7 +263,9 @@ public class Alerts {
 			String status = records.isEmpty() ? "open" : records.get(records.size() - 1).status();
 			List<Change> changes = json.readValue((String) row[3], new TypeReference<List<Change>>() {
 			});
-			alerts.add(new Alert(id, (String) row[0], (String) row[1], status, (String) row[2], changes, records));
+			Confirmation confirmation = row[4] == null ? null : json.readValue((String) row[4], Confirmation.class);
+			alerts.add(new Alert(id, (String) row[0], (String) row[1], status, (String) row[2], changes, records,
+					confirmation));
 		});
 		return alerts;
 	}
@@ -239,8 +282,8 @@ public class Alerts {
 	}
 
 	/**
-	 * The quality of one series' alerts, or of all alerts. An alert counts as confirmed once a rerun confirmation has
-	 * reproduced it; it counts as a false positive or withdrawn by its current status.
+	 * The quality of one series' alerts, or of all alerts. An alert counts as confirmed while its confirmation reruns
+	 * reproduce it (its {@code confirmation.reproduced}); it counts as a false positive or withdrawn by its current status.
 	 *
 	 * @param seriesId one series; {@code null} = all
 	 */
@@ -248,7 +291,11 @@ public class Alerts {
 		List<Alert> all = seriesId == null ? query("where true", List.of()) : query("where a.series_id = ?", List.of(seriesId));
 		int falsePositive = 0;
 		int withdrawn = 0;
+		int confirmed = 0;
 		for (Alert alert : all) {
+			if (alert.confirmation() != null && alert.confirmation().reproduced()) {
+				confirmed++;
+			}
 			if (alert.status().equals("false-positive")) {
 				falsePositive++;
 			}
@@ -256,8 +303,6 @@ public class Alerts {
 				withdrawn++;
 			}
 		}
-		// No alert is confirmed until confirmation reruns can be linked to it.
-		int confirmed = 0;
 		return new Quality(all.size(), confirmed, falsePositive, withdrawn,
 				all.isEmpty() ? null : (double) confirmed / all.size());
 	}

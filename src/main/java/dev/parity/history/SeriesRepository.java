@@ -38,24 +38,42 @@ public class SeriesRepository {
 			.update();
 	}
 
+	/** Whether a stored run's document says it confirms an alert ({@code context.confirms}): a rerun joins no series. */
+	boolean isRerun(String runId) {
+		return jdbc.sql("select coalesce(provenance -> 'context' ->> 'confirms', '') <> '' from run where id = ?")
+			.param(runId).query(Boolean.class).optional().orElse(false);
+	}
+
 	/** Locks the series for the rest of the transaction, so that two updates of one series run one after the other. */
 	void lock(String seriesId) {
 		// An advisory lock: the series row is append-only, and the application's role may not lock it FOR UPDATE.
 		jdbc.sql("select pg_advisory_xact_lock(hashtextextended('parity-series:' || ?, 0))").param(seriesId).query().singleRow();
 	}
 
-	/** The series' runs in series order: recorded_at (else upload time), upload time, id. */
+	/**
+	 * The series' runs in series order: recorded_at (else upload time), upload time, id. A run linked as an alert's
+	 * confirmation rerun is not one of them.
+	 */
 	public List<String> runIds(String seriesId) {
 		return jdbc.sql("""
 				select r.id from series_run s join run r on r.id = s.run_id where s.series_id = ?
+				and not exists (select 1 from alert_confirmation c where c.run_id = r.id)
 				order by coalesce(r.recorded_at, r.uploaded_at), r.uploaded_at, r.id""")
 			.param(seriesId)
 			.query(String.class)
 			.list();
 	}
 
-	/** The series a run belongs to. */
+	/** The series a run belongs to; none for a run linked as an alert's confirmation rerun. */
 	public Optional<String> seriesOf(String runId) {
+		return jdbc.sql("""
+				select series_id from series_run where run_id = ?
+				and not exists (select 1 from alert_confirmation c where c.run_id = series_run.run_id)""")
+			.param(runId).query(String.class).optional();
+	}
+
+	/** The series a run joined when it was stored, whether or not it is a confirmation rerun since. */
+	Optional<String> joined(String runId) {
 		return jdbc.sql("select series_id from series_run where run_id = ?").param(runId).query(String.class).optional();
 	}
 

@@ -137,10 +137,13 @@ public class SeriesUpdates {
 		this.transaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
 
-	/** In the upload's transaction: the run joins its series, and the series' update is asked for. */
+	/**
+	 * In the upload's transaction: the run joins its series, and the series' update is asked for. A confirmation rerun
+	 * ({@code context.confirms}) is not a point of its series and joins none.
+	 */
 	@EventListener
 	void runStored(RunStored stored) {
-		if (stored.role() != Role.MEASURED) {
+		if (stored.role() != Role.MEASURED || series.isRerun(stored.id().value())) {
 			return;
 		}
 		SeriesKey key = SeriesKey.of(stored.provenance(), settings.defaultBranch());
@@ -241,7 +244,7 @@ public class SeriesUpdates {
 	public Optional<String> update(RunId id) {
 		Optional<String> seriesId = transaction.execute(status -> {
 			Run run = runs.find(id).orElse(null);
-			if (run == null || run.role() != Role.MEASURED) {
+			if (run == null || run.role() != Role.MEASURED || series.isRerun(id.value())) {
 				return Optional.<String>empty();
 			}
 			SeriesKey key = SeriesKey.of(run.provenance(), settings.defaultBranch());

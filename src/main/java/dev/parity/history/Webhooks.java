@@ -33,6 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -92,6 +93,14 @@ public class Webhooks implements Alerts.AlertListener {
 		this.transaction.setPropagationBehavior(org.springframework.transaction.TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
 
+	/** Writes the confirmation plan into payloads; absent (tests that make a Webhooks of their own), no plan. */
+	private @Nullable ObjectProvider<AlertControls> controls;
+
+	@Autowired
+	void controls(ObjectProvider<AlertControls> controls) {
+		this.controls = controls;
+	}
+
 	/** A webhook as listed: its host, never its URL. */
 	public record Listed(long id, String host, String kind, Instant createdAt, String createdBy) {
 	}
@@ -134,19 +143,43 @@ public class Webhooks implements Alerts.AlertListener {
 			.list();
 	}
 
-	/** The outbox: one delivery per webhook, in the transaction that raises the alert. */
+	/**
+	 * The outbox: one delivery per webhook, in the transaction that raises the alert, with the alert's confirmation
+	 * plan.
+	 */
 	@Override
-	public void raised(Alerts.Alert alert) {
+	public void raised(Alerts.Alert alert, SeriesAnalysis analysis) {
 		List<Map<String, Object>> hooks = jdbc.sql("select id, kind from webhook order by id").query().listOfRows();
+		if (hooks.isEmpty()) {
+			return;
+		}
+		AlertControls planner = controls == null ? null : controls.getIfAvailable();
+		AlertControls.Plan plan = planner == null ? null : planner.plan(alert, analysis, true);
 		for (Map<String, Object> hook : hooks) {
-			String payload = payload(alert, (String) hook.get("kind"));
+			String payload = payload(alert, plan, (String) hook.get("kind"), "alert.raised");
 			jdbc.sql("insert into webhook_delivery (webhook_id, alert_id, payload) values (?, ?, ?)")
 				.params(hook.get("id"), alert.id(), payload)
 				.update();
 		}
 	}
 
-	private String payload(Alerts.Alert alert, String kind) {
+	/**
+	 * The outbox of an alert its reruns reproduced: one {@code alert.confirmed} delivery per webhook, once (a webhook
+	 * that already has one for this alert gets no other).
+	 */
+	void confirmed(Alerts.Alert alert, AlertControls.Plan plan) {
+		List<Map<String, Object>> hooks = jdbc.sql("select id, kind from webhook order by id").query().listOfRows();
+		for (Map<String, Object> hook : hooks) {
+			String payload = payload(alert, plan, (String) hook.get("kind"), "alert.confirmed");
+			jdbc.sql("""
+					insert into webhook_delivery (webhook_id, alert_id, payload, event) values (?, ?, ?, 'alert.confirmed')
+					on conflict (webhook_id, alert_id) where event = 'alert.confirmed' do nothing""")
+				.params(hook.get("id"), alert.id(), payload)
+				.update();
+		}
+	}
+
+	private String payload(Alerts.Alert alert, AlertControls.@Nullable Plan plan, String kind, String event) {
 		String series = seriesName(alert.series());
 		String title = jdbc.sql("select title from run where id = ?").param(alert.run()).query(String.class).optional()
 			.orElse(alert.run());
@@ -156,15 +189,26 @@ public class Webhooks implements Alerts.AlertListener {
 				+ (alert.changes().size() == 1 ? "" : "s") + (cells.isEmpty() ? "" : ": " + cells.get(0)
 						+ (cells.size() > 1 ? " and " + (cells.size() - 1) + " more" : ""))
 				+ " (/series/" + alert.series() + "#alert-" + alert.id() + ")";
+		if (event.equals("alert.confirmed") && alert.confirmation() != null) {
+			Alerts.Confirmation confirmation = alert.confirmation();
+			text = "Parity alert " + alert.id() + " confirmed by " + confirmation.reruns() + " reruns: " + confirmation.metric()
+					+ " at " + confirmation.anchor() + (confirmation.ratio() == null ? ""
+							: String.format(Locale.ROOT, " ×%.3f", confirmation.ratio()))
+					+ (confirmation.interval() == null ? "" : String.format(Locale.ROOT, " (95 %% %.3f–%.3f)",
+							confirmation.interval().low(), confirmation.interval().high()))
+					+ " — " + alert.direction() + " in " + series + " from run “" + title + "” (" + alert.run() + ")"
+					+ " (/series/" + alert.series() + "#alert-" + alert.id() + ")";
+		}
 		if (kind.equals("slack")) {
 			return json.writeValueAsString(Map.of("text", text));
 		}
 		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("event", "alert.raised");
+		body.put("event", event);
 		body.put("alert", alert);
 		body.put("series_name", series);
 		body.put("run_title", title);
 		body.put("cells", cells);
+		body.put("plan", plan);
 		body.put("text", text);
 		return json.writeValueAsString(body);
 	}

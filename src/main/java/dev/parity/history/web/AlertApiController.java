@@ -1,14 +1,19 @@
 package dev.parity.history.web;
 
+import java.net.URI;
 import java.security.Principal;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.history.AlertControls;
 import dev.parity.history.Alerts;
+import dev.parity.history.Confirmations;
 import dev.parity.history.SeriesUpdates;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -17,7 +22,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
-/** The alerts API: list (every status but withdrawn unless asked), and a new status record. */
+/**
+ * The alerts API: list (every status but withdrawn unless asked), a new status record, the confirmation plan and the
+ * confirmation reruns.
+ */
 @RestController
 class AlertApiController {
 
@@ -25,9 +33,32 @@ class AlertApiController {
 
 	private final SeriesUpdates updates;
 
-	AlertApiController(Alerts alerts, SeriesUpdates updates) {
+	private final AlertControls controls;
+
+	private final Confirmations confirmations;
+
+	AlertApiController(Alerts alerts, SeriesUpdates updates, AlertControls controls, Confirmations confirmations) {
 		this.alerts = alerts;
 		this.updates = updates;
+		this.controls = controls;
+		this.confirmations = confirmations;
+	}
+
+	/** The body of {@code POST /api/alerts/{id}/confirmations}. */
+	record Confirmation(@Nullable String run) {
+	}
+
+	/** A linked rerun: 201. */
+	record LinkedView(String alert, String run, String build, @JsonProperty("engine_commit") String engineCommit,
+			@JsonProperty("linked_in") String linkedIn, @JsonProperty("linked_by") String linkedBy, String control,
+			Alerts.@Nullable Confirmation confirmation) {
+	}
+
+	/** One problem of a refused request. */
+	record Problem(String path, String message) {
+	}
+
+	record Problems(List<Problem> errors) {
 	}
 
 	record AlertList(int total, List<Alerts.Alert> alerts) {
@@ -51,6 +82,44 @@ class AlertApiController {
 		List<Alerts.Alert> list = alerts.list(status == null || status.isBlank() ? null : status.strip(),
 				series == null || series.isBlank() ? null : series.strip());
 		return new AlertList(list.size(), list);
+	}
+
+	@Operation(summary = "An alert's confirmation plan: rerun the alert's build and the last good build before it `times` "
+			+ "each (enough, from the series' noise, for the interval of their ratio to be narrower than half the alert's "
+			+ "magnitude), with the rerun commands; the range of engine commits between them (compare_url from "
+			+ "engine.repository); the reruns linked so far and, once each build has 3, the confirmation")
+	@GetMapping(path = "/api/alerts/{id}/control", produces = "application/json")
+	AlertControls.Plan control(@PathVariable String id) {
+		if (alerts.find(id).isEmpty()) {
+			throw new ResponseStatusException(HttpStatus.NOT_FOUND, "No alert with id '" + id + "'");
+		}
+		return controls.plan(id);
+	}
+
+	@Operation(summary = "Link a stored run as a confirmation rerun of the alert's build or of the last good build (by "
+			+ "its engine commit): {\"run\": \"<id>\"} → 201; the run is no longer a point of its series; 404 for an "
+			+ "unknown alert, 400 naming what is wrong; nothing stored on error")
+	@PostMapping(path = "/api/alerts/{id}/confirmations", consumes = "application/json", produces = "application/json")
+	ResponseEntity<?> confirm(@PathVariable String id, @RequestBody Confirmation body, Principal principal) {
+		if (body.run() == null || body.run().isBlank()) {
+			return problem(HttpStatus.BAD_REQUEST, "$.run", "name the rerun: {\"run\": \"<run id>\"}");
+		}
+		Confirmations.Linked linked;
+		try {
+			linked = confirmations.link(id, body.run().strip(), principal.getName());
+		}
+		catch (Confirmations.Rejected rejected) {
+			return rejected.unknownAlert() ? problem(HttpStatus.NOT_FOUND, "$", rejected.getMessage())
+					: problem(HttpStatus.BAD_REQUEST, "$." + rejected.field(), rejected.getMessage());
+		}
+		Alerts.Confirmation confirmation = confirmations.settle(id).orElse(null);
+		String control = "/api/alerts/" + id + "/control";
+		return ResponseEntity.created(URI.create(control)).body(new LinkedView(linked.alert(), linked.run(),
+				linked.build(), linked.engineCommit(), linked.linkedIn(), linked.linkedBy(), control, confirmation));
+	}
+
+	private static ResponseEntity<Problems> problem(HttpStatus status, String path, String message) {
+		return ResponseEntity.status(status).body(new Problems(List.of(new Problem(path, message))));
 	}
 
 	@Operation(summary = "Set an alert's status (a new record: who, when, why)")
