@@ -1,7 +1,9 @@
 // "Describe this format": draws the held JSON file as a tree with example values; clicking a list makes its items
 // the cells (or, inside a cell, the per-request samples), and each field of a cell or sample gets a role — param,
 // metric in a unit, output tokens, status. The mapping (JSONPath: fields, [*] and indices only) is shown as it is
-// built, and the server previews what it reads (cells, flags, problems naming each key) as you map.
+// built, and the server previews what it reads (cells, flags, problems naming each key) as you map. A param keeps
+// the field's name unless renamed (target_prompt_tokens → prompt_tokens, to match other runs' grids), and top-level
+// fields outside the cells may be read as the run's provenance (model, system, engine …).
 
 const form = document.getElementById('describe');
 const tree = document.getElementById('structure');
@@ -17,7 +19,13 @@ const metricNames = form.dataset.metrics.split(',');
 const catalogueUnits = Object.fromEntries(form.dataset.units.split(',').map((pair) => pair.split('=')));
 
 let documentValue = null;
-const state = { cells: null, samples: null, roles: new Map() };
+const state = { cells: null, samples: null, roles: new Map(), provenance: new Map() };
+
+// Provenance a top-level field may give the run (the keys of a mapping's "provenance").
+const provenanceFields = [['', '—'], ['model', 'provenance: model'], ['model_revision', 'provenance: model revision'],
+  ['system', 'provenance: system'], ['hardware', 'provenance: hardware'], ['engine', 'provenance: engine'],
+  ['engine_version', 'provenance: engine version'], ['harness_version', 'provenance: harness version'],
+  ['title', 'provenance: title']];
 
 function csrf() {
   const input = form.querySelector('input[name=_csrf]');
@@ -98,7 +106,35 @@ function draw(value, absolute, level, relative, key) {
   else if (level !== 'document') {
     item.append(roleControls(relative, level, key, value));
   }
+  else if (!absolute.includes('[')) {
+    item.append(provenanceControl(absolute));
+  }
   return item;
+}
+
+// A top-level field (outside the cells) read as the run's provenance: model, system, engine …
+function provenanceControl(path) {
+  const select = element('select', { 'data-path': path, 'data-level': 'document', 'aria-label': 'Provenance from ' + path });
+  for (const [value, label] of provenanceFields) {
+    const option = element('option', { value }, label);
+    option.selected = (state.provenance.get(path) || '') === value;
+    select.append(option);
+  }
+  select.addEventListener('change', () => {
+    for (const [other, field] of [...state.provenance]) {
+      if (field === select.value) state.provenance.delete(other);
+    }
+    if (select.value === '') state.provenance.delete(path);
+    else state.provenance.set(path, select.value);
+    redraw();
+  });
+  const wrap = element('span', { class: 'role-controls' });
+  wrap.append(select);
+  return wrap;
+}
+
+function paramName(key) {
+  return key.replace(/[^A-Za-z0-9_]/g, '_');
 }
 
 function children(value, absolute, level, relative) {
@@ -141,6 +177,12 @@ function roleControls(path, level, key, value) {
     redraw();
   });
   wrap.append(select);
+  if (role.role === 'param') {
+    const name = element('input', { type: 'text', class: 'describe-param-name', value: role.name || paramName(key),
+      pattern: '[A-Za-z0-9_]+', 'data-param-name-for': path, 'aria-label': 'Param name for ' + path + ' (rename it to match other runs)' });
+    name.addEventListener('input', () => { role.name = name.value.trim(); changed(); });
+    wrap.append(' as ', name);
+  }
   if (role.role === 'metric') {
     const metric = element('select', { 'data-metric-for': path, 'aria-label': 'Metric of ' + path });
     for (const name of metricNames) {
@@ -184,6 +226,9 @@ function chooseCells(path) {
   state.cells = state.cells === path ? null : path;
   state.samples = null;
   state.roles.clear();
+  for (const other of [...state.provenance.keys()]) {
+    if (state.cells && other.startsWith(state.cells.replace(/\[\*\]$/, ''))) state.provenance.delete(other);
+  }
   cellsChosen.textContent = state.cells ? 'Cells: every item of ' + state.cells : 'No cells yet: click “these are the cells” on a list.';
   redraw();
 }
@@ -218,7 +263,7 @@ function mapping() {
   const sampleMetrics = {};
   for (const [id, role] of state.roles) {
     const [level, path] = [id.slice(0, id.indexOf(':')), id.slice(id.indexOf(':') + 1)];
-    const name = role.key.replace(/[^A-Za-z0-9_]/g, '_');
+    const name = role.name || paramName(role.key);
     if (level === 'cell') {
       if (role.role === 'param') {
         result.params[name] = path;
@@ -271,6 +316,10 @@ function mapping() {
   }
   if (Object.keys(requests).length > 0) {
     result.requests = requests;
+  }
+  if (state.provenance.size > 0) {
+    result.provenance = {};
+    for (const [path, field] of state.provenance) result.provenance[field] = path;
   }
   if (Object.keys(result.metrics).length === 0 && samples) {
     delete result.metrics;
@@ -343,7 +392,8 @@ async function preview(current) {
   }
   cellsView.replaceChildren();
   if (result.cells.length > 0) {
-    const table = element('table', { class: 'runs preview', id: 'describe-cell-table' });
+    const table = element('table', { class: 'runs preview', id: 'describe-cell-table', tabindex: '0',
+      'aria-label': 'Cells read (scrolls sideways on a narrow screen)' });
     const head = element('tr');
     ['params', 'completed', 'failed', 'cancelled', 'output tokens (median)', 'samples', 'metrics (unit)']
       .forEach((label) => head.append(element('th', { scope: 'col' }, label)));
@@ -376,7 +426,9 @@ saveButton.addEventListener('click', async () => {
   }
   // Then the same preview and provenance form as any import, read with the format just saved.
   const next = element('form', { method: 'post', action: form.dataset.import, hidden: '' });
-  for (const [name, value] of [['token', form.dataset.token], ['format', result.id], ['action', 'preview'], ['_csrf', csrf()]]) {
+  const saved = response.status === 201 ? 'created' : 'unchanged';
+  for (const [name, value] of [['token', form.dataset.token], ['format', result.id], ['action', 'preview'], ['saved', saved],
+    ['_csrf', csrf()]]) {
     next.append(element('input', { type: 'hidden', name, value }));
   }
   document.body.append(next);

@@ -12,6 +12,7 @@ import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.HarnessImport;
 import dev.parity.ingest.harness.HarnessImporters;
 import dev.parity.ingest.harness.ImportRejected;
+import dev.parity.ingest.harness.NotABenchmark;
 import dev.parity.ingest.harness.ImportTooLarge;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.TableMapping;
@@ -189,6 +190,13 @@ public class HarnessIngest {
 				return new Preview(detection, null, List.of(), List.of(), null, null, problems, null, saved);
 			}
 			return previewOf(detection, null, saved, imported, provenance);
+		}
+		if (chosen == null && detection.candidates().isEmpty()) {
+			List<String> notBenchmarks = NotABenchmark.of(files.files());
+			if (!notBenchmarks.isEmpty()) {
+				problems.add(new Problem("files", String.join("; ", notBenchmarks)));
+				return new Preview(detection, null, List.of(), List.of(), null, null, problems, null);
+			}
 		}
 		if (chosen == null) {
 			problems.add(new Problem("format", "could not tell the format for certain: " + detection.explanation()

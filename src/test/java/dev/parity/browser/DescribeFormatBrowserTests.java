@@ -44,7 +44,14 @@ class DescribeFormatBrowserTests extends BrowserTest {
 			.contains("list of 4");
 		click("button.choose-cells[data-path='$." + cases + "[*]']");
 		role("cell", "$.target_prompt_tokens", "param");
+		// The param is renamed to match other runs' grids.
+		WebElement paramName = browser.findElement(By.cssSelector("input[data-param-name-for='$.target_prompt_tokens']"));
+		assertThat(paramName.getAttribute("value")).isEqualTo("target_prompt_tokens");
+		paramName.clear();
+		paramName.sendKeys("prompt_tokens");
 		role("cell", "$.concurrency", "param");
+		// A top-level field outside the cells gives the run's model.
+		new Select(browser.findElement(By.cssSelector("select[data-level='document'][data-path='$.model']"))).selectByValue("model");
 		role("cell", "$.median_ttft_s", "metric");
 		role("cell", "$.median_output_tok_s", "metric");
 		until(d -> d.findElement(By.id("describe-cells")).getText().contains("concurrency=4"));
@@ -70,22 +77,33 @@ class DescribeFormatBrowserTests extends BrowserTest {
 		until(d -> d.findElement(By.id("describe-cells")).getText().contains("prompt_tokens=8192")
 				&& d.findElement(By.cssSelector("#describe-cell-table")).getText().contains("4 0 2"));
 		assertThat(browser.findElement(By.id("describe-problems")).isDisplayed()).isFalse();
-		screenshot("describe-format");
-		org.openqa.selenium.Dimension wide = browser.manage().window().getSize();
-		browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 1600));
-		screenshot("describe-format-390");
-		browser.manage().window().setSize(wide);
+		assertThat(browser.findElement(By.id("mapping-json")).getText()).contains("\"prompt_tokens\": \"$.target_prompt_tokens\"")
+			.contains("\"provenance\"").contains("\"model\": \"$.model\"");
+		assertThat(browser.findElement(By.id("describe-cells")).getText()).doesNotContain("target_prompt_tokens");
+		// The preview reads with a format not saved yet, and says so: no version is claimed.
+		assertThat(browser.findElement(By.id("describe-notes")).getText()).contains("not saved yet").doesNotContain("@");
+		assertThat(browser.findElement(By.id("pick-another")).getAttribute("href")).endsWith("/upload");
+		ImportBrowserTests.checkAt("describe-format", 1440);
+		ImportBrowserTests.checkAt("describe-format", 390);
 
 		browser.findElement(By.id("format-name")).sendKeys(name);
 		click("#save-format");
 		until(d -> !d.findElements(By.id("read-as")).isEmpty());
 		assertThat(browser.findElement(By.id("read-as")).getText()).isEqualTo(name + "@1");
-		assertThat(browser.findElement(By.id("preview-cells")).getText()).contains("Cells understood (4)");
+		assertThat(browser.findElement(By.id("read-by")).getText()).contains("the saved format " + name + ", version 1");
+		assertThat(browser.findElement(By.id("format-saved")).getText())
+			.contains("You saved this format just now as " + name + ", version 1");
+		assertThat(browser.findElement(By.id("preview-cells")).getText()).contains("Cells understood (4)")
+			.contains("prompt_tokens=8192").doesNotContain("target_prompt_tokens");
+		assertThat(browser.findElements(By.id("problems"))).as("no error before the uploader acts").isEmpty();
+		assertThat(browser.findElement(By.name("modelRepo")).getAttribute("value")).isEqualTo("our-org/chat-8b");
+		assertThat(browser.findElement(By.id("still-needed")).getText()).contains("Title").doesNotContain("Model repo");
+		ImportBrowserTests.checkAt("import-after-saving-a-format", 1440);
+		ImportBrowserTests.checkAt("import-after-saving-a-format", 390);
 
 		String title = "Lab bench " + suffix;
 		fill("title", title);
 		fill("systemName", "1x L40S");
-		fill("modelRepo", "our-org/chat-8b");
 		fill("modelCommit", "4f2a9c1e7b3d5a0f8c6e2d1b9a7f5e3c1d0b8a6f");
 		fill("engineName", "vllm");
 		browser.findElement(By.cssSelector("button[value=preview]")).click();

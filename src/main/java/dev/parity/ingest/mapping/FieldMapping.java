@@ -30,12 +30,33 @@ import tools.jackson.databind.JsonNode;
  * @param outputTokens the cell's median output tokens per request, if mapped
  * @param requests how the request counts are read
  * @param samples the per-request samples, if mapped
+ * @param provenance provenance field ({@link #PROVENANCE}'s keys) → path in the document ({@code $} the document)
  */
 record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Map<String, MappingPath> params,
-		Map<String, MetricRead> metrics, @Nullable MappingPath outputTokens, Requests requests, @Nullable Samples samples) {
+		Map<String, MetricRead> metrics, @Nullable MappingPath outputTokens, Requests requests, @Nullable Samples samples,
+		Map<String, MappingPath> provenance) {
 
 	private static final Set<String> KEYS = Set.of("name", "description", "detect", "cells", "params", "metrics",
-			"output_tokens", "requests", "samples");
+			"output_tokens", "requests", "samples", "provenance");
+
+	/**
+	 * The provenance a format may read from a file's top-level fields, each with where it goes in the run document:
+	 * {@code "provenance": {"model": "$.model", "system": "$.system"}}.
+	 */
+	static final Map<String, String> PROVENANCE = provenanceTargets();
+
+	private static Map<String, String> provenanceTargets() {
+		Map<String, String> targets = new LinkedHashMap<>();
+		targets.put("title", "title");
+		targets.put("system", "system.name");
+		targets.put("hardware", "system.hardware");
+		targets.put("model", "model.repo");
+		targets.put("model_revision", "model.revision");
+		targets.put("engine", "engine.name");
+		targets.put("engine_version", "engine.version");
+		targets.put("harness_version", "harness.version");
+		return targets;
+	}
 
 	private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,99}");
 
@@ -136,10 +157,41 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 		if (metricsNode == null && samples == null) {
 			problems.add(new Problem("metrics", "a cell needs metrics (or samples with metrics): catalogue metric → path"));
 		}
+		Map<String, MappingPath> provenance = provenance(node.get("provenance"), problems);
 		if (!problems.isEmpty() || cells == null) {
 			return new Parsed(null, problems);
 		}
-		return new Parsed(new FieldMapping(name, detect, cells, params, metrics, outputTokens, requests, samples), List.of());
+		return new Parsed(new FieldMapping(name, detect, cells, params, metrics, outputTokens, requests, samples,
+				provenance), List.of());
+	}
+
+	/** {@code {"model": "$.model", "system": "$.system"}}: top-level fields of the file read as the run's provenance. */
+	private static Map<String, MappingPath> provenance(@Nullable JsonNode node, List<Problem> problems) {
+		Map<String, MappingPath> provenance = new LinkedHashMap<>();
+		if (node == null) {
+			return provenance;
+		}
+		if (!node.isObject()) {
+			problems.add(new Problem("provenance", "must be an object: provenance field → path, e.g. "
+					+ "{\"model\": \"$.model\", \"system\": \"$.system\"}"));
+			return provenance;
+		}
+		node.forEachEntry((field, value) -> {
+			String key = "provenance." + field;
+			if (!PROVENANCE.containsKey(field)) {
+				problems.add(new Problem(key, "unknown provenance field (allowed: " + String.join(", ", PROVENANCE.keySet())
+						+ ")"));
+				return;
+			}
+			MappingPath path = path(value, key, problems);
+			if (path != null) {
+				if (path.many()) {
+					problems.add(new Problem(key, path.text() + " reads a list ([*]); a provenance field is one value"));
+				}
+				provenance.put(field, path);
+			}
+		});
+		return provenance;
 	}
 
 	private static String name(@Nullable JsonNode node, List<Problem> problems) {

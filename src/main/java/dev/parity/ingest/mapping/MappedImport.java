@@ -2,8 +2,10 @@ package dev.parity.ingest.mapping;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.parity.ingest.Problem;
@@ -57,14 +59,17 @@ public final class MappedImport {
 		document.putObject("harness").put("name", mapping.name());
 		ArrayNode cells = document.putArray("cells");
 		List<String> notes = new ArrayList<>();
-		notes.add("read with the saved format " + label);
+		notes.add(label.endsWith("@0") ? "read with this format (not saved yet: saving gives it its version)"
+				: "read with the saved format " + label);
 		List<String> skipped = new ArrayList<>();
+		Map<String, String> provenanceFrom = new LinkedHashMap<>();
 		for (InputFile file : files) {
 			Object parsed = parse(file, JsonBudget.of(limits));
 			if (parsed == null) {
 				skipped.add(file.name());
 				continue;
 			}
+			provenance(mapping, parsed, file.name(), document, provenanceFrom, notes);
 			MappedReader.Read read = MappedReader.read(mapping, parsed, file.name());
 			read.cells().forEach(cells::add);
 			notes.addAll(read.notes());
@@ -76,6 +81,46 @@ public final class MappedImport {
 			throw new ImportRejected(files.isEmpty() ? "no file uploaded" : "no JSON file to read with " + label);
 		}
 		return new HarnessImport(document, notes);
+	}
+
+	/**
+	 * The provenance the mapping reads from the file's top-level fields into the document; the first file that has a
+	 * field gives it, and a later file that says otherwise is noted.
+	 * @throws ImportRejected when a field holds an object or a list
+	 */
+	private static void provenance(FieldMapping mapping, Object parsed, String file, ObjectNode document,
+			Map<String, String> from, List<String> notes) {
+		mapping.provenance().forEach((field, path) -> {
+			Object value = path.read(parsed);
+			if (value == null) {
+				notes.add(file + ": provenance." + field + " " + path.text() + " not found: left for the form");
+				return;
+			}
+			if (!(value instanceof String || value instanceof Number || value instanceof Boolean)) {
+				throw new ImportRejected(file + ": provenance." + field + ": " + path.text()
+						+ " must be a string or a number, not " + (value instanceof List<?> ? "a list" : "an object"));
+			}
+			String text = value instanceof Number number && number.doubleValue() == Math.rint(number.doubleValue())
+					&& !(value instanceof Double || value instanceof Float) ? String.valueOf(number.longValue())
+							: value.toString();
+			String target = FieldMapping.PROVENANCE.get(field);
+			String earlier = from.get(field);
+			if (earlier != null) {
+				if (!earlier.equals(text)) {
+					notes.add(file + ": provenance." + field + " is \"" + text + "\", another file's is \"" + earlier
+							+ "\": the first is used");
+				}
+				return;
+			}
+			from.put(field, text);
+			String[] parts = target.split("\\.");
+			ObjectNode parent = document;
+			for (int i = 0; i < parts.length - 1; i++) {
+				parent = parent.has(parts[i]) && parent.get(parts[i]).isObject() ? (ObjectNode) parent.get(parts[i])
+						: parent.putObject(parts[i]);
+			}
+			parent.put(parts[parts.length - 1], text);
+		});
 	}
 
 	/** Whether every path the format's {@code detect} lists exists in every JSON file (and there is one). */
@@ -125,6 +170,11 @@ public final class MappedImport {
 						+ "never offer this format for it"));
 			}
 		}
+		mapping.provenance().forEach((field, path) -> {
+			if (!path.existsIn(parsed)) {
+				problems.add(new Problem("provenance." + field, path.text() + " is not in the sample"));
+			}
+		});
 		MappedReader.Read read;
 		try {
 			read = MappedReader.read(mapping, parsed, sample.name());
@@ -181,7 +231,7 @@ public final class MappedImport {
 	/** The mapping key an import problem names ("file: cells[0]: params.x: …" → params.x). */
 	private static String keyOf(String message) {
 		for (String part : message.split(": ")) {
-			if (part.matches("(params|metrics|samples|requests|output_tokens|cells)(\\.[^ ]+)?( .*)?")) {
+			if (part.matches("(params|metrics|samples|requests|output_tokens|cells|provenance)(\\.[^ ]+)?( .*)?")) {
 				return part.split(" ")[0];
 			}
 		}

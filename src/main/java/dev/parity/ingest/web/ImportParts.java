@@ -39,6 +39,11 @@ final class ImportParts {
 		if (fields != null && fields.length > 0) {
 			throw new RunFileRejected("files", "sent as a form field: send each file as a file part (curl -F files=@run.json)");
 		}
+		List<String> empty = ImportRequest.emptyFiles(request.getFiles("files"));
+		if (!empty.isEmpty()) {
+			throw new RunFileRejected("files", String.join(", ", empty) + (empty.size() == 1 ? " is" : " are")
+					+ " empty (0 bytes): nothing to import");
+		}
 		return ImportRequest.files(request.getFiles("files"));
 	}
 

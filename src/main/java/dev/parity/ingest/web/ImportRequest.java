@@ -30,6 +30,17 @@ final class ImportRequest {
 	private ImportRequest() {
 	}
 
+	/**
+	 * The names of the file parts that came empty, when every part did: a chosen file of 0 bytes is named, never taken
+	 * for no file at all.
+	 */
+	static List<String> emptyFiles(@Nullable List<MultipartFile> parts) {
+		if (parts == null || parts.stream().anyMatch(part -> !part.isEmpty())) {
+			return List.of();
+		}
+		return parts.stream().map(MultipartFile::getOriginalFilename).filter(StringUtils::hasText).toList();
+	}
+
 	static List<InputFile> files(@Nullable List<MultipartFile> parts) {
 		List<InputFile> files = new ArrayList<>();
 		if (parts == null) {

@@ -93,6 +93,35 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		return fields;
 	}
 
+	/** Whether any field of the form was sent with a value: the uploader has acted on the form. */
+	boolean anyTyped() {
+		for (java.lang.reflect.RecordComponent component : ProvenanceForm.class.getRecordComponents()) {
+			try {
+				if (component.getAccessor().invoke(this) instanceof String value && !value.isBlank()) {
+					return true;
+				}
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+		return false;
+	}
+
+	/** A form field's label as the import page shows it ("System name" for {@code systemName}). */
+	static String label(String field) {
+		return switch (field) {
+			case "title" -> "Title";
+			case "systemName" -> "System name";
+			case "modelRepo" -> "Model repo";
+			case "modelCommit" -> "Resolved commit";
+			case "engineName" -> "Engine name";
+			case "harnessName" -> "Harness name";
+			case "sourceUrl" -> "Source URL";
+			default -> field.replaceAll("([A-Z])", " $1").toLowerCase(java.util.Locale.ROOT);
+		};
+	}
+
 	/** Problems by the form field they concern (the first path that names it), every one of them at once. */
 	static Map<String, List<String>> fieldErrors(List<dev.parity.ingest.Problem> problems) {
 		Map<String, List<String>> errors = new LinkedHashMap<>();

@@ -22,6 +22,7 @@ import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.ImportTooLarge;
 import dev.parity.ingest.harness.InputFile;
+import dev.parity.ingest.harness.NotABenchmark;
 import dev.parity.ingest.harness.TableColumns;
 import dev.parity.ingest.harness.TableMapping;
 import dev.parity.ingest.harness.UploadedFiles;
@@ -112,6 +113,12 @@ class UploadController {
 		catch (RunFileRejected rejected) {
 			return uploadForm(model, rejected.problems(), "the form", pasted);
 		}
+		List<String> empty = ImportRequest.emptyFiles(parts);
+		if (files.isEmpty() && !empty.isEmpty()) {
+			response.setStatus(HttpStatus.BAD_REQUEST.value());
+			return uploadForm(model, List.of(new Problem("files", String.join(", ", empty) + (empty.size() == 1 ? " is" : " are")
+					+ " empty (0 bytes): choose another file")), "the form", pasted);
+		}
 		if (files.isEmpty()) {
 			return uploadForm(model, List.of(new Problem("$", "choose a file or paste a run document")), "the form", pasted);
 		}
@@ -159,7 +166,7 @@ class UploadController {
 			return uploadForm(model, List.of(new Problem("files", tooLarge.getMessage())), "the form", null);
 		}
 		try {
-			return importPage(model, token, files, expanded, pick, ProvenanceForm.empty(), null);
+			return importPage(model, token, files, expanded, pick, ProvenanceForm.empty(), null, false, null);
 		}
 		catch (UploadTooLarge tooLarge) {
 			pending.release(token);
@@ -177,7 +184,9 @@ class UploadController {
 	@PostMapping("/upload/import")
 	String importRun(@RequestParam String token, @RequestParam(required = false) @Nullable String format,
 			@RequestParam(defaultValue = "preview") String action, @ModelAttribute ProvenanceForm form, Principal principal,
-			@RequestParam(required = false) @Nullable String offeredCaveat, Model model, HttpServletResponse response) {
+			@RequestParam(required = false) @Nullable String offeredCaveat,
+			@RequestParam(defaultValue = "false") boolean edited, @RequestParam(required = false) @Nullable String saved,
+			Model model, HttpServletResponse response) {
 		List<InputFile> files = pending.files(principal.getName(), token).orElse(null);
 		if (files == null) {
 			return uploadForm(model, List.of(new Problem("files",
@@ -202,7 +211,8 @@ class UploadController {
 			}
 		}
 		try {
-			return importPage(model, token, files, null, pick, form, offeredCaveat);
+			return importPage(model, token, files, null, pick, form, offeredCaveat, edited || "store".equals(action) || form.anyTyped(),
+					"created".equals(saved) || "unchanged".equals(saved) ? saved : null);
 		}
 		catch (UploadTooLarge tooLarge) {
 			pending.release(token);
@@ -210,9 +220,16 @@ class UploadController {
 		}
 	}
 
-	/** The preview page; {@code expanded} is the files with their zips expanded, when this request did already. */
+	/**
+	 * The preview page; {@code expanded} is the files with their zips expanded, when this request did already. Until
+	 * the uploader has acted on the provenance form ({@code edited}), what it still lacks is said calmly, as what to
+	 * fill in, never as errors; a field the importer filled is never asked for.
+	 *
+	 * @param savedNow {@code created} or {@code unchanged} right after the format editor saved the format that reads
+	 * the files
+	 */
 	private String importPage(Model model, String token, List<InputFile> files, @Nullable UploadedFiles expanded,
-			FormatPick pick, ProvenanceForm form, @Nullable String offeredBefore) {
+			FormatPick pick, ProvenanceForm form, @Nullable String offeredBefore, boolean edited, @Nullable String savedNow) {
 		HarnessFormat picked = pick.builtIn();
 		List<Problem> formProblems = new ArrayList<>();
 		TableMapping mapping = null;
@@ -228,8 +245,34 @@ class UploadController {
 		HarnessIngest.Preview preview = expanded == null
 				? harnessIngest.preview(files, picked, pick.saved(), provenance, mapping)
 				: harnessIngest.preview(expanded, picked, pick.saved(), provenance, mapping);
+		ProvenanceForm filled = form.withEngineOf(preview.format());
+		if (filled != form && formProblems.isEmpty()) {
+			// The importer names the engine (vllm, sglang): the preview is read with it, so it is not asked for.
+			form = filled;
+			provenance = form.toJson(json);
+			preview = expanded == null ? harnessIngest.preview(files, picked, pick.saved(), provenance, mapping)
+					: harnessIngest.preview(expanded, picked, pick.saved(), provenance, mapping);
+		}
 		List<Problem> problems = new ArrayList<>(formProblems);
 		problems.addAll(preview.problems());
+		List<String> stillNeeded = new ArrayList<>();
+		if (!edited) {
+			// The first view: what the provenance form still needs is a list of fields to fill in, not errors.
+			List<Problem> provenanceProblems = problems.stream()
+				.filter(problem -> !ProvenanceForm.fieldErrors(List.of(problem)).isEmpty()).toList();
+			problems.removeAll(provenanceProblems);
+			ProvenanceForm.fieldErrors(provenanceProblems).keySet()
+				.forEach(field -> stillNeeded.add(ProvenanceForm.label(field)));
+		}
+		model.addAttribute("stillNeeded", stillNeeded);
+		model.addAttribute("savedNow", savedNow == null ? "" : savedNow);
+		List<String> notABenchmark = preview.formatId() == null && preview.detection().candidates().isEmpty()
+				? NotABenchmark.of(files) : List.of();
+		model.addAttribute("notABenchmark", notABenchmark);
+		if (!notABenchmark.isEmpty()) {
+			// Said once, in the card that names what the file is.
+			problems.removeIf(problem -> "files".equals(problem.path()));
+		}
 		model.addAttribute("pageTitle", "Import a run");
 		model.addAttribute("token", token);
 		model.addAttribute("files", files.stream().map(f -> f.name() + " (" + String.format("%,d", f.content().length) + " bytes)").toList());
@@ -252,7 +295,7 @@ class UploadController {
 		model.addAttribute("savedFormats", savedFormats.latest());
 		// A file no format reads (nothing built in, no saved format): offer to describe its format.
 		model.addAttribute("describable", preview.formatId() == null && preview.detection().candidates().isEmpty()
-				&& files.stream().anyMatch(UploadController::looksLikeJson));
+				&& notABenchmark.isEmpty() && files.stream().anyMatch(UploadController::looksLikeJson));
 		model.addAttribute("isTable", isTable);
 		model.addAttribute("tableColumns", isTable ? TableColumns.of(files) : List.of());
 		model.addAttribute("tables", isTable ? TableColumns.tables(files) : List.of());
