@@ -177,7 +177,7 @@ final class BackupArchive implements Closeable {
 		for (JsonNode status : manifest.path("hypothesis_status")) {
 			String where = "hypothesis status " + status.path("id");
 			references(status, where, caveats, "caveat_id");
-			references(status, where, runs, "decided_by");
+			references(status, where, runs, "decided_by", "experiment");
 		}
 		for (JsonNode publication : manifest.path("publications")) {
 			String where = "publication '" + publication.path("id").asString() + "'";

@@ -3,6 +3,7 @@ package dev.parity.caveat;
 import java.time.Instant;
 import java.util.List;
 
+import dev.parity.compare.ControlChange;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,16 +15,25 @@ import org.jspecify.annotations.Nullable;
  * @param target what it is about
  * @param text what it says
  * @param hypothesis whether it is a hypothesis
- * @param decidingExperiment for a hypothesis, the experiment that would settle it
+ * @param decidingExperiment for a hypothesis, the experiment that would settle it (in words; for one stated as a
+ * plan only, the plan in words)
+ * @param decidingPlan for a hypothesis whose experiment is a structured plan, its changes (those of a control plan);
+ * empty otherwise
  * @param createdAt when it was written
  * @param createdBy who wrote it
  * @param history for a hypothesis, its status changes, oldest first (the first is {@code suspected})
  */
 public record Caveat(String id, Target target, String text, boolean hypothesis, @Nullable String decidingExperiment,
-		Instant createdAt, String createdBy, List<StatusChange> history) {
+		List<ControlChange> decidingPlan, Instant createdAt, String createdBy, List<StatusChange> history) {
 
 	public Caveat {
+		decidingPlan = List.copyOf(decidingPlan);
 		history = List.copyOf(history);
+	}
+
+	/** The runs declared as this hypothesis's experiment, first declared first. */
+	public List<String> experiments() {
+		return history.stream().map(StatusChange::experiment).filter(java.util.Objects::nonNull).distinct().toList();
 	}
 
 	/** The current status of a hypothesis (its latest change); {@code null} for a plain caveat. */
@@ -70,10 +80,12 @@ public record Caveat(String id, Target target, String text, boolean hypothesis, 
 	 * @param status suspected, confirmed or refuted
 	 * @param reason why
 	 * @param decidedBy the run that decided it, if one did
+	 * @param experiment the run this change declares the hypothesis's experiment (the status stays what it was)
 	 * @param at when
 	 * @param by who
 	 */
-	public record StatusChange(String status, String reason, @Nullable String decidedBy, Instant at, String by) {
+	public record StatusChange(String status, String reason, @Nullable String decidedBy, @Nullable String experiment,
+			Instant at, String by) {
 	}
 
 }

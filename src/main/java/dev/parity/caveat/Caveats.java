@@ -10,11 +10,13 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.parity.audit.AuditTrail;
+import dev.parity.compare.ControlChange;
 import dev.parity.run.Cell;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -41,7 +43,10 @@ public class Caveats {
 
 	private final AuditTrail audit;
 
-	Caveats(JdbcClient jdbc, RunRepository runs, ApplicationEventPublisher events, AuditTrail audit) {
+	private final JsonMapper json;
+
+	Caveats(JdbcClient jdbc, RunRepository runs, ApplicationEventPublisher events, AuditTrail audit, JsonMapper json) {
+		this.json = json;
 		this.audit = audit;
 		this.jdbc = jdbc;
 		this.runs = runs;
@@ -59,17 +64,35 @@ public class Caveats {
 	 */
 	@Transactional
 	public Caveat add(Caveat.Target target, String text, @Nullable String decidingExperiment, String user) {
+		return add(target, text, decidingExperiment, List.of(), user);
+	}
+
+	/**
+	 * Records a caveat, or a hypothesis (which starts {@code suspected}) whose deciding experiment is text, a
+	 * structured plan (the changes of a control plan, already checked by {@link DecidingPlan}), or both.
+	 *
+	 * @throws CaveatRejected when the text is empty or too long, or the target does not exist
+	 */
+	@Transactional
+	public Caveat add(Caveat.Target target, String text, @Nullable String decidingExperiment,
+			List<ControlChange> decidingPlan, String user) {
 		String cleanText = required(text, "the caveat's text");
-		boolean hypothesis = StringUtils.hasText(decidingExperiment);
+		boolean hypothesis = StringUtils.hasText(decidingExperiment) || !decidingPlan.isEmpty();
+		if (StringUtils.hasText(decidingExperiment)) {
+			required(decidingExperiment, "the deciding experiment");
+		}
 		checkTarget(target);
+		String experiment = !hypothesis ? null
+				: StringUtils.hasText(decidingExperiment) ? decidingExperiment.strip() : DecidingPlan.summary(decidingPlan);
+		String plan = decidingPlan.isEmpty() ? null
+				: json.writeValueAsString(java.util.Map.of("changes", decidingPlan));
 		String id = RunId.random().value();
 		jdbc.sql("""
 				insert into caveat (id, run_id, baseline_id, contender_id, cell_anchor, metric, text, kind,
-				                    deciding_experiment, created_by)
-				values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+				                    deciding_experiment, deciding_plan, created_by)
+				values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)""")
 			.params(id, target.runId(), target.baselineId(), target.contenderId(), blankToNull(target.cellAnchor()),
-					blankToNull(target.metric()), cleanText, hypothesis ? "hypothesis" : "caveat",
-					hypothesis ? decidingExperiment.strip() : null, user)
+					blankToNull(target.metric()), cleanText, hypothesis ? "hypothesis" : "caveat", experiment, plan, user)
 			.update();
 		if (hypothesis) {
 			jdbc.sql("insert into hypothesis_status (caveat_id, status, reason, created_by) values (?, 'suspected', ?, ?)")
@@ -108,6 +131,39 @@ public class Caveats {
 		return find(caveatId).orElseThrow();
 	}
 
+	/**
+	 * Declares a run the experiment of a hypothesis: a status change that names it, the status staying what it was.
+	 * Declaring the same run again changes nothing.
+	 *
+	 * @throws CaveatNotFoundException when there is no such caveat
+	 * @throws CaveatRejected when it is not a hypothesis or the run is unknown
+	 */
+	@Transactional
+	public Caveat declareExperiment(String caveatId, @Nullable String runId, String user) {
+		Caveat caveat = find(caveatId).orElseThrow(() -> new CaveatNotFoundException(caveatId));
+		if (!caveat.hypothesis()) {
+			throw new CaveatRejected("caveat " + caveatId + " is not a hypothesis: only hypotheses have an experiment");
+		}
+		String run = blankToNull(runId);
+		if (run == null) {
+			throw new CaveatRejected("run: name the run made as the experiment", "run");
+		}
+		if (!RunId.isValid(run) || !runs.exists(new RunId(run))) {
+			throw new CaveatRejected("run: no run with id '" + run + "'", "run");
+		}
+		if (caveat.experiments().contains(run)) {
+			return caveat;
+		}
+		jdbc.sql("""
+				insert into hypothesis_status (caveat_id, status, reason, experiment, created_by)
+				values (?, ?, ?, ?, ?)""")
+			.params(caveatId, caveat.status(), "run " + run + " declared as its experiment", run, user)
+			.update();
+		events.publishEvent(new RecordChanged(involvedRuns(caveat.target())));
+		audit.done("declare-hypothesis-experiment", caveatId, "run " + run);
+		return find(caveatId).orElseThrow();
+	}
+
 	public Optional<Caveat> find(String id) {
 		return load("c.id = ?", id).stream().findFirst();
 	}
@@ -126,7 +182,7 @@ public class Caveats {
 		Map<String, Caveat> caveats = new LinkedHashMap<>();
 		jdbc.sql("""
 				select c.id, c.run_id, c.baseline_id, c.contender_id, c.cell_anchor, c.metric, c.text, c.kind,
-				       c.deciding_experiment, c.created_at, c.created_by
+				       c.deciding_experiment, c.deciding_plan, c.created_at, c.created_by
 				from caveat c where %s order by c.created_at, c.id""".formatted(where))
 			.params(params)
 			.query((ResultSet rs) -> {
@@ -137,26 +193,31 @@ public class Caveats {
 		}
 		Map<String, List<Caveat.StatusChange>> history = new LinkedHashMap<>();
 		jdbc.sql("""
-				select caveat_id, status, reason, decided_by, created_at, created_by
+				select caveat_id, status, reason, decided_by, experiment, created_at, created_by
 				from hypothesis_status where caveat_id = any(?) order by id""")
 			.param(caveats.keySet().toArray(String[]::new))
 			.query((ResultSet rs) -> {
 				history.computeIfAbsent(rs.getString("caveat_id"), k -> new ArrayList<>())
 					.add(new Caveat.StatusChange(rs.getString("status"), rs.getString("reason"),
-							rs.getString("decided_by"), rs.getTimestamp("created_at").toInstant(), rs.getString("created_by")));
+							rs.getString("decided_by"), rs.getString("experiment"), rs.getTimestamp("created_at").toInstant(), rs.getString("created_by")));
 			});
 		List<Caveat> result = new ArrayList<>();
 		caveats.values().forEach(c -> result.add(new Caveat(c.id(), c.target(), c.text(), c.hypothesis(),
-				c.decidingExperiment(), c.createdAt(), c.createdBy(), history.getOrDefault(c.id(), List.of()))));
+				c.decidingExperiment(), c.decidingPlan(), c.createdAt(), c.createdBy(), history.getOrDefault(c.id(), List.of()))));
 		return result;
 	}
 
-	private static Caveat caveat(ResultSet rs, List<Caveat.StatusChange> history) throws SQLException {
+	private Caveat caveat(ResultSet rs, List<Caveat.StatusChange> history) throws SQLException {
 		return new Caveat(rs.getString("id"),
 				new Caveat.Target(rs.getString("run_id"), rs.getString("baseline_id"), rs.getString("contender_id"),
 						rs.getString("cell_anchor"), rs.getString("metric")),
 				rs.getString("text"), "hypothesis".equals(rs.getString("kind")), rs.getString("deciding_experiment"),
-				rs.getTimestamp("created_at").toInstant(), rs.getString("created_by"), history);
+				plan(rs.getString("deciding_plan")), rs.getTimestamp("created_at").toInstant(), rs.getString("created_by"), history);
+	}
+
+	/** A stored plan's changes, read back as they were checked. */
+	private List<ControlChange> plan(@Nullable String stored) {
+		return stored == null ? List.of() : DecidingPlan.parse(json.readTree(stored), json);
 	}
 
 	private void checkTarget(Caveat.Target target) {

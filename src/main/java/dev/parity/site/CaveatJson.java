@@ -33,12 +33,20 @@ final class CaveatJson {
 			if (caveat.hypothesis()) {
 				node.put("status", caveat.status());
 				node.put("deciding_experiment", caveat.decidingExperiment());
+				if (caveat.decidingPlan().isEmpty()) {
+					node.putNull("deciding_plan");
+				}
+				else {
+					node.putObject("deciding_plan").set("changes", json.valueToTree(caveat.decidingPlan()));
+				}
+				caveat.experiments().forEach(node.putArray("experiments")::add);
 				ArrayNode history = node.putArray("history");
 				for (Caveat.StatusChange change : caveat.history()) {
 					ObjectNode entry = history.addObject();
 					entry.put("status", change.status());
 					entry.put("reason", change.reason());
 					entry.put("decided_by", change.decidedBy());
+					entry.put("experiment", change.experiment());
 					entry.put("at", change.at().toString());
 					entry.put("by", change.by());
 				}

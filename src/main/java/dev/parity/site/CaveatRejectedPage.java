@@ -16,8 +16,8 @@ final class CaveatRejectedPage {
 	}
 
 	static String show(Model model, HttpServletResponse response, CaveatRejected rejected, String action, String back,
-			String text, @Nullable String cell, @Nullable String metric, @Nullable String decidingExperiment, String query,
-			boolean withMetric) {
+			String text, @Nullable String cell, @Nullable String metric, @Nullable String decidingExperiment,
+			@Nullable String decidingPlan, String query, boolean withMetric) {
 		response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
 		model.addAttribute("pageTitle", "Caveat not added");
 		model.addAttribute("problem", rejected.getReason());
@@ -27,6 +27,7 @@ final class CaveatRejectedPage {
 		model.addAttribute("cell", cell);
 		model.addAttribute("metric", metric);
 		model.addAttribute("decidingExperiment", decidingExperiment);
+		model.addAttribute("decidingPlan", decidingPlan);
 		model.addAttribute("query", query);
 		model.addAttribute("withMetric", withMetric);
 		return "caveat-rejected";

@@ -16,6 +16,7 @@ import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
+import dev.parity.caveat.DecidingPlan;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publication;
@@ -32,6 +33,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -309,6 +311,7 @@ class ComparisonController {
 	String addCaveat(@PathVariable String pair, @RequestParam String text,
 			@RequestParam(required = false) @Nullable String cell, @RequestParam(required = false) @Nullable String metric,
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
+			@RequestParam(name = "deciding_plan", required = false) @Nullable String decidingPlan,
 			@RequestParam(required = false, defaultValue = "") String query, Principal principal, Model model,
 			jakarta.servlet.http.HttpServletResponse response) {
 		refuseSeveral(pair, "a caveat");
@@ -317,11 +320,12 @@ class ComparisonController {
 		Caveat added;
 		try {
 			added = caveats.add(Caveat.Target.comparison(runs.baselineId(), runs.contenderId(), blank(cell), blank(metric)),
-					text, decidingExperiment, principal.getName());
+					text, decidingExperiment, DecidingPlan.parse(decidingPlan, json), principal.getName());
 		}
 		catch (dev.parity.caveat.CaveatRejected rejected) {
 			return CaveatRejectedPage.show(model, response, rejected, "/compare/" + runs.path() + "/caveats",
-					"/compare/" + runs.path() + safeQuery(query), text, cell, metric, decidingExperiment, query, true);
+					"/compare/" + runs.path() + safeQuery(query), text, cell, metric, decidingExperiment, decidingPlan,
+					query, true);
 		}
 		return "redirect:/compare/" + runs.path() + safeQuery(query) + "#caveat-" + added.id();
 	}
@@ -385,7 +389,8 @@ class ComparisonController {
 		String permalink = siteUrls.link("/compare/" + runs.path()) + queryString(query);
 		ComparisonPage page = page(snapshot, runs);
 		return export(page, snapshot, null, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path(),
-				notices.forComparison(snapshot, page, ComparisonExport.absolute(permalink, "")), null);
+				notices.forComparison(snapshot, page, ComparisonExport.absolute(permalink, "")), null,
+				controlSections.of(runs, query));
 	}
 
 	/**
@@ -394,14 +399,16 @@ class ComparisonController {
 	 * @param stored for a published comparison, the snapshot as it was stored, written as it is in the JSON;
 	 * {@code null} for a live one
 	 * @param publication for a published comparison, its own fields (title, reason, …), first in the JSON
+	 * @param control the controls declared for the comparison, carried beside the claim (never part of it);
+	 * {@code null} for groups and several contenders
 	 */
 	ResponseEntity<String> export(ComparisonPage page, ComparisonSnapshot snapshot, @Nullable JsonNode stored,
 			String format, String title, String permalink, String fileName, Notices notices,
-			@Nullable ObjectNode publication) {
+			@Nullable ObjectNode publication, @Nullable ControlSection control) {
 		return switch (format) {
-			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices)
+			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices, control)
 					+ SweepExport.markdown(SweepPage.views(snapshot, json), json), "text/markdown", fileName + ".md");
-			case "csv" -> download(ComparisonExport.csv(page, permalink, notices), "text/csv", fileName + ".csv");
+			case "csv" -> download(ComparisonExport.csv(page, permalink, notices, control), "text/csv", fileName + ".csv");
 			case "json" -> {
 				ObjectNode body = json.createObjectNode();
 				notices.writeJson(body);
@@ -409,11 +416,34 @@ class ComparisonController {
 					body.setAll(publication);
 				}
 				body.setAll((ObjectNode) (stored != null ? stored : json.valueToTree(snapshot)));
+				if (control != null) {
+					body.set("controls", controlsJson(control, permalink));
+				}
 				body.put("permalink", permalink);
 				yield download(json.writeValueAsString(body), "application/json", fileName + ".json");
 			}
 			default -> throw new dev.parity.run.RunNotFoundException("export." + format);
 		};
+	}
+
+	/**
+	 * The controls declared for a comparison as its JSON export carries them: {@code [{"run", "title", "url",
+	 * "comparison", "tested": ["Tested by control run “…” (id): …"], "missed": ["field: expected …, measured …"],
+	 * "contradicts"}]}.
+	 */
+	private ArrayNode controlsJson(ControlSection control, String permalink) {
+		ArrayNode controls = json.createArrayNode();
+		for (ControlSection.Control tested : control.controls()) {
+			ObjectNode node = controls.addObject();
+			node.put("run", tested.run());
+			node.put("title", tested.title());
+			node.put("url", ComparisonExport.absolute(permalink, tested.url()));
+			node.put("comparison", tested.comparisonPath());
+			tested.sentences().forEach(node.putArray("tested")::add);
+			tested.missed().forEach(node.putArray("missed")::add);
+			node.put("contradicts", tested.contradicts());
+		}
+		return controls;
 	}
 
 	private static ResponseEntity<String> download(String body, String mediaType, String fileName) {

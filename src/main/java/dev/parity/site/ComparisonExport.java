@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.apache.commons.csv.CSVPrinter;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A comparison for a blog post: a Markdown table per metric whose greyed numbers are marked, with every
@@ -21,7 +22,8 @@ final class ComparisonExport {
 	private ComparisonExport() {
 	}
 
-	static String markdown(ComparisonPage page, String title, String permalink, Notices notices) {
+	static String markdown(ComparisonPage page, String title, String permalink, Notices notices,
+			@Nullable ControlSection control) {
 		StringBuilder md = new StringBuilder();
 		md.append("# ").append(escape(title)).append("\n\n");
 		md.append(notices.markdown());
@@ -60,6 +62,20 @@ final class ComparisonExport {
 		page.headlines().forEach(h -> md.append("- ").append(escape(h.sentence())).append('\n'));
 		md.append('\n');
 		md.append("Greyed numbers are ~~struck~~ and marked *greyed*: they are shown, but they are not like-for-like and no headline counts them.\n\n");
+		if (control != null && !control.controls().isEmpty()) {
+			md.append("## Tested by control runs\n\n");
+			for (ControlSection.Control tested : control.controls()) {
+				md.append("- Tested by control run [“").append(escape(tested.title())).append("”](")
+					.append(absolute(permalink, tested.url())).append("): ").append(escape(tested.lines().get(0)))
+					.append(" ([the comparison with the control](").append(absolute(permalink, tested.comparisonUrl()))
+					.append("))\n");
+				tested.lines().stream().skip(1).forEach(line -> md.append("  - ").append(escape(line)).append('\n'));
+				if (!tested.missed().isEmpty()) {
+					md.append("  - It missed: ").append(escape(String.join("; ", tested.missed()))).append('\n');
+				}
+			}
+			md.append("\nA control run is shown beside the claim: the numbers above are unchanged by it.\n\n");
+		}
 
 		for (int m = 0; m < page.metrics().size(); m++) {
 			ComparisonPage.MetricHead metric = page.metrics().get(m);
@@ -122,14 +138,14 @@ final class ComparisonExport {
 		return md.toString();
 	}
 
-	static String csv(ComparisonPage page, String permalink, Notices notices) {
+	static String csv(ComparisonPage page, String permalink, Notices notices, @Nullable ControlSection control) {
 		StringWriter out = new StringWriter();
 		List<String> header = new ArrayList<>(List.of("anchor"));
 		header.addAll(page.paramNames());
 		header.addAll(List.of("metric", "unit", "baseline", "contender", "ratio", "comparable", "flags", "caveats", "permalink",
 				"thresholds", "verdict", "significant", "interval"));
 		try (CSVPrinter printer = new CSVPrinter(out, CsvCells.FORMAT.builder()
-			.setHeaderComments(notices.lines().toArray(Object[]::new))
+			.setHeaderComments(comments(notices, control).toArray(Object[]::new))
 			.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new)).get())) {
 			String thresholds = thresholds(page);
 			for (ComparisonPage.Row row : page.rows()) {
@@ -161,6 +177,20 @@ final class ComparisonExport {
 			throw new UncheckedIOException(ex);
 		}
 		return out.toString();
+	}
+
+	/** The notices, then each control's sentences and what it missed: the CSV's comment lines. */
+	private static List<String> comments(Notices notices, @Nullable ControlSection control) {
+		List<String> lines = new ArrayList<>(notices.lines());
+		if (control != null) {
+			for (ControlSection.Control tested : control.controls()) {
+				lines.addAll(tested.sentences());
+				if (tested.missedSentence() != null) {
+					lines.add(tested.missedSentence());
+				}
+			}
+		}
+		return lines;
 	}
 
 	private static String note(ComparisonPage page, int number) {

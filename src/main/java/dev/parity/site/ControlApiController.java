@@ -18,6 +18,10 @@ import dev.parity.control.ControlRejected;
 import dev.parity.control.Controls;
 import dev.parity.run.Run;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -56,7 +60,23 @@ class ControlApiController {
 
 	/** A declared control, as the plan lists it. */
 	record ControlView(String run, String title, List<String> holds, List<ControlOutcome.Missed> missed,
-			String comparison, JsonNode headlines, List<ControlOutcome.Before> before) {
+			String comparison,
+			@ArraySchema(arraySchema = @Schema(description = "exactly the headlines of GET /api/compare/{baseline}...{control}"),
+					schema = @Schema(implementation = HeadlineSchema.class)) List<JsonNode> headlines,
+			List<ControlOutcome.Before> before) {
+	}
+
+	/** One headline of a comparison, as {@code GET /api/compare/…} writes it (documentation of its shape). */
+	@Schema(name = "Headline")
+	record HeadlineSchema(String metric, int comparable, @JsonProperty("within_band") int withinBand,
+			@JsonProperty("median_ratio") @Nullable Double medianRatio, int excluded,
+			@JsonProperty("excluded_reasons") Map<String, Integer> excludedReasons, Map<String, Integer> verdicts,
+			@JsonProperty("median_ratio_interval") @Nullable IntervalSchema medianRatioInterval) {
+	}
+
+	/** A ratio's interval, as the comparison's JSON writes it (documentation of its shape). */
+	@Schema(name = "RatioInterval")
+	record IntervalSchema(double low, double high, double confidence, String method, @Nullable String caution) {
 	}
 
 	/** The plan of {@code GET /api/compare/{baseline}...{contender}/control}. */
@@ -88,7 +108,8 @@ class ControlApiController {
 			+ "make comparable, the rerun commands with the changes applied, and every declared control with what it holds, "
 			+ "missed, its headlines and the claim before it")
 	@GetMapping(path = "/api/compare/{pair:.+}/control", produces = "application/json")
-	PlanView showPlan(@PathVariable String pair, @RequestParam Map<String, String> query) {
+	PlanView showPlan(@PathVariable String pair,
+			@Parameter(description = "the comparison's URL parameters (vary, band, output_tolerance, …)") @RequestParam Map<String, String> query) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		return view(plans.plan(runs, comparisons.settings(query)));
 	}
@@ -104,7 +125,8 @@ class ControlApiController {
 		}
 		List<ControlView> views = planned.controls().stream()
 			.map(control -> new ControlView(control.run().id().value(), control.run().title(), control.outcome().holds(),
-					control.outcome().missed(), control.path(), control.headlines(), control.outcome().before()))
+					control.outcome().missed(), control.path(), control.headlines().valueStream().toList(),
+					control.outcome().before()))
 			.toList();
 		return new PlanView(plan.baseline(), plan.contender(), plan.settled(), plan.rerun(), plan.changes(),
 				plan.cannotSettle(), plan.cells(), commands, views);
@@ -112,6 +134,7 @@ class ControlApiController {
 
 	@Operation(summary = "Declare a run the control of a comparison of two single runs: {control, of: \"<baseline>...<contender>\"} "
 			+ "→ 201; 404 naming a run that does not exist, 400 naming what is written wrong; nothing stored on error")
+	@ApiResponse(responseCode = "201", description = "declared; Location is the plan")
 	@PostMapping(path = "/api/controls", consumes = "application/json", produces = "application/json")
 	ResponseEntity<DeclaredView> declare(@RequestBody Declaration body, Principal principal) {
 		if (body.control() == null || body.control().isBlank()) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import dev.parity.compare.ControlChange;
 import dev.parity.compare.ControlOutcome;
@@ -12,6 +13,7 @@ import dev.parity.compare.ProvenanceFields;
 import dev.parity.control.ControlPlans;
 import dev.parity.run.Run;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The "What would settle it" section of a comparison page (live or published) and each control's line beside the
@@ -29,10 +31,11 @@ import org.jspecify.annotations.Nullable;
  * @param bench the harness command with the changes applied; {@code null} without a rerun
  * @param planUrl the plan in JSON
  * @param controls the declared controls
+ * @param planJson the plan's changes as a hypothesis's deciding plan takes them: {@code {"changes": [...]}}
  */
 record ControlSection(boolean open, boolean settled, @Nullable String rerunSide, @Nullable String rerunRun,
 		List<Change> changes, List<String> cannotSettle, int cells, @Nullable String serve, @Nullable String bench,
-		String planUrl, List<Control> controls) {
+		String planUrl, List<Control> controls, String planJson) {
 
 	/** One planned change, for people. */
 	record Change(String rule, String field, String from, String to, String how, @Nullable String check) {
@@ -60,6 +63,19 @@ record ControlSection(boolean open, boolean settled, @Nullable String rerunSide,
 			return "/compare/" + comparisonPath;
 		}
 
+		/**
+		 * What the exports carry, one sentence per metric the control tested (the most distorted first): "Tested by
+		 * control run “title” (id): decode_tps median ratio … (confounded) → … comparable within ±10 %, median …".
+		 */
+		public List<String> sentences() {
+			return lines.stream().map(line -> "Tested by control run “" + title + "” (" + run + "): " + line).toList();
+		}
+
+		/** What it missed, in one sentence; {@code null} when it made every planned change. */
+		public @Nullable String missedSentence() {
+			return missed.isEmpty() ? null : "Control run “" + title + "” (" + run + ") missed: " + String.join("; ", missed);
+		}
+
 	}
 
 	/** Whether a control contradicts the claim. */
@@ -67,7 +83,7 @@ record ControlSection(boolean open, boolean settled, @Nullable String rerunSide,
 		return controls.stream().anyMatch(Control::contradicts);
 	}
 
-	static ControlSection of(ControlPlans.Planned planned, String pair, String query) {
+	static ControlSection of(ControlPlans.Planned planned, String pair, String query, JsonMapper json) {
 		var plan = planned.plan();
 		Run rerun = planned.rerun();
 		String serve = null;
@@ -106,7 +122,8 @@ record ControlSection(boolean open, boolean settled, @Nullable String rerunSide,
 		}
 		return new ControlSection(greyed, plan.settled(), plan.rerun() == null ? null : plan.rerun().side(),
 				plan.rerun() == null ? null : plan.rerun().run(), changes, cannot, plan.cells().size(), serve, bench,
-				"/api/compare/" + pair + "/control" + query, controls);
+				"/api/compare/" + pair + "/control" + query, controls,
+				json.writeValueAsString(Map.of("changes", plan.changes())));
 	}
 
 	/** {@code decode_tps median ratio 1.52 over 9 cells (confounded) → 9 of 9 comparable within ±10 %, median 1.011}. */

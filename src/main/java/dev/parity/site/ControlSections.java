@@ -7,6 +7,7 @@ import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.control.ControlPlans;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.stereotype.Component;
 
@@ -21,7 +22,10 @@ class ControlSections {
 
 	private final ComparisonService comparisons;
 
-	ControlSections(ControlPlans plans, ComparisonService comparisons) {
+	private final JsonMapper json;
+
+	ControlSections(ControlPlans plans, ComparisonService comparisons, JsonMapper json) {
+		this.json = json;
 		this.plans = plans;
 		this.comparisons = comparisons;
 	}
@@ -32,7 +36,8 @@ class ControlSections {
 		}
 		CompareSettings settings = comparisons.settings(query);
 		try {
-			return ControlSection.of(plans.plan(pair, settings), pair.path(), ComparisonController.queryString(query));
+			return ControlSection.of(plans.plan(pair, settings), pair.path(), ComparisonController.queryString(query),
+					json);
 		}
 		catch (ComparisonsBusy busy) {
 			return null;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.parity.compare.ComparisonSnapshot;
+import dev.parity.comparisons.ComparisonService;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
@@ -47,9 +48,12 @@ class EmbedController {
 
 	private final PublicationController publicationPages;
 
+	private final ControlSections controlSections;
+
 	EmbedController(Publications publications, ComparisonController comparisonPages, RecordNotices notices,
 			LiveDifferences liveDifferences, PublishedFreshness freshness, SiteUrls siteUrls,
-			PublicationController publicationPages) {
+			PublicationController publicationPages, ControlSections controlSections) {
+		this.controlSections = controlSections;
 		this.publicationPages = publicationPages;
 		this.publications = publications;
 		this.comparisonPages = comparisonPages;
@@ -62,7 +66,7 @@ class EmbedController {
 	/** What an embed or an image of a publication shows besides its numbers. */
 	record Embedded(Publication publication, ComparisonPage page, Notices notices, @Nullable Retraction retraction,
 			@Nullable String replacementTitle, List<Retraction> supersedes, @Nullable String liveDiffers,
-			String permalink, @Nullable Shown shown) {
+			String permalink, @Nullable Shown shown, @Nullable ControlSection control) {
 
 		/** Every banner as one line, the publication's own retraction first: what an image draws above its bars. */
 		List<String> bannerLines() {
@@ -157,6 +161,7 @@ class EmbedController {
 		ComparisonPage page;
 		Notices said;
 		Shown shown = null;
+		ControlSection control;
 		if (publication.several()) {
 			if (vs < 1 || vs > publication.contenders().size()) {
 				throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "vs=" + vs + ": this publication has contenders 1 to "
@@ -174,15 +179,19 @@ class EmbedController {
 				}
 			}
 			shown = new Shown(vs, several.pages().size(), several.pages().get(vs - 1).path(), others);
+			control = controlSections.of(ComparisonService.Pair.of(shownPublication, several.snapshots().get(vs - 1)),
+					PublicationController.settingsQuery(shownPublication.settings()));
 		}
 		else {
 			ComparisonSnapshot snapshot = comparisonPages.published(publication);
 			page = comparisonPages.page(publication, snapshot);
 			said = notices.forPublication(publication, snapshot, page, base);
+			control = controlSections.of(ComparisonService.Pair.of(publication, snapshot),
+					PublicationController.settingsQuery(publication.settings()));
 		}
 		return new Embedded(shownPublication, page, said, retraction, notices.replacementTitle(retraction),
 				publications.superseded("publication", publication.id()),
-				LiveDifferences.UNKNOWN.equals(differs) ? null : differs, siteUrls.link(publication.url()), shown);
+				LiveDifferences.UNKNOWN.equals(differs) ? null : differs, siteUrls.link(publication.url()), shown, control);
 	}
 
 	private static CellChart chart(Embedded embedded, @Nullable String metric) {

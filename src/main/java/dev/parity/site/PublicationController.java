@@ -9,6 +9,7 @@ import java.util.Map;
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
+import dev.parity.caveat.DecidingPlan;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
@@ -279,9 +280,13 @@ class PublicationController {
 		}
 		ComparisonSnapshot snapshot = comparisonPages.published(publication);
 		ComparisonPage page = comparisonPages.page(publication, snapshot);
+		// The controls declared for the comparison, beside the frozen claim (never part of what it compares).
+		ControlSection control = controlSections.of(ComparisonService.Pair.of(publication, snapshot),
+				settingsQuery(publication.settings()));
 		return comparisonPages.export(page, snapshot, publication.result(), format, publication.title(), permalink,
 				"published-" + id,
-				notices.forPublication(publication, snapshot, page, ComparisonExport.absolute(permalink, "")), fields);
+				notices.forPublication(publication, snapshot, page, ComparisonExport.absolute(permalink, "")), fields,
+				control);
 	}
 
 	/**
@@ -299,7 +304,8 @@ class PublicationController {
 			ComparisonSnapshot snapshot = several.snapshots().get(i);
 			bodies.add(comparisonPages.export(page, snapshot, one.result(), format, publication.title() + " — contender "
 					+ (i + 1) + " of " + several.each().size() + ", " + several.pages().get(i).path(), permalink,
-					"published-" + publication.id(), notices.forPublication(one, snapshot, page, base), fields)
+					"published-" + publication.id(), notices.forPublication(one, snapshot, page, base), fields,
+					controlSections.of(ComparisonService.Pair.of(one, snapshot), settingsQuery(one.settings())))
 				.getBody());
 		}
 		ObjectNode head = json.createObjectNode();
@@ -328,17 +334,26 @@ class PublicationController {
 	String addRunCaveat(@PathVariable String id, @RequestParam String text,
 			@RequestParam(required = false) @Nullable String cell,
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
+			@RequestParam(name = "deciding_plan", required = false) @Nullable String decidingPlan,
 			Principal principal, org.springframework.ui.Model model, jakarta.servlet.http.HttpServletResponse response) {
 		Caveat added;
 		try {
 			added = caveats.add(Caveat.Target.run(id, cell == null || cell.isBlank() ? null : cell.strip()), text,
-					decidingExperiment, principal.getName());
+					decidingExperiment, DecidingPlan.parse(decidingPlan, json), principal.getName());
 		}
 		catch (dev.parity.caveat.CaveatRejected rejected) {
 			return CaveatRejectedPage.show(model, response, rejected, "/runs/" + id + "/caveats", "/runs/" + id, text, cell,
-					null, decidingExperiment, "", false);
+					null, decidingExperiment, decidingPlan, "", false);
 		}
 		return "redirect:/runs/" + id + "#caveat-" + added.id();
+	}
+
+	@PostMapping("/caveats/{id}/experiments")
+	String declareExperiment(@PathVariable String id, @RequestParam(required = false) @Nullable String run,
+			@RequestParam(defaultValue = "") String back, Principal principal) {
+		caveats.declareExperiment(id, run, principal.getName());
+		String target = back.startsWith("/") && !back.startsWith("//") ? RequestChecks.forRedirect("back", back) : "/";
+		return "redirect:" + target + "#caveat-" + id;
 	}
 
 	@PostMapping("/caveats/{id}/status")

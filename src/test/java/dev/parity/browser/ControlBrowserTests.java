@@ -55,4 +55,34 @@ class ControlBrowserTests extends BrowserTest {
 		assertThat(settled.findElement(By.tagName("summary")).getText()).startsWith("Nothing to settle");
 	}
 
+	@Test
+	void aHypothesisTakesThePlanOfWhatWouldSettleIt() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String c = TestUploads.upload(mvc, TestUploads.fresh("run-c-effort-high.json"));
+		String base = "http://localhost:" + port;
+		Browser.signIn(browser, base);
+		try {
+			browser.get(base + "/compare/" + reference + "..." + c);
+			WebElement form = browser.findElement(By.cssSelector("form.caveat-form"));
+			WebElement plan = form.findElement(By.name("deciding_plan"));
+			assertThat(plan.getAttribute("value")).isEmpty();
+			WebElement take = form.findElement(By.cssSelector("button.take-plan-button"));
+			((org.openqa.selenium.JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'})", take);
+			assertThat(take.getText()).isEqualTo("Take the plan of what would settle it");
+			take.click();
+			Browser.waitUpTo(browser, 10).until(d -> !plan.getAttribute("value").isEmpty());
+			assertThat(plan.getAttribute("value")).startsWith("{\"changes\":[{\"rule\":\"checkpoint-differs\",\"field\":\"model.commit\"")
+				.contains("workload.request_params");
+			form.findElement(By.name("text")).sendKeys("The +101 % is the thinking tokens, not the engine");
+			form.findElement(By.cssSelector("button[type=submit]")).click();
+			Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().contains("#caveat-"));
+			WebElement table = browser.findElement(By.cssSelector("table.hypothesis-plan"));
+			assertThat(table.findElements(By.cssSelector("tbody tr"))).hasSize(2);
+			assertThat(table.findElement(By.cssSelector("tbody tr td code")).getText()).isEqualTo("model.commit");
+		}
+		finally {
+			browser.manage().deleteAllCookies();
+		}
+	}
+
 }
