@@ -113,3 +113,15 @@ export function labelBackground() {
   const dark = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches;
   return dark ? 'rgba(20, 24, 28, 0.85)' : 'rgba(255, 255, 255, 0.85)';
 }
+
+// Runs draw() once the container shows: at once, or when the closed <details> holding it opens (a chart drawn in a
+// closed <details> would have no size). Nothing when there is no container or no Chart.js.
+export function whenShown(container, draw) {
+  if (!container || !window.Chart) return;
+  const folded = container.closest('details:not([open])');
+  if (!folded) {
+    draw();
+    return;
+  }
+  folded.addEventListener('toggle', () => { if (folded.open && !container.dataset.drawn) { container.dataset.drawn = 'true'; draw(); } });
+}

@@ -2,7 +2,7 @@
 // the band around 1 shaded) on a log scale centred on 1, and both runs' values against the first grid
 // coordinate that varies, greyed values as hollow grey points outside the lines.
 // The data comes as JSON in the container's data-charts attribute; the table holds the same numbers.
-import { palette, greyed, greyedLine, formatNumber, ticks, applyScheme, lineAndGreyed, seriesBounds, yRange, pointLabel }
+import { palette, greyed, greyedLine, formatNumber, ticks, applyScheme, lineAndGreyed, seriesBounds, yRange, pointLabel, whenShown }
   from './chart-style.js';
 
 const bandPlugin = {
@@ -172,7 +172,8 @@ function draw(data) {
   }
 }
 
-if (container && window.Chart) {
+// Charts folded behind "Draw them anyway" (nothing comparable to draw) are fetched and drawn once it opens.
+whenShown(container, () => {
   applyScheme(window.Chart);
   if (container.dataset.chartsSrc) {
     // A light page fetches the data once it shows.
@@ -183,4 +184,4 @@ if (container && window.Chart) {
   } else {
     draw(JSON.parse(container.dataset.charts || '{"charts": []}'));
   }
-}
+});

@@ -2,7 +2,7 @@
 // the coordinates other than the load, the front of cells no other clean cell beats on both (joined; the baseline's
 // dashed), the dominated clean cells as points, and greyed cells as hollow grey points that are never joined.
 // The data comes as JSON in #pareto-chart's data-pareto; a table holds the same numbers.
-import { palette, greyedLine, formatNumber, ticks, applyScheme, comparableBounds, clipped } from './chart-style.js';
+import { palette, greyedLine, formatNumber, ticks, applyScheme, comparableBounds, clipped, whenShown } from './chart-style.js';
 
 const container = document.getElementById('pareto-chart');
 function draw(data) {
@@ -88,7 +88,8 @@ function draw(data) {
   canvas.dataset.greyedPoints = String(instance.data.datasets.filter((d) => d.greyed).reduce((n, d) => n + d.data.length, 0));
 }
 
-if (container && window.Chart) {
+// A chart folded behind "Draw it anyway" (nothing comparable to draw) is fetched and drawn once it opens.
+whenShown(container, () => {
   applyScheme(window.Chart);
   if (container.dataset.paretoSrc) {
     // A light page fetches the data once it shows.
@@ -99,4 +100,4 @@ if (container && window.Chart) {
   } else {
     draw(JSON.parse(container.dataset.pareto || '{"sides": []}'));
   }
-}
+});

@@ -182,7 +182,7 @@ class ComparisonController {
 		model.addAttribute("sweepAction", "/compare/" + runs.path());
 		model.addAttribute("control", controlSections.of(runs, query));
 		model.addAttribute("sweep", light(model, page, SweepPage.of(snapshot, query, json), "/compare/" + runs.path(), query));
-		chartsInPage(model, page, json);
+		chartsInPage(model, page, json, "/compare/" + runs.path(), query);
 	}
 
 	/**
@@ -233,11 +233,44 @@ class ComparisonController {
 		return less;
 	}
 
-	/** The charts' data written into the page, unless {@link #light} has the page fetch it. */
-	static void chartsInPage(Model model, ComparisonPage page, JsonMapper json) {
+	/**
+	 * The charts' data written into the page, unless {@link #light} has the page fetch it. When no value of the
+	 * comparison is comparable (every matched value greyed), the charts would draw nothing that counts: the page says
+	 * so once ({@code chartsFolded}, the rules that grey them) and draws them, hollow grey, only when asked, fetching
+	 * their data (and the Pareto chart's) from under {@code base} then.
+	 */
+	static void chartsInPage(Model model, ComparisonPage page, JsonMapper json, String base, Map<String, String> query) {
+		List<String> folded = nothingToDraw(page);
+		if (!folded.isEmpty()) {
+			model.addAttribute("chartsFolded", folded);
+			String rest = queryString(without(query, "cells", "from"));
+			if (!model.containsAttribute("chartsSrc")) {
+				model.addAttribute("chartsSrc", base + "/charts.json" + rest);
+			}
+			if (model.getAttribute("sweep") instanceof SweepPage sweep && sweep.paretoSrc() == null) {
+				model.addAttribute("sweep", sweep.fetched(base + "/pareto.json" + rest));
+			}
+		}
 		if (!model.containsAttribute("chartsSrc")) {
 			model.addAttribute("chartJson", json.writeValueAsString(page.chartData()));
 		}
+	}
+
+	/**
+	 * The rules that grey every value when no matched value is comparable (the ones said once at the top when there
+	 * are, else every rule that greys a value); empty when some value is comparable or none is greyed.
+	 */
+	static List<String> nothingToDraw(ComparisonPage page) {
+		List<ComparisonPage.Value> values = page.rows().stream().flatMap(r -> r.values().stream()).toList();
+		if (values.stream().anyMatch(ComparisonPage.Value::comparable)
+				|| values.stream().noneMatch(ComparisonPage.Value::greyed)) {
+			return List.of();
+		}
+		List<String> rules = page.everywhere().stream().map(e -> e.note().rule()).distinct().toList();
+		if (!rules.isEmpty()) {
+			return rules;
+		}
+		return values.stream().flatMap(v -> v.reasons().stream()).map(ComparisonPage.Note::rule).distinct().toList();
 	}
 
 	/** The URL's query with one more parameter (or this one's value replaced). */

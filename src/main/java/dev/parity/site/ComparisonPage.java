@@ -133,6 +133,38 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 
 	/** A matched cell. */
 	public record Row(String anchor, String label, List<String> paramValues, List<Note> flags, List<Value> values) {
+
+		/**
+		 * The reasons particular to this cell (not said at the top) that grey two or more of its metrics: said once in
+		 * the row (its {@code #anchor-greyed} line), the metrics then link to them by their number in it.
+		 */
+		public List<Note> shared() {
+			Map<Note, Integer> counts = new LinkedHashMap<>();
+			for (Value v : values) {
+				if (v.greyed()) {
+					v.particular().forEach(n -> counts.merge(n, 1, Integer::sum));
+				}
+			}
+			return counts.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
+		}
+
+		/** The reasons of this value said in its own cell: those not said once in the row. */
+		public List<Note> own(Value v) {
+			List<Note> shared = shared();
+			return v.particular().stream().filter(n -> !shared.contains(n)).toList();
+		}
+
+		/** The numbers (from 1) in the row's line of the row's shared reasons that grey this value. */
+		public List<Integer> inRow(Value v) {
+			List<Note> shared = shared();
+			List<Integer> numbers = new ArrayList<>();
+			for (int i = 0; i < shared.size(); i++) {
+				if (v.particular().contains(shared.get(i))) {
+					numbers.add(i + 1);
+				}
+			}
+			return numbers;
+		}
 	}
 
 	/** One metric of one matched cell. */

@@ -130,7 +130,7 @@ class PublicationController {
 		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
 		model.addAttribute("sweep", ComparisonController.light(model, page, SweepPage.of(snapshot, settings, json),
 				"/published/" + id, allCells ? allCells(from) : Map.of()));
-		ComparisonController.chartsInPage(model, page, json);
+		ComparisonController.chartsInPage(model, page, json, "/published/" + id, Map.of());
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
 		// The controls declared for the comparison, beside the published claim (never part of what it compares).
 		model.addAttribute("control", controlSections.of(pair, settings));

@@ -69,6 +69,12 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 				first.size() < points.size() ? pointsSrc : null, allPoints);
 	}
 
+	/** The same views, the chart's data fetched from {@code paretoSrc} when it is drawn rather than written in the page. */
+	SweepPage fetched(String paretoSrc) {
+		return new SweepPage("", axes, points, equalInteractivity, fields, hidden, objectives, goodput, paretoSrc,
+				pointsSrc, allPoints, goodputUnknown);
+	}
+
 	/**
 	 * The same views for one page of a grid's cells: the chart's data fetched from {@code paretoSrc}, and the table's
 	 * points and goodput rows those of these cells only.

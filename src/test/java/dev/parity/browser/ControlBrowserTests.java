@@ -47,6 +47,10 @@ class ControlBrowserTests extends BrowserTest {
 			.isEqualTo("Rerun the contender (" + c + ") with 2 changes: 18 cells would become comparable");
 		assertThat(plan.findElements(By.cssSelector("table.settle-changes tbody tr"))).hasSize(2);
 		assertThat(plan.findElement(By.cssSelector("table.settle-changes tbody tr td code")).getText()).isEqualTo("model.commit");
+		// The commands wait in a closed fold of the plan, one click away.
+		WebElement more = plan.findElement(By.cssSelector("details.settle-more"));
+		assertThat(more.getAttribute("open")).isNull();
+		more.findElement(By.tagName("summary")).click();
 		assertThat(plan.findElement(By.cssSelector("pre.command")).getText()).contains("--revision 4f2a9c1e");
 
 		// The control's own comparison has nothing a rerun would settle: its plan is collapsed.

@@ -64,7 +64,8 @@ class ReadablePagesBrowserTests extends BrowserTest {
 				browser.get(base() + page.getValue());
 				Browser.waitUpTo(browser, 10).until(d -> Boolean.TRUE.equals(browser.executeScript(
 						"const c = document.querySelector('.chart-grid');"
-								+ " return !c || c.querySelector('canvas') !== null || JSON.parse(c.dataset.charts).charts.length === 0;")));
+								+ " return !c || c.querySelector('canvas') !== null || c.closest('details:not([open])') !== null"
+								+ " || (c.dataset.charts !== undefined && JSON.parse(c.dataset.charts).charts.length === 0);")));
 				long scrollWidth = number("return document.documentElement.scrollWidth");
 				long innerWidth = number("return window.innerWidth");
 				fullPageScreenshot(page.getKey() + "-" + width);
@@ -81,15 +82,20 @@ class ReadablePagesBrowserTests extends BrowserTest {
 	void greyedCellsSayWhyInWordsWithTheirNumbers() {
 		browser.manage().window().setSize(new Dimension(1280, 900));
 		browser.get(base() + "/compare/" + reference + "..." + a);
-		WebElement decode = browser.findElement(By.id("cell-concurrency-2--prompt_tokens-65536"))
+		WebElement decodeCell = browser.findElement(By.id("cell-concurrency-2--prompt_tokens-65536"))
 			.findElement(By.cssSelector("td[data-metric=decode_tps] .grey-reason"));
-		// Other weights grey every cell: said once at the top, not in each cell.
+		// Other weights grey every cell: said once at the top, not in each cell. The reasons that grey several metrics
+		// of the row are said once in the row, and the cell links to them.
 		assertThat(browser.findElement(By.cssSelector(".greyed-everywhere")).getText()).contains("other weights: 4f2a9c1 vs d81e07c");
-		assertThat(decode.getText()).doesNotContain("other weights").contains("tokens/request")
+		String inRow = decodeCell.findElement(By.cssSelector("a.in-row")).getAttribute("href");
+		WebElement decode = browser.findElement(By.id(inRow.substring(inRow.indexOf('#') + 1)));
+		assertThat(decode.isDisplayed()).isTrue();
+		assertThat(decodeCell.getText() + " " + decode.getText()).doesNotContain("other weights").contains("tokens/request")
 			.contains("1,015,784 vs median");
-		WebElement cancelled = browser.findElement(By.id("cell-concurrency-8--prompt_tokens-131072"))
-			.findElement(By.cssSelector("td[data-metric=throughput_tps] .grey-reason"));
-		assertThat(cancelled.getText()).containsPattern("\\d+ of \\d+ cancelled");
+		WebElement cancelledRow = browser.findElement(By.id("cell-concurrency-8--prompt_tokens-131072"));
+		WebElement cancelled = cancelledRow.findElement(By.cssSelector("td[data-metric=throughput_tps] .grey-reason"));
+		assertThat(cancelled.getText() + " " + cancelledRow.findElement(By.cssSelector("td.cell-flags")).getText())
+			.containsPattern("\\d+ of \\d+ cancelled");
 		// A cell's markers lead to the notes its reasons do not link already.
 		WebElement ttft = browser.findElement(By.id("cell-concurrency-1--prompt_tokens-280"))
 			.findElement(By.cssSelector("td[data-metric=ttft_s]"));
