@@ -6,7 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import dev.parity.ingest.Problem;
+import dev.parity.web.Problem;
 import dev.parity.ingest.harness.HarnessImport;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.ImportTooLarge;
