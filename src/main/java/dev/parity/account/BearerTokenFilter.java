@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import dev.parity.web.ApiProblems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -40,9 +41,7 @@ class BearerTokenFilter extends OncePerRequestFilter {
 		Optional<ApiTokens.TokenOwner> owner = tokens.authenticate(header.substring(7).strip());
 		if (owner.isEmpty()) {
 			response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"Parity\", error=\"invalid_token\"");
-			response.setContentType("application/json");
-			response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
-			response.getWriter().write("{\"errors\":[{\"path\":\"$\",\"message\":\"unknown or revoked API token\"}]}");
+			ApiProblems.write(request, response, HttpServletResponse.SC_UNAUTHORIZED, "unknown or revoked API token");
 			return;
 		}
 		SecurityContext context = SecurityContextHolder.createEmptyContext();

@@ -3,7 +3,7 @@
  * caveat, hypothesis status change, publication, retraction and the audit trail as one zip, and that zip restored
  * into an empty instance with the same ids, pages and exports.
  */
-@ApplicationModule(allowedDependencies = {"audit", "run"})
+@ApplicationModule(allowedDependencies = {"audit", "run", "web"})
 @NullMarked
 package dev.parity.backup;
 

@@ -7,8 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -98,17 +96,14 @@ public class ComparisonService {
 	}
 
 	/** Loads the second run of a comparison while the request's thread loads the first. */
-	private final Executor loader = Executors.newFixedThreadPool(4, runnable -> {
-		Thread thread = new Thread(runnable, "comparison-loader");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ComparisonLoader loader;
 
 	/** How often the record (caveats, statuses, retractions) of each run has changed, in the database. */
 	private final RecordVersions recordVersions;
 
 	ComparisonService(RunRepository runs, CellBootstraps bootstraps, ThresholdDefaults defaults, JsonMapper json,
-			ComparisonBudget budget, ComparisonMetrics metrics, RecordVersions recordVersions) {
+			ComparisonBudget budget, ComparisonMetrics metrics, RecordVersions recordVersions, ComparisonLoader loader) {
+		this.loader = loader;
 		this.metrics = metrics;
 		this.recordVersions = recordVersions;
 		this.runs = runs;
@@ -334,7 +329,7 @@ public class ComparisonService {
 		// Under the default outlier z, without their samples: the statistics stored at ingest stand for them.
 		String statisticsUnder = SampleSummaries.readableUnder(settings, defaults.settings());
 		CompletableFuture<Optional<Run>> loading = oneRun ? CompletableFuture.completedFuture(Optional.empty())
-				: CompletableFuture.supplyAsync(() -> runs.find(contenderId, statisticsUnder), loader);
+				: loader.supply(() -> runs.find(contenderId, statisticsUnder));
 		Run baseline = runs.find(baselineId, statisticsUnder).orElse(null);
 		Run contender = oneRun ? baseline : loading.join().orElse(null);
 		if (baseline == null) {

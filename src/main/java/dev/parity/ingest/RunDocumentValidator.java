@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import dev.parity.run.MetricCatalogue;
 import dev.parity.run.Params;
 import dev.parity.run.RunDocumentReader;
+import dev.parity.web.Problem;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;

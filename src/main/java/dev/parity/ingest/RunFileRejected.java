@@ -3,6 +3,8 @@ package dev.parity.ingest;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import dev.parity.web.Problem;
+
 /**
  * An upload that cannot be stored, with every problem found in it (not only the first).
  */

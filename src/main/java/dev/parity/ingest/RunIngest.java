@@ -18,6 +18,7 @@ import dev.parity.run.RunWriter;
 import dev.parity.run.RunWriter.Stored;
 import dev.parity.run.RunWriter.UploadedFile;
 import dev.parity.run.Sha256;
+import dev.parity.web.Problem;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;

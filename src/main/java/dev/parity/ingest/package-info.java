@@ -1,7 +1,7 @@
 /**
  * Ingest: turning uploaded bytes into stored runs, validating every document and storing nothing of a rejected one.
  */
-@ApplicationModule(allowedDependencies = {"audit", "compare", "run"})
+@ApplicationModule(allowedDependencies = {"audit", "compare", "run", "web"})
 @NullMarked
 package dev.parity.ingest;
 

@@ -24,6 +24,8 @@ import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
 import dev.parity.run.RunSummaries;
 import dev.parity.run.RunSummary;
+import dev.parity.web.ApiProblems;
+import dev.parity.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -550,9 +552,8 @@ class ComparisonController {
 			return new ModelAndView("error/busy", Map.of("pageTitle", "Busy", "message", busy.getMessage()),
 					HttpStatus.SERVICE_UNAVAILABLE);
 		}
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
-			.body(Map.of("errors", List.of(Map.of("path", "$", "message", busy.getMessage()))));
+		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE, List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	@ExceptionHandler(IllegalArgumentException.class)

@@ -5,7 +5,6 @@ import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.parity.compare.CannotSettle;
 import dev.parity.compare.ControlChange;
@@ -17,6 +16,7 @@ import dev.parity.control.ControlPlans;
 import dev.parity.control.ControlRejected;
 import dev.parity.control.Controls;
 import dev.parity.run.Run;
+import dev.parity.web.ApiProblems;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -94,14 +95,6 @@ class ControlApiController {
 			@JsonProperty("declared_by") String declaredBy, String plan) {
 	}
 
-	/** One problem of a refused request. */
-	record Problem(String path, String message) {
-	}
-
-	@JsonInclude(JsonInclude.Include.NON_NULL)
-	record Problems(List<Problem> errors) {
-	}
-
 	@Operation(summary = "What would settle a comparison of two single runs: the side to rerun (the measured one, never a "
 			+ "reference; with two measured runs, the contender), each change that removes a greying flag with from/to "
 			+ "taken from both runs (and a check to run before measuring), what no rerun removes, the cells a control would "
@@ -161,19 +154,19 @@ class ControlApiController {
 	}
 
 	@ExceptionHandler(ControlRejectedByRequest.class)
-	ResponseEntity<Problems> rejectRequest(ControlRejectedByRequest ex) {
-		return ResponseEntity.badRequest().body(new Problems(List.of(new Problem("$." + ex.field, ex.getMessage()))));
+	ResponseEntity<ProblemDetail> rejectRequest(ControlRejectedByRequest ex) {
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$." + ex.field, String.valueOf(ex.getMessage()));
 	}
 
 	@ExceptionHandler(ControlRejected.class)
-	ResponseEntity<Problems> reject(ControlRejected ex) {
-		return ResponseEntity.status(ex.unknownRun() ? HttpStatus.NOT_FOUND : HttpStatus.BAD_REQUEST)
-			.body(new Problems(List.of(new Problem("$." + ex.field(), ex.getMessage()))));
+	ResponseEntity<ProblemDetail> reject(ControlRejected ex) {
+		return ApiProblems.of(ex.unknownRun() ? HttpStatus.NOT_FOUND : HttpStatus.BAD_REQUEST, "$." + ex.field(),
+				String.valueOf(ex.getMessage()));
 	}
 
 	@ExceptionHandler(IllegalArgumentException.class)
-	ResponseEntity<Problems> rejectPair(IllegalArgumentException ex) {
-		return ResponseEntity.badRequest().body(new Problems(List.of(new Problem("$", ex.getMessage()))));
+	ResponseEntity<ProblemDetail> rejectPair(IllegalArgumentException ex) {
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$", String.valueOf(ex.getMessage()));
 	}
 
 }

@@ -14,6 +14,8 @@ import dev.parity.record.Publication;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
 import dev.parity.run.RunNotFoundException;
+import dev.parity.web.ApiProblems;
+import dev.parity.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -22,6 +24,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -59,10 +62,6 @@ class PublicationApiController {
 		this.json = json;
 	}
 
-	/** A problem with a request, at its JSON path. */
-	record Problem(String path, String message) {
-	}
-
 	/** A publish request that is shaped right; what it asks may still be refused. */
 	private record Request(String baseline, List<String> contenders, String title, String caption, Map<String, String> settings,
 			@Nullable String reason, boolean confirmNoComparable) {
@@ -71,7 +70,7 @@ class PublicationApiController {
 	@Operation(summary = "Publish a comparison: {baseline, contender (or contenders: [1 to 8, each against the baseline]), title, caption, settings, "
 			+ "reason, confirm_no_comparable} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
 	@PostMapping(path = "/api/published", consumes = "application/json", produces = "application/json")
-	ResponseEntity<Map<String, Object>> publish(@RequestBody JsonNode body, Principal principal) {
+	ResponseEntity<?> publish(@RequestBody JsonNode body, Principal principal) {
 		List<Problem> problems = new ArrayList<>();
 		Request request = read(body, problems);
 		if (request == null) {
@@ -124,7 +123,7 @@ class PublicationApiController {
 	 * Several contenders against one baseline: each contender's comparison with the baseline computed now, frozen
 	 * together as {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result, in order]}}.
 	 */
-	private ResponseEntity<Map<String, Object>> publishSeveral(Request request, Principal principal) {
+	private ResponseEntity<?> publishSeveral(Request request, Principal principal) {
 		List<String> written = request.contenders();
 		for (int i = 0; i < written.size(); i++) {
 			if (written.get(i).isBlank() || written.get(i).contains(",") || written.get(i).contains("...")) {
@@ -360,14 +359,14 @@ class PublicationApiController {
 
 	/** 503 with {@code Retry-After} when no turn to compute the comparison came in time; nothing stored. */
 	@org.springframework.web.bind.annotation.ExceptionHandler(ComparisonsBusy.class)
-	ResponseEntity<Map<String, Object>> busy(ComparisonsBusy busy) {
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
+		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
 			.header(org.springframework.http.HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.body(Map.of("errors", List.of(new Problem("$", busy.getMessage()))));
+			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE, List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
-	private static ResponseEntity<Map<String, Object>> rejected(List<Problem> problems) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST).body(Map.of("errors", problems));
+	private static ResponseEntity<ProblemDetail> rejected(List<Problem> problems) {
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, problems);
 	}
 
 }

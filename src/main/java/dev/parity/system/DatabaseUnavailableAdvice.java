@@ -5,10 +5,9 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
-import java.util.List;
 import java.util.Map;
 
-import dev.parity.ingest.Problem;
+import dev.parity.web.ApiProblems;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
@@ -22,8 +21,6 @@ import org.springframework.dao.TransientDataAccessException;
 import org.springframework.dao.UncategorizedDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.web.bind.annotation.ControllerAdvice;
@@ -32,8 +29,8 @@ import org.springframework.web.servlet.ModelAndView;
 
 /**
  * Answers 503 Service Unavailable with {@code Retry-After} when the database cannot be reached (stopped,
- * restarting, unreachable, or out of connections): a readable page for a browser, the usual {@code errors} body
- * for the API. Every write is one transaction, so nothing is stored in part; and repeating an upload is safe even
+ * restarting, unreachable, or out of connections): a readable page for a browser, problem details (with
+ * {@code errors}) for the API. Every write is one transaction, so nothing is stored in part; and repeating an upload is safe even
  * when its commit was cut off after the fact: the same bytes resolve to the same run.
  */
 @ControllerAdvice
@@ -78,18 +75,12 @@ class DatabaseUnavailableAdvice {
 			return new ModelAndView("error/503", Map.of("pageTitle", "Database unavailable"),
 					HttpStatus.SERVICE_UNAVAILABLE);
 		}
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(Map.of("errors", List.of(new Problem("$", MESSAGE))));
+		return ApiProblems.of(HttpStatus.SERVICE_UNAVAILABLE, "$", MESSAGE);
 	}
 
 	/** A browser gets a page; scripts and the API get JSON. */
 	static boolean wantsPage(HttpServletRequest request) {
-		if (request.getRequestURI().startsWith("/api/")) {
-			return false;
-		}
-		String accept = request.getHeader(HttpHeaders.ACCEPT);
-		return accept != null && accept.contains(MediaType.TEXT_HTML_VALUE);
+		return ApiProblems.wantsPage(request);
 	}
 
 	/**

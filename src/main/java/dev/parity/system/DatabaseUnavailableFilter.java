@@ -1,10 +1,8 @@
 package dev.parity.system;
 
 import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 
-import dev.parity.ingest.Problem;
+import dev.parity.web.ApiProblems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,7 +15,6 @@ import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilte
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -57,10 +54,7 @@ class DatabaseUnavailableFilter extends OncePerRequestFilter {
 				response.sendError(HttpStatus.SERVICE_UNAVAILABLE.value(), DatabaseUnavailableAdvice.MESSAGE);
 				return;
 			}
-			response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
-			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-			json.writeValue(response.getOutputStream(),
-					Map.of("errors", List.of(new Problem("$", DatabaseUnavailableAdvice.MESSAGE))));
+			ApiProblems.write(request, response, HttpStatus.SERVICE_UNAVAILABLE.value(), DatabaseUnavailableAdvice.MESSAGE);
 		}
 	}
 

@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
 import dev.parity.ingest.UploadCounters;
+import dev.parity.web.ApiProblems;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -90,10 +91,8 @@ class RequestSizeLimit extends OncePerRequestFilter {
 		response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
 		// The body is not read: close the connection rather than wait for it.
 		response.setHeader("Connection", "close");
-		response.setContentType("application/json;charset=UTF-8");
-		response.getWriter().write("{\"errors\":[{\"path\":\"$\",\"message\":\"the request body is larger than "
-				+ DataSize.ofBytes(limit).toMegabytes() + " MB (parity.limits.max-request-size)\"}]}");
-		response.flushBuffer();
+		ApiProblems.write(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "the request body is larger than "
+				+ DataSize.ofBytes(limit).toMegabytes() + " MB (parity.limits.max-request-size)");
 	}
 
 	/** A request whose body may not grow past the limit. */

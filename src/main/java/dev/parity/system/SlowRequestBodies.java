@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 
-import dev.parity.ingest.Problem;
+import dev.parity.web.ApiProblems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -116,7 +116,7 @@ class SlowRequestBodies extends OncePerRequestFilter {
 			log.warn("{} {}: 503, {} requests with a body are being served already (parity.limits.max-concurrent-bodies)",
 					request.getMethod(), request.getRequestURI(), limits.maxConcurrentBodies());
 			response.setHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
-			refuse(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the server is receiving "
+			refuse(request, response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the server is receiving "
 					+ limits.maxConcurrentBodies() + " other uploads just now; try again in a few seconds");
 			return;
 		}
@@ -133,7 +133,7 @@ class SlowRequestBodies extends OncePerRequestFilter {
 				log.warn("{} {}: 408, {}", request.getMethod(), request.getRequestURI(), slow);
 				if (!response.isCommitted()) {
 					response.reset();
-					refuse(response, HttpServletResponse.SC_REQUEST_TIMEOUT, slow);
+					refuse(request, response, HttpServletResponse.SC_REQUEST_TIMEOUT, slow);
 				}
 				return;
 			}
@@ -144,12 +144,11 @@ class SlowRequestBodies extends OncePerRequestFilter {
 		}
 	}
 
-	private void refuse(HttpServletResponse response, int status, String message) throws IOException {
+	private void refuse(HttpServletRequest request, HttpServletResponse response, int status, String message) throws IOException {
 		response.setStatus(status);
 		// The body is not read: close the connection rather than wait for it.
 		response.setHeader(HttpHeaders.CONNECTION, "close");
-		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-		json.writeValue(response.getOutputStream(), Map.of("errors", List.of(new Problem("$", message))));
+		ApiProblems.write(request, response, status, message);
 	}
 
 	/** What was too slow about the body, when that is why the request failed. */

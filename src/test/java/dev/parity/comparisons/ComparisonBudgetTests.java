@@ -72,7 +72,7 @@ class ComparisonBudgetTests {
 			assertThat(answer.statusCode()).as(answer.uri() + ": " + answer.body()).isEqualTo(503);
 			assertThat(answer.headers().firstValue("Retry-After")).as(answer.uri().toString()).hasValue("5");
 			if (answer.uri().getPath().startsWith("/api/")) {
-				assertThat(answer.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+				assertThat(answer.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
 				assertThat(answer.body()).contains("\"errors\"").contains("parity.compare.max-concurrent");
 			}
 			else {

@@ -158,7 +158,7 @@ class SeriesMaintenanceTests {
 				{ "{\"confirm_after\": \"many\"}", "confirm_after" }, { "[1]", "JSON object" } }) {
 			String body = mvc.perform(put("/api/series/{id}/settings", seriesId).with(httpBasic(USER, PASSWORD))
 				.contentType(MediaType.APPLICATION_JSON).content(bad[0]))
-				.andExpect(status().isBadRequest()).andReturn().getResponse().getErrorMessage();
+				.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
 			assertThat(body).as(bad[0]).contains(bad[1]);
 		}
 		assertThat(jdbc.sql("select count(*) from series_settings where series_id = ?").param(seriesId)
@@ -207,7 +207,7 @@ class SeriesMaintenanceTests {
 				"{\"status\": \"acknowledged\", \"caveat\": \"" + caveat.id() + "\"}" }) {
 			String body = mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
 				.contentType(MediaType.APPLICATION_JSON).content(bad))
-				.andExpect(status().isBadRequest()).andReturn().getResponse().getErrorMessage();
+				.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
 			assertThat(body).contains("caveat");
 		}
 		assertThat(get("/api/alerts?series=" + seriesId).at("/alerts/0/history")).hasSize(1);
@@ -238,7 +238,7 @@ class SeriesMaintenanceTests {
 		assertThat(line.get("greyed").has("0")).isFalse();
 		assertThat(chart.get("changes").toString()).contains("regression");
 		String missing = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/api/series/" + seriesId + "/chart?metric=joules"))
-			.andExpect(status().isNotFound()).andReturn().getResponse().getErrorMessage();
+			.andExpect(status().isNotFound()).andReturn().getResponse().getContentAsString();
 		assertThat(missing).contains("joules", "decode_tps");
 	}
 

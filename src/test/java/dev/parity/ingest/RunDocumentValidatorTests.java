@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import dev.parity.Fixtures;
+import dev.parity.web.Problem;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.web.Problem;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

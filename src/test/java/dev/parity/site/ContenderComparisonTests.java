@@ -258,7 +258,7 @@ class ContenderComparisonTests {
 
 		MvcResult unknown = refused("/api/compare/" + reference + "..." + e + ",zzzzzzzzzz");
 		assertThat(unknown.getResponse().getStatus()).isEqualTo(404);
-		assertThat(unknown.getResponse().getErrorMessage()).contains("zzzzzzzzzz");
+		assertThat(unknown.getResponse().getContentAsString()).contains("zzzzzzzzzz");
 
 		MvcResult empty = refused("/api/compare/" + reference + "..." + e + ",");
 		assertThat(empty.getResponse().getStatus()).isEqualTo(400);

@@ -9,7 +9,6 @@ import java.security.Principal;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
 import java.util.Map;
 
 import dev.parity.backup.BackupContents;
@@ -17,6 +16,7 @@ import dev.parity.backup.BackupRejected;
 import dev.parity.backup.Backups;
 import dev.parity.backup.InstanceNotEmpty;
 import dev.parity.backup.Restores;
+import dev.parity.web.ApiProblems;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -26,6 +26,7 @@ import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.stereotype.Controller;
@@ -109,18 +110,15 @@ class BackupController {
 		return Map.of("restored", restore(request.getInputStream(), nameOf(request)).counts());
 	}
 
-	/** One thing wrong, as the upload API reports it: where ({@code $}: the archive as a whole) and what. */
-	record Problem(String path, String message) {
-	}
-
+	/** An archive that cannot be restored: 400 naming why ({@code $}: the archive as a whole). */
 	@ExceptionHandler(BackupRejected.class)
-	ResponseEntity<Map<String, List<Problem>>> rejectArchive(BackupRejected rejected) {
-		return ResponseEntity.badRequest().body(Map.of("errors", List.of(new Problem("$", rejected.getMessage()))));
+	ResponseEntity<ProblemDetail> rejectArchive(BackupRejected rejected) {
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$", String.valueOf(rejected.getMessage()));
 	}
 
 	@ExceptionHandler(InstanceNotEmpty.class)
-	ResponseEntity<Map<String, List<Problem>>> refuseMerge(InstanceNotEmpty notEmpty) {
-		return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("errors", List.of(new Problem("$", notEmpty.getMessage()))));
+	ResponseEntity<ProblemDetail> refuseMerge(InstanceNotEmpty notEmpty) {
+		return ApiProblems.of(HttpStatus.CONFLICT, "$", String.valueOf(notEmpty.getMessage()));
 	}
 
 	/** The archive is read from a temporary file: it may be larger than memory, and is checked before it is stored. */

@@ -2,7 +2,7 @@ package dev.parity.ingest.harness;
 
 import java.util.List;
 
-import dev.parity.ingest.Problem;
+import dev.parity.web.Problem;
 import dev.parity.ingest.RunDocumentValidator;
 import dev.parity.run.RunDocumentReader;
 import org.jspecify.annotations.Nullable;

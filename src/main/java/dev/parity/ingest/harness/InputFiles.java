@@ -4,9 +4,11 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
 
 /**
  * Expands uploaded zips into their files, so a harness that writes one file per cell can be
@@ -24,8 +26,12 @@ public final class InputFiles {
 	 */
 	public static final long MAX_TOTAL_BYTES = budgetFor(Runtime.getRuntime().maxMemory());
 
-	/** Entries inflated since the start, all uploads together: to check that an upload is expanded only once. */
-	static final LongAdder INFLATED_ENTRIES = new LongAdder();
+	/** The meter of the entries inflated out of uploaded zips, all uploads together (an upload is expanded once). */
+	public static final String INFLATED_METER = "parity.uploads.zip.entries";
+
+	private static final Counter INFLATED_ENTRIES = Counter.builder(INFLATED_METER)
+		.description("Entries inflated out of uploaded zips")
+		.register(Metrics.globalRegistry);
 
 	/** Inflated in pieces smaller than a heap region, so a refused entry never sat in half-empty humongous regions. */
 	private static final int CHUNK = 256 << 10;

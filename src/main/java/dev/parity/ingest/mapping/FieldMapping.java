@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.function.DoubleUnaryOperator;
 import java.util.regex.Pattern;
 
-import dev.parity.ingest.Problem;
+import dev.parity.web.Problem;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.MetricUnit;
 import dev.parity.run.MetricCatalogue;

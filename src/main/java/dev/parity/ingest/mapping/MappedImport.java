@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.parity.ingest.Problem;
+import dev.parity.web.Problem;
 import dev.parity.ingest.harness.HarnessImport;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.ImportTooLarge;

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.parity.audit.AuditTrail;
-import dev.parity.ingest.Problem;
+import dev.parity.web.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.harness.ImportRejected;
 import dev.parity.ingest.harness.ImportTooLarge;

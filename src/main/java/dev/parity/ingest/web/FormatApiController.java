@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.parity.ingest.Problem;
+import dev.parity.web.ApiProblems;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.mapping.FormatNotYours;
@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -99,9 +100,8 @@ class FormatApiController {
 
 	/** A new version of another user's saved format: 403 naming the owner rule (choose another name); nothing saved. */
 	@ExceptionHandler(FormatNotYours.class)
-	ResponseEntity<Map<String, List<Problem>>> notYours(FormatNotYours notYours) {
-		return ResponseEntity.status(HttpStatus.FORBIDDEN)
-			.body(Map.of("errors", List.of(new Problem("name", notYours.getMessage()))));
+	ResponseEntity<ProblemDetail> notYours(FormatNotYours notYours) {
+		return ApiProblems.of(HttpStatus.FORBIDDEN, "name", String.valueOf(notYours.getMessage()));
 	}
 
 	/** Whether the signed-in user is an admin, who may add versions to anybody's format. */

@@ -9,7 +9,7 @@ import java.util.Map;
 import dev.parity.ingest.HarnessIngest;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.harness.InputFile;
-import dev.parity.ingest.Problem;
+import dev.parity.web.ApiProblems;
 import dev.parity.ingest.mapping.FormatNotYours;
 import dev.parity.ingest.mapping.SavedFormat;
 import dev.parity.ingest.mapping.SavedFormats;
@@ -109,7 +109,7 @@ class FormatEditorController {
 	/** Saves the mapping (the held file is its sample: a mapping that reads nothing of it is refused). */
 	@PostMapping(path = "/upload/describe/save", produces = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseBody
-	ResponseEntity<Map<String, Object>> save(@RequestParam String token, @RequestParam String mapping,
+	ResponseEntity<?> save(@RequestParam String token, @RequestParam String mapping,
 			Authentication principal) {
 		InputFile sample = sample(token, principal);
 		try {
@@ -121,11 +121,10 @@ class FormatEditorController {
 			return ResponseEntity.status(saved.created() ? HttpStatus.CREATED : HttpStatus.OK).body(body);
 		}
 		catch (RunFileRejected rejected) {
-			return ResponseEntity.badRequest().body(Map.of("errors", rejected.problems()));
+			return ApiProblems.of(HttpStatus.BAD_REQUEST, rejected.problems());
 		}
 		catch (FormatNotYours notYours) {
-			return ResponseEntity.status(HttpStatus.FORBIDDEN)
-				.body(Map.of("errors", List.of(new Problem("name", notYours.getMessage()))));
+			return ApiProblems.of(HttpStatus.FORBIDDEN, "name", String.valueOf(notYours.getMessage()));
 		}
 	}
 

@@ -14,6 +14,7 @@ import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.harness.MetricColumn;
 import dev.parity.ingest.harness.TableMapping;
+import dev.parity.web.Problem;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -111,20 +112,20 @@ final class ImportRequest {
 		catch (RunFileRejected rejected) {
 			throw new RunFileRejected("mapping", rejected.problems().get(0).message());
 		}
-		List<dev.parity.ingest.Problem> problems = new ArrayList<>();
+		List<Problem> problems = new ArrayList<>();
 		String prompt = node.path("prompt_column").asString("");
 		String source = node.path("source_url").asString("");
 		if (prompt.isBlank()) {
-			problems.add(new dev.parity.ingest.Problem("mapping.prompt_column", "which column holds the prompt length?"));
+			problems.add(new Problem("mapping.prompt_column", "which column holds the prompt length?"));
 		}
 		if (source.isBlank()) {
-			problems.add(new dev.parity.ingest.Problem("mapping.source_url", "where was the table published?"));
+			problems.add(new Problem("mapping.source_url", "where was the table published?"));
 		}
 		Map<String, MetricColumn> metrics = new LinkedHashMap<>();
 		node.path("metrics").forEachEntry((column, metric) -> {
 			if (!metric.path("metric").isString() || metric.has("unit") && !metric.get("unit").isString()
 					&& !metric.get("unit").isNull()) {
-				problems.add(new dev.parity.ingest.Problem("mapping.metrics." + column,
+				problems.add(new Problem("mapping.metrics." + column,
 						"needs a metric, and a unit unless the header states it or the column is in the metric's unit"));
 				return;
 			}
@@ -133,7 +134,7 @@ final class ImportRequest {
 					metric.path("statistic").isString() ? metric.get("statistic").asString() : null));
 		});
 		if (metrics.isEmpty()) {
-			problems.add(new dev.parity.ingest.Problem("mapping.metrics", "which columns hold which metric, in which unit?"));
+			problems.add(new Problem("mapping.metrics", "which columns hold which metric, in which unit?"));
 		}
 		Map<String, String> params = new LinkedHashMap<>();
 		node.path("param_columns").forEachEntry((column, param) -> params.put(column, param.asString()));
@@ -143,7 +144,7 @@ final class ImportRequest {
 				table = node.get("table").intValue();
 			}
 			else {
-				problems.add(new dev.parity.ingest.Problem("mapping.table", "which table to read: 1 for the first, 2 for"
+				problems.add(new Problem("mapping.table", "which table to read: 1 for the first, 2 for"
 						+ " the second, …"));
 			}
 		}

@@ -11,6 +11,7 @@ import dev.parity.ingest.harness.JsonLimits;
 import dev.parity.ingest.harness.MetricColumn;
 import dev.parity.ingest.harness.MetricUnit;
 import dev.parity.ingest.harness.TableMapping;
+import dev.parity.web.Problem;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
@@ -123,9 +124,9 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 	}
 
 	/** Problems by the form field they concern (the first path that names it), every one of them at once. */
-	static Map<String, List<String>> fieldErrors(List<dev.parity.ingest.Problem> problems) {
+	static Map<String, List<String>> fieldErrors(List<Problem> problems) {
 		Map<String, List<String>> errors = new LinkedHashMap<>();
-		for (dev.parity.ingest.Problem problem : problems) {
+		for (Problem problem : problems) {
 			String path = problem.path() == null ? "" : problem.path();
 			FIELDS.entrySet().stream()
 				.filter(e -> path.equals(e.getKey()) || path.startsWith(e.getKey() + ".") || path.startsWith(e.getKey() + "["))

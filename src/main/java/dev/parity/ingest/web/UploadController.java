@@ -13,7 +13,7 @@ import dev.parity.compare.RunChecks;
 import dev.parity.compare.RunFlags;
 import dev.parity.ingest.DocumentLimits;
 import dev.parity.ingest.HarnessIngest;
-import dev.parity.ingest.Problem;
+import dev.parity.web.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
 import dev.parity.ingest.UploadTooLarge;

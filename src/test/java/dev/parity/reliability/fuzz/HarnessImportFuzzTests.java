@@ -11,7 +11,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 import dev.parity.Fixtures;
-import dev.parity.ingest.Problem;
+import dev.parity.web.Problem;
 import dev.parity.ingest.RunDocumentValidator;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;

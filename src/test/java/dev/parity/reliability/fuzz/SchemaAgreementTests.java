@@ -11,7 +11,7 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.parity.Fixtures;
-import dev.parity.ingest.Problem;
+import dev.parity.web.Problem;
 import dev.parity.ingest.RunDocumentValidator;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
