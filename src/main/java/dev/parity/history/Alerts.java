@@ -10,7 +10,9 @@ import java.util.Optional;
 import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.run.MetricDefinition;
 import dev.parity.caveat.Caveats;
 import dev.parity.run.RunId;
 import org.jspecify.annotations.Nullable;
@@ -99,6 +101,12 @@ public class Alerts {
 			String anchor, String metric, @JsonProperty("cells_reproduced") int cellsReproduced,
 			@JsonProperty("cells_compared") int cellsCompared,
 			@JsonProperty("suggested_status") @Nullable String suggestedStatus, String comparison) {
+
+		/** The metric as people say it (decode, TTFT), for the pages. */
+		@JsonIgnore
+		public String metricInWords() {
+			return MetricDefinition.shortName(metric);
+		}
 	}
 
 	/** A ratio's interval: {@code low}–{@code high} at {@code confidence}, by {@code method}. */

@@ -20,6 +20,11 @@ public record MetricDefinition(String name, String unit, boolean higherIsBetter,
 	 * metric without a short name keeps its own.
 	 */
 	public String shortName() {
+		return shortName(name);
+	}
+
+	/** The name people say for a metric's name ({@link #shortName()}), for a metric known only by its name. */
+	public static String shortName(String name) {
 		return switch (name) {
 			case "ttft_s" -> "TTFT";
 			case "prefill_tps" -> "prefill";

@@ -100,8 +100,11 @@ final class ComparisonExport {
 				}
 				md.append(' ').append(baseline).append(" | ").append(contender).append(" | ").append(phrase).append(" | ");
 				List<String> refs = new ArrayList<>();
-				value.markers().forEach(n -> refs.add("[^" + n + "]"));
-				row.flags().stream().map(ComparisonPage.Note::number).filter(n -> !value.markers().contains(n))
+				// Every note of the cell, its greying reasons included (the page links those from its reasons).
+				List<Integer> numbers = new ArrayList<>(value.markers());
+				value.reasons().stream().map(ComparisonPage.Note::number).filter(n -> !numbers.contains(n)).forEach(numbers::add);
+				numbers.stream().sorted().forEach(n -> refs.add("[^" + n + "]"));
+				row.flags().stream().map(ComparisonPage.Note::number).filter(n -> !numbers.contains(n))
 					.distinct().forEach(n -> refs.add("[^" + n + "]"));
 				value.caveatMarkers().forEach(c -> refs.add("[^" + c + "]"));
 				md.append(String.join(" ", refs)).append(" |\n");

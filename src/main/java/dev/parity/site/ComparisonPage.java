@@ -191,6 +191,14 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 					caveatMarkers, reasons, interval, verdict, verdictWords, significant, bar, kept);
 		}
 
+		/**
+		 * The rules of every note greying this value, said in the cell, in its row or above the table, space-separated
+		 * (the page's {@code data-greyed-by}); empty when nothing greys it.
+		 */
+		public String greyedByRules() {
+			return greyed ? String.join(" ", reasons.stream().map(Note::rule).distinct().toList()) : "";
+		}
+
 		/** Whether the cell is comparable and its verdict is within the band: it carries no words under its number. */
 		public boolean quiet() {
 			return "within-band".equals(verdict) && !greyed && caveatMarkers.isEmpty();

@@ -119,13 +119,19 @@ class ContenderComparisonTests {
 		assertThat(page.getElementById(spike.selectFirst("a.reason").attr("href").substring(1))).isNotNull();
 	}
 
-	/** Greyed or comparable, the contender's value, its ratio in words, and the rules that grey it. */
+	/**
+	 * Greyed or comparable, the contender's value, its ratio in words, and the rules that grey it (all of them: the
+	 * pairwise page says a reason shared by a row or by every cell once, not in each cell).
+	 */
 	private static String outcome(Element td) {
 		String value = td.selectFirst(".pair") == null ? "" : td.selectFirst(".pair").text();
 		String contender = value.contains("→") ? value.substring(value.indexOf('→') + 1).strip() : value;
 		Element ratio = td.selectFirst(".ratio");
+		// A quiet cell (within the band) of the pairwise page keeps its ratio in words in its numbers' hover.
+		String words = ratio != null ? ratio.text()
+				: td.selectFirst(".pair[title]") != null ? td.selectFirst(".pair[title]").attr("title").split(";")[0].strip() : "";
 		return (td.hasClass("greyed") ? "greyed " : td.hasClass("comparable") ? "comparable " : "missing ") + contender
-				+ " | " + (ratio == null ? "" : ratio.text()) + " | " + td.select("a.reason").eachAttr("data-rule");
+				+ " | " + words + " | " + td.attr("data-greyed-by");
 	}
 
 	@Test

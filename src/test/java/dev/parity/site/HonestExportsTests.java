@@ -223,7 +223,9 @@ class HonestExportsTests {
 		assertThat(between(page("/"), "Recently published", "</section>")).contains(mark);
 		assertThat(between(page("/compare"), "Published comparisons", "</section>")).contains(mark);
 		assertThat(between(page("/compare/" + reference + "..." + c), "Published from these runs", "</section>")).contains(mark);
-		assertThat(page("/compare")).contains(HtmlUtils.htmlEscape(cTitle) + " (measured, " + c + ") — superseded");
+		// The picker lists the run with its mark beside its title.
+		assertThat(between(page("/compare"), "id=\"baseline-" + c + "\"", "</tr>")).contains(HtmlUtils.htmlEscape(cTitle))
+			.contains("record-mark superseded");
 		String q = cTitle.substring(cTitle.length() - 8);
 		assertThat(page("/runs?q=" + q)).contains("record-mark superseded");
 		assertThat(between(page("/"), "Recent runs", "</section>")).contains("record-mark superseded");
