@@ -9,15 +9,19 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The given inputs, copied into the project's test resources ({@code src/test/resources/given/}): the seed-story
- * run documents and the real harness samples, each folder with its README.
+ * The given inputs, copied into the project's test resources
+ * ({@code src/test/resources/given/}): the seed-story run documents and the real harness
+ * samples, each folder with its README.
  */
 public final class Fixtures {
 
 	private Fixtures() {
 	}
 
-	/** The folder holding {@code seed-story/} and {@code samples/}, on the test class path. */
+	/**
+	 * The folder holding {@code seed-story/} and {@code samples/}, on the test class
+	 * path.
+	 */
 	public static Path given() {
 		try {
 			return Path.of(Fixtures.class.getResource("/given").toURI());

@@ -9,10 +9,15 @@ import org.springframework.web.util.HtmlUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A form as a page answered it: a field's tag, what it holds, and the message next to it. */
+/**
+ * A form as a page answered it: a field's tag, what it holds, and the message next to it.
+ */
 public record FormPage(String html) {
 
-	/** The part of the page from this text on: the form that follows it, when another before it has the same fields. */
+	/**
+	 * The part of the page from this text on: the form that follows it, when another
+	 * before it has the same fields.
+	 */
 	public FormPage after(String text) {
 		int start = html.indexOf(text);
 		assertThat(start).as(text).isNotNegative();
@@ -21,7 +26,8 @@ public record FormPage(String html) {
 
 	/** The opening tag of the first field with this name. */
 	public String field(String name) {
-		Matcher tag = Pattern.compile("<(input|select|textarea)\\b[^>]*name=\"" + Pattern.quote(name) + "\"[^>]*>").matcher(html);
+		Matcher tag = Pattern.compile("<(input|select|textarea)\\b[^>]*name=\"" + Pattern.quote(name) + "\"[^>]*>")
+			.matcher(html);
 		assertThat(tag.find()).as("field " + name).isTrue();
 		return tag.group();
 	}
@@ -34,14 +40,15 @@ public record FormPage(String html) {
 
 	/** The text of a text area. */
 	public String textarea(String name) {
-		Matcher text = Pattern.compile("<textarea\\b[^>]*name=\"" + Pattern.quote(name) + "\"[^>]*>([^<]*)</textarea>").matcher(html);
+		Matcher text = Pattern.compile("<textarea\\b[^>]*name=\"" + Pattern.quote(name) + "\"[^>]*>([^<]*)</textarea>")
+			.matcher(html);
 		assertThat(text.find()).as("text area " + name).isTrue();
 		return HtmlUtils.htmlUnescape(text.group(1));
 	}
 
 	/**
-	 * The message a field points to with {@code aria-describedby}, which must follow it inside the same label;
-	 * {@code null} when the field points to none.
+	 * The message a field points to with {@code aria-describedby}, which must follow it
+	 * inside the same label; {@code null} when the field points to none.
 	 */
 	public @Nullable String messageFor(String name) {
 		String id = attribute(name, "aria-describedby");
@@ -49,8 +56,11 @@ public record FormPage(String html) {
 			return null;
 		}
 		assertThat(attribute(name, "aria-invalid")).as("aria-invalid of " + name).isEqualTo("true");
-		Matcher label = Pattern.compile("<(input|select|textarea)\\b[^>]*name=\"" + Pattern.quote(name)
-				+ "\"(?:(?!</label>).)*?<span[^>]*id=\"" + Pattern.quote(id) + "\"[^>]*>([^<]*)</span>", Pattern.DOTALL)
+		Matcher label = Pattern
+			.compile(
+					"<(input|select|textarea)\\b[^>]*name=\"" + Pattern.quote(name)
+							+ "\"(?:(?!</label>).)*?<span[^>]*id=\"" + Pattern.quote(id) + "\"[^>]*>([^<]*)</span>",
+					Pattern.DOTALL)
 			.matcher(html);
 		assertThat(label.find()).as("message " + id + " next to " + name).isTrue();
 		return HtmlUtils.htmlUnescape(label.group(2));

@@ -10,8 +10,9 @@ import org.springframework.modulith.core.ApplicationModules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The feature packages depend on each other only as each one's {@code package-info} declares
- * ({@code @ApplicationModule(allowedDependencies = ...)}), one way, and only through each other's top-level API.
+ * The feature packages depend on each other only as each one's {@code package-info}
+ * declares ({@code @ApplicationModule(allowedDependencies = ...)}), one way, and only
+ * through each other's top-level API.
  */
 class ModularityTests {
 

@@ -17,9 +17,10 @@ import org.springframework.modulith.docs.Documenter.DiagramOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The module list and diagram of {@code src/docs/architecture.md} are generated from the code (Spring Modulith's
- * {@link Documenter}), never written by hand: this test fails when the page no longer says what the code is, and
- * {@code -Dparity.docs.write=true} writes the page's generated part anew.
+ * The module list and diagram of {@code src/docs/architecture.md} are generated from the
+ * code (Spring Modulith's {@link Documenter}), never written by hand: this test fails
+ * when the page no longer says what the code is, and {@code -Dparity.docs.write=true}
+ * writes the page's generated part anew.
  */
 class ModuleDocumentationTests {
 
@@ -44,8 +45,9 @@ class ModuleDocumentationTests {
 					StandardCharsets.UTF_8);
 			return;
 		}
-		assertThat(written).as("the modules in %s (regenerate: ./mvnw test -Dtest=ModuleDocumentationTests "
-				+ "-Dparity.docs.write=true)", PAGE)
+		assertThat(written)
+			.as("the modules in %s (regenerate: ./mvnw test -Dtest=ModuleDocumentationTests "
+					+ "-Dparity.docs.write=true)", PAGE)
 			.isEqualTo(generated.strip());
 	}
 
@@ -74,8 +76,8 @@ class ModuleDocumentationTests {
 	}
 
 	/**
-	 * The module graph as Mermaid (drawn where the page is read); Documenter's PlantUML of the same graph is written
-	 * to {@code target/modulith-docs/components.puml}.
+	 * The module graph as Mermaid (drawn where the page is read); Documenter's PlantUML
+	 * of the same graph is written to {@code target/modulith-docs/components.puml}.
 	 */
 	private static String diagram(ApplicationModules modules) throws IOException {
 		new Documenter(modules, Files.createDirectories(Path.of("target/modulith-docs")).toString())
@@ -87,7 +89,11 @@ class ModuleDocumentationTests {
 				.map(ApplicationModule::getName)
 				.sorted()
 				.distinct()
-				.forEach(target -> text.append("  ").append(module.getName()).append(" --> ").append(target).append('\n'));
+				.forEach(target -> text.append("  ")
+					.append(module.getName())
+					.append(" --> ")
+					.append(target)
+					.append('\n'));
 		});
 		return text.append("```\n").toString();
 	}

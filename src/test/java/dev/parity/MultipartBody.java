@@ -16,9 +16,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code multipart/form-data} body written byte for byte, as curl sends it: form fields ({@code -F name=value}),
- * file parts ({@code -F name=@file}), and shapes no well-behaved client sends. Posted over real HTTP, so the servlet
- * container parses it as it would a stranger's request.
+ * A {@code multipart/form-data} body written byte for byte, as curl sends it: form fields
+ * ({@code -F name=value}), file parts ({@code -F name=@file}), and shapes no well-behaved
+ * client sends. Posted over real HTTP, so the servlet container parses it as it would a
+ * stranger's request.
  */
 public final class MultipartBody {
 
@@ -33,7 +34,10 @@ public final class MultipartBody {
 		return part(name, null, null, value.getBytes(StandardCharsets.UTF_8));
 	}
 
-	/** {@code -F name=@file}: a part with a file name and {@code application/octet-stream}. */
+	/**
+	 * {@code -F name=@file}: a part with a file name and
+	 * {@code application/octet-stream}.
+	 */
 	public MultipartBody file(String name, String fileName, byte[] content) {
 		return part(name, fileName, "application/octet-stream", content);
 	}
@@ -41,8 +45,11 @@ public final class MultipartBody {
 	/** Any part: a file name makes it a file part; a content type is sent when given. */
 	public MultipartBody part(String name, @Nullable String fileName, @Nullable String contentType, byte[] content) {
 		ByteArrayOutputStream part = new ByteArrayOutputStream();
-		StringBuilder head = new StringBuilder("--").append(BOUNDARY).append("\r\n")
-			.append("Content-Disposition: form-data; name=\"").append(name).append('"');
+		StringBuilder head = new StringBuilder("--").append(BOUNDARY)
+			.append("\r\n")
+			.append("Content-Disposition: form-data; name=\"")
+			.append(name)
+			.append('"');
 		if (fileName != null) {
 			head.append("; filename=\"").append(fileName).append('"');
 		}
@@ -58,7 +65,10 @@ public final class MultipartBody {
 		return this;
 	}
 
-	/** A part with the header lines given as they are (CRLF-separated, without the blank line that ends them). */
+	/**
+	 * A part with the header lines given as they are (CRLF-separated, without the blank
+	 * line that ends them).
+	 */
 	public MultipartBody rawPart(String headers, byte[] content) {
 		ByteArrayOutputStream part = new ByteArrayOutputStream();
 		part.writeBytes(("--" + BOUNDARY + "\r\n" + headers + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
@@ -95,7 +105,10 @@ public final class MultipartBody {
 		return post(url, bytes());
 	}
 
-	/** Posts these bytes (a body perhaps cut short) as a multipart body to the URL as the test administrator. */
+	/**
+	 * Posts these bytes (a body perhaps cut short) as a multipart body to the URL as the
+	 * test administrator.
+	 */
 	public static Answer post(String url, byte[] body) {
 		String basic = "Basic " + Base64.getEncoder()
 			.encodeToString((TestUploads.USER + ":" + TestUploads.PASSWORD).getBytes(StandardCharsets.UTF_8));
@@ -106,7 +119,8 @@ public final class MultipartBody {
 			.POST(HttpRequest.BodyPublishers.ofByteArray(body))
 			.build();
 		try {
-			HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+			HttpResponse<String> response = CLIENT.send(request,
+					HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 			return new Answer(response.statusCode(), response.body());
 		}
 		catch (IOException ex) {

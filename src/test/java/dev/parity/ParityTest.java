@@ -9,8 +9,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 
 /**
- * The whole application on a real (embedded) PostgreSQL and a random port, with MockMvc; every test
- * class that uses it shares one application context and one database.
+ * The whole application on a real (embedded) PostgreSQL and a random port, with MockMvc;
+ * every test class that uses it shares one application context and one database.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -13,12 +13,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * HTTP/1.1 written by hand to the running server, for what a client library will not send: a forged
- * {@code Host}, a tab after {@code Basic}, a percent-encoded path. Reads the whole answer ({@code Connection: close}).
+ * HTTP/1.1 written by hand to the running server, for what a client library will not
+ * send: a forged {@code Host}, a tab after {@code Basic}, a percent-encoded path. Reads
+ * the whole answer ({@code Connection: close}).
  */
 public final class RawHttp {
 
-	private static final Pattern CSRF = Pattern.compile("name=\"_csrf\"\\s+value=\"([^\"]+)\"|value=\"([^\"]+)\"\\s+name=\"_csrf\"");
+	private static final Pattern CSRF = Pattern
+		.compile("name=\"_csrf\"\\s+value=\"([^\"]+)\"|value=\"([^\"]+)\"\\s+name=\"_csrf\"");
 
 	private final int port;
 
@@ -31,14 +33,19 @@ public final class RawHttp {
 
 		public List<String> header(String name) {
 			String prefix = name.toLowerCase(Locale.ROOT) + ":";
-			return headers.stream().filter(h -> h.toLowerCase(Locale.ROOT).startsWith(prefix))
-				.map(h -> h.substring(prefix.length()).strip()).toList();
+			return headers.stream()
+				.filter(h -> h.toLowerCase(Locale.ROOT).startsWith(prefix))
+				.map(h -> h.substring(prefix.length()).strip())
+				.toList();
 		}
 
 		/** The value of the session cookie set by this answer, or {@code null}. */
 		public String sessionCookie() {
-			return header("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID=")).map(c -> c.substring(0, c.indexOf(';')))
-				.findFirst().orElse(null);
+			return header("Set-Cookie").stream()
+				.filter(c -> c.startsWith("JSESSIONID="))
+				.map(c -> c.substring(0, c.indexOf(';')))
+				.findFirst()
+				.orElse(null);
 		}
 
 		/** The CSRF token of the first form on the page. */
@@ -51,7 +58,9 @@ public final class RawHttp {
 		}
 	}
 
-	/** Sends {@code METHOD target} with these header lines (each "Name: value") and body. */
+	/**
+	 * Sends {@code METHOD target} with these header lines (each "Name: value") and body.
+	 */
 	public Answer send(String method, String target, List<String> headerLines, String body) throws IOException {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout(20_000);
@@ -86,7 +95,8 @@ public final class RawHttp {
 			if (raw.header("Transfer-Encoding").contains("chunked")) {
 				rest = dechunk(rest);
 			}
-			return new Answer(status, headers, new String(rest.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8));
+			return new Answer(status, headers,
+					new String(rest.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8));
 		}
 	}
 

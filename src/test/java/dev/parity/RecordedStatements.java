@@ -16,9 +16,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
- * The SQL statements a request makes, recorded by a wrapper around the application's {@code DataSource}: on the
- * request's thread (MockMvc runs a request on the test's thread) and on the comparison's loading pool, never on
- * background workers. For tests that count or read them ({@code @Import(RecordedStatements.class)}).
+ * The SQL statements a request makes, recorded by a wrapper around the application's
+ * {@code DataSource}: on the request's thread (MockMvc runs a request on the test's
+ * thread) and on the comparison's loading pool, never on background workers. For tests
+ * that count or read them ({@code @Import(RecordedStatements.class)}).
  */
 @TestConfiguration
 public class RecordedStatements {
@@ -26,8 +27,10 @@ public class RecordedStatements {
 	/**
 	 * A statement made.
 	 *
-	 * @param onRequestThread made on the request's own thread (else on the comparison's loading pool)
-	 * @param sql its text as prepared; {@code null} for {@code createStatement}, which is given none
+	 * @param onRequestThread made on the request's own thread (else on the comparison's
+	 * loading pool)
+	 * @param sql its text as prepared; {@code null} for {@code createStatement}, which is
+	 * given none
 	 */
 	public record Statement(boolean onRequestThread, @Nullable String sql) {
 	}
@@ -75,14 +78,16 @@ public class RecordedStatements {
 	}
 
 	private static Connection recording(Connection connection) {
-		return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] { Connection.class },
-				(proxy, method, args) -> {
+		return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+				new Class<?>[] { Connection.class }, (proxy, method, args) -> {
 					String called = method.getName();
-					if (called.equals("prepareStatement") || called.equals("createStatement") || called.equals("prepareCall")) {
+					if (called.equals("prepareStatement") || called.equals("createStatement")
+							|| called.equals("prepareCall")) {
 						Thread thread = Thread.currentThread();
 						boolean onRequestThread = thread == recorded;
 						if (recorded != null && (onRequestThread || thread.getName().startsWith("comparison-loader"))) {
-							String sql = args != null && args.length > 0 && args[0] instanceof String text ? text : null;
+							String sql = args != null && args.length > 0 && args[0] instanceof String text ? text
+									: null;
 							STATEMENTS.add(new Statement(onRequestThread, sql));
 						}
 					}

@@ -28,27 +28,37 @@ public final class TestUploads {
 	private TestUploads() {
 	}
 
-	/** Uploads a seed-story fixture (or finds it stored already) and returns its run id. */
+	/**
+	 * Uploads a seed-story fixture (or finds it stored already) and returns its run id.
+	 */
 	public static String upload(MockMvc mvc, String fixture) throws Exception {
 		return upload(mvc, Fixtures.seedStoryBytes(fixture));
 	}
 
 	public static String upload(MockMvc mvc, byte[] document) throws Exception {
-		MvcResult result = mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON)
-			.content(document)).andReturn();
+		MvcResult result = mvc
+			.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(document))
+			.andReturn();
 		int status = result.getResponse().getStatus();
 		if (status != 200 && status != 201) {
 			throw new AssertionError("upload answered " + status + ": " + result.getResponse().getContentAsString());
 		}
 		String id = JSON.readTree(result.getResponse().getContentAsString()).get("id").asString();
-		// Its bootstrap medians are computed after the upload (BootstrapJobs): tests see the run as it settles.
-		mvc.getDispatcherServlet().getWebApplicationContext().getBean(dev.parity.run.BootstrapJobs.class)
+		// Its bootstrap medians are computed after the upload (BootstrapJobs): tests see
+		// the run as it settles.
+		mvc.getDispatcherServlet()
+			.getWebApplicationContext()
+			.getBean(dev.parity.run.BootstrapJobs.class)
 			.complete(new dev.parity.run.RunId(id));
 		return id;
 	}
 
-	/** A fixture with a title made unique, so that it is new to the database whatever ran before. */
+	/**
+	 * A fixture with a title made unique, so that it is new to the database whatever ran
+	 * before.
+	 */
 	public static byte[] fresh(String fixture) {
 		ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes(fixture));
 		document.put("title", document.get("title").asString() + " " + UUID.randomUUID().toString().substring(0, 8));
@@ -61,24 +71,28 @@ public final class TestUploads {
 
 	/** How many rows the run tables hold: (runs, cells, files). */
 	/**
-	 * The upload SHA-256 of a run copied in SQL (an SQL expression, from the SQL expression of its id): the hash of the
-	 * document {@link #copyFiles} gives it, so that a backup of the shared test database stays consistent.
+	 * The upload SHA-256 of a run copied in SQL (an SQL expression, from the SQL
+	 * expression of its id): the hash of the document {@link #copyFiles} gives it, so
+	 * that a backup of the shared test database stays consistent.
 	 */
 	public static String copiedSha256(String idExpression) {
 		return "encode(sha256(" + copiedDocument(idExpression) + "), 'hex')";
 	}
 
 	/**
-	 * Gives runs copied in SQL their uploaded document (a placeholder whose SHA-256 is {@link #copiedSha256}): every
-	 * run has one, and a backup of the test database checks it.
-	 *
-	 * @param from the rest of the select that yields the copies' ids, e.g. {@code from generate_series(1, 100) g}
+	 * Gives runs copied in SQL their uploaded document (a placeholder whose SHA-256 is
+	 * {@link #copiedSha256}): every run has one, and a backup of the test database checks
+	 * it.
+	 * @param from the rest of the select that yields the copies' ids, e.g.
+	 * {@code from generate_series(1, 100) g}
 	 */
 	public static void copyFiles(JdbcClient jdbc, String idExpression, String from, Object... params) {
 		String document = copiedDocument(idExpression);
 		jdbc.sql("insert into run_file (run_id, position, file_name, media_type, sha256, size_bytes, content) select "
-				+ idExpression + ", 0, 'copied.json', 'application/json', " + copiedSha256(idExpression) + ", octet_length("
-				+ document + "), " + document + " " + from).params(params).update();
+				+ idExpression + ", 0, 'copied.json', 'application/json', " + copiedSha256(idExpression)
+				+ ", octet_length(" + document + "), " + document + " " + from)
+			.params(params)
+			.update();
 	}
 
 	private static String copiedDocument(String idExpression) {

@@ -27,8 +27,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
- * A user's API tokens and password, and for admins the users (role, disabling) and the audit trail. A refused
- * change answers 400 with the page and the reason.
+ * A user's API tokens and password, and for admins the users (role, disabling) and the
+ * audit trail. A refused change answers 400 with the page and the reason.
  */
 @Controller
 class AccountController {
@@ -63,13 +63,14 @@ class AccountController {
 	}
 
 	/**
-	 * A new password for the signed-in user, given the current one. Every session of the user ends, this one too:
-	 * they sign in again with the new password.
+	 * A new password for the signed-in user, given the current one. Every session of the
+	 * user ends, this one too: they sign in again with the new password.
 	 */
 	@PostMapping("/account/password")
 	@Transactional
-	String changePassword(@RequestParam(defaultValue = "") String current, @RequestParam(defaultValue = "") String password,
-			Principal principal, Model model, HttpServletRequest request, HttpServletResponse response) {
+	String changePassword(@RequestParam(defaultValue = "") String current,
+			@RequestParam(defaultValue = "") String password, Principal principal, Model model,
+			HttpServletRequest request, HttpServletResponse response) {
 		AppUser user = users.findByUsername(principal.getName()).orElseThrow();
 		Map<String, String> problems = new LinkedHashMap<>();
 		if (current.getBytes(StandardCharsets.UTF_8).length > PasswordPolicy.MAX_BYTES
@@ -153,14 +154,18 @@ class AccountController {
 		return "redirect:/admin/users";
 	}
 
-	/** Disables an account (it cannot sign in, its sessions and tokens stop at once) or enables it again. */
+	/**
+	 * Disables an account (it cannot sign in, its sessions and tokens stop at once) or
+	 * enables it again.
+	 */
 	@PostMapping("/admin/users/{username}/enabled")
 	@Transactional
 	String enable(@PathVariable String username, @RequestParam boolean enabled, Principal principal, Model model,
 			HttpServletResponse response, RedirectAttributes redirect) {
 		AppUser user = users.findByUsername(username).orElse(null);
 		String problem = user == null ? "No user " + username + "."
-				: !enabled && user.getUsername().equals(principal.getName()) ? "You cannot disable your own account." : null;
+				: !enabled && user.getUsername().equals(principal.getName()) ? "You cannot disable your own account."
+						: null;
 		if (problem != null) {
 			audit.refused(enabled ? "enable-user" : "disable-user", username, problem);
 			response.setStatus(user == null ? HttpStatus.NOT_FOUND.value() : HttpStatus.BAD_REQUEST.value());
@@ -169,13 +174,14 @@ class AccountController {
 		}
 		user.setEnabled(enabled);
 		audit.done(enabled ? "enable-user" : "disable-user", username, null);
-		redirect.addFlashAttribute("notice", username + (enabled ? " can sign in again." : " is disabled: signed out, tokens stopped."));
+		redirect.addFlashAttribute("notice",
+				username + (enabled ? " can sign in again." : " is disabled: signed out, tokens stopped."));
 		return "redirect:/admin/users";
 	}
 
 	@GetMapping("/admin/audit")
-	String showAudit(@RequestParam(required = false) @Nullable String user, @RequestParam(required = false) @Nullable String action,
-			Model model) {
+	String showAudit(@RequestParam(required = false) @Nullable String user,
+			@RequestParam(required = false) @Nullable String action, Model model) {
 		model.addAttribute("pageTitle", "Audit trail");
 		List<AuditTrail.AuditEvent> events = audit.recent(500, StringUtils.hasText(user) ? user : null,
 				StringUtils.hasText(action) ? action : null);
@@ -208,11 +214,15 @@ class AccountController {
 		}
 	}
 
-	/** The page again, answered 400, with each problem next to its field and what was typed (never a password). */
+	/**
+	 * The page again, answered 400, with each problem next to its field and what was
+	 * typed (never a password).
+	 */
 	private static String refused(Model model, HttpServletResponse response, Map<String, String> problems,
 			Map<String, String> typed, String view) {
 		response.setStatus(HttpStatus.BAD_REQUEST.value());
-		// Copies that answer containsKey(null): the page's field-error fragment is also rendered where it stands.
+		// Copies that answer containsKey(null): the page's field-error fragment is also
+		// rendered where it stands.
 		model.addAttribute("fieldErrors", new LinkedHashMap<>(problems));
 		model.addAttribute("form", new LinkedHashMap<>(typed));
 		return view;

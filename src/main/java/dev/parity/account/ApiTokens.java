@@ -15,8 +15,9 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.util.StringUtils;
 
 /**
- * API tokens for scripts and CI. A token is shown once, when created; only its SHA-256 is stored.
- * A revoked token, or one whose owner is disabled, stops working at once: every request looks the token up.
+ * API tokens for scripts and CI. A token is shown once, when created; only its SHA-256 is
+ * stored. A revoked token, or one whose owner is disabled, stops working at once: every
+ * request looks the token up.
  */
 @Service
 public class ApiTokens {
@@ -54,7 +55,8 @@ public class ApiTokens {
 	@Transactional
 	public NewToken create(String username, String name) {
 		if (!StringUtils.hasText(name) || name.strip().length() > 100) {
-			throw new IllegalArgumentException("a token needs a name of 1 to 100 characters, e.g. the CI job that uses it");
+			throw new IllegalArgumentException(
+					"a token needs a name of 1 to 100 characters, e.g. the CI job that uses it");
 		}
 		StringBuilder secret = new StringBuilder("prt_");
 		for (int i = 0; i < 40; i++) {
@@ -64,8 +66,10 @@ public class ApiTokens {
 		long id = jdbc.sql("""
 				insert into api_token (user_id, name, token_hash, prefix)
 				values ((select id from app_user where username = ?), ?, ?, ?) returning id""")
-			.params(username, name.strip(), Sha256.hex(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)), token.substring(0, 10))
-			.query(Long.class).single();
+			.params(username, name.strip(), Sha256.hex(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+					token.substring(0, 10))
+			.query(Long.class)
+			.single();
 		audit.done("create-token", String.valueOf(id), name.strip());
 		return new NewToken(list(username).stream().filter(t -> t.id() == id).findFirst().orElseThrow(), token);
 	}
@@ -82,20 +86,27 @@ public class ApiTokens {
 			.list();
 	}
 
-	/** Revokes one of the user's tokens; {@code false} when the user has no such active token. */
+	/**
+	 * Revokes one of the user's tokens; {@code false} when the user has no such active
+	 * token.
+	 */
 	@Transactional
 	public boolean revoke(String username, long id) {
 		int updated = jdbc.sql("""
 				update api_token set revoked_at = now()
 				where id = ? and revoked_at is null and user_id = (select id from app_user where username = ?)""")
-			.params(id, username).update();
+			.params(id, username)
+			.update();
 		if (updated > 0) {
 			audit.done("revoke-token", String.valueOf(id), null);
 		}
 		return updated > 0;
 	}
 
-	/** The owner of an active token, noting its use; empty for an unknown or revoked token or a disabled owner. */
+	/**
+	 * The owner of an active token, noting its use; empty for an unknown or revoked token
+	 * or a disabled owner.
+	 */
 	@Transactional
 	public Optional<TokenOwner> authenticate(String token) {
 		String hash = Sha256.hex(token.getBytes(java.nio.charset.StandardCharsets.UTF_8));

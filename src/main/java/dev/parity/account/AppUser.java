@@ -11,8 +11,8 @@ import jakarta.persistence.Table;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A person (or a CI job) who signs in to Parity, with one role: viewer, uploader or admin. A disabled user
- * cannot sign in, and their sessions and API tokens stop working.
+ * A person (or a CI job) who signs in to Parity, with one role: viewer, uploader or
+ * admin. A disabled user cannot sign in, and their sessions and API tokens stop working.
  */
 @Entity
 @Table(name = "app_user")
@@ -37,7 +37,10 @@ public class AppUser {
 	@Column(nullable = false)
 	private boolean enabled = true;
 
-	/** Moved on by the database whenever role, enabled or password change (see V11): sessions signed in before end. */
+	/**
+	 * Moved on by the database whenever role, enabled or password change (see V11):
+	 * sessions signed in before end.
+	 */
 	@Column(name = "security_version", nullable = false, insertable = false, updatable = false)
 	private long securityVersion;
 

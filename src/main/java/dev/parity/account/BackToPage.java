@@ -11,9 +11,10 @@ import org.springframework.security.web.DefaultRedirectStrategy;
 import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
 
 /**
- * After signing in, back to the page the "Sign in" link was followed from ({@code continue}), when that is a path
- * of this site; a page that asked for the sign-in itself comes first, and anything else goes to the start page.
- * The redirect is relative: the page that asked was remembered with the {@code Host} header it came with, which
+ * After signing in, back to the page the "Sign in" link was followed from
+ * ({@code continue}), when that is a path of this site; a page that asked for the sign-in
+ * itself comes first, and anything else goes to the start page. The redirect is relative:
+ * the page that asked was remembered with the {@code Host} header it came with, which
  * anybody can forge, so only its path and query are kept.
  */
 final class BackToPage extends SavedRequestAwareAuthenticationSuccessHandler {
@@ -42,8 +43,9 @@ final class BackToPage extends SavedRequestAwareAuthenticationSuccessHandler {
 	}
 
 	/**
-	 * Where a wrong password leads: the sign-in page again, with its {@code continue} kept when it is a path of this
-	 * site, so that the next attempt still goes back to the page the user came from.
+	 * Where a wrong password leads: the sign-in page again, with its {@code continue}
+	 * kept when it is a path of this site, so that the next attempt still goes back to
+	 * the page the user came from.
 	 */
 	static String afterFailure(HttpServletRequest request) {
 		String back = request.getParameter(PARAMETER);
@@ -51,10 +53,13 @@ final class BackToPage extends SavedRequestAwareAuthenticationSuccessHandler {
 				: "/login?error";
 	}
 
-	/** A path on this site: "/…", never "//host", a backslash, a scheme or a control character, nor the login page. */
+	/**
+	 * A path on this site: "/…", never "//host", a backslash, a scheme or a control
+	 * character, nor the login page.
+	 */
 	static boolean isSitePath(String path) {
-		if (path == null || path.length() > 2000 || !path.startsWith("/") || path.startsWith("//") || path.contains("\\")
-				|| path.startsWith("/login")) {
+		if (path == null || path.length() > 2000 || !path.startsWith("/") || path.startsWith("//")
+				|| path.contains("\\") || path.startsWith("/login")) {
 			return false;
 		}
 		return path.chars().noneMatch(c -> c < 0x20 || c == 0x7f);

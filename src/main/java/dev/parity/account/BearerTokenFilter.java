@@ -19,8 +19,8 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * {@code Authorization: Bearer prt_…}: signs the request in as the token's owner, or answers 401 at once
- * for an unknown or revoked token.
+ * {@code Authorization: Bearer prt_…}: signs the request in as the token's owner, or
+ * answers 401 at once for an unknown or revoked token.
  */
 class BearerTokenFilter extends OncePerRequestFilter {
 

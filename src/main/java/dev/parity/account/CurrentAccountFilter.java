@@ -14,10 +14,11 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Checks on every request of a password-signed-in user (a session, or HTTP Basic) that the account is still what
- * it was at sign-in, in the database: enabled, and at the same security version (no role or password change since).
- * Otherwise the session is ended and the request goes on as anonymous. Being a look-up in the database, it holds
- * for sessions kept anywhere and for any number of instances.
+ * Checks on every request of a password-signed-in user (a session, or HTTP Basic) that
+ * the account is still what it was at sign-in, in the database: enabled, and at the same
+ * security version (no role or password change since). Otherwise the session is ended and
+ * the request goes on as anonymous. Being a look-up in the database, it holds for
+ * sessions kept anywhere and for any number of instances.
  */
 class CurrentAccountFilter extends OncePerRequestFilter {
 

@@ -19,9 +19,10 @@ import org.springframework.util.StringUtils;
 
 /**
  * Makes sure somebody can sign in: the administrator named by {@code PARITY_ADMIN_USER} /
- * {@code PARITY_ADMIN_PASSWORD}, or, when neither is set and nobody exists yet, an {@code admin}
- * with a random password printed once in the log. A password from the environment meets the same
- * {@link PasswordPolicy} as any other: with a weak one, Parity refuses to start, saying which rule it breaks.
+ * {@code PARITY_ADMIN_PASSWORD}, or, when neither is set and nobody exists yet, an
+ * {@code admin} with a random password printed once in the log. A password from the
+ * environment meets the same {@link PasswordPolicy} as any other: with a weak one, Parity
+ * refuses to start, saying which rule it breaks.
  */
 @Component
 @Order(0)
@@ -57,12 +58,13 @@ class FirstAdministrator implements ApplicationRunner {
 	}
 
 	/**
-	 * Refuses a first administrator's password from the environment that the policy would refuse in the user form.
-	 *
+	 * Refuses a first administrator's password from the environment that the policy would
+	 * refuse in the user form.
 	 * @throws IllegalStateException naming every rule the password breaks
 	 */
 	static void check(AdminProperties properties, PasswordPolicy policy) {
-		if (StringUtils.hasText(properties.user()) && properties.password() != null && !properties.password().isEmpty()) {
+		if (StringUtils.hasText(properties.user()) && properties.password() != null
+				&& !properties.password().isEmpty()) {
 			List<String> problems = policy.problems(properties.user(), properties.password());
 			if (!problems.isEmpty()) {
 				throw new IllegalStateException("PARITY_ADMIN_PASSWORD (parity.admin.password) will not do for the"
@@ -75,7 +77,8 @@ class FirstAdministrator implements ApplicationRunner {
 	@Override
 	@Transactional
 	public void run(ApplicationArguments args) {
-		// Instances starting together on one database: one at a time, so that the administrator is made once.
+		// Instances starting together on one database: one at a time, so that the
+		// administrator is made once.
 		jdbc.sql("select pg_advisory_xact_lock(hashtext('parity-first-administrator'))").query().singleRow();
 		String user = properties.user();
 		String password = properties.password();

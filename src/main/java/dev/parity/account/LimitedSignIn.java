@@ -15,16 +15,18 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.authentication.WebAuthenticationDetails;
 
 /**
- * Password sign-in (form and HTTP Basic alike), asking the {@link SignInLimiter} first. The limit applies where
- * the user name and password are checked, so no spelling of the {@code Authorization} header, of the user name or
- * of the {@code /login} path goes around it.
+ * Password sign-in (form and HTTP Basic alike), asking the {@link SignInLimiter} first.
+ * The limit applies where the user name and password are checked, so no spelling of the
+ * {@code Authorization} header, of the user name or of the {@code /login} path goes
+ * around it.
  */
 class LimitedSignIn extends DaoAuthenticationProvider {
 
 	private final SignInLimiter limiter;
 
 	LimitedSignIn(AppUsers users, SignInLimiter limiter) {
-		super(username -> users.findByUsername(username).map(SignedInUser::new)
+		super(username -> users.findByUsername(username)
+			.map(SignedInUser::new)
 			.orElseThrow(() -> new org.springframework.security.core.userdetails.UsernameNotFoundException(username)));
 		this.limiter = limiter;
 	}
@@ -32,16 +34,18 @@ class LimitedSignIn extends DaoAuthenticationProvider {
 	@Override
 	public Authentication authenticate(Authentication authentication) {
 		String username = String.valueOf(authentication.getName());
-		String source = authentication.getDetails() instanceof WebAuthenticationDetails details && details.getRemoteAddress() != null
-				? details.getRemoteAddress() : "unknown";
+		String source = authentication.getDetails() instanceof WebAuthenticationDetails details
+				&& details.getRemoteAddress() != null ? details.getRemoteAddress() : "unknown";
 		Duration wait = limiter.refusedFor(username, source);
 		if (!wait.isNegative() && !wait.isZero()) {
 			throw new Refused(wait);
 		}
 		try {
 			Object password = authentication.getCredentials();
-			if (password instanceof String text && text.getBytes(StandardCharsets.UTF_8).length > PasswordPolicy.MAX_BYTES) {
-				// No password can be that long (bcrypt reads 72 bytes): wrong, without asking bcrypt, which refuses it.
+			if (password instanceof String text
+					&& text.getBytes(StandardCharsets.UTF_8).length > PasswordPolicy.MAX_BYTES) {
+				// No password can be that long (bcrypt reads 72 bytes): wrong, without
+				// asking bcrypt, which refuses it.
 				throw new BadCredentialsException("Bad credentials");
 			}
 			Authentication result = super.authenticate(authentication);
@@ -54,7 +58,10 @@ class LimitedSignIn extends DaoAuthenticationProvider {
 		}
 	}
 
-	/** A sign-in refused by the limit, before the password was looked at: 429 with Retry-After. */
+	/**
+	 * A sign-in refused by the limit, before the password was looked at: 429 with
+	 * Retry-After.
+	 */
 	static final class Refused extends AuthenticationException {
 
 		private final Duration wait;

@@ -19,12 +19,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
- * What a password must be, wherever it is set (the account and user forms, and the first administrator from the
- * environment): 12 characters or more, at most 72 bytes in UTF-8 (bcrypt reads no further, so a longer one would be
- * cut silently), not one of the 30,000 most common passwords ({@code account/common-passwords.txt}, with its source),
- * not containing the user name, and hard to guess: zxcvbn's estimate (zxcvbn4j) of at least {@value #MIN_SCORE} out
- * of 4, which refuses repetition ({@code aaaaaaaaaaaa}, twelve spaces), sequences, keyboard walks
- * ({@code qwertyuiopasdfgh}), dictionary words with common substitutions, dates and the user name itself.
+ * What a password must be, wherever it is set (the account and user forms, and the first
+ * administrator from the environment): 12 characters or more, at most 72 bytes in UTF-8
+ * (bcrypt reads no further, so a longer one would be cut silently), not one of the 30,000
+ * most common passwords ({@code account/common-passwords.txt}, with its source), not
+ * containing the user name, and hard to guess: zxcvbn's estimate (zxcvbn4j) of at least
+ * {@value #MIN_SCORE} out of 4, which refuses repetition ({@code aaaaaaaaaaaa}, twelve
+ * spaces), sequences, keyboard walks ({@code qwertyuiopasdfgh}), dictionary words with
+ * common substitutions, dates and the user name itself.
  */
 @Component
 class PasswordPolicy {
@@ -33,7 +35,9 @@ class PasswordPolicy {
 
 	static final int MAX_BYTES = 72;
 
-	/** zxcvbn's score out of 4: 3 is "safely unguessable" (about 10^8 guesses or more). */
+	/**
+	 * zxcvbn's score out of 4: 3 is "safely unguessable" (about 10^8 guesses or more).
+	 */
 	static final int MIN_SCORE = 3;
 
 	private final Set<String> common;
@@ -50,7 +54,9 @@ class PasswordPolicy {
 		return problems.isEmpty() ? null : problems.get(0);
 	}
 
-	/** Every reason this password will not do for this user, at once; empty when it will. */
+	/**
+	 * Every reason this password will not do for this user, at once; empty when it will.
+	 */
 	List<String> problems(String username, @Nullable String password) {
 		List<String> problems = new ArrayList<>();
 		if (password == null || password.length() < MIN_CHARACTERS) {
@@ -61,8 +67,8 @@ class PasswordPolicy {
 		}
 		int bytes = password.getBytes(StandardCharsets.UTF_8).length;
 		if (bytes > MAX_BYTES) {
-			problems.add("A password has at most " + MAX_BYTES + " bytes in UTF-8 (bcrypt ignores the rest): this one has "
-					+ bytes + " bytes.");
+			problems.add("A password has at most " + MAX_BYTES
+					+ " bytes in UTF-8 (bcrypt ignores the rest): this one has " + bytes + " bytes.");
 		}
 		String lower = password.toLowerCase(Locale.ROOT);
 		if (common.contains(lower)) {
@@ -73,7 +79,8 @@ class PasswordPolicy {
 			problems.add("A password must not contain the user name.");
 		}
 		if (problems.isEmpty()) {
-			// Measured only within bcrypt's 72 bytes: zxcvbn's work grows with the length it is given.
+			// Measured only within bcrypt's 72 bytes: zxcvbn's work grows with the length
+			// it is given.
 			Strength measured = strength.measure(password, List.of(name, "parity"));
 			if (measured.getScore() < MIN_SCORE) {
 				problems.add(tooEasy(measured));
@@ -85,7 +92,10 @@ class PasswordPolicy {
 	/** Why zxcvbn finds it easy to guess, in its words, and what would help. */
 	private static String tooEasy(Strength measured) {
 		StringBuilder message = new StringBuilder("That password is too easy to guess (strength ")
-			.append(measured.getScore()).append(" of 4, at least ").append(MIN_SCORE).append(" needed)");
+			.append(measured.getScore())
+			.append(" of 4, at least ")
+			.append(MIN_SCORE)
+			.append(" needed)");
 		String warning = measured.getFeedback().getWarning(Locale.ENGLISH);
 		message.append(warning == null || warning.isBlank() ? "." : ": " + warning);
 		List<String> suggestions = measured.getFeedback().getSuggestions(Locale.ENGLISH);

@@ -40,12 +40,13 @@ import org.springframework.util.StringUtils;
 import org.springframework.web.accept.HeaderContentNegotiationStrategy;
 
 /**
- * Reading is public (unless {@code parity.public-read=false}); every write needs a signed-in user with
- * the right role: uploaders write runs, caveats and publications; admins also retract and manage users.
- * Form login for pages (CSRF on every form), HTTP Basic and bearer tokens for the API (CSRF too for an API call
- * that only the session cookie signs in). Sign-in is limited ({@link SignInLimiter}); a changed or disabled account
- * ends its sessions ({@link CurrentAccountFilter}). A Content-Security-Policy without inline script, and the usual
- * security headers.
+ * Reading is public (unless {@code parity.public-read=false}); every write needs a
+ * signed-in user with the right role: uploaders write runs, caveats and publications;
+ * admins also retract and manage users. Form login for pages (CSRF on every form), HTTP
+ * Basic and bearer tokens for the API (CSRF too for an API call that only the session
+ * cookie signs in). Sign-in is limited ({@link SignInLimiter}); a changed or disabled
+ * account ends its sessions ({@link CurrentAccountFilter}). A Content-Security-Policy
+ * without inline script, and the usual security headers.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -55,8 +56,9 @@ class SecurityConfiguration {
 			+ "form-action 'self'; frame-ancestors 'none'";
 
 	/**
-	 * Embeds ({@code /embed/…}) are made to be framed by blogs on other sites: the same policy, any site may frame
-	 * them. They hold no form and no action, so framing them lends a visitor's clicks to nothing.
+	 * Embeds ({@code /embed/…}) are made to be framed by blogs on other sites: the same
+	 * policy, any site may frame them. They hold no form and no action, so framing them
+	 * lends a visitor's clicks to nothing.
 	 */
 	static final String EMBED_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'",
 			"frame-ancestors *");
@@ -70,7 +72,8 @@ class SecurityConfiguration {
 	/**
 	 * Who may read.
 	 *
-	 * @param publicRead whether anonymous visitors may read (the default); {@code false} requires a sign-in for reading
+	 * @param publicRead whether anonymous visitors may read (the default); {@code false}
+	 * requires a sign-in for reading
 	 */
 	@ConfigurationProperties("parity")
 	record AccessProperties(Boolean publicRead) {
@@ -81,41 +84,61 @@ class SecurityConfiguration {
 	}
 
 	@Bean
-	SecurityFilterChain securityFilterChain(HttpSecurity http, ApiTokens tokens, JdbcClient jdbc, AccessProperties access)
-			throws Exception {
+	SecurityFilterChain securityFilterChain(HttpSecurity http, ApiTokens tokens, JdbcClient jdbc,
+			AccessProperties access) throws Exception {
 		http.authorizeHttpRequests(requests -> {
-			requests.requestMatchers("/login", "/logout", "/error", "/css/**", "/js/**", "/webjars/**", "/actuator/health/**")
+			requests
+				.requestMatchers("/login", "/logout", "/error", "/css/**", "/js/**", "/webjars/**",
+						"/actuator/health/**")
 				.permitAll()
-				.requestMatchers("/upload", "/upload/**", "/account", "/account/**").hasAnyRole("UPLOADER", "ADMIN")
-				.requestMatchers("/admin", "/admin/**", "/api/admin/**").hasRole("ADMIN")
-				// Metrics are for the operators' scraper: any account (a viewer is enough), never anonymous.
-				.requestMatchers("/actuator/prometheus").hasAnyRole("VIEWER", "UPLOADER", "ADMIN")
-				.requestMatchers(HttpMethod.POST, "/runs/*/retract", "/published/*/retract").hasRole("ADMIN");
+				.requestMatchers("/upload", "/upload/**", "/account", "/account/**")
+				.hasAnyRole("UPLOADER", "ADMIN")
+				.requestMatchers("/admin", "/admin/**", "/api/admin/**")
+				.hasRole("ADMIN")
+				// Metrics are for the operators' scraper: any account (a viewer is
+				// enough), never anonymous.
+				.requestMatchers("/actuator/prometheus")
+				.hasAnyRole("VIEWER", "UPLOADER", "ADMIN")
+				.requestMatchers(HttpMethod.POST, "/runs/*/retract", "/published/*/retract")
+				.hasRole("ADMIN");
 			if (access.publicRead()) {
-				requests.requestMatchers(HttpMethod.GET, "/**").permitAll().requestMatchers(HttpMethod.HEAD, "/**").permitAll();
+				requests.requestMatchers(HttpMethod.GET, "/**")
+					.permitAll()
+					.requestMatchers(HttpMethod.HEAD, "/**")
+					.permitAll();
 			}
 			else {
-				requests.requestMatchers(HttpMethod.GET, "/**").hasAnyRole("VIEWER", "UPLOADER", "ADMIN")
-					.requestMatchers(HttpMethod.HEAD, "/**").hasAnyRole("VIEWER", "UPLOADER", "ADMIN");
+				requests.requestMatchers(HttpMethod.GET, "/**")
+					.hasAnyRole("VIEWER", "UPLOADER", "ADMIN")
+					.requestMatchers(HttpMethod.HEAD, "/**")
+					.hasAnyRole("VIEWER", "UPLOADER", "ADMIN");
 			}
 			requests.anyRequest().hasAnyRole("UPLOADER", "ADMIN");
 		})
-			.formLogin(form -> form.loginPage("/login").permitAll().failureHandler(SecurityConfiguration::formSignInFailed)
+			.formLogin(form -> form.loginPage("/login")
+				.permitAll()
+				.failureHandler(SecurityConfiguration::formSignInFailed)
 				.successHandler(new BackToPage()))
 			.logout(logout -> logout.logoutSuccessUrl("/"))
-			.httpBasic(basic -> basic.realmName("Parity").authenticationEntryPoint(SecurityConfiguration::basicSignInFailed))
-			// Scripts calling the API with HTTP Basic or a bearer token need no CSRF token (a page on another site
-			// cannot send that header); a call carried by the session cookie alone needs one, like every form.
+			.httpBasic(basic -> basic.realmName("Parity")
+				.authenticationEntryPoint(SecurityConfiguration::basicSignInFailed))
+			// Scripts calling the API with HTTP Basic or a bearer token need no CSRF
+			// token (a page on another site
+			// cannot send that header); a call carried by the session cookie alone needs
+			// one, like every form.
 			.csrf(csrf -> csrf.ignoringRequestMatchers(SCRIPT_CALL))
 			.exceptionHandling(errors -> errors
 				.defaultAuthenticationEntryPointFor(new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED), API)
 				.defaultAuthenticationEntryPointFor(SecurityConfiguration::basicSignInFailed, ACTUATOR)
-				// Before the form login's own entry point, for the requests it answers: to the sign-in page by a
-				// relative link (its own builds an absolute one from the Host header, which anybody can forge).
+				// Before the form login's own entry point, for the requests it answers:
+				// to the sign-in page by a
+				// relative link (its own builds an absolute one from the Host header,
+				// which anybody can forge).
 				.defaultAuthenticationEntryPointFor(signInPage(), PAGE))
 			.addFilterBefore(new BearerTokenFilter(tokens), BasicAuthenticationFilter.class)
 			.addFilterBefore(new CurrentAccountFilter(jdbc), AnonymousAuthenticationFilter.class)
-			// Strict-Transport-Security is written (by default) on requests that arrived over TLS.
+			// Strict-Transport-Security is written (by default) on requests that arrived
+			// over TLS.
 			// Framing is refused everywhere but under /embed/.
 			.headers(headers -> headers.frameOptions(frame -> frame.disable())
 				.addHeaderWriter(new DelegatingRequestMatcherHeaderWriter(new NegatedRequestMatcher(EMBED),
@@ -130,11 +153,15 @@ class SecurityConfiguration {
 
 	@Bean
 	PasswordEncoder passwordEncoder() {
-		// bcrypt by default, with the algorithm named in each stored hash so it can be upgraded later
+		// bcrypt by default, with the algorithm named in each stored hash so it can be
+		// upgraded later
 		return PasswordEncoderFactories.createDelegatingPasswordEncoder();
 	}
 
-	/** The only way to sign in with a password: there is no other provider (nor a UserDetailsService) to fall back to. */
+	/**
+	 * The only way to sign in with a password: there is no other provider (nor a
+	 * UserDetailsService) to fall back to.
+	 */
 	@Bean
 	AuthenticationProvider passwordSignIn(AppUsers users, SignInLimiter limiter, PasswordEncoder passwordEncoder) {
 		LimitedSignIn provider = new LimitedSignIn(users, limiter);
@@ -142,7 +169,10 @@ class SecurityConfiguration {
 		return provider;
 	}
 
-	/** An API request that carries its own credentials, in the header that the Basic or the bearer filter reads. */
+	/**
+	 * An API request that carries its own credentials, in the header that the Basic or
+	 * the bearer filter reads.
+	 */
 	private static boolean carriesCredentials(HttpServletRequest request) {
 		String header = request.getHeader(HttpHeaders.AUTHORIZATION);
 		return header != null && (StringUtils.startsWithIgnoreCase(header.trim(), "Basic")
@@ -150,23 +180,29 @@ class SecurityConfiguration {
 	}
 
 	/**
-	 * An API call that the session cookie cannot sign in: one with its own credentials, or without a session
-	 * (refused with 401 when it needs a user, rather than 403 for a missing CSRF token).
+	 * An API call that the session cookie cannot sign in: one with its own credentials,
+	 * or without a session (refused with 401 when it needs a user, rather than 403 for a
+	 * missing CSRF token).
 	 */
 	private static final RequestMatcher SCRIPT_CALL = request -> API.matches(request)
 			&& (carriesCredentials(request) || request.getSession(false) == null);
 
-	/** The requests that the form login sends to the sign-in page: those of a browser, as its configurer matches them. */
+	/**
+	 * The requests that the form login sends to the sign-in page: those of a browser, as
+	 * its configurer matches them.
+	 */
 	private static final RequestMatcher PAGE = pageRequests();
 
 	private static final BasicAuthenticationEntryPoint BASIC = basicEntryPoint();
 
 	private static RequestMatcher pageRequests() {
 		MediaTypeRequestMatcher media = new MediaTypeRequestMatcher(new HeaderContentNegotiationStrategy(),
-				MediaType.APPLICATION_XHTML_XML, new MediaType("image", "*"), MediaType.TEXT_HTML, MediaType.TEXT_PLAIN);
+				MediaType.APPLICATION_XHTML_XML, new MediaType("image", "*"), MediaType.TEXT_HTML,
+				MediaType.TEXT_PLAIN);
 		media.setIgnoredMediaTypes(Set.of(MediaType.ALL));
 		return new AndRequestMatcher(
-				new NegatedRequestMatcher(new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest")), media);
+				new NegatedRequestMatcher(new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest")),
+				media);
 	}
 
 	private static LoginUrlAuthenticationEntryPoint signInPage() {
@@ -181,8 +217,8 @@ class SecurityConfiguration {
 		return entryPoint;
 	}
 
-	private static void basicSignInFailed(HttpServletRequest request, HttpServletResponse response, AuthenticationException ex)
-			throws IOException {
+	private static void basicSignInFailed(HttpServletRequest request, HttpServletResponse response,
+			AuthenticationException ex) throws IOException {
 		if (ex instanceof LimitedSignIn.Refused refused) {
 			refused.answer(response);
 			return;
@@ -190,14 +226,14 @@ class SecurityConfiguration {
 		BASIC.commence(request, response, ex);
 	}
 
-	private static void formSignInFailed(HttpServletRequest request, HttpServletResponse response, AuthenticationException ex)
-			throws IOException, ServletException {
+	private static void formSignInFailed(HttpServletRequest request, HttpServletResponse response,
+			AuthenticationException ex) throws IOException, ServletException {
 		if (ex instanceof LimitedSignIn.Refused refused) {
 			refused.answer(response);
 			return;
 		}
-		new SimpleUrlAuthenticationFailureHandler(BackToPage.afterFailure(request)).onAuthenticationFailure(request, response,
-				ex);
+		new SimpleUrlAuthenticationFailureHandler(BackToPage.afterFailure(request)).onAuthenticationFailure(request,
+				response, ex);
 	}
 
 }

@@ -8,8 +8,9 @@ import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.userdetails.User;
 
 /**
- * A user signed in with a password, remembering the account's security version at that moment: a session whose
- * version is no longer the account's (role, enabled or password changed since) is ended at its next request.
+ * A user signed in with a password, remembering the account's security version at that
+ * moment: a session whose version is no longer the account's (role, enabled or password
+ * changed since) is ended at its next request.
  */
 final class SignedInUser extends User {
 

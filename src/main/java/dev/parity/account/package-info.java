@@ -1,7 +1,8 @@
 /**
- * Accounts: who may write, and how they sign in. Accounts are ordinary records (not append-only).
+ * Accounts: who may write, and how they sign in. Accounts are ordinary records (not
+ * append-only).
  */
-@ApplicationModule(allowedDependencies = {"audit", "run", "web"})
+@ApplicationModule(allowedDependencies = { "audit", "run", "web" })
 @NullMarked
 package dev.parity.account;
 

@@ -16,8 +16,9 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Records writes in the audit trail. A refused or failed write is recorded in a transaction of its own,
- * so that the entry stays while everything the write would have stored is rolled back.
+ * Records writes in the audit trail. A refused or failed write is recorded in a
+ * transaction of its own, so that the entry stays while everything the write would have
+ * stored is rolled back.
  */
 @Service
 public class AuditTrail {
@@ -33,13 +34,19 @@ public class AuditTrail {
 			String outcome, @Nullable String detail, @Nullable String remote) {
 	}
 
-	/** Records a write that was done, in the caller's transaction (so it is stored only if the write is). */
+	/**
+	 * Records a write that was done, in the caller's transaction (so it is stored only if
+	 * the write is).
+	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public void done(String action, @Nullable String subject, @Nullable String detail) {
 		insert(action, subject, "done", detail);
 	}
 
-	/** Records a write that was refused or failed, whatever happens to the caller's transaction. */
+	/**
+	 * Records a write that was refused or failed, whatever happens to the caller's
+	 * transaction.
+	 */
 	@Transactional(propagation = Propagation.REQUIRES_NEW)
 	public void refused(String action, @Nullable String subject, String why) {
 		insert(action, subject, "refused", why.length() > 2000 ? why.substring(0, 2000) + "…" : why);
@@ -52,19 +59,23 @@ public class AuditTrail {
 				where (cast(? as text) is null or username = ?) and (cast(? as text) is null or action = ?)
 				order by at desc, id desc limit ?""")
 			.params(username, username, action, action, limit)
-			.query((rs, n) -> new AuditEvent(rs.getLong("id"), rs.getTimestamp("at").toInstant(), rs.getString("username"),
-					rs.getString("action"), rs.getString("subject"), rs.getString("outcome"), rs.getString("detail"),
-					rs.getString("remote")))
+			.query((rs, n) -> new AuditEvent(rs.getLong("id"), rs.getTimestamp("at").toInstant(),
+					rs.getString("username"), rs.getString("action"), rs.getString("subject"), rs.getString("outcome"),
+					rs.getString("detail"), rs.getString("remote")))
 			.list();
 	}
 
 	private void insert(String action, @Nullable String subject, String outcome, @Nullable String detail) {
-		jdbc.sql("insert into audit_event (username, action, subject, outcome, detail, remote) values (?, ?, ?, ?, ?, ?)")
+		jdbc.sql(
+				"insert into audit_event (username, action, subject, outcome, detail, remote) values (?, ?, ?, ?, ?, ?)")
 			.params(currentUser(), action, text(subject), outcome, text(detail), remoteAddress())
 			.update();
 	}
 
-	/** PostgreSQL refuses a NUL character in text: what users wrote is stored with it escaped. */
+	/**
+	 * PostgreSQL refuses a NUL character in text: what users wrote is stored with it
+	 * escaped.
+	 */
 	private static @Nullable String text(@Nullable String value) {
 		return value == null ? null : value.replace("\u0000", "\\u0000");
 	}

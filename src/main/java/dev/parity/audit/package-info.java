@@ -1,5 +1,6 @@
 /**
- * The audit trail: every write, and every refused one, with who, when, what and from where. Append-only.
+ * The audit trail: every write, and every refused one, with who, when, what and from
+ * where. Append-only.
  */
 @ApplicationModule(allowedDependencies = {})
 @NullMarked

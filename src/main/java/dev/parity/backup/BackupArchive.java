@@ -26,21 +26,25 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * An uploaded backup, checked before anything is stored: it is a {@value Backups#FORMAT} zip, every file the
- * manifest names is there with the size and SHA-256 it names, every run has its cells, and what the manifest claims
- * is consistent (see {@link #check}).
+ * An uploaded backup, checked before anything is stored: it is a {@value Backups#FORMAT}
+ * zip, every file the manifest names is there with the size and SHA-256 it names, every
+ * run has its cells, and what the manifest claims is consistent (see {@link #check}).
  */
 final class BackupArchive implements Closeable {
 
 	private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
 	/**
-	 * An entry larger than this is refused before it is read into memory: an eighth of the heap, at most 1 GiB (the
-	 * uploads the entries were are at most {@code parity.limits.max-request-size}, 128 MB by default).
+	 * An entry larger than this is refused before it is read into memory: an eighth of
+	 * the heap, at most 1 GiB (the uploads the entries were are at most
+	 * {@code parity.limits.max-request-size}, 128 MB by default).
 	 */
 	static final long MAX_ENTRY = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 8);
 
-	/** Read in pieces of this size, so that checking an entry holds no more than one piece. */
+	/**
+	 * Read in pieces of this size, so that checking an entry holds no more than one
+	 * piece.
+	 */
 	private static final int CHUNK = 64 << 10;
 
 	private final ZipFile zip;
@@ -59,7 +63,8 @@ final class BackupArchive implements Closeable {
 
 	/**
 	 * Opens and checks an archive.
-	 * @throws BackupRejected when it is not a backup, is damaged, or was made by a newer Parity than {@code schemaVersion}
+	 * @throws BackupRejected when it is not a backup, is damaged, or was made by a newer
+	 * Parity than {@code schemaVersion}
 	 */
 	static BackupArchive open(Path path, JsonMapper json, String schemaVersion) {
 		ZipFile zip;
@@ -108,10 +113,12 @@ final class BackupArchive implements Closeable {
 	}
 
 	/**
-	 * What the archive claims must hold before anything is stored: every file is present and hashes to the SHA-256
-	 * its row records; a run uploaded as one document is identified by that document's SHA-256; ids are well-formed
-	 * and unique; every reference (caveat, status change, publication, retraction, control link) names a run, caveat or
-	 * publication of the archive; and the counts in the manifest are what it holds. Authors and dates are kept as they are.
+	 * What the archive claims must hold before anything is stored: every file is present
+	 * and hashes to the SHA-256 its row records; a run uploaded as one document is
+	 * identified by that document's SHA-256; ids are well-formed and unique; every
+	 * reference (caveat, status change, publication, retraction, control link) names a
+	 * run, caveat or publication of the archive; and the counts in the manifest are what
+	 * it holds. Authors and dates are kept as they are.
 	 */
 	private void check() throws IOException {
 		for (String kind : List.of("caveats", "hypothesis_status", "publications", "retractions", "audit_events")) {
@@ -152,8 +159,8 @@ final class BackupArchive implements Closeable {
 				if (!id.equals(fileRow.path("run_id").asString("")) || fileRow.path("position").asInt(-1) != position
 						|| !path.equals(file.path("path").asString(""))) {
 					throw inconsistent("file " + position + " of run '" + id + "' is listed as "
-							+ quote(file.path("path").asString("")) + " of run " + quote(fileRow.path("run_id").asString(""))
-							+ " at position " + fileRow.path("position"));
+							+ quote(file.path("path").asString("")) + " of run "
+							+ quote(fileRow.path("run_id").asString("")) + " at position " + fileRow.path("position"));
 				}
 				verify(file);
 				onlyFile = position == 0 ? fileRow.path("sha256").asString() : null;
@@ -162,7 +169,8 @@ final class BackupArchive implements Closeable {
 			if (position == 0) {
 				throw inconsistent("run '" + id + "' has no uploaded file");
 			}
-			// A run uploaded as one document is identified by that document's bytes: a changed document is a forgery.
+			// A run uploaded as one document is identified by that document's bytes: a
+			// changed document is a forgery.
 			if (onlyFile != null && !onlyFile.equals(row.path("upload_sha256").asString())) {
 				throw inconsistent("the document of run '" + id + "' does not hash to the run's upload SHA-256");
 			}
@@ -182,7 +190,8 @@ final class BackupArchive implements Closeable {
 		for (JsonNode publication : manifest.path("publications")) {
 			String where = "publication '" + publication.path("id").asString() + "'";
 			references(publication, where, runs, "baseline_id", "contender_id");
-			// A publication of several contenders lists all their runs (no foreign key holds them: check them here).
+			// A publication of several contenders lists all their runs (no foreign key
+			// holds them: check them here).
 			for (JsonNode contender : publication.path("contenders")) {
 				if (!runs.contains(contender.asString(""))) {
 					throw inconsistent(where + " refers to " + quote(contender.asString(contender.toString()))
@@ -225,9 +234,9 @@ final class BackupArchive implements Closeable {
 	}
 
 	/**
-	 * Checks the control links, when the archive holds them (one made before they were backed up holds no list and
-	 * counts none): ids well-formed and unique, the control and both sides of its comparison runs of the archive,
-	 * each declaration once.
+	 * Checks the control links, when the archive holds them (one made before they were
+	 * backed up holds no list and counts none): ids well-formed and unique, the control
+	 * and both sides of its comparison runs of the archive, each declaration once.
 	 * @return how many there are, or {@literal null} for an archive without control links
 	 */
 	private @Nullable Long controlLinks(Set<String> runs, JsonNode counts) {
@@ -298,7 +307,10 @@ final class BackupArchive implements Closeable {
 		return new BackupRejected("inconsistent archive, nothing was restored: " + problem);
 	}
 
-	/** A value from the archive as it can be shown in a message: quoted, short, without control characters. */
+	/**
+	 * A value from the archive as it can be shown in a message: quoted, short, without
+	 * control characters.
+	 */
 	private static String quote(String value) {
 		String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
 		StringBuilder out = new StringBuilder("'");
@@ -322,7 +334,10 @@ final class BackupArchive implements Closeable {
 		return manifest;
 	}
 
-	/** The runs, one at a time, each with its file contents and cells (checked again as they are read). */
+	/**
+	 * The runs, one at a time, each with its file contents and cells (checked again as
+	 * they are read).
+	 */
 	List<JsonNode> runEntries() {
 		List<JsonNode> runs = new ArrayList<>();
 		manifest.path("runs").forEach(runs::add);
@@ -360,8 +375,8 @@ final class BackupArchive implements Closeable {
 	}
 
 	/**
-	 * Checks a file's size and SHA-256 against the manifest, reading it in pieces: nothing of it is held, and no more
-	 * than its declared size is inflated.
+	 * Checks a file's size and SHA-256 against the manifest, reading it in pieces:
+	 * nothing of it is held, and no more than its declared size is inflated.
 	 */
 	private void verify(JsonNode file) throws IOException {
 		String path = file.path("path").asString("");
@@ -376,7 +391,8 @@ final class BackupArchive implements Closeable {
 				read += n;
 			}
 		}
-		if (read != size || !HexFormat.of().formatHex(sha256.digest()).equals(file.path("row").path("sha256").asString())) {
+		if (read != size
+				|| !HexFormat.of().formatHex(sha256.digest()).equals(file.path("row").path("sha256").asString())) {
 			throw mismatch(path);
 		}
 	}
@@ -405,7 +421,10 @@ final class BackupArchive implements Closeable {
 		return entry;
 	}
 
-	/** The size the manifest gives a file, refused beyond {@link #MAX_ENTRY} before anything of it is read. */
+	/**
+	 * The size the manifest gives a file, refused beyond {@link #MAX_ENTRY} before
+	 * anything of it is read.
+	 */
 	private long declaredSize(JsonNode file, String path) {
 		entry(path);
 		long size = file.path("row").path("size_bytes").asLong(-1);
@@ -418,7 +437,10 @@ final class BackupArchive implements Closeable {
 		return size;
 	}
 
-	/** An entry's bytes, refused once more than {@link #MAX_ENTRY} come out (whatever size its header declares). */
+	/**
+	 * An entry's bytes, refused once more than {@link #MAX_ENTRY} come out (whatever size
+	 * its header declares).
+	 */
 	private static byte[] upToLimit(InputStream in, String path) throws IOException {
 		byte[] content = in.readNBytes((int) MAX_ENTRY);
 		if (content.length == MAX_ENTRY && in.read() >= 0) {
@@ -446,7 +468,9 @@ final class BackupArchive implements Closeable {
 		}
 	}
 
-	/** Whether version {@code a} (e.g. {@code 3} or {@code 3.1}) is newer than {@code b}. */
+	/**
+	 * Whether version {@code a} (e.g. {@code 3} or {@code 3.1}) is newer than {@code b}.
+	 */
 	static boolean newer(String a, String b) {
 		String[] x = a.split("\\.");
 		String[] y = b.split("\\.");

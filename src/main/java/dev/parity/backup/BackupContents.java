@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * How many records of each kind an instance or an archive holds, e.g. {@code runs=12, caveats=3}.
+ * How many records of each kind an instance or an archive holds, e.g.
+ * {@code runs=12, caveats=3}.
  *
  * @param counts records by kind, in the archive's order, must not be {@literal null}
  */
@@ -25,16 +26,19 @@ public record BackupContents(Map<String, Long> counts) {
 	}
 
 	/**
-	 * Whether there is nothing of the record: no run, caveat, status change, publication, retraction or control link.
+	 * Whether there is nothing of the record: no run, caveat, status change, publication,
+	 * retraction or control link.
 	 */
 	public boolean emptyRecord() {
-		return get("runs") + get("files") + get("cells") + get("caveats") + get("hypothesis_status") + get("publications")
-				+ get("retractions") + get("control_links") == 0;
+		return get("runs") + get("files") + get("cells") + get("caveats") + get("hypothesis_status")
+				+ get("publications") + get("retractions") + get("control_links") == 0;
 	}
 
 	@Override
 	public String toString() {
-		return counts.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().replace('_', ' '))
+		return counts.entrySet()
+			.stream()
+			.map(e -> e.getValue() + " " + e.getKey().replace('_', ' '))
 			.collect(Collectors.joining(", "));
 	}
 

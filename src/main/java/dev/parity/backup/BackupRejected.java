@@ -1,8 +1,8 @@
 package dev.parity.backup;
 
 /**
- * An archive that cannot be restored: not a Parity backup, damaged (a file does not match its checksum), from a newer
- * Parity, or inconsistent. Nothing of it is stored.
+ * An archive that cannot be restored: not a Parity backup, damaged (a file does not match
+ * its checksum), from a newer Parity, or inconsistent. Nothing of it is stored.
  */
 public class BackupRejected extends RuntimeException {
 

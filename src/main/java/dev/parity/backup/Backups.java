@@ -24,10 +24,12 @@ import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Writes the whole record as one zip ({@value #FORMAT}): {@code manifest.json} with every row as PostgreSQL holds it
- * (runs, caveats, hypothesis status changes, publications, retractions, control links, the audit trail), then per run its cells'
- * rows ({@code runs/<id>/cells.json}) and its uploaded files byte for byte ({@code runs/<id>/files/<position>}).
- * Read in one snapshot, so uploads going on meanwhile are either wholly in it or not at all.
+ * Writes the whole record as one zip ({@value #FORMAT}): {@code manifest.json} with every
+ * row as PostgreSQL holds it (runs, caveats, hypothesis status changes, publications,
+ * retractions, control links, the audit trail), then per run its cells' rows
+ * ({@code runs/<id>/cells.json}) and its uploaded files byte for byte
+ * ({@code runs/<id>/files/<position>}). Read in one snapshot, so uploads going on
+ * meanwhile are either wholly in it or not at all.
  */
 @Service
 public class Backups {
@@ -106,8 +108,10 @@ public class Backups {
 		manifest.set("control_links", array("select to_jsonb(t) from control_link t order by declared_at, id"));
 		manifest.set("audit_events", array("select to_jsonb(t) from audit_event t order by id"));
 		manifest.set("saved_formats", array("select to_jsonb(t) from saved_format t order by name, version"));
-		// History: series and their runs, settings, alerts with their status records and confirmation reruns, webhooks (without their URL and
-		// signing secret: an admin registers them again) and the delivery log. Analyses are recomputed, not kept.
+		// History: series and their runs, settings, alerts with their status records and
+		// confirmation reruns, webhooks (without their URL and
+		// signing secret: an admin registers them again) and the delivery log. Analyses
+		// are recomputed, not kept.
 		ObjectNode history = manifest.putObject("history");
 		history.set("series", array("select to_jsonb(t) from series t order by id"));
 		history.set("series_run", array("select to_jsonb(t) from series_run t order by series_id, run_id"));
@@ -115,21 +119,28 @@ public class Backups {
 		history.set("alert", array("select to_jsonb(t) from alert t order by created_at, id"));
 		history.set("alert_status", array("select to_jsonb(t) from alert_status t order by id"));
 		history.set("alert_confirmation", array("select to_jsonb(t) from alert_confirmation t order by linked_at, id"));
-		history.set("webhook", array("select to_jsonb(t) || '{\"url\": \"\", \"signing_secret\": \"\"}'::jsonb from webhook t order by id"));
+		history.set("webhook", array(
+				"select to_jsonb(t) || '{\"url\": \"\", \"signing_secret\": \"\"}'::jsonb from webhook t order by id"));
 		history.set("webhook_delivery", array("select to_jsonb(t) from webhook_delivery t order by id"));
 		history.set("webhook_attempt", array("select to_jsonb(t) from webhook_attempt t order by id"));
 		try {
 			ZipOutputStream zip = new ZipOutputStream(out, StandardCharsets.UTF_8);
 			entry(zip, MANIFEST, json.writeValueAsBytes(manifest));
 			for (String id : runIds) {
-				entry(zip, cellsPath(id), jdbc.sql("""
-						select coalesce(jsonb_agg(to_jsonb(c) order by c.position), '[]'::jsonb)::text
-						from cell c where c.run_id = ?""").param(id).query(String.class).single()
-					.getBytes(StandardCharsets.UTF_8));
+				entry(zip, cellsPath(id),
+						jdbc.sql("""
+								select coalesce(jsonb_agg(to_jsonb(c) order by c.position), '[]'::jsonb)::text
+								from cell c where c.run_id = ?""")
+							.param(id)
+							.query(String.class)
+							.single()
+							.getBytes(StandardCharsets.UTF_8));
 				for (JsonNode file : files.getOrDefault(id, List.of())) {
 					int position = file.path("position").asInt();
 					byte[] content = jdbc.sql("select content from run_file where run_id = ? and position = ?")
-						.params(id, position).query(byte[].class).single();
+						.params(id, position)
+						.query(byte[].class)
+						.single();
 					entry(zip, filePath(id, position), content);
 				}
 			}
@@ -148,7 +159,10 @@ public class Backups {
 		audit.done("export-backup", null, contents.toString());
 	}
 
-	/** The version of the newest migration applied: an archive is restored only by a Parity at least as new. */
+	/**
+	 * The version of the newest migration applied: an archive is restored only by a
+	 * Parity at least as new.
+	 */
 	String schemaVersion() {
 		return jdbc.sql("""
 				select version from flyway_schema_history where success and version is not null

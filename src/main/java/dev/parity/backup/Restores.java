@@ -21,9 +21,11 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Restores a backup into an empty instance, in one transaction: every run with its id, upload time, uploader, rows
- * and files, then caveats, status changes, publications, retractions, control links and the audit trail. The archive is checked
- * before anything is written; the instance is locked against uploads meanwhile; anything wrong stores nothing.
+ * Restores a backup into an empty instance, in one transaction: every run with its id,
+ * upload time, uploader, rows and files, then caveats, status changes, publications,
+ * retractions, control links and the audit trail. The archive is checked before anything
+ * is written; the instance is locked against uploads meanwhile; anything wrong stores
+ * nothing.
  */
 @Service
 public class Restores {
@@ -51,12 +53,14 @@ public class Restores {
 	}
 
 	/**
-	 * Restores the archive at {@code path}, and records in the audit trail who restored what, from which archive.
+	 * Restores the archive at {@code path}, and records in the audit trail who restored
+	 * what, from which archive.
 	 * @param archiveName the name the archive was uploaded under, for the audit trail
 	 * @return what was restored
-	 * @throws BackupRejected when the archive is not a backup, is damaged or inconsistent (nothing is stored)
-	 * @throws InstanceNotEmpty when this instance holds any run, caveat, status change, publication, retraction or
-	 * control link
+	 * @throws BackupRejected when the archive is not a backup, is damaged or inconsistent
+	 * (nothing is stored)
+	 * @throws InstanceNotEmpty when this instance holds any run, caveat, status change,
+	 * publication, retraction or control link
 	 */
 	public BackupContents restore(Path path, String archiveName) {
 		String name = archiveName.replaceAll("\\p{Cntrl}", "?");
@@ -68,8 +72,8 @@ public class Restores {
 			throw new UncheckedIOException(ex);
 		}
 		catch (DataIntegrityViolationException ex) {
-			BackupRejected rejected = new BackupRejected("the archive is inconsistent, nothing was restored: "
-					+ ex.getMostSpecificCause().getMessage(), ex);
+			BackupRejected rejected = new BackupRejected(
+					"the archive is inconsistent, nothing was restored: " + ex.getMostSpecificCause().getMessage(), ex);
 			audit.refused("restore-backup", name, rejected.getMessage());
 			throw rejected;
 		}
@@ -95,7 +99,8 @@ public class Restores {
 	}
 
 	private BackupContents restore(BackupArchive archive, String archiveName, String sha256) {
-		// Uploads and records wait until the restore commits; reading goes on. The application's database role may not
+		// Uploads and records wait until the restore commits; reading goes on. The
+		// application's database role may not
 		// lock append-only tables itself: a function of the schema's owner does (V13).
 		jdbc.sql("select 1 from parity_lock_append_only('run', 'run_file', 'cell', 'caveat', 'hypothesis_status',"
 				+ " 'publication', 'retraction', 'control_link')")
@@ -135,10 +140,13 @@ public class Restores {
 			}
 		}
 		for (String table : new String[] { "alert_status", "webhook", "webhook_delivery", "webhook_attempt" }) {
-			jdbc.sql("select setval(pg_get_serial_sequence('" + table + "', 'id'), greatest((select max(id) from " + table
-					+ "), 1))").query().singleRow();
+			jdbc.sql("select setval(pg_get_serial_sequence('" + table + "', 'id'), greatest((select max(id) from "
+					+ table + "), 1))")
+				.query()
+				.singleRow();
 		}
-		// The trail of this instance may have begun already (a refused upload): the archive's entries join it with
+		// The trail of this instance may have begun already (a refused upload): the
+		// archive's entries join it with
 		// new ids, in their order, and keep their times.
 		jdbc.sql("""
 				insert into audit_event (at, username, action, subject, outcome, detail, remote)
@@ -147,18 +155,24 @@ public class Restores {
 			.param(json.writeValueAsString(manifest.path("audit_events")))
 			.update();
 		for (String table : new String[] { "hypothesis_status", "retraction" }) {
-			jdbc.sql("select setval(pg_get_serial_sequence('" + table + "', 'id'), greatest((select max(id) from " + table
-					+ "), 1))").query().singleRow();
+			jdbc.sql("select setval(pg_get_serial_sequence('" + table + "', 'id'), greatest((select max(id) from "
+					+ table + "), 1))")
+				.query()
+				.singleRow();
 		}
 		BackupContents restored = backups.contents();
-		// Authors and dates stay as the archive has them; this entry says who restored them, and from what.
-		audit.done("restore-backup", archiveName, "from " + archiveName + " (SHA-256 " + sha256 + "), made "
-				+ manifest.path("created_at").asString("") + " by " + manifest.path("created_by").asString("")
-				+ ": " + archive.contents());
+		// Authors and dates stay as the archive has them; this entry says who restored
+		// them, and from what.
+		audit.done("restore-backup", archiveName,
+				"from " + archiveName + " (SHA-256 " + sha256 + "), made " + manifest.path("created_at").asString("")
+						+ " by " + manifest.path("created_by").asString("") + ": " + archive.contents());
 		return restored;
 	}
 
-	/** Inserts rows as the backup holds them ({@code to_jsonb} of each): the same ids and values. */
+	/**
+	 * Inserts rows as the backup holds them ({@code to_jsonb} of each): the same ids and
+	 * values.
+	 */
 	private void insertAll(String table, JsonNode rows) {
 		jdbc.sql("insert into " + table + " select * from jsonb_populate_recordset(null::" + table + ", ?::jsonb)")
 			.param(json.writeValueAsString(rows))

@@ -16,8 +16,9 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The restore step of a run: its rows from a backup inserted exactly as they were stored. The ingest side writes runs
- * through {@code RunWriter}; this is the only other way in, and only into an empty instance ({@link Restores}).
+ * The restore step of a run: its rows from a backup inserted exactly as they were stored.
+ * The ingest side writes runs through {@code RunWriter}; this is the only other way in,
+ * and only into an empty instance ({@link Restores}).
  */
 @Repository
 class RunRestore {
@@ -42,12 +43,14 @@ class RunRestore {
 	}
 
 	/**
-	 * A run as a backup holds it: the rows of the run, of its files (without their content) and of its cells, as
-	 * PostgreSQL wrote them ({@code to_jsonb} of each row), and the files' content.
+	 * A run as a backup holds it: the rows of the run, of its files (without their
+	 * content) and of its cells, as PostgreSQL wrote them ({@code to_jsonb} of each row),
+	 * and the files' content.
 	 *
 	 * @param run the run's row, must not be {@literal null}
 	 * @param files the rows of its files, in position order, must not be {@literal null}
-	 * @param contents the content of each file, in the same order, must not be {@literal null}
+	 * @param contents the content of each file, in the same order, must not be
+	 * {@literal null}
 	 * @param cells the rows of its cells, as one JSON array, must not be {@literal null}
 	 */
 	record RestoredRun(JsonNode run, List<JsonNode> files, List<byte[]> contents, JsonNode cells) {
@@ -61,9 +64,10 @@ class RunRestore {
 	}
 
 	/**
-	 * Inserts a run from a backup exactly as it was stored: the same id, upload time and uploader, the same rows (ids
-	 * included). Only for restoring into an empty instance, in the caller's transaction; it never changes a stored run
-	 * (the tables refuse that anyway), and a run whose id or upload exists already is refused by their keys.
+	 * Inserts a run from a backup exactly as it was stored: the same id, upload time and
+	 * uploader, the same rows (ids included). Only for restoring into an empty instance,
+	 * in the caller's transaction; it never changes a stored run (the tables refuse that
+	 * anyway), and a run whose id or upload exists already is refused by their keys.
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	RunId restore(RestoredRun run) {
@@ -83,12 +87,18 @@ class RunRestore {
 			.param(json.writeValueAsString(run.cells()))
 			.update();
 		// The rows kept their ids: later inserts must not take them again.
-		jdbc.sql("select setval(pg_get_serial_sequence('run_file', 'id'), (select max(id) from run_file))").query().singleRow();
-		jdbc.sql("select setval(pg_get_serial_sequence('cell', 'id'), greatest((select max(id) from cell), 1))").query()
+		jdbc.sql("select setval(pg_get_serial_sequence('run_file', 'id'), (select max(id) from run_file))")
+			.query()
 			.singleRow();
-		// What ingest derives from the samples, derived again from the samples restored (a backup does not hold it):
-		// comparisons of restored runs read these, as they do of uploaded ones. The bootstrap medians, as after an
-		// upload, are computed after the commit (BootstrapJobs); comparisons compute the same ones until then.
+		jdbc.sql("select setval(pg_get_serial_sequence('cell', 'id'), greatest((select max(id) from cell), 1))")
+			.query()
+			.singleRow();
+		// What ingest derives from the samples, derived again from the samples restored
+		// (a backup does not hold it):
+		// comparisons of restored runs read these, as they do of uploaded ones. The
+		// bootstrap medians, as after an
+		// upload, are computed after the commit (BootstrapJobs); comparisons compute the
+		// same ones until then.
 		List<Cell> cells = runs.find(id).orElseThrow().cells();
 		statistics.store(id, cells);
 		bootstraps.enqueue(id);

@@ -6,8 +6,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * A caveat or status change that cannot be recorded, with the reason (and, for a field of a request written wrong,
- * its path, e.g. {@code deciding_plan.changes[1].field}).
+ * A caveat or status change that cannot be recorded, with the reason (and, for a field of
+ * a request written wrong, its path, e.g. {@code deciding_plan.changes[1].field}).
  */
 public class CaveatRejected extends ResponseStatusException {
 
@@ -22,7 +22,10 @@ public class CaveatRejected extends ResponseStatusException {
 		this.path = path;
 	}
 
-	/** The path of the field written wrong, without {@code $.}; {@code null} when the reason is not one field's. */
+	/**
+	 * The path of the field written wrong, without {@code $.}; {@code null} when the
+	 * reason is not one field's.
+	 */
 	public @Nullable String path() {
 		return path;
 	}

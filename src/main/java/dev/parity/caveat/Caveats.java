@@ -25,7 +25,8 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.util.StringUtils;
 
 /**
- * Records caveats and hypothesis status changes (never editing one) and finds those of a run or a comparison.
+ * Records caveats and hypothesis status changes (never editing one) and finds those of a
+ * run or a comparison.
  */
 @Service
 public class Caveats {
@@ -53,14 +54,16 @@ public class Caveats {
 		this.events = events;
 	}
 
-	/** Something changed in the record of these runs: computed views of them are stale. */
+	/**
+	 * Something changed in the record of these runs: computed views of them are stale.
+	 */
 	public record RecordChanged(Set<String> runIds) {
 	}
 
 	/**
 	 * Records a caveat, or a hypothesis (which starts {@code suspected}).
-	 *
-	 * @throws CaveatRejected when the text is empty or too long, or the target does not exist
+	 * @throws CaveatRejected when the text is empty or too long, or the target does not
+	 * exist
 	 */
 	@Transactional
 	public Caveat add(Caveat.Target target, String text, @Nullable String decidingExperiment, String user) {
@@ -68,10 +71,11 @@ public class Caveats {
 	}
 
 	/**
-	 * Records a caveat, or a hypothesis (which starts {@code suspected}) whose deciding experiment is text, a
-	 * structured plan (the changes of a control plan, already checked by {@link DecidingPlan}), or both.
-	 *
-	 * @throws CaveatRejected when the text is empty or too long, or the target does not exist
+	 * Records a caveat, or a hypothesis (which starts {@code suspected}) whose deciding
+	 * experiment is text, a structured plan (the changes of a control plan, already
+	 * checked by {@link DecidingPlan}), or both.
+	 * @throws CaveatRejected when the text is empty or too long, or the target does not
+	 * exist
 	 */
 	@Transactional
 	public Caveat add(Caveat.Target target, String text, @Nullable String decidingExperiment,
@@ -82,8 +86,8 @@ public class Caveats {
 			required(decidingExperiment, "the deciding experiment");
 		}
 		checkTarget(target);
-		String experiment = !hypothesis ? null
-				: StringUtils.hasText(decidingExperiment) ? decidingExperiment.strip() : DecidingPlan.summary(decidingPlan);
+		String experiment = !hypothesis ? null : StringUtils.hasText(decidingExperiment) ? decidingExperiment.strip()
+				: DecidingPlan.summary(decidingPlan);
 		String plan = decidingPlan.isEmpty() ? null
 				: json.writeValueAsString(java.util.Map.of("changes", decidingPlan));
 		String id = RunId.random().value();
@@ -92,10 +96,12 @@ public class Caveats {
 				                    deciding_experiment, deciding_plan, created_by)
 				values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)""")
 			.params(id, target.runId(), target.baselineId(), target.contenderId(), blankToNull(target.cellAnchor()),
-					blankToNull(target.metric()), cleanText, hypothesis ? "hypothesis" : "caveat", experiment, plan, user)
+					blankToNull(target.metric()), cleanText, hypothesis ? "hypothesis" : "caveat", experiment, plan,
+					user)
 			.update();
 		if (hypothesis) {
-			jdbc.sql("insert into hypothesis_status (caveat_id, status, reason, created_by) values (?, 'suspected', ?, ?)")
+			jdbc.sql(
+					"insert into hypothesis_status (caveat_id, status, reason, created_by) values (?, 'suspected', ?, ?)")
 				.params(id, "stated", user)
 				.update();
 		}
@@ -106,8 +112,8 @@ public class Caveats {
 
 	/**
 	 * Appends a status change to a hypothesis.
-	 *
-	 * @throws CaveatRejected when it is not a hypothesis, the status is unknown, the reason empty, or the deciding run unknown
+	 * @throws CaveatRejected when it is not a hypothesis, the status is unknown, the
+	 * reason empty, or the deciding run unknown
 	 */
 	@Transactional
 	public Caveat changeStatus(String caveatId, String status, String reason, @Nullable String decidedBy, String user) {
@@ -123,18 +129,19 @@ public class Caveats {
 		if (decidingRun != null && (!RunId.isValid(decidingRun) || !runs.exists(new RunId(decidingRun)))) {
 			throw new CaveatRejected("no run with id '" + decidingRun + "' to have decided it");
 		}
-		jdbc.sql("insert into hypothesis_status (caveat_id, status, reason, decided_by, created_by) values (?, ?, ?, ?, ?)")
+		jdbc.sql(
+				"insert into hypothesis_status (caveat_id, status, reason, decided_by, created_by) values (?, ?, ?, ?, ?)")
 			.params(caveatId, status, cleanReason, decidingRun, user)
 			.update();
 		events.publishEvent(new RecordChanged(involvedRuns(caveat.target())));
-		audit.done("change-hypothesis-status", caveatId, status + (decidingRun == null ? "" : ", decided by run " + decidingRun));
+		audit.done("change-hypothesis-status", caveatId,
+				status + (decidingRun == null ? "" : ", decided by run " + decidingRun));
 		return find(caveatId).orElseThrow();
 	}
 
 	/**
-	 * Declares a run the experiment of a hypothesis: a status change that names it, the status staying what it was.
-	 * Declaring the same run again changes nothing.
-	 *
+	 * Declares a run the experiment of a hypothesis: a status change that names it, the
+	 * status staying what it was. Declaring the same run again changes nothing.
 	 * @throws CaveatNotFoundException when there is no such caveat
 	 * @throws CaveatRejected when it is not a hypothesis or the run is unknown
 	 */
@@ -173,7 +180,10 @@ public class Caveats {
 		return load("c.run_id = ?", runId);
 	}
 
-	/** The caveats on a comparison of these two runs (whole, cells, cell × metric), oldest first. */
+	/**
+	 * The caveats on a comparison of these two runs (whole, cells, cell × metric), oldest
+	 * first.
+	 */
 	public List<Caveat> forComparison(String baselineId, String contenderId) {
 		return load("c.baseline_id = ? and c.contender_id = ?", baselineId, contenderId);
 	}
@@ -199,11 +209,13 @@ public class Caveats {
 			.query((ResultSet rs) -> {
 				history.computeIfAbsent(rs.getString("caveat_id"), k -> new ArrayList<>())
 					.add(new Caveat.StatusChange(rs.getString("status"), rs.getString("reason"),
-							rs.getString("decided_by"), rs.getString("experiment"), rs.getTimestamp("created_at").toInstant(), rs.getString("created_by")));
+							rs.getString("decided_by"), rs.getString("experiment"),
+							rs.getTimestamp("created_at").toInstant(), rs.getString("created_by")));
 			});
 		List<Caveat> result = new ArrayList<>();
-		caveats.values().forEach(c -> result.add(new Caveat(c.id(), c.target(), c.text(), c.hypothesis(),
-				c.decidingExperiment(), c.decidingPlan(), c.createdAt(), c.createdBy(), history.getOrDefault(c.id(), List.of()))));
+		caveats.values()
+			.forEach(c -> result.add(new Caveat(c.id(), c.target(), c.text(), c.hypothesis(), c.decidingExperiment(),
+					c.decidingPlan(), c.createdAt(), c.createdBy(), history.getOrDefault(c.id(), List.of()))));
 		return result;
 	}
 
@@ -212,7 +224,8 @@ public class Caveats {
 				new Caveat.Target(rs.getString("run_id"), rs.getString("baseline_id"), rs.getString("contender_id"),
 						rs.getString("cell_anchor"), rs.getString("metric")),
 				rs.getString("text"), "hypothesis".equals(rs.getString("kind")), rs.getString("deciding_experiment"),
-				plan(rs.getString("deciding_plan")), rs.getTimestamp("created_at").toInstant(), rs.getString("created_by"), history);
+				plan(rs.getString("deciding_plan")), rs.getTimestamp("created_at").toInstant(),
+				rs.getString("created_by"), history);
 	}
 
 	/** A stored plan's changes, read back as they were checked. */
@@ -240,7 +253,10 @@ public class Caveats {
 			}
 		}
 		String anchor = blankToNull(target.cellAnchor());
-		if (anchor != null && found.values().stream().flatMap(r -> r.cells().stream()).map(Cell::anchor)
+		if (anchor != null && found.values()
+			.stream()
+			.flatMap(r -> r.cells().stream())
+			.map(Cell::anchor)
 			.noneMatch(anchor::equals)) {
 			throw new CaveatRejected("no cell '" + anchor + "' in " + target.describe().replace(", " + anchor, ""));
 		}

@@ -13,9 +13,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A hypothesis's deciding experiment as a structured plan: the same changes as a comparison's control plan
- * ({@code {"changes": [{"rule", "field", "from", "to", "how", "check"}]}}), checked field by field; a plan written
- * wrong is refused with the path of what is wrong ({@code deciding_plan.changes[1].field}).
+ * A hypothesis's deciding experiment as a structured plan: the same changes as a
+ * comparison's control plan ({@code {"changes": [{"rule", "field", "from", "to", "how",
+ * "check"}]}}), checked field by field; a plan written wrong is refused with the path of
+ * what is wrong ({@code deciding_plan.changes[1].field}).
  */
 public final class DecidingPlan {
 
@@ -26,7 +27,10 @@ public final class DecidingPlan {
 
 	private static final Set<String> CHECK_FIELDS = Set.of("measure", "target", "tolerance");
 
-	/** A path of the run document: {@code model.commit}, {@code engine.flags.kv-cache-dtype}, {@code cells[].output_tokens}. */
+	/**
+	 * A path of the run document: {@code model.commit},
+	 * {@code engine.flags.kv-cache-dtype}, {@code cells[].output_tokens}.
+	 */
 	private static final Pattern FIELD = Pattern.compile("(cells\\[\\]\\.)?[a-z_]+(\\.[A-Za-z0-9_.\\-]+)*");
 
 	private static final Pattern RULE = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
@@ -38,12 +42,12 @@ public final class DecidingPlan {
 
 	/**
 	 * The changes of a plan written as {@code {"changes": [...]}}.
-	 *
 	 * @throws CaveatRejected naming the path of the first thing written wrong
 	 */
 	public static List<ControlChange> parse(JsonNode plan, JsonMapper json) {
 		if (!plan.isObject()) {
-			throw rejected(PATH, "must be an object {\"changes\": [{\"rule\", \"field\", \"from\", \"to\", \"how\", \"check\"}]}");
+			throw rejected(PATH,
+					"must be an object {\"changes\": [{\"rule\", \"field\", \"from\", \"to\", \"how\", \"check\"}]}");
 		}
 		for (String name : plan.propertyNames()) {
 			if (!name.equals("changes")) {
@@ -72,8 +76,8 @@ public final class DecidingPlan {
 
 	/**
 	 * The changes of a plan written in a form's text box; none when it is blank.
-	 *
-	 * @throws CaveatRejected when it is not JSON, or naming the path of the first thing written wrong
+	 * @throws CaveatRejected when it is not JSON, or naming the path of the first thing
+	 * written wrong
 	 */
 	public static List<ControlChange> parse(@Nullable String text, JsonMapper json) {
 		if (text == null || text.isBlank()) {
@@ -89,7 +93,10 @@ public final class DecidingPlan {
 		return parse(plan, json);
 	}
 
-	/** The plan in words, for where a hypothesis's experiment is shown as text: "make the run again with …". */
+	/**
+	 * The plan in words, for where a hypothesis's experiment is shown as text: "make the
+	 * run again with …".
+	 */
 	public static String summary(List<ControlChange> changes) {
 		StringBuilder text = new StringBuilder("Make the run again with ");
 		for (int i = 0; i < changes.size(); i++) {
@@ -105,13 +112,14 @@ public final class DecidingPlan {
 		}
 		for (String name : node.propertyNames()) {
 			if (!CHANGE_FIELDS.contains(name)) {
-				throw rejected(at + "." + name, "is not a field of a change (" + String.join(", ", List.of("rule", "field",
-						"from", "to", "how", "check")) + ")");
+				throw rejected(at + "." + name, "is not a field of a change ("
+						+ String.join(", ", List.of("rule", "field", "from", "to", "how", "check")) + ")");
 			}
 		}
 		String rule = text(node, at, "rule");
 		if (!RULE.matcher(rule).matches()) {
-			throw rejected(at + ".rule", "'" + rule + "' is not a rule's id (lower case words joined by '-', e.g. checkpoint-differs)");
+			throw rejected(at + ".rule",
+					"'" + rule + "' is not a rule's id (lower case words joined by '-', e.g. checkpoint-differs)");
 		}
 		String field = text(node, at, "field");
 		if (!FIELD.matcher(field).matches()) {
@@ -158,7 +166,8 @@ public final class DecidingPlan {
 		}
 		String text = value.asString().strip();
 		if (text.length() > Caveats.MAX_TEXT || text.indexOf('\u0000') >= 0) {
-			throw rejected(at + "." + name, "is longer than " + Caveats.MAX_TEXT + " characters or holds a NUL character");
+			throw rejected(at + "." + name,
+					"is longer than " + Caveats.MAX_TEXT + " characters or holds a NUL character");
 		}
 		return text;
 	}

@@ -1,7 +1,8 @@
 /**
- * Caveats and hypotheses written by people, with the append-only history of each hypothesis's status.
+ * Caveats and hypotheses written by people, with the append-only history of each
+ * hypothesis's status.
  */
-@ApplicationModule(allowedDependencies = {"audit", "compare", "run"})
+@ApplicationModule(allowedDependencies = { "audit", "compare", "run" })
 @NullMarked
 package dev.parity.caveat;
 

@@ -6,7 +6,8 @@ import dev.parity.run.Cell;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code all-failed}: no cell has a completed request, and some failed or were cancelled. Greys everything.
+ * {@code all-failed}: no cell has a completed request, and some failed or were cancelled.
+ * Greys everything.
  */
 final class AllFailed implements RunRule, Remedy {
 
@@ -17,7 +18,10 @@ final class AllFailed implements RunRule, Remedy {
 		return ID;
 	}
 
-	/** The rerun side's requests made to complete; a side no control reruns whose requests all failed stays. */
+	/**
+	 * The rerun side's requests made to complete; a side no control reruns whose requests
+	 * all failed stays.
+	 */
 	@Override
 	public void settle(Settling plan) {
 		if (plan.canRerun() && plan.on(ID, plan.side())) {
@@ -40,8 +44,8 @@ final class AllFailed implements RunRule, Remedy {
 		String outcomes = failed == 0 ? Figures.number(cancelled) + " cancelled"
 				: cancelled == 0 ? Figures.number(failed) + " failed"
 						: Figures.number(failed) + " failed, " + Figures.number(cancelled) + " cancelled";
-		return List.of(Flag.greying(ID, "every request failed (" + outcomes + ")", "every request failed (" + outcomes + ", none completed in " + cells.size()
-				+ (cells.size() == 1 ? " cell" : " cells")
+		return List.of(Flag.greying(ID, "every request failed (" + outcomes + ")", "every request failed (" + outcomes
+				+ ", none completed in " + cells.size() + (cells.size() == 1 ? " cell" : " cells")
 				+ "): a healthy server is not a working run — send one request with these settings and fix what it returns before measuring",
 				context.metrics().all()));
 	}

@@ -1,8 +1,8 @@
 package dev.parity.compare;
 
 /**
- * A difference no rerun of the measured side can remove (the systems compared, a reference's cancelled cells or
- * harness), with the reason.
+ * A difference no rerun of the measured side can remove (the systems compared, a
+ * reference's cancelled cells or harness), with the reason.
  *
  * @param rule the rule whose flag stays
  * @param why why no control run removes it

@@ -20,8 +20,8 @@ final class CellMeasures {
 	}
 
 	/**
-	 * The median output tokens per request: the cell's own median, else the interpolated median of its completed
-	 * samples. Never the mean, never the declared length.
+	 * The median output tokens per request: the cell's own median, else the interpolated
+	 * median of its completed samples. Never the mean, never the declared length.
 	 */
 	static Optional<Double> medianOutputTokens(Cell cell) {
 		Optional<Double> stated = cell.medianOutputTokens();
@@ -36,7 +36,9 @@ final class CellMeasures {
 		return perRequest.isEmpty() ? Optional.empty() : Optional.of(SampleStatistics.median(perRequest));
 	}
 
-	/** As {@link #medianOutputTokens(Cell)}, with the cell's sample statistics at hand. */
+	/**
+	 * As {@link #medianOutputTokens(Cell)}, with the cell's sample statistics at hand.
+	 */
 	static Optional<Double> medianOutputTokens(Cell cell, SampleSummary summary) {
 		Optional<Double> stated = cell.medianOutputTokens();
 		if (stated.isPresent()) {
@@ -45,12 +47,16 @@ final class CellMeasures {
 		return summary.outputTokens() == null ? Optional.empty() : Optional.of(summary.outputTokens().median());
 	}
 
-	/** The output tokens of each completed sample that records them, in completion order. */
+	/**
+	 * The output tokens of each completed sample that records them, in completion order.
+	 */
 	static List<Double> outputTokensPerRequest(Cell cell) {
 		return cell.samples().stream().filter(Sample::ok).map(Sample::outputTokens).filter(Objects::nonNull).toList();
 	}
 
-	/** The metrics a cell's samples record (of any status), in order of first appearance. */
+	/**
+	 * The metrics a cell's samples record (of any status), in order of first appearance.
+	 */
 	static Collection<String> sampleMetrics(Cell cell) {
 		SampleSummary stored = cell.statistics();
 		if (stored != null) {
@@ -61,7 +67,10 @@ final class CellMeasures {
 		return names;
 	}
 
-	/** Whether requests completed: the count says so, or, when the count is unknown, metric values exist. */
+	/**
+	 * Whether requests completed: the count says so, or, when the count is unknown,
+	 * metric values exist.
+	 */
 	static boolean completedRequests(Cell cell) {
 		Integer completed = cell.requests().completed();
 		return completed == null ? !cell.metrics().isEmpty() : completed > 0;

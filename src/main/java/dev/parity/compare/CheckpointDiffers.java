@@ -3,8 +3,8 @@ package dev.parity.compare;
 import java.util.List;
 
 /**
- * {@code checkpoint-differs}: the resolved commits differ. Greys everything, unless {@code vary=checkpoint} (then it
- * annotates): other weights are another model.
+ * {@code checkpoint-differs}: the resolved commits differ. Greys everything, unless
+ * {@code vary=checkpoint} (then it annotates): other weights are another model.
  */
 final class CheckpointDiffers implements ProvenanceRule, Remedy {
 
@@ -17,7 +17,10 @@ final class CheckpointDiffers implements ProvenanceRule, Remedy {
 		return ID;
 	}
 
-	/** The rerun side pinned to the other side's commit, unless the checkpoint is what the comparison varies. */
+	/**
+	 * The rerun side pinned to the other side's commit, unless the checkpoint is what the
+	 * comparison varies.
+	 */
 	@Override
 	public void settle(Settling plan) {
 		if (plan.settings().varies(VARIABLE)) {
@@ -30,9 +33,8 @@ final class CheckpointDiffers implements ProvenanceRule, Remedy {
 				return;
 			}
 			Object to = plan.value(plan.otherSide(), row.field());
-			plan.change(ID, row.field(), plan.value(plan.side(), row.field()), to,
-					"pin the model to the commit " + plan.name(plan.otherSide()) + " used: serve with --revision " + to
-							+ " and record that commit");
+			plan.change(ID, row.field(), plan.value(plan.side(), row.field()), to, "pin the model to the commit "
+					+ plan.name(plan.otherSide()) + " used: serve with --revision " + to + " and record that commit");
 		});
 	}
 
@@ -43,11 +45,13 @@ final class CheckpointDiffers implements ProvenanceRule, Remedy {
 					+ Checkpoints.describe(differences, Flag.CONTENDER);
 			String found = "checkpoints differ: " + commits;
 			if (context.settings().varies(VARIABLE)) {
-				return Flag.annotation(ID, "varied: " + commits, found + ": the variable this comparison sets out to vary (vary=checkpoint)");
+				return Flag.annotation(ID, "varied: " + commits,
+						found + ": the variable this comparison sets out to vary (vary=checkpoint)");
 			}
-			return Flag.greying(ID, "other weights: " + Checkpoints.commit(differences, Flag.BASELINE) + " vs "
-					+ Checkpoints.commit(differences, Flag.CONTENDER), found
-					+ ": other weights — pin both runs to the same commit, or compare with vary=checkpoint",
+			return Flag.greying(ID,
+					"other weights: " + Checkpoints.commit(differences, Flag.BASELINE) + " vs "
+							+ Checkpoints.commit(differences, Flag.CONTENDER),
+					found + ": other weights — pin both runs to the same commit, or compare with vary=checkpoint",
 					context.metrics().all());
 		}).stream().toList();
 	}

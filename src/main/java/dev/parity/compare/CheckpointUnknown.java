@@ -3,8 +3,9 @@ package dev.parity.compare;
 import java.util.List;
 
 /**
- * {@code checkpoint-unknown}: either side has no resolved commit, so the comparison cannot say it holds the weights
- * constant. Greys everything, whatever the comparison varies.
+ * {@code checkpoint-unknown}: either side has no resolved commit, so the comparison
+ * cannot say it holds the weights constant. Greys everything, whatever the comparison
+ * varies.
  */
 final class CheckpointUnknown implements ProvenanceRule, Remedy {
 
@@ -16,8 +17,8 @@ final class CheckpointUnknown implements ProvenanceRule, Remedy {
 	}
 
 	/**
-	 * The rerun side pinned to the other side's commit; a side no control reruns that records no commit cannot be
-	 * pinned afterwards.
+	 * The rerun side pinned to the other side's commit; a side no control reruns that
+	 * records no commit cannot be pinned afterwards.
 	 */
 	@Override
 	public void settle(Settling plan) {
@@ -41,10 +42,11 @@ final class CheckpointUnknown implements ProvenanceRule, Remedy {
 					: commit.baseline() == null ? "the baseline has no" : "the contender has no";
 			String side = commit.baseline() == null && commit.contender() == null ? "either side"
 					: commit.baseline() == null ? "baseline" : "contender";
-			return Flag.greying(ID, "no commit pinned (" + side + ")", unpinned + " resolved commit ("
-					+ Checkpoints.describe(differences, Flag.BASELINE) + " vs "
-					+ Checkpoints.describe(differences, Flag.CONTENDER)
-					+ "): this comparison cannot claim a checkpoint — pin the commit", context.metrics().all());
+			return Flag.greying(ID, "no commit pinned (" + side + ")",
+					unpinned + " resolved commit (" + Checkpoints.describe(differences, Flag.BASELINE) + " vs "
+							+ Checkpoints.describe(differences, Flag.CONTENDER)
+							+ "): this comparison cannot claim a checkpoint — pin the commit",
+					context.metrics().all());
 		}).stream().toList();
 	}
 

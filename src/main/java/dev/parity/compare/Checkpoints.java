@@ -5,8 +5,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A side's checkpoint as people quote it, read from the provenance diff: the short commit, with the requested
- * revision when it says something the commit does not ("main").
+ * A side's checkpoint as people quote it, read from the provenance diff: the short
+ * commit, with the requested revision when it says something the commit does not
+ * ("main").
  */
 final class Checkpoints {
 
@@ -32,8 +33,11 @@ final class Checkpoints {
 	}
 
 	private static @Nullable String value(List<ProvenanceDifference> differences, String field, String side) {
-		return differences.stream().filter(row -> row.field().equals(field)).findFirst()
-			.map(row -> Flag.BASELINE.equals(side) ? row.baseline() : row.contender()).orElse(null);
+		return differences.stream()
+			.filter(row -> row.field().equals(field))
+			.findFirst()
+			.map(row -> Flag.BASELINE.equals(side) ? row.baseline() : row.contender())
+			.orElse(null);
 	}
 
 }

@@ -14,38 +14,43 @@ import dev.parity.run.Provenance;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The thresholds, the compared statistic and the varied variable of a comparison (or of a run's checks), each
- * settable from the URL under its own name.
+ * The thresholds, the compared statistic and the varied variable of a comparison (or of a
+ * run's checks), each settable from the URL under its own name.
  *
  * @param band a cell is within the band when |ratio − 1| ≤ band ({@code band})
- * @param outputTolerance how far median output tokens may differ, from the other side or from the declaration
- * ({@code output_tolerance})
- * @param failureTolerance the fraction of a cell's requests that may fail or be cancelled ({@code failure_tolerance})
- * @param runaway a request longer than this many times the cell's median output runs away ({@code runaway})
- * @param spike a TTFT this many times that of a later, busier cell is a spike ({@code spike})
- * @param unstableCv the coefficient of variation of output tokens beyond which a cell is unstable
- * ({@code unstable_cv})
+ * @param outputTolerance how far median output tokens may differ, from the other side or
+ * from the declaration ({@code output_tolerance})
+ * @param failureTolerance the fraction of a cell's requests that may fail or be cancelled
+ * ({@code failure_tolerance})
+ * @param runaway a request longer than this many times the cell's median output runs away
+ * ({@code runaway})
+ * @param spike a TTFT this many times that of a later, busier cell is a spike
+ * ({@code spike})
+ * @param unstableCv the coefficient of variation of output tokens beyond which a cell is
+ * unstable ({@code unstable_cv})
  * @param skew a mean this many times the median is skewed ({@code skew})
  * @param outlierZ the robust z beyond which a sample is an outlier ({@code outlier_z})
- * @param warningFactor a cell this many times below an engine warning's limit cannot be explained by it
- * ({@code warning_factor})
- * @param implausible a ratio beyond this factor either way is implausible ({@code implausible})
- * @param stat the compared statistic: {@code median}, {@code mean}, {@code std}, {@code min}, {@code max} or a
- * percentile {@code p1} … {@code p99} ({@code stat})
- * @param vary the one variable the comparison varies, which is annotated rather than greyed ({@code vary})
+ * @param warningFactor a cell this many times below an engine warning's limit cannot be
+ * explained by it ({@code warning_factor})
+ * @param implausible a ratio beyond this factor either way is implausible
+ * ({@code implausible})
+ * @param stat the compared statistic: {@code median}, {@code mean}, {@code std},
+ * {@code min}, {@code max} or a percentile {@code p1} … {@code p99} ({@code stat})
+ * @param vary the one variable the comparison varies, which is annotated rather than
+ * greyed ({@code vary})
  * @param criticalFlags engine flags whose difference greys the comparison, normalised as
  * {@link Provenance.Engine#normaliseFlag} does ({@code critical_flags})
- * @param slo the service-level objectives goodput is counted against ({@code slo_ttft_s}, {@code slo_tpot_ms},
- * {@code slo_e2e_s}, {@code slo_share}); they grey nothing
+ * @param slo the service-level objectives goodput is counted against ({@code slo_ttft_s},
+ * {@code slo_tpot_ms}, {@code slo_e2e_s}, {@code slo_share}); they grey nothing
  */
 public record CompareSettings(double band, double outputTolerance, double failureTolerance, double runaway,
 		double spike, double unstableCv, double skew, double outlierZ, double warningFactor, double implausible,
 		String stat, String vary, Set<String> criticalFlags, ServiceLevels slo) {
 
 	/** Settings without service-level objectives. */
-	public CompareSettings(double band, double outputTolerance, double failureTolerance, double runaway,
-			double spike, double unstableCv, double skew, double outlierZ, double warningFactor, double implausible,
-			String stat, String vary, Set<String> criticalFlags) {
+	public CompareSettings(double band, double outputTolerance, double failureTolerance, double runaway, double spike,
+			double unstableCv, double skew, double outlierZ, double warningFactor, double implausible, String stat,
+			String vary, Set<String> criticalFlags) {
 		this(band, outputTolerance, failureTolerance, runaway, spike, unstableCv, skew, outlierZ, warningFactor,
 				implausible, stat, vary, criticalFlags, ServiceLevels.NONE);
 	}
@@ -81,15 +86,20 @@ public record CompareSettings(double band, double outputTolerance, double failur
 		criticalFlags = Collections.unmodifiableSet(flags);
 	}
 
-	/** The defaults of src/docs/design/PRODUCT.md: band ±10 %, median, {@code vary=system}. */
+	/**
+	 * The defaults of src/docs/design/PRODUCT.md: band ±10 %, median,
+	 * {@code vary=system}.
+	 */
 	public static CompareSettings defaults() {
 		return DEFAULTS;
 	}
 
 	/**
-	 * These settings with the URL's parameters applied. Unknown names are ignored, and so are blank values (an empty
-	 * form field keeps the setting); {@code critical_flags} is a comma list, {@code none} for no critical flag.
-	 * @throws IllegalArgumentException naming the parameter and what is wrong with its value
+	 * These settings with the URL's parameters applied. Unknown names are ignored, and so
+	 * are blank values (an empty form field keeps the setting); {@code critical_flags} is
+	 * a comma list, {@code none} for no critical flag.
+	 * @throws IllegalArgumentException naming the parameter and what is wrong with its
+	 * value
 	 */
 	public CompareSettings withOverrides(Map<String, String> query) {
 		if (query.isEmpty()) {
@@ -112,8 +122,9 @@ public record CompareSettings(double band, double outputTolerance, double failur
 	}
 
 	/**
-	 * Every threshold in force, the statistic, the varied variable and the critical flags, under their URL names;
-	 * then the service-level objectives that are set ({@link ServiceLevels#asMap()}).
+	 * Every threshold in force, the statistic, the varied variable and the critical
+	 * flags, under their URL names; then the service-level objectives that are set
+	 * ({@link ServiceLevels#asMap()}).
 	 */
 	public Map<String, Object> asMap() {
 		Map<String, Object> map = new LinkedHashMap<>();
@@ -134,7 +145,9 @@ public record CompareSettings(double band, double outputTolerance, double failur
 		return Collections.unmodifiableMap(map);
 	}
 
-	/** Whether a difference in this variable is the one the comparison sets out to show. */
+	/**
+	 * Whether a difference in this variable is the one the comparison sets out to show.
+	 */
 	public boolean varies(String variable) {
 		return vary.equals(variable);
 	}
@@ -188,8 +201,8 @@ public record CompareSettings(double band, double outputTolerance, double failur
 		}
 
 		private static final Map<String, Bound> BY_NAME = Map.of("band", FRACTION, "output_tolerance", FRACTION,
-				"failure_tolerance", SHARE, "runaway", FACTOR, "spike", FACTOR, "unstable_cv", FRACTION, "skew",
-				FACTOR, "outlier_z", FRACTION, "warning_factor", FACTOR, "implausible", FACTOR);
+				"failure_tolerance", SHARE, "runaway", FACTOR, "spike", FACTOR, "unstable_cv", FRACTION, "skew", FACTOR,
+				"outlier_z", FRACTION, "warning_factor", FACTOR, "implausible", FACTOR);
 
 		static double parse(String name, String raw) {
 			double value;
@@ -206,8 +219,8 @@ public record CompareSettings(double band, double outputTolerance, double failur
 		static void check(String name, double value, @Nullable String raw) {
 			Bound bound = BY_NAME.get(name);
 			if (!(value >= bound.min && value <= bound.max) || Double.isInfinite(value)) {
-				throw new IllegalArgumentException(
-						name + " must be " + bound.words + ", not '" + (raw == null ? Figures.number(value) : raw) + "'");
+				throw new IllegalArgumentException(name + " must be " + bound.words + ", not '"
+						+ (raw == null ? Figures.number(value) : raw) + "'");
 			}
 		}
 

@@ -10,7 +10,8 @@ import dev.parity.run.Params;
  *
  * @param params the cell's grid coordinates
  * @param anchor its anchor, e.g. {@code cell-concurrency-4--prompt_tokens-32768}
- * @param flags what was found at this cell: both runs' cell checks (with their side) and the comparison's cell checks
+ * @param flags what was found at this cell: both runs' cell checks (with their side) and
+ * the comparison's cell checks
  * @param metrics the metrics either side reports here, in catalogue order
  */
 public record ComparedCell(Params params, String anchor, List<Flag> flags, List<ComparedMetric> metrics) {

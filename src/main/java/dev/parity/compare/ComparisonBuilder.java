@@ -18,9 +18,10 @@ import dev.parity.stats.Verdict;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Builds a {@link Comparison} from two runs, or two groups of replicates: matches their cells on params, carries
- * every run's checks (computed with the comparison's settings), applies the comparison's rules, gives each
- * comparable ratio an interval and a verdict, and counts the headlines. Stateless.
+ * Builds a {@link Comparison} from two runs, or two groups of replicates: matches their
+ * cells on params, carries every run's checks (computed with the comparison's settings),
+ * applies the comparison's rules, gives each comparable ratio an interval and a verdict,
+ * and counts the headlines. Stateless.
  */
 public final class ComparisonBuilder {
 
@@ -38,9 +39,9 @@ public final class ComparisonBuilder {
 	}
 
 	/**
-	 * Compares two groups of replicates (a group of one is a single run): per cell, each side's value is the median
-	 * of its runs' values, a run whose own checks grey a metric there leaving its group for that metric.
-	 *
+	 * Compares two groups of replicates (a group of one is a single run): per cell, each
+	 * side's value is the median of its runs' values, a run whose own checks grey a
+	 * metric there leaving its group for that metric.
 	 * @param baselines the baseline's runs, replicates of each other, must not be empty
 	 * @param contenders the contender's runs, replicates of each other, must not be empty
 	 * @param medians where single runs' bootstrap medians come from
@@ -51,8 +52,9 @@ public final class ComparisonBuilder {
 	}
 
 	/**
-	 * As {@link #compare(List, List, CompareSettings, BootstrapMedians)}, each side keeping only its cells with the
-	 * fixed parameters' values, matched on the other coordinates; the runs' checks are those of the whole runs.
+	 * As {@link #compare(List, List, CompareSettings, BootstrapMedians)}, each side
+	 * keeping only its cells with the fixed parameters' values, matched on the other
+	 * coordinates; the runs' checks are those of the whole runs.
 	 */
 	public Comparison compare(List<Run> baselines, List<Run> contenders, CompareSettings settings,
 			BootstrapMedians medians, FixedParams baselineFixed, FixedParams contenderFixed) {
@@ -63,14 +65,16 @@ public final class ComparisonBuilder {
 		MetricScope scope = MetricScope.of(base, other);
 		ComparisonContext context = new ComparisonContext(settings, scope);
 		ReplicateGroup baseGroup = ReplicateGroup.of(baselines, Flag.BASELINE, settings, scope).fixed(baselineFixed);
-		ReplicateGroup otherGroup = ReplicateGroup.of(contenders, Flag.CONTENDER, settings, scope).fixed(contenderFixed);
+		ReplicateGroup otherGroup = ReplicateGroup.of(contenders, Flag.CONTENDER, settings, scope)
+			.fixed(contenderFixed);
 		List<ProvenanceDifference> provenance = ProvenanceDiff.between(base.provenance(), other.provenance(), settings);
 		List<Flag> flags = PROVENANCE_RULES.stream().flatMap(rule -> rule.check(provenance, context).stream()).toList();
-		List<String> metrics = scope.reportedBy(Stream.concat(baselines.stream(), contenders.stream())
-			.map(Run::document).toArray(RunDocument[]::new));
+		List<String> metrics = scope.reportedBy(
+				Stream.concat(baselines.stream(), contenders.stream()).map(Run::document).toArray(RunDocument[]::new));
 		// Flags about a whole run or the whole comparison, which concern every cell.
 		List<Flag> everywhere = Stream.of(flags, baseGroup.checks().run(), otherGroup.checks().run())
-			.flatMap(List::stream).toList();
+			.flatMap(List::stream)
+			.toList();
 		String seedRuns = baseGroup.ids() + baselineFixed.path() + "..." + otherGroup.ids() + contenderFixed.path();
 		boolean singleRuns = baselines.size() == 1 && contenders.size() == 1;
 
@@ -78,9 +82,11 @@ public final class ComparisonBuilder {
 		otherGroup.cells().forEach(cell -> unmatchedContender.put(cell.params(), cell));
 		List<ComparedCell> cells;
 		List<UnmatchedCell> unmatched = new ArrayList<>();
-		// What the headlines' intervals resample for groups, by metric: each comparable cell's value per run.
+		// What the headlines' intervals resample for groups, by metric: each comparable
+		// cell's value per run.
 		Map<String, List<double[][]>> runValues = new LinkedHashMap<>();
-		// Single runs: each comparable cell × metric's medians paired, drawn after the loop, several at once.
+		// Single runs: each comparable cell × metric's medians paired, drawn after the
+		// loop, several at once.
 		List<PairedDraw> draws = new ArrayList<>();
 		List<Drawing> drawing = new ArrayList<>();
 		for (ReplicateGroup.GroupCell cell : baseGroup.cells()) {
@@ -108,11 +114,12 @@ public final class ComparisonBuilder {
 								sampleMedians(cell, match, metric, settings.stat(), medians), seed));
 					}
 					else {
-						interval = Noise.overRuns(cell.values(metric, settings.stat()),
-								match.values(metric, settings.stat()), seed).orElse(null);
-						runValues.computeIfAbsent(metric, m -> new ArrayList<>()).add(new double[][] {
-								cell.valuesByRun(metric, settings.stat(), baselines),
-								match.valuesByRun(metric, settings.stat(), contenders) });
+						interval = Noise
+							.overRuns(cell.values(metric, settings.stat()), match.values(metric, settings.stat()), seed)
+							.orElse(null);
+						runValues.computeIfAbsent(metric, m -> new ArrayList<>())
+							.add(new double[][] { cell.valuesByRun(metric, settings.stat(), baselines),
+									match.valuesByRun(metric, settings.stat(), contenders) });
 					}
 				}
 				compared.add(judged(point, interval, settings.band()));
@@ -121,17 +128,21 @@ public final class ComparisonBuilder {
 		}
 		unmatchedContender.values()
 			.forEach(cell -> unmatched.add(new UnmatchedCell(Flag.CONTENDER, cell.params(), cell.anchor())));
-		// The draws are independent and seeded: drawing them in parallel gives the same numbers as one after the other.
-		// What the headlines' intervals resample for single runs, by metric: each comparable cell's resampled ratios.
+		// The draws are independent and seeded: drawing them in parallel gives the same
+		// numbers as one after the other.
+		// What the headlines' intervals resample for single runs, by metric: each
+		// comparable cell's resampled ratios.
 		draws.parallelStream().forEach(PairedDraw::draw);
 		Map<String, List<double[]>> resampledRatios = new LinkedHashMap<>();
 		for (PairedDraw draw : draws) {
 			resampledRatios.computeIfAbsent(draw.point.metric(), m -> new ArrayList<>()).add(draw.ratios);
-			// The same interval as Noise.overSamples over those medians and seed, from the same ratios.
+			// The same interval as Noise.overSamples over those medians and seed, from
+			// the same ratios.
 			draw.in.set(draw.position, judged(draw.point, draw.interval, settings.band()));
 		}
 		cells = significance(drawing.stream()
-			.map(cell -> new ComparedCell(cell.params(), cell.anchor(), cell.flags(), cell.metrics())).toList());
+			.map(cell -> new ComparedCell(cell.params(), cell.anchor(), cell.flags(), cell.metrics()))
+			.toList());
 
 		List<ComparedCell> matched = cells;
 		List<Headline> headlines = metrics.parallelStream()
@@ -167,8 +178,8 @@ public final class ComparisonBuilder {
 	}
 
 	/**
-	 * One run per side: their samples' bootstrap medians, for the median only (the medians are what is resampled);
-	 * {@code null} when either side has too few samples.
+	 * One run per side: their samples' bootstrap medians, for the median only (the
+	 * medians are what is resampled); {@code null} when either side has too few samples.
 	 */
 	private static double @Nullable [][] sampleMedians(ReplicateGroup.GroupCell cell, ReplicateGroup.GroupCell match,
 			String metric, String stat, BootstrapMedians medians) {
@@ -182,13 +193,17 @@ public final class ComparisonBuilder {
 		return Noise.pairable(baseMedians, otherMedians) ? new double[][] { baseMedians, otherMedians } : null;
 	}
 
-	/** A matched cell whose metrics' intervals are being drawn: {@code metrics} is filled in by the draws. */
+	/**
+	 * A matched cell whose metrics' intervals are being drawn: {@code metrics} is filled
+	 * in by the draws.
+	 */
 	private record Drawing(Params params, String anchor, List<Flag> flags, List<ComparedMetric> metrics) {
 	}
 
 	/**
-	 * A comparable cell × metric of single runs whose medians are paired: its resampled ratios (none when they cannot
-	 * be paired) and their interval, drawn by {@link #draw}, then put in place of {@code point} in {@code in}.
+	 * A comparable cell × metric of single runs whose medians are paired: its resampled
+	 * ratios (none when they cannot be paired) and their interval, drawn by
+	 * {@link #draw}, then put in place of {@code point} in {@code in}.
 	 */
 	private static final class PairedDraw {
 
@@ -206,7 +221,8 @@ public final class ComparisonBuilder {
 
 		@Nullable RatioInterval interval;
 
-		PairedDraw(List<ComparedMetric> in, int position, ComparedMetric point, double @Nullable [][] medians, long seed) {
+		PairedDraw(List<ComparedMetric> in, int position, ComparedMetric point, double @Nullable [][] medians,
+				long seed) {
 			this.in = in;
 			this.position = position;
 			this.point = point;
@@ -224,8 +240,9 @@ public final class ComparisonBuilder {
 	}
 
 	/**
-	 * The interval of a headline's median ratio, resampled as its cells' intervals are: only when every comparable
-	 * cell has resampled ratios (single runs), or over runs from 8 runs per side (groups).
+	 * The interval of a headline's median ratio, resampled as its cells' intervals are:
+	 * only when every comparable cell has resampled ratios (single runs), or over runs
+	 * from 8 runs per side (groups).
 	 */
 	private static @Nullable RatioInterval medianRatioInterval(@Nullable List<double[]> resampledRatios,
 			@Nullable List<double[][]> runValues, long seed) {
@@ -241,7 +258,10 @@ public final class ComparisonBuilder {
 		return null;
 	}
 
-	/** Each p-value adjusted (Benjamini–Hochberg) over every comparable cell × metric that has one. */
+	/**
+	 * Each p-value adjusted (Benjamini–Hochberg) over every comparable cell × metric that
+	 * has one.
+	 */
 	private static List<ComparedCell> significance(List<ComparedCell> cells) {
 		List<Double> pValues = new ArrayList<>();
 		for (ComparedCell cell : cells) {

@@ -13,23 +13,27 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A comparison as the JSON API gives it: both runs summarised with their run flags, the settings in force, the
- * comparison's flags, the headlines, the matched cells with every flag next to every number, and the unmatched cells.
+ * A comparison as the JSON API gives it: both runs summarised with their run flags, the
+ * settings in force, the comparison's flags, the headlines, the matched cells with every
+ * flag next to every number, and the unmatched cells.
  */
 public final class ComparisonJson {
 
 	private ComparisonJson() {
 	}
 
-	/** The comparison as JSON, its settings disclosed against src/docs/design/PRODUCT.md's defaults. */
+	/**
+	 * The comparison as JSON, its settings disclosed against src/docs/design/PRODUCT.md's
+	 * defaults.
+	 */
 	public static ObjectNode toJson(Comparison comparison, JsonMapper mapper) {
 		return toJson(comparison, SettingsDisclosure.of(comparison, CompareSettings.defaults()), mapper);
 	}
 
 	/**
-	 * The comparison as JSON, with {@code non_default_settings} ({@code [{name, value, default}]}) and
-	 * {@code ungreyed_by_settings} right after the settings: always present, {@code []} and {@code 0} under the
-	 * defaults.
+	 * The comparison as JSON, with {@code non_default_settings} ({@code [{name, value,
+	 * default}]}) and {@code ungreyed_by_settings} right after the settings: always
+	 * present, {@code []} and {@code 0} under the defaults.
 	 */
 	public static ObjectNode toJson(Comparison comparison, SettingsDisclosure disclosure, JsonMapper mapper) {
 		ObjectNode json = mapper.createObjectNode();
@@ -78,7 +82,10 @@ public final class ComparisonJson {
 		return array;
 	}
 
-	/** Params with numbers as JSON numbers (whole numbers without a fraction) and strings as strings. */
+	/**
+	 * Params with numbers as JSON numbers (whole numbers without a fraction) and strings
+	 * as strings.
+	 */
 	public static ObjectNode params(Params params, JsonMapper mapper) {
 		ObjectNode json = mapper.createObjectNode();
 		params.values().forEach((name, value) -> {
@@ -97,7 +104,9 @@ public final class ComparisonJson {
 		return json;
 	}
 
-	/** A side of several replicates lists them all: {@code "runs": ["a1", "a2", "a3"]}. */
+	/**
+	 * A side of several replicates lists them all: {@code "runs": ["a1", "a2", "a3"]}.
+	 */
 	private static void replicates(ObjectNode side, List<Run> runs) {
 		if (runs.size() > 1) {
 			ArrayNode ids = side.putArray("runs");
@@ -127,7 +136,10 @@ public final class ComparisonJson {
 		return json;
 	}
 
-	/** A setting's value: a number as written, a list as an array of strings, anything else as a string. */
+	/**
+	 * A setting's value: a number as written, a list as an array of strings, anything
+	 * else as a string.
+	 */
 	private static void putValue(ObjectNode json, String name, Object value) {
 		if (value instanceof Double number) {
 			putNumber(json, name, number);
@@ -178,8 +190,8 @@ public final class ComparisonJson {
 	}
 
 	/**
-	 * An interval as {@code {low, high, confidence, method[, caution]}} ({@code caution} for an interval from one
-	 * run's samples); JSON null without one.
+	 * An interval as {@code {low, high, confidence, method[, caution]}} ({@code caution}
+	 * for an interval from one run's samples); JSON null without one.
 	 */
 	public static tools.jackson.databind.JsonNode interval(@Nullable RatioInterval interval, JsonMapper mapper) {
 		if (interval == null) {

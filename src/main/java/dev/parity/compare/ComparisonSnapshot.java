@@ -22,46 +22,61 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A comparison as pages, exports and the JSON API show it, and as a publication freezes it: the API shape (both runs
- * with their run flags, the settings in force and how they differ from the server's defaults, the comparison's flags,
- * the headlines, the matched cells with every flag next to every number, the unmatched cells) plus what a page needs
- * to show it without recomputing (units and directions, ratio phrases, headline sentences, the provenance diff, the
- * rules version, when it was computed, the Pareto view and goodput).
+ * A comparison as pages, exports and the JSON API show it, and as a publication freezes
+ * it: the API shape (both runs with their run flags, the settings in force and how they
+ * differ from the server's defaults, the comparison's flags, the headlines, the matched
+ * cells with every flag next to every number, the unmatched cells) plus what a page needs
+ * to show it without recomputing (units and directions, ratio phrases, headline
+ * sentences, the provenance diff, the rules version, when it was computed, the Pareto
+ * view and goodput).
  *
- * <p>Jackson writes it in exactly the shape and key order the JSON API has always had, and reads back every shape a
- * publication ever stored: a field a snapshot of its day did not have reads as what the page assumed then (no short
- * form: the rule id; no phrases: none; no settings disclosure: today's defaults compared, no count). The Pareto view and
+ * <p>
+ * Jackson writes it in exactly the shape and key order the JSON API has always had, and
+ * reads back every shape a publication ever stored: a field a snapshot of its day did not
+ * have reads as what the page assumed then (no short form: the rule id; no phrases: none;
+ * no settings disclosure: today's defaults compared, no count). The Pareto view and
  * goodput stay JSON trees ({@link SweepViews} builds them as such).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({ "baseline", "contender", "settings", "non_default_settings", "ungreyed_by_settings", "flags",
-		"headlines", "cells", "unmatched", "rules_version", "computed_at", "metrics", "provenance", "pareto", "goodput" })
+		"headlines", "cells", "unmatched", "rules_version", "computed_at", "metrics", "provenance", "pareto",
+		"goodput" })
 public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Object> settings,
 		@JsonProperty("non_default_settings") @Nullable List<SettingDifference> nonDefaultSettings,
 		@JsonProperty("ungreyed_by_settings") @Nullable Integer ungreyedBySettings, List<FlagView> flags,
 		List<HeadlineView> headlines, List<CellView> cells, List<UnmatchedView> unmatched,
-		@JsonProperty("rules_version") @Nullable String rulesVersion, @JsonProperty("computed_at") @Nullable String computedAt,
-		List<MetricInfo> metrics, List<ProvenanceRow> provenance, @Nullable JsonNode pareto,
+		@JsonProperty("rules_version") @Nullable String rulesVersion,
+		@JsonProperty("computed_at") @Nullable String computedAt, List<MetricInfo> metrics,
+		List<ProvenanceRow> provenance, @Nullable JsonNode pareto,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable JsonNode goodput) {
 
 	/**
-	 * The version of the rules that computed a comparison. Change it whenever a rule, a threshold default or a phrase
-	 * changes, so that a published comparison can say it was computed by older rules.
+	 * The version of the rules that computed a comparison. Change it whenever a rule, a
+	 * threshold default or a phrase changes, so that a published comparison can say it
+	 * was computed by older rules.
 	 */
 	public static final String RULES_VERSION = "2026-12-03.1";
 
 	/**
-	 * What each version of the rules changed in what a comparison says, newest last, for the banner of a publication
-	 * computed by older rules. Versions before the first named here changed nothing that is named.
+	 * What each version of the rules changed in what a comparison says, newest last, for
+	 * the banner of a publication computed by older rules. Versions before the first
+	 * named here changed nothing that is named.
 	 */
 	public static final Map<String, String> RULES_CHANGES = Map.of("2026-12-03.1",
 			"goodput of a cell without per-request samples is unknown (meets: null), no longer \"does not meet\"; the "
 					+ "highest concurrency meeting the objectives is unknown when a cell above it has no samples");
 
-	/** What the rules changed after {@code version}, in words, oldest first; empty when nothing named. */
+	/**
+	 * What the rules changed after {@code version}, in words, oldest first; empty when
+	 * nothing named.
+	 */
 	public static List<String> rulesChangedSince(String version) {
-		return RULES_CHANGES.entrySet().stream().filter(change -> change.getKey().compareTo(version) > 0)
-			.sorted(Map.Entry.comparingByKey()).map(Map.Entry::getValue).toList();
+		return RULES_CHANGES.entrySet()
+			.stream()
+			.filter(change -> change.getKey().compareTo(version) > 0)
+			.sorted(Map.Entry.comparingByKey())
+			.map(Map.Entry::getValue)
+			.toList();
 	}
 
 	private static final JsonMapper TEXT = JsonMapper.builder().build();
@@ -76,9 +91,13 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		provenance = listOf(provenance);
 	}
 
-	/** One side of a comparison: its (first) run, its run flags and disclosed caveats, its replicates, fixed params. */
+	/**
+	 * One side of a comparison: its (first) run, its run flags and disclosed caveats, its
+	 * replicates, fixed params.
+	 */
 	@JsonIgnoreProperties(ignoreUnknown = true)
-	@JsonPropertyOrder({ "id", "url", "title", "role", "system", "model", "flags", "runs", "disclosed_caveats", "fixed" })
+	@JsonPropertyOrder({ "id", "url", "title", "role", "system", "model", "flags", "runs", "disclosed_caveats",
+			"fixed" })
 	public record Side(String id, @Nullable String url, String title, String role, String system, ModelRef model,
 			List<FlagView> flags, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> runs,
 			@JsonProperty("disclosed_caveats") List<String> disclosedCaveats,
@@ -115,13 +134,19 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			return new FlagView(flag.rule(), flag.shortForm(), flag.message(), List.copyOf(flag.greys()), flag.side());
 		}
 
-		/** The few words shown beside the number: a snapshot frozen before flags had one falls back to the rule id. */
+		/**
+		 * The few words shown beside the number: a snapshot frozen before flags had one
+		 * falls back to the rule id.
+		 */
 		public String shortOrRule() {
 			return shortForm == null ? rule : shortForm;
 		}
 	}
 
-	/** A setting that differs from the server's default: its name, its value and the default, as written. */
+	/**
+	 * A setting that differs from the server's default: its name, its value and the
+	 * default, as written.
+	 */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "name", "value", "default" })
 	public record SettingDifference(String name, Object value, @JsonProperty("default") Object standard) {
@@ -149,9 +174,8 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String caution) {
 
 		static @Nullable Interval of(@Nullable RatioInterval interval) {
-			return interval == null ? null
-					: new Interval(interval.low(), interval.high(), interval.confidence(), interval.method(),
-							interval.caution());
+			return interval == null ? null : new Interval(interval.low(), interval.high(), interval.confidence(),
+					interval.method(), interval.caution());
 		}
 	}
 
@@ -180,8 +204,8 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	}
 
 	/**
-	 * One metric of a matched cell: both values, the ratio, whether it counts, its flags, interval, verdict and
-	 * significance, and the words a page shows.
+	 * One metric of a matched cell: both values, the ratio, whether it counts, its flags,
+	 * interval, verdict and significance, and the words a page shows.
 	 */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "metric", "baseline", "contender", "ratio", "comparable", "flags", "interval", "verdict",
@@ -196,7 +220,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			flags = listOf(flags);
 		}
 
-		/** Whether a flag greys this number; {@code false} for a snapshot frozen before it said so. */
+		/**
+		 * Whether a flag greys this number; {@code false} for a snapshot frozen before it
+		 * said so.
+		 */
 		public boolean isGreyed() {
 			return Boolean.TRUE.equals(greyed);
 		}
@@ -212,7 +239,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		}
 	}
 
-	/** A metric column: its unit, which way is better, whether it depends on output length. */
+	/**
+	 * A metric column: its unit, which way is better, whether it depends on output
+	 * length.
+	 */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "metric", "unit", "better", "output_sensitive" })
 	public record MetricInfo(String metric, @Nullable String unit, @Nullable String better,
@@ -226,14 +256,17 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			@Nullable String rule) {
 	}
 
-	/** The snapshot of a comparison, its settings disclosed against the server's defaults, neither side fixing params. */
+	/**
+	 * The snapshot of a comparison, its settings disclosed against the server's defaults,
+	 * neither side fixing params.
+	 */
 	public static ComparisonSnapshot of(Comparison comparison, CompareSettings defaults, JsonMapper mapper) {
 		return of(comparison, defaults, FixedParams.NONE, FixedParams.NONE, mapper);
 	}
 
 	/**
-	 * The snapshot of a comparison, computed now: its settings disclosed against the server's defaults, each side that
-	 * fixes grid parameters saying which.
+	 * The snapshot of a comparison, computed now: its settings disclosed against the
+	 * server's defaults, each side that fixes grid parameters saying which.
 	 */
 	public static ComparisonSnapshot of(Comparison comparison, CompareSettings defaults, FixedParams baselineFixed,
 			FixedParams contenderFixed, JsonMapper mapper) {
@@ -241,10 +274,12 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		double band = comparison.settings().band();
 		Map<String, Object> settings = new LinkedHashMap<>();
 		comparison.settings().asMap().forEach((name, value) -> settings.put(name, value(value)));
-		List<SettingDifference> nonDefault = disclosure.nonDefault().stream()
+		List<SettingDifference> nonDefault = disclosure.nonDefault()
+			.stream()
 			.map(d -> new SettingDifference(d.name(), value(d.value()), value(d.standard())))
 			.toList();
-		List<HeadlineView> headlines = comparison.headlines().stream()
+		List<HeadlineView> headlines = comparison.headlines()
+			.stream()
 			.map(h -> new HeadlineView(h.metric(), h.comparable(), h.withinBand(), h.medianRatio(), h.excluded(),
 					h.excludedReasons(), h.verdicts(), Interval.of(h.medianRatioInterval()), h.sentence(band)))
 			.toList();
@@ -260,14 +295,16 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			cells.add(new CellView(params(cell.params()), cell.anchor(), flags(cell.flags()), metrics,
 					cell.params().label()));
 		}
-		List<UnmatchedView> unmatched = comparison.unmatched().stream()
+		List<UnmatchedView> unmatched = comparison.unmatched()
+			.stream()
 			.map(cell -> new UnmatchedView(cell.side(), params(cell.params()), cell.anchor()))
 			.toList();
 		List<MetricInfo> metricInfo = comparison.metrics().stream().map(name -> {
 			MetricDefinition definition = definition(comparison, name);
 			return new MetricInfo(name, definition.unit(), definition.better(), definition.outputSensitive());
 		}).toList();
-		List<ProvenanceRow> provenance = comparison.provenance().stream()
+		List<ProvenanceRow> provenance = comparison.provenance()
+			.stream()
 			.map(d -> new ProvenanceRow(d.field(), d.baseline(), d.contender(), d.status(), d.rule()))
 			.toList();
 		JsonNode pareto = SweepViews.paretoOfComparison(comparison, mapper);
@@ -286,7 +323,8 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 				provenance.model().commit() == null ? null : provenance.model().commit().value());
 		return new Side(run.id().value(), run.url(), run.title(), run.role().id(), provenance.system().name(), model,
 				flags(checks.run()), runs.size() > 1 ? runs.stream().map(r -> r.id().value()).toList() : null,
-				// A run's disclosed caveats are part of its immutable document: frozen with the numbers.
+				// A run's disclosed caveats are part of its immutable document: frozen
+				// with the numbers.
 				List.copyOf(provenance.caveats()), fixed.isEmpty() ? null : fixed.values());
 	}
 
@@ -296,7 +334,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		return views;
 	}
 
-	/** Params with numbers as JSON numbers (whole numbers without a fraction) and strings as strings. */
+	/**
+	 * Params with numbers as JSON numbers (whole numbers without a fraction) and strings
+	 * as strings.
+	 */
 	static Map<String, Object> params(Params params) {
 		Map<String, Object> values = new LinkedHashMap<>();
 		params.values().forEach((name, value) -> {
@@ -311,7 +352,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		return values;
 	}
 
-	/** A setting's value: a number as written ({@code 10}, not {@code 10.0}), a list as strings, else a string. */
+	/**
+	 * A setting's value: a number as written ({@code 10}, not {@code 10.0}), a list as
+	 * strings, else a string.
+	 */
 	private static Object value(Object value) {
 		if (value instanceof Double number) {
 			return number == Math.rint(number) && Math.abs(number) < 1e15 ? (Object) (long) (double) number : number;
@@ -330,7 +374,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 				}
 			}
 		}
-		return comparison.contender().provenance().catalogue().find(name)
+		return comparison.contender()
+			.provenance()
+			.catalogue()
+			.find(name)
 			.orElseGet(() -> comparison.baseline().provenance().catalogue().get(name));
 	}
 
@@ -339,16 +386,17 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	}
 
 	/**
-	 * A snapshot as a publication stored it, in whichever of the formats written over time: fields it lacks read as
-	 * the page assumed when it lacked them.
+	 * A snapshot as a publication stored it, in whichever of the formats written over
+	 * time: fields it lacks read as the page assumed when it lacked them.
 	 */
 	public static ComparisonSnapshot read(JsonNode stored, JsonMapper mapper) {
 		return mapper.treeToValue(stored, ComparisonSnapshot.class);
 	}
 
 	/**
-	 * What this comparison says, without when it was computed: two snapshots with the same claim say the same thing
-	 * ({@link #claim(JsonNode)} of the stored one equals this one's).
+	 * What this comparison says, without when it was computed: two snapshots with the
+	 * same claim say the same thing ({@link #claim(JsonNode)} of the stored one equals
+	 * this one's).
 	 */
 	public JsonNode claim() {
 		return claim(TEXT.valueToTree(this));
@@ -356,17 +404,21 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 
 	/** What a stored snapshot says, without when it was computed. */
 	public static JsonNode claim(JsonNode snapshot) {
-		// Through text and back, so that a number read from the database equals the same number computed now.
+		// Through text and back, so that a number read from the database equals the same
+		// number computed now.
 		ObjectNode claim = (ObjectNode) TEXT.readTree(TEXT.writeValueAsString(snapshot));
 		claim.remove("computed_at");
 		claim.remove("rules_version");
-		// Said about the settings against the server's defaults of the day, not about the two runs.
+		// Said about the settings against the server's defaults of the day, not about the
+		// two runs.
 		claim.remove("non_default_settings");
 		claim.remove("ungreyed_by_settings");
-		// Drawn from the cells' own numbers and greying, so it says nothing they do not; publications frozen before it
+		// Drawn from the cells' own numbers and greying, so it says nothing they do not;
+		// publications frozen before it
 		// existed do not lack anything.
 		claim.remove("pareto");
-		// Added with the rules of 2026-12-03.1: why a highest concurrency is unknown (its value, null, is compared).
+		// Added with the rules of 2026-12-03.1: why a highest concurrency is unknown (its
+		// value, null, is compared).
 		JsonNode goodput = claim.get("goodput");
 		if (goodput != null && goodput.isObject()) {
 			goodput.forEach(side -> side.path("highest_concurrency").forEach(entry -> {
@@ -396,20 +448,21 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	}
 
 	/**
-	 * The settings the notice names: as disclosed, or, for a snapshot stored before settings were disclosed, its
-	 * settings compared with today's defaults.
+	 * The settings the notice names: as disclosed, or, for a snapshot stored before
+	 * settings were disclosed, its settings compared with today's defaults.
 	 */
 	private List<SettingsDisclosure.Shown> shownSettings(CompareSettings defaults) {
 		List<SettingsDisclosure.Shown> shown = new ArrayList<>();
 		if (nonDefaultSettings != null) {
-			nonDefaultSettings.forEach(entry -> shown.add(new SettingsDisclosure.Shown(entry.name(), text(entry.value()),
-					text(entry.standard()))));
+			nonDefaultSettings.forEach(entry -> shown
+				.add(new SettingsDisclosure.Shown(entry.name(), text(entry.value()), text(entry.standard()))));
 		}
 		else {
 			Map<String, Object> standard = defaults.asMap();
 			settings.forEach((name, value) -> {
 				if (standard.containsKey(name) && !text(value).equals(SettingsDisclosure.text(standard.get(name)))) {
-					shown.add(new SettingsDisclosure.Shown(name, text(value), SettingsDisclosure.text(standard.get(name))));
+					shown.add(new SettingsDisclosure.Shown(name, text(value),
+							SettingsDisclosure.text(standard.get(name))));
 				}
 			});
 		}
@@ -417,14 +470,19 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	}
 
 	/**
-	 * The line that discloses non-default settings, or {@code null} under the defaults; a snapshot stored before
-	 * settings were disclosed has its settings compared with today's defaults, without a count.
+	 * The line that discloses non-default settings, or {@code null} under the defaults; a
+	 * snapshot stored before settings were disclosed has its settings compared with
+	 * today's defaults, without a count.
 	 */
 	public @Nullable String settingsNotice(CompareSettings defaults) {
-		return SettingsDisclosure.sentence(shownSettings(defaults), ungreyedBySettings == null ? 0 : ungreyedBySettings);
+		return SettingsDisclosure.sentence(shownSettings(defaults),
+				ungreyedBySettings == null ? 0 : ungreyedBySettings);
 	}
 
-	/** A stored setting as text: a list joined by commas ({@code none} when empty), a number as written. */
+	/**
+	 * A stored setting as text: a list joined by commas ({@code none} when empty), a
+	 * number as written.
+	 */
 	private static String text(@Nullable Object value) {
 		if (value instanceof List<?> list) {
 			return list.isEmpty() ? "none" : String.join(",", list.stream().map(String::valueOf).toList());

@@ -1,8 +1,8 @@
 package dev.parity.compare;
 
 /**
- * What to check before measuring a control run, and what Parity then checks of it: a setting accepted is not a
- * setting obeyed.
+ * What to check before measuring a control run, and what Parity then checks of it: a
+ * setting accepted is not a setting obeyed.
  *
  * @param measure what is measured, e.g. {@code output tokens per request}
  * @param target the value to reach

@@ -1,8 +1,8 @@
 package dev.parity.compare;
 
 /**
- * {@code dataset-differs}: the declared dataset differs between the runs, both sides having a value. Greys
- * everything, unless {@code vary=dataset} (then it annotates).
+ * {@code dataset-differs}: the declared dataset differs between the runs, both sides
+ * having a value. Greys everything, unless {@code vary=dataset} (then it annotates).
  */
 final class DatasetDiffers extends DifferenceRule {
 

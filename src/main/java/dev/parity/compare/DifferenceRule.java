@@ -6,9 +6,9 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A provenance rule that fires on the diff rows that trigger it, showing both values side by side. With a
- * variable, the difference greys everything unless it is the variable the comparison varies; without one, it
- * only annotates.
+ * A provenance rule that fires on the diff rows that trigger it, showing both values side
+ * by side. With a variable, the difference greys everything unless it is the variable the
+ * comparison varies; without one, it only annotates.
  */
 abstract class DifferenceRule implements ProvenanceRule, Remedy {
 
@@ -22,8 +22,8 @@ abstract class DifferenceRule implements ProvenanceRule, Remedy {
 
 	/**
 	 * @param id the rule id
-	 * @param variable the {@code vary} value that makes this difference the point of the comparison; {@code null} for
-	 * a difference that only annotates
+	 * @param variable the {@code vary} value that makes this difference the point of the
+	 * comparison; {@code null} for a difference that only annotates
 	 * @param finding what differs, for people
 	 * @param control what would remove the flag
 	 */
@@ -40,8 +40,9 @@ abstract class DifferenceRule implements ProvenanceRule, Remedy {
 	}
 
 	/**
-	 * Each differing field set on the rerun side to the other side's value, unless it is the variable the comparison
-	 * varies (the point of the comparison, which no control removes).
+	 * Each differing field set on the rerun side to the other side's value, unless it is
+	 * the variable the comparison varies (the point of the comparison, which no control
+	 * removes).
 	 */
 	@Override
 	public void settle(Settling plan) {
@@ -57,14 +58,19 @@ abstract class DifferenceRule implements ProvenanceRule, Remedy {
 		}
 	}
 
-	/** The change for one differing field: the rerun side takes the other side's value. */
+	/**
+	 * The change for one differing field: the rerun side takes the other side's value.
+	 */
 	void settleRow(ProvenanceDifference row, Settling plan) {
 		Object to = plan.value(plan.otherSide(), row.field());
 		plan.change(id, row.field(), plan.value(plan.side(), row.field()), to, control + ": set " + row.field() + " to "
 				+ (to == null ? "(unset)" : to) + " as " + plan.name(plan.otherSide()) + " has it");
 	}
 
-	/** A difference without a variable only annotates: its changes come after those of the rules that grey. */
+	/**
+	 * A difference without a variable only annotates: its changes come after those of the
+	 * rules that grey.
+	 */
 	@Override
 	public boolean greys() {
 		return variable != null;
@@ -83,15 +89,18 @@ abstract class DifferenceRule implements ProvenanceRule, Remedy {
 		}
 		String found = finding + ": "
 				+ triggered.stream().map(ProvenanceDifference::sideBySide).collect(Collectors.joining("; "));
-		String brief = triggered.get(0).sideBySide() + (triggered.size() > 1 ? " (+" + (triggered.size() - 1) + " more)" : "");
+		String brief = triggered.get(0).sideBySide()
+				+ (triggered.size() > 1 ? " (+" + (triggered.size() - 1) + " more)" : "");
 		if (variable == null) {
 			return List.of(Flag.annotation(id, brief, found + " — " + control));
 		}
 		if (context.settings().varies(variable)) {
-			return List.of(Flag.annotation(id, brief, found + ": the variable this comparison sets out to vary (vary=" + variable + ")"));
+			return List.of(Flag.annotation(id, brief,
+					found + ": the variable this comparison sets out to vary (vary=" + variable + ")"));
 		}
-		return List.of(Flag.greying(id, brief, found + ": not one variable at a time — " + control + ", or compare with vary="
-				+ variable, context.metrics().all()));
+		return List.of(Flag.greying(id, brief,
+				found + ": not one variable at a time — " + control + ", or compare with vary=" + variable,
+				context.metrics().all()));
 	}
 
 }

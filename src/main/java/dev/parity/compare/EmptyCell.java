@@ -6,7 +6,8 @@ import dev.parity.run.Cell;
 import dev.parity.run.RequestCounts;
 
 /**
- * {@code empty-cell}: a cell with no requests at all, or with completed requests but no metric value. Greys the cell.
+ * {@code empty-cell}: a cell with no requests at all, or with completed requests but no
+ * metric value. Greys the cell.
  */
 final class EmptyCell implements CellRule, Remedy {
 
@@ -17,7 +18,10 @@ final class EmptyCell implements CellRule, Remedy {
 		return ID;
 	}
 
-	/** The rerun side's empty cells measured; empty cells of a side no control reruns stay. */
+	/**
+	 * The rerun side's empty cells measured; empty cells of a side no control reruns
+	 * stay.
+	 */
 	@Override
 	public void settle(Settling plan) {
 		if (plan.canRerun() && plan.on(ID, plan.side())) {
@@ -37,12 +41,12 @@ final class EmptyCell implements CellRule, Remedy {
 					"no requests in this cell (0 completed, 0 failed, 0 cancelled): any value it reports is not a measurement — re-run the cell",
 					context.metrics().all()));
 		}
-		if (cell.metrics().isEmpty() && (requests.completed() == null ? requests.unsuccessful() == 0
-				: requests.completed() > 0)) {
+		if (cell.metrics().isEmpty()
+				&& (requests.completed() == null ? requests.unsuccessful() == 0 : requests.completed() > 0)) {
 			String completed = requests.completed() == null ? "requests may have completed"
 					: Figures.number(requests.completed()) + " requests completed";
-			return List.of(Flag.greying(ID, "no metric value", completed
-					+ " but the cell records no metric value — check the harness output and re-run the cell",
+			return List.of(Flag.greying(ID, "no metric value",
+					completed + " but the cell records no metric value — check the harness output and re-run the cell",
 					context.metrics().all()));
 		}
 		return List.of();

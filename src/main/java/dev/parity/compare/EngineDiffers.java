@@ -1,8 +1,8 @@
 package dev.parity.compare;
 
 /**
- * {@code engine-differs}: the engine name differs between the runs, both sides having a value. Greys everything,
- * unless {@code vary=engine} (then it annotates).
+ * {@code engine-differs}: the engine name differs between the runs, both sides having a
+ * value. Greys everything, unless {@code vary=engine} (then it annotates).
  */
 final class EngineDiffers extends DifferenceRule {
 

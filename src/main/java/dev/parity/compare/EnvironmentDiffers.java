@@ -12,10 +12,11 @@ import dev.parity.run.Provenance;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code environment-differs}: the software environment differs between the runs, both sides having a value. A
- * different gpu, gpu count, driver, CUDA (major.minor) or container digest moves numbers as much as a code change:
- * it greys everything, unless {@code vary=environment} (then it annotates). Other differences — container image
- * name, operating system, kernel, Python packages, other entries — are annotated, side by side.
+ * {@code environment-differs}: the software environment differs between the runs, both
+ * sides having a value. A different gpu, gpu count, driver, CUDA (major.minor) or
+ * container digest moves numbers as much as a code change: it greys everything, unless
+ * {@code vary=environment} (then it annotates). Other differences — container image name,
+ * operating system, kernel, Python packages, other entries — are annotated, side by side.
  */
 final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 
@@ -27,7 +28,9 @@ final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 	static final Set<String> GREYING = Set.of("environment.gpu", "environment.gpu_count", "environment.driver",
 			"environment.cuda", "environment.container_digest");
 
-	/** The GPUs and their count: the hardware, which no rerun of the same system changes. */
+	/**
+	 * The GPUs and their count: the hardware, which no rerun of the same system changes.
+	 */
 	private static final Set<String> HARDWARE = Set.of("environment.gpu", "environment.gpu_count");
 
 	@Override
@@ -36,8 +39,9 @@ final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 	}
 
 	/**
-	 * Each greying field set on the rerun side to the other side's value (driver, CUDA, container digest); other GPUs
-	 * cannot be settled by a rerun. Nothing when the environment is what the comparison varies.
+	 * Each greying field set on the rerun side to the other side's value (driver, CUDA,
+	 * container digest); other GPUs cannot be settled by a rerun. Nothing when the
+	 * environment is what the comparison varies.
 	 */
 	@Override
 	public void settle(Settling plan) {
@@ -68,8 +72,9 @@ final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 			flags.add(context.settings().varies(VARIABLE)
 					? Flag.annotation(ID, brief(greying),
 							found + ": the variable this comparison sets out to vary (vary=environment)")
-					: Flag.greying(ID, brief(greying), found + ": not one variable at a time — run both on the same "
-							+ "GPUs, driver, CUDA and container, or compare with vary=environment",
+					: Flag.greying(ID, brief(greying),
+							found + ": not one variable at a time — run both on the same "
+									+ "GPUs, driver, CUDA and container, or compare with vary=environment",
 							context.metrics().all()));
 		}
 		if (!beside.isEmpty()) {
@@ -79,7 +84,10 @@ final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 		return flags;
 	}
 
-	/** The first difference, and how many more: {@code environment.driver 550 vs 570 (+1 more)}. */
+	/**
+	 * The first difference, and how many more:
+	 * {@code environment.driver 550 vs 570 (+1 more)}.
+	 */
 	private static String brief(List<ProvenanceDifference> rows) {
 		return rows.get(0).sideBySide() + (rows.size() > 1 ? " (+" + (rows.size() - 1) + " more)" : "");
 	}
@@ -89,8 +97,9 @@ final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 	}
 
 	/**
-	 * The diff rows of two environments: every field both describe; CUDA compared on major.minor; one row per Python
-	 * package or other entry that both list (a package on one side only is unknown, and would fill the diff).
+	 * The diff rows of two environments: every field both describe; CUDA compared on
+	 * major.minor; one row per Python package or other entry that both list (a package on
+	 * one side only is unknown, and would fill the diff).
 	 */
 	static List<ProvenanceDifference> rows(Provenance.@Nullable Environment baseline,
 			Provenance.@Nullable Environment contender) {
@@ -105,7 +114,8 @@ final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 		rows.add(row("environment.gpu", base.gpu(), other.gpu(), Objects.equals(base.gpu(), other.gpu())));
 		rows.add(row("environment.gpu_count", base.gpuCount(), other.gpuCount(),
 				Objects.equals(base.gpuCount(), other.gpuCount())));
-		rows.add(row("environment.driver", base.driver(), other.driver(), Objects.equals(base.driver(), other.driver())));
+		rows.add(row("environment.driver", base.driver(), other.driver(),
+				Objects.equals(base.driver(), other.driver())));
 		rows.add(row("environment.cuda", base.cuda(), other.cuda(),
 				Objects.equals(majorMinor(base.cuda()), majorMinor(other.cuda()))));
 		rows.add(row("environment.container_image", base.containerImage(), other.containerImage(),
@@ -113,7 +123,8 @@ final class EnvironmentDiffers implements ProvenanceRule, Remedy {
 		rows.add(row("environment.container_digest", base.containerDigest(), other.containerDigest(),
 				Objects.equals(base.containerDigest(), other.containerDigest())));
 		rows.add(row("environment.os", base.os(), other.os(), Objects.equals(base.os(), other.os())));
-		rows.add(row("environment.kernel", base.kernel(), other.kernel(), Objects.equals(base.kernel(), other.kernel())));
+		rows.add(row("environment.kernel", base.kernel(), other.kernel(),
+				Objects.equals(base.kernel(), other.kernel())));
 		entries("environment.python_packages.", base.pythonPackages(), other.pythonPackages(), rows);
 		entries("environment.other.", base.other(), other.other(), rows);
 		return rows;

@@ -6,8 +6,9 @@ import dev.parity.run.Cell;
 import dev.parity.run.RequestCounts;
 
 /**
- * {@code failures}: more of a cell's requests failed or were cancelled than the failure tolerance allows (unknown
- * counts count as 0). Greys every metric of the cell: a ratio against a failed probe is never a result.
+ * {@code failures}: more of a cell's requests failed or were cancelled than the failure
+ * tolerance allows (unknown counts count as 0). Greys every metric of the cell: a ratio
+ * against a failed probe is never a result.
  */
 final class Failures implements CellRule, Remedy {
 
@@ -19,15 +20,17 @@ final class Failures implements CellRule, Remedy {
 	}
 
 	/**
-	 * The rerun side's cells re-run until their requests complete; cells of a side no control reruns (a reference's
-	 * cancelled probe) stay.
+	 * The rerun side's cells re-run until their requests complete; cells of a side no
+	 * control reruns (a reference's cancelled probe) stay.
 	 */
 	@Override
 	public void settle(Settling plan) {
 		if (plan.canRerun() && plan.on(ID, plan.side())) {
 			List<String> anchors = plan.cells(ID, plan.side());
-			int unsuccessful = anchors.stream().flatMap(anchor -> plan.cell(plan.side(), anchor).stream())
-				.mapToInt(cell -> cell.requests().unsuccessful()).sum();
+			int unsuccessful = anchors.stream()
+				.flatMap(anchor -> plan.cell(plan.side(), anchor).stream())
+				.mapToInt(cell -> cell.requests().unsuccessful())
+				.sum();
 			plan.change(ID, "cells[].requests.failed", unsuccessful, 0, "re-run " + String.join(", ", anchors)
 					+ " until every request completes: a ratio against a failed probe is never a result");
 		}
@@ -43,10 +46,10 @@ final class Failures implements CellRule, Remedy {
 			return List.of();
 		}
 		String allowed = tolerance == 0 ? "" : " (tolerance " + Figures.tolerance(tolerance) + ")";
-		return List.of(Flag.greying(ID, Figures.number(unsuccessful) + " of " + Figures.number(requests.knownTotal()) + " "
-				+ shortOutcome(requests), Figures.number(unsuccessful) + " of " + Figures.number(requests.knownTotal())
-				+ " requests " + outcome(requests) + allowed
-				+ ": a ratio against a failed probe is never a result — re-run the cell until its requests complete",
+		return List.of(Flag.greying(ID, Figures.number(unsuccessful) + " of " + Figures
+			.number(requests.knownTotal()) + " " + shortOutcome(requests), Figures.number(unsuccessful) + " of "
+					+ Figures.number(requests.knownTotal()) + " requests " + outcome(requests) + allowed
+					+ ": a ratio against a failed probe is never a result — re-run the cell until its requests complete",
 				context.metrics().all()));
 	}
 

@@ -8,7 +8,8 @@ import java.text.DecimalFormatSymbols;
 import java.util.Locale;
 
 /**
- * Numbers written for people: grouped thousands, no noise digits, time in a sensible unit, ratios to three decimals.
+ * Numbers written for people: grouped thousands, no noise digits, time in a sensible
+ * unit, ratios to three decimals.
  */
 final class Figures {
 
@@ -18,7 +19,10 @@ final class Figures {
 	private Figures() {
 	}
 
-	/** {@code 1015784} → {@code 1,015,784}; {@code 1958.6} → {@code 1,958.6}; {@code 0.0042} → {@code 0.0042}. */
+	/**
+	 * {@code 1015784} → {@code 1,015,784}; {@code 1958.6} → {@code 1,958.6};
+	 * {@code 0.0042} → {@code 0.0042}.
+	 */
 	static String number(double value) {
 		if (value != 0 && Math.abs(value) < 1) {
 			BigDecimal small = new BigDecimal(value).round(new MathContext(3, RoundingMode.HALF_UP));
@@ -27,7 +31,10 @@ final class Figures {
 		return format("#,##0.##", value);
 	}
 
-	/** A metric's value with its unit where the unit changes the reading: {@code 217 ms}, {@code 16.73 s}. */
+	/**
+	 * A metric's value with its unit where the unit changes the reading: {@code 217 ms},
+	 * {@code 16.73 s}.
+	 */
 	static String value(double value, String unit) {
 		return switch (unit) {
 			case "s" -> Math.abs(value) < 1 && value != 0 ? number(value * 1000) + " ms" : number(value) + " s";
@@ -41,28 +48,43 @@ final class Figures {
 		return format("0.000", ratio);
 	}
 
-	/** A factor: {@code 1.3724} → {@code 1.37×}, {@code 2.0} → {@code 2×}, {@code 253.2} → {@code 253×}. */
+	/**
+	 * A factor: {@code 1.3724} → {@code 1.37×}, {@code 2.0} → {@code 2×}, {@code 253.2} →
+	 * {@code 253×}.
+	 */
 	static String factor(double factor) {
 		return format(Math.abs(factor) < 10 ? "0.##" : Math.abs(factor) < 100 ? "0.#" : "#,##0", factor) + "×";
 	}
 
-	/** A fraction as a percentage without sign: {@code 0.1} → {@code 10 %}, {@code 0.064} → {@code 6.4 %}. */
+	/**
+	 * A fraction as a percentage without sign: {@code 0.1} → {@code 10 %}, {@code 0.064}
+	 * → {@code 6.4 %}.
+	 */
 	static String percent(double fraction) {
 		double percent = Math.abs(fraction) * 100;
 		return format(percent < 10 ? "0.0" : "#,##0", percent) + " %";
 	}
 
-	/** A change as a signed percentage: {@code 0.064} → {@code +6.4 %}, {@code −0.05} → {@code −5.0 %}. */
+	/**
+	 * A change as a signed percentage: {@code 0.064} → {@code +6.4 %}, {@code −0.05} →
+	 * {@code −5.0 %}.
+	 */
 	static String change(double fraction) {
 		return (fraction < 0 ? MINUS : "+") + percent(fraction);
 	}
 
-	/** A threshold fraction as people write it: {@code 0.1} → {@code 10 %}, {@code 0.025} → {@code 2.5 %}. */
+	/**
+	 * A threshold fraction as people write it: {@code 0.1} → {@code 10 %}, {@code 0.025}
+	 * → {@code 2.5 %}.
+	 */
 	static String tolerance(double fraction) {
 		return format("#,##0.##", fraction * 100) + " %";
 	}
 
-	/** A format per pattern and thread (a format is not thread-safe; making one each time cost more than using it). */
+	/**
+	 * A format per pattern and thread (a format is not thread-safe; making one each time
+	 * cost more than using it).
+	 */
 	private static final ThreadLocal<java.util.Map<String, DecimalFormat>> FORMATS = ThreadLocal
 		.withInitial(java.util.HashMap::new);
 

@@ -14,13 +14,16 @@ import dev.parity.run.Params;
 import dev.parity.run.Run;
 
 /**
- * Grid parameters fixed on one side of a comparison, written after the side's run ids in a URL:
- * {@code k3v9x0q2ab@setting=thinking=false}. The side keeps only its cells with these values, and the
- * parameters leave the cells' coordinates, so cells are matched on the others. This compares cells of one run
- * that differ in one parameter ({@code r@concurrency=1...r@concurrency=8}), or a run against one slice of a
- * larger grid ({@code ref...probe@setting=thinking=false}). Each run's own checks still see the whole run.
+ * Grid parameters fixed on one side of a comparison, written after the side's run ids in
+ * a URL: {@code k3v9x0q2ab@setting=thinking=false}. The side keeps only its cells with
+ * these values, and the parameters leave the cells' coordinates, so cells are matched on
+ * the others. This compares cells of one run that differ in one parameter
+ * ({@code r@concurrency=1...r@concurrency=8}), or a run against one slice of a larger
+ * grid ({@code ref...probe@setting=thinking=false}). Each run's own checks still see the
+ * whole run.
  *
- * @param values parameter name to its value as written in anchors and URLs ({@link Params#format})
+ * @param values parameter name to its value as written in anchors and URLs
+ * ({@link Params#format})
  */
 public record FixedParams(SortedMap<String, String> values) {
 
@@ -31,9 +34,10 @@ public record FixedParams(SortedMap<String, String> values) {
 	}
 
 	/**
-	 * Reads {@code name=value} selectors (the value may itself contain {@code =}, e.g. {@code setting=thinking=false}).
-	 *
-	 * @throws IllegalArgumentException naming a selector without a name or a value, or a parameter fixed twice
+	 * Reads {@code name=value} selectors (the value may itself contain {@code =}, e.g.
+	 * {@code setting=thinking=false}).
+	 * @throws IllegalArgumentException naming a selector without a name or a value, or a
+	 * parameter fixed twice
 	 */
 	public static FixedParams parse(Iterable<String> selectors) {
 		SortedMap<String, String> values = new TreeMap<>();
@@ -55,7 +59,10 @@ public record FixedParams(SortedMap<String, String> values) {
 		return values.isEmpty();
 	}
 
-	/** As written in URLs after the run ids: {@code @concurrency=8@setting=thinking=false}, or nothing. */
+	/**
+	 * As written in URLs after the run ids:
+	 * {@code @concurrency=8@setting=thinking=false}, or nothing.
+	 */
 	public String path() {
 		return values.entrySet().stream().map(e -> "@" + e.getKey() + "=" + e.getValue()).collect(Collectors.joining());
 	}
@@ -67,8 +74,10 @@ public record FixedParams(SortedMap<String, String> values) {
 
 	/** Whether the cell is on this side: it has every fixed parameter with its value. */
 	public boolean keeps(Params params) {
-		return values.entrySet().stream().allMatch(e -> params.get(e.getKey())
-			.map(value -> Params.format(value).equals(e.getValue())).orElse(false));
+		return values.entrySet()
+			.stream()
+			.allMatch(
+					e -> params.get(e.getKey()).map(value -> Params.format(value).equals(e.getValue())).orElse(false));
 	}
 
 	/** The coordinates a kept cell is matched on: its params without the fixed ones. */
@@ -80,15 +89,18 @@ public record FixedParams(SortedMap<String, String> values) {
 		return rest;
 	}
 
-	/** The cell as this side shows it: the same cell, matched on the other coordinates. */
+	/**
+	 * The cell as this side shows it: the same cell, matched on the other coordinates.
+	 */
 	Cell strip(Cell cell) {
-		return new Cell(strip(cell.params()), cell.order(), cell.requests(), cell.outputTokens(), cell.reasoningTokens(),
-				cell.metrics(), cell.samples(), cell.statistics());
+		return new Cell(strip(cell.params()), cell.order(), cell.requests(), cell.outputTokens(),
+				cell.reasoningTokens(), cell.metrics(), cell.samples(), cell.statistics());
 	}
 
 	/**
-	 * Why these parameters select nothing of the run, if they do not: a parameter the run's grid does not have
-	 * (with those it has), or a value it never takes (with those it takes).
+	 * Why these parameters select nothing of the run, if they do not: a parameter the
+	 * run's grid does not have (with those it has), or a value it never takes (with those
+	 * it takes).
 	 */
 	public Optional<String> problemWith(Run run) {
 		if (isEmpty()) {
@@ -102,8 +114,8 @@ public record FixedParams(SortedMap<String, String> values) {
 				cell.params().get(fixed.getKey()).map(Params::format).ifPresent(taken::add);
 			}
 			if (taken.isEmpty()) {
-				return Optional.of("run " + run.id() + " has no grid parameter '" + fixed.getKey() + "' (its parameters: "
-						+ String.join(", ", allNames) + ")");
+				return Optional.of("run " + run.id() + " has no grid parameter '" + fixed.getKey()
+						+ "' (its parameters: " + String.join(", ", allNames) + ")");
 			}
 			if (!taken.contains(fixed.getValue())) {
 				return Optional.of("run " + run.id() + " has no cell with " + fixed.getKey() + "=" + fixed.getValue()

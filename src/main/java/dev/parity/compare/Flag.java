@@ -8,20 +8,22 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What an automatic check found, shown next to the number it concerns: the rule that fired, why, and which
- * metrics it greys. A flag that greys nothing is an annotation.
+ * What an automatic check found, shown next to the number it concerns: the rule that
+ * fired, why, and which metrics it greys. A flag that greys nothing is an annotation.
  *
  * @param rule the rule id, e.g. {@code output-length-differs}
- * @param shortForm what was found, in a few words with its numbers, to stand beside the number it greys
- * ("512 vs 845 tokens/request", "4 of 4 cancelled"); {@code "short"} in JSON
+ * @param shortForm what was found, in a few words with its numbers, to stand beside the
+ * number it greys ("512 vs 845 tokens/request", "4 of 4 cancelled"); {@code "short"} in
+ * JSON
  * @param message why, with the numbers, naming the control that would remove the flag
  * @param greys the metrics it greys, in catalogue order; empty for an annotation
- * @param side {@code baseline} or {@code contender} for a run check carried into a comparison; {@code null}
- * otherwise
- * @param metric the one metric an annotation is about (e.g. {@code skewed}); {@code null} when it concerns a cell,
- * a run or the comparison as a whole
+ * @param side {@code baseline} or {@code contender} for a run check carried into a
+ * comparison; {@code null} otherwise
+ * @param metric the one metric an annotation is about (e.g. {@code skewed}); {@code null}
+ * when it concerns a cell, a run or the comparison as a whole
  */
-public record Flag(String rule, String shortForm, String message, Set<String> greys, @Nullable String side, @Nullable String metric) {
+public record Flag(String rule, String shortForm, String message, Set<String> greys, @Nullable String side,
+		@Nullable String metric) {
 
 	public static final String BASELINE = "baseline";
 
@@ -60,7 +62,10 @@ public record Flag(String rule, String shortForm, String message, Set<String> gr
 		return greys.contains(metric);
 	}
 
-	/** Whether a reader of this metric's number must see this flag: it greys the metric or is about it. */
+	/**
+	 * Whether a reader of this metric's number must see this flag: it greys the metric or
+	 * is about it.
+	 */
 	public boolean concerns(String metric) {
 		return greys(metric) || metric.equals(this.metric);
 	}

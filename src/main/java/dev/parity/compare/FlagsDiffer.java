@@ -1,8 +1,8 @@
 package dev.parity.compare;
 
 /**
- * {@code flags-differ}: the value of a non-critical engine flag differs between the runs, both sides having a
- * value. Annotates, with both values side by side.
+ * {@code flags-differ}: the value of a non-critical engine flag differs between the runs,
+ * both sides having a value. Annotates, with both values side by side.
  */
 final class FlagsDiffer extends DifferenceRule {
 

@@ -16,10 +16,11 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Goodput against service-level objectives, counted from a cell's per-request samples: the share of its requests
- * that completed and met every objective (a failed or cancelled request meets none), and, for each value of the other
- * grid coordinates, the highest concurrency whose cell meets them for at least the required share. A cell a check
- * greys keeps its share, shown greyed, and never counts as the highest concurrency.
+ * Goodput against service-level objectives, counted from a cell's per-request samples:
+ * the share of its requests that completed and met every objective (a failed or cancelled
+ * request meets none), and, for each value of the other grid coordinates, the highest
+ * concurrency whose cell meets them for at least the required share. A cell a check greys
+ * keeps its share, shown greyed, and never counts as the highest concurrency.
  */
 public final class Goodput {
 
@@ -30,24 +31,26 @@ public final class Goodput {
 	 * One cell's goodput.
 	 *
 	 * @param params the cell's params
-	 * @param requests the requests counted: the samples, or the cell's request counts when those are more (samples of
-	 * completed requests only)
+	 * @param requests the requests counted: the samples, or the cell's request counts
+	 * when those are more (samples of completed requests only)
 	 * @param meeting the requests that completed and met every objective
-	 * @param share {@code meeting / requests}; {@code null} without samples or when a sample lacks a measure
+	 * @param share {@code meeting / requests}; {@code null} without samples or when a
+	 * sample lacks a measure
 	 * @param missing why there is no share, else {@code null}
 	 * @param greyedBy the rules that grey a measure an objective bounds, empty when none
 	 */
-	public record CellGoodput(Params params, int requests, int meeting, @Nullable Double share, @Nullable String missing,
-			List<String> greyedBy) {
+	public record CellGoodput(Params params, int requests, int meeting, @Nullable Double share,
+			@Nullable String missing, List<String> greyedBy) {
 
 		public CellGoodput {
 			greyedBy = List.copyOf(greyedBy);
 		}
 
 		/**
-		 * Whether the cell meets the objectives for at least {@code required} of its requests: {@code null} when that
-		 * is unknown (no share: no per-request samples, or a sample lacks a measure), {@code false} when a check greys
-		 * a measure they bound.
+		 * Whether the cell meets the objectives for at least {@code required} of its
+		 * requests: {@code null} when that is unknown (no share: no per-request samples,
+		 * or a sample lacks a measure), {@code false} when a check greys a measure they
+		 * bound.
 		 */
 		public @Nullable Boolean meets(double required) {
 			if (share == null) {
@@ -59,15 +62,21 @@ public final class Goodput {
 	}
 
 	/**
-	 * The highest concurrency meeting the objectives among cells whose other coordinates are {@code others}.
+	 * The highest concurrency meeting the objectives among cells whose other coordinates
+	 * are {@code others}.
 	 *
-	 * @param concurrency the highest such concurrency; {@code null} when no cell meets them, or when it is unknown
-	 * @param missing why it is unknown (a cell above the highest known to meet them has no share), else {@code null}
+	 * @param concurrency the highest such concurrency; {@code null} when no cell meets
+	 * them, or when it is unknown
+	 * @param missing why it is unknown (a cell above the highest known to meet them has
+	 * no share), else {@code null}
 	 */
 	public record Highest(Params others, @Nullable BigDecimal concurrency, @Nullable String missing) {
 	}
 
-	/** A cell's goodput under these objectives; {@code greyedBy} are the rules greying a measure they bound. */
+	/**
+	 * A cell's goodput under these objectives; {@code greyedBy} are the rules greying a
+	 * measure they bound.
+	 */
 	public static CellGoodput of(Cell cell, ServiceLevels slo, List<String> greyedBy) {
 		List<Sample> samples = cell.samples();
 		if (samples.isEmpty()) {
@@ -90,8 +99,9 @@ public final class Goodput {
 	}
 
 	/**
-	 * For each value of the grid's other coordinates, in the cells' order, the highest concurrency meeting them. It is
-	 * unknown when a cell of a higher concurrency than the highest known to meet them has no share: that cell might.
+	 * For each value of the grid's other coordinates, in the cells' order, the highest
+	 * concurrency meeting them. It is unknown when a cell of a higher concurrency than
+	 * the highest known to meet them has no share: that cell might.
 	 */
 	public static List<Highest> highest(List<CellGoodput> cells, double required) {
 		Map<Params, BigDecimal> best = new LinkedHashMap<>();
@@ -128,7 +138,10 @@ public final class Goodput {
 		return highest;
 	}
 
-	/** A run's goodput as JSON: the objectives, each cell's share and the highest concurrencies. */
+	/**
+	 * A run's goodput as JSON: the objectives, each cell's share and the highest
+	 * concurrencies.
+	 */
 	public static ObjectNode json(List<Cell> cells, ServiceLevels slo, Function<Cell, List<String>> greyedBy,
 			JsonMapper mapper) {
 		List<CellGoodput> goodput = cells.stream().map(cell -> of(cell, slo, greyedBy.apply(cell))).toList();

@@ -15,21 +15,27 @@ import dev.parity.stats.Verdict;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One metric's verdict over the matched cells where at least one side has a value: how many are comparable, how
- * many of those fall within the band, their median ratio, and why the others are excluded.
+ * One metric's verdict over the matched cells where at least one side has a value: how
+ * many are comparable, how many of those fall within the band, their median ratio, and
+ * why the others are excluded.
  *
  * @param metric the metric's name
  * @param comparable cells with both values and nothing greying the metric
  * @param withinBand comparable cells with |ratio − 1| ≤ band
- * @param medianRatio the interpolated median ratio over the comparable cells; {@code null} when there are none
+ * @param medianRatio the interpolated median ratio over the comparable cells;
+ * {@code null} when there are none
  * @param excluded the other cells
- * @param excludedReasons each excluded cell counted under every rule that greys the metric there
- * ({@code missing-value} when none does), most frequent first; the counts may add up to more than {@code excluded}
- * @param verdicts the comparable cells counted by verdict, in the order of {@link Verdict}; zero counts included
- * @param medianRatioInterval the median ratio's 95 % interval; {@code null} when the runs give none
+ * @param excludedReasons each excluded cell counted under every rule that greys the
+ * metric there ({@code missing-value} when none does), most frequent first; the counts
+ * may add up to more than {@code excluded}
+ * @param verdicts the comparable cells counted by verdict, in the order of
+ * {@link Verdict}; zero counts included
+ * @param medianRatioInterval the median ratio's 95 % interval; {@code null} when the runs
+ * give none
  */
 public record Headline(String metric, int comparable, int withinBand, @Nullable Double medianRatio, int excluded,
-		Map<String, Integer> excludedReasons, Map<String, Integer> verdicts, @Nullable RatioInterval medianRatioInterval) {
+		Map<String, Integer> excludedReasons, Map<String, Integer> verdicts,
+		@Nullable RatioInterval medianRatioInterval) {
 
 	public Headline(String metric, int comparable, int withinBand, @Nullable Double medianRatio, int excluded,
 			Map<String, Integer> excludedReasons) {
@@ -80,7 +86,8 @@ public record Headline(String metric, int comparable, int withinBand, @Nullable 
 			}
 			rules.forEach(rule -> reasons.merge(rule, 1, Integer::sum));
 		}
-		Map<String, Integer> mostFrequentFirst = reasons.entrySet().stream()
+		Map<String, Integer> mostFrequentFirst = reasons.entrySet()
+			.stream()
 			.sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()))
 			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
 		return new Headline(metric, ratios.size(), within, ratios.isEmpty() ? null : SampleStatistics.median(ratios),
@@ -88,7 +95,8 @@ public record Headline(String metric, int comparable, int withinBand, @Nullable 
 	}
 
 	/**
-	 * For people: {@code decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded
+	 * For people:
+	 * {@code decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded
 	 * (failures ×2)}.
 	 */
 	public String sentence(double band) {
@@ -97,13 +105,23 @@ public record Headline(String metric, int comparable, int withinBand, @Nullable 
 			sentence.append("no comparable cells");
 		}
 		else {
-			sentence.append(withinBand).append(" of ").append(comparable).append(" comparable ")
-				.append(comparable == 1 ? "cell" : "cells").append(" within ±").append(Figures.tolerance(band))
-				.append(", median ratio ").append(Figures.ratio(medianRatio));
+			sentence.append(withinBand)
+				.append(" of ")
+				.append(comparable)
+				.append(" comparable ")
+				.append(comparable == 1 ? "cell" : "cells")
+				.append(" within ±")
+				.append(Figures.tolerance(band))
+				.append(", median ratio ")
+				.append(Figures.ratio(medianRatio));
 		}
 		if (excluded > 0) {
-			sentence.append("; ").append(excluded).append(" excluded (")
-				.append(excludedReasons.entrySet().stream().map(reason -> reason.getKey() + " ×" + reason.getValue())
+			sentence.append("; ")
+				.append(excluded)
+				.append(" excluded (")
+				.append(excludedReasons.entrySet()
+					.stream()
+					.map(reason -> reason.getKey() + " ×" + reason.getValue())
 					.collect(Collectors.joining(", ")))
 				.append(')');
 		}

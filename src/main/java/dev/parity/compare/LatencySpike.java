@@ -11,9 +11,10 @@ import dev.parity.run.MetricValue;
 import dev.parity.run.Params;
 
 /**
- * {@code latency-spike}: a cell's median TTFT exceeds the spike factor times the TTFT of any cell run later
- * ({@code order}) with the same other params and a higher concurrency: a busier cell cannot honestly be faster, so
- * this one was cold or spiking. Greys the cell's {@code ttft_s} and {@code prefill_tps}; skipped without an order.
+ * {@code latency-spike}: a cell's median TTFT exceeds the spike factor times the TTFT of
+ * any cell run later ({@code order}) with the same other params and a higher concurrency:
+ * a busier cell cannot honestly be faster, so this one was cold or spiking. Greys the
+ * cell's {@code ttft_s} and {@code prefill_tps}; skipped without an order.
  */
 final class LatencySpike implements CellRule, Remedy {
 
@@ -31,8 +32,9 @@ final class LatencySpike implements CellRule, Remedy {
 	}
 
 	/**
-	 * A warm-up on the rerun side when it declares none; a side already warmed up that still spikes, or a side no
-	 * control reruns, stays (a longer warm-up is not known to remove it: that is a hypothesis to test).
+	 * A warm-up on the rerun side when it declares none; a side already warmed up that
+	 * still spikes, or a side no control reruns, stays (a longer warm-up is not known to
+	 * remove it: that is a hypothesis to test).
 	 */
 	@Override
 	public void settle(Settling plan) {
@@ -41,12 +43,14 @@ final class LatencySpike implements CellRule, Remedy {
 			Integer warmup = plan.provenance(plan.side()).workload().warmupRequests();
 			if (warmup == null || warmup == 0) {
 				plan.change(ID, "workload.warmup_requests", warmup, plan.warmupTarget(),
-						"warm up before measuring (" + plan.warmupTarget() + " requests over the grid's shapes) and re-run "
-								+ String.join(", ", anchors));
+						"warm up before measuring (" + plan.warmupTarget()
+								+ " requests over the grid's shapes) and re-run " + String.join(", ", anchors));
 			}
 			else {
-				plan.cannot(ID, "the " + plan.side() + " warmed up (" + warmup + " requests) and still spiked at "
-						+ String.join(", ", anchors) + ": a rerun is not known to remove it — test a hypothesis about its cause");
+				plan.cannot(ID,
+						"the " + plan.side() + " warmed up (" + warmup + " requests) and still spiked at "
+								+ String.join(", ", anchors)
+								+ ": a rerun is not known to remove it — test a hypothesis about its cause");
 			}
 		}
 		plan.cannotOnOtherSide(ID, "time to first token spiked");
@@ -59,9 +63,13 @@ final class LatencySpike implements CellRule, Remedy {
 		if (cell.order() == null || ttft.isEmpty() || concurrency.isEmpty()) {
 			return List.of();
 		}
-		Optional<Cell> fastest = context.sameOtherParams(cell, CONCURRENCY).stream()
+		Optional<Cell> fastest = context.sameOtherParams(cell, CONCURRENCY)
+			.stream()
 			.filter(later -> later.order() != null && later.order() > cell.order())
-			.filter(later -> later.params().number(CONCURRENCY).filter(c -> c.compareTo(concurrency.get()) > 0).isPresent())
+			.filter(later -> later.params()
+				.number(CONCURRENCY)
+				.filter(c -> c.compareTo(concurrency.get()) > 0)
+				.isPresent())
 			.filter(later -> ttft(later).isPresent())
 			.min(Comparator.comparing(later -> ttft(later).orElseThrow()));
 		double spike = context.settings().spike();
@@ -69,12 +77,15 @@ final class LatencySpike implements CellRule, Remedy {
 			return List.of();
 		}
 		double later = ttft(fastest.get()).orElseThrow();
-		return List.of(Flag.greying(ID, Figures.value(ttft.get(), "s") + " vs " + Figures.value(later, "s") + " at concurrency "
-				+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " later", "ttft " + Figures.value(ttft.get(), "s") + " at concurrency "
-				+ Params.format(concurrency.get()) + ", yet " + Figures.value(later, "s") + " at concurrency "
-				+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " run later ("
-				+ Figures.factor(ttft.get() / later) + ", over " + Figures.factor(spike)
-				+ "): cold or spiking — warm up before measuring and re-run the cell", GREYS));
+		return List.of(Flag.greying(ID,
+				Figures.value(ttft.get(), "s") + " vs " + Figures.value(later, "s") + " at concurrency "
+						+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " later",
+				"ttft " + Figures.value(ttft.get(), "s") + " at concurrency " + Params.format(concurrency.get())
+						+ ", yet " + Figures.value(later, "s") + " at concurrency "
+						+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " run later ("
+						+ Figures.factor(ttft.get() / later) + ", over " + Figures.factor(spike)
+						+ "): cold or spiking — warm up before measuring and re-run the cell",
+				GREYS));
 	}
 
 	private static Optional<Double> ttft(Cell cell) {

@@ -22,7 +22,10 @@ record MetricPair(String metric, @Nullable MetricValue baseline, @Nullable Metri
 		return value(contender, stat);
 	}
 
-	/** Contender / baseline for the compared statistic; {@code null} without both values or with a zero baseline. */
+	/**
+	 * Contender / baseline for the compared statistic; {@code null} without both values
+	 * or with a zero baseline.
+	 */
 	@Nullable Double ratio(String stat) {
 		Double base = baselineValue(stat);
 		Double other = contenderValue(stat);

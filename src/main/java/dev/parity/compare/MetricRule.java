@@ -3,8 +3,8 @@ package dev.parity.compare;
 import java.util.List;
 
 /**
- * A comparison check about one metric of a matched pair of cells (e.g. {@code implausible-ratio}); its flags grey
- * that number only.
+ * A comparison check about one metric of a matched pair of cells (e.g.
+ * {@code implausible-ratio}); its flags grey that number only.
  */
 interface MetricRule {
 

@@ -12,12 +12,14 @@ import dev.parity.run.MetricDefinition;
 import dev.parity.run.RunDocument;
 
 /**
- * The metrics a check or comparison speaks about: every metric the catalogue and the runs' own definitions know,
- * plus any the cells report, in catalogue order. "Greys everything" greys all of them, whether or not a cell
- * reports them, so a side that reported nothing is still greyed where the other side reported something.
+ * The metrics a check or comparison speaks about: every metric the catalogue and the
+ * runs' own definitions know, plus any the cells report, in catalogue order. "Greys
+ * everything" greys all of them, whether or not a cell reports them, so a side that
+ * reported nothing is still greyed where the other side reported something.
  *
  * @param catalogue the definitions in force
- * @param all every metric's name, catalogue order first, then the others in order of appearance
+ * @param all every metric's name, catalogue order first, then the others in order of
+ * appearance
  */
 record MetricScope(MetricCatalogue catalogue, List<String> all) {
 

@@ -3,7 +3,8 @@ package dev.parity.compare;
 import java.util.List;
 
 /**
- * {@code no-warmup}: the declared warm-up is 0 requests or unknown. Annotates the run: early cells may be cold.
+ * {@code no-warmup}: the declared warm-up is 0 requests or unknown. Annotates the run:
+ * early cells may be cold.
  */
 final class NoWarmup implements RunRule, Remedy {
 
@@ -19,7 +20,10 @@ final class NoWarmup implements RunRule, Remedy {
 		return false;
 	}
 
-	/** A warm-up on the rerun side (an annotation of the other side's run names nothing a control can do). */
+	/**
+	 * A warm-up on the rerun side (an annotation of the other side's run names nothing a
+	 * control can do).
+	 */
 	@Override
 	public void settle(Settling plan) {
 		if (plan.canRerun() && plan.on(ID, plan.side())) {
@@ -36,7 +40,8 @@ final class NoWarmup implements RunRule, Remedy {
 			return List.of();
 		}
 		String declared = warmup == null ? "no warm-up declared" : "declared warm-up is 0 requests";
-		return List.of(Flag.annotation(ID, warmup == null ? "no warm-up declared" : "warm-up 0", declared + ": early cells may be cold — warm up before measuring"));
+		return List.of(Flag.annotation(ID, warmup == null ? "no warm-up declared" : "warm-up 0",
+				declared + ": early cells may be cold — warm up before measuring"));
 	}
 
 }

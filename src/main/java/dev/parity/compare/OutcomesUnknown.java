@@ -6,8 +6,8 @@ import dev.parity.run.Cell;
 import dev.parity.run.RequestCounts;
 
 /**
- * {@code outcomes-unknown}: the harness did not record how many requests failed or were cancelled. Annotates the
- * cell; {@code failures} counts the unknown as 0.
+ * {@code outcomes-unknown}: the harness did not record how many requests failed or were
+ * cancelled. Annotates the cell; {@code failures} counts the unknown as 0.
  */
 final class OutcomesUnknown implements CellRule {
 

@@ -7,9 +7,9 @@ import java.util.Optional;
 import dev.parity.run.Cell;
 
 /**
- * {@code output-length-differs}: the matched cells' median output tokens per request differ by more than the output
- * tolerance, so the two sides did different work. Greys the output-length-sensitive metrics; TTFT and prefill stay
- * comparable.
+ * {@code output-length-differs}: the matched cells' median output tokens per request
+ * differ by more than the output tolerance, so the two sides did different work. Greys
+ * the output-length-sensitive metrics; TTFT and prefill stay comparable.
  */
 final class OutputLengthDiffers implements CellPairRule, Remedy {
 
@@ -25,9 +25,9 @@ final class OutputLengthDiffers implements CellPairRule, Remedy {
 	}
 
 	/**
-	 * The other side's declared request parameters (and reasoning, and output tokens, where they differ), with a
-	 * check of the output tokens per request the control must measure; when the declarations already agree, the
-	 * measured output length itself.
+	 * The other side's declared request parameters (and reasoning, and output tokens,
+	 * where they differ), with a check of the output tokens per request the control must
+	 * measure; when the declarations already agree, the measured output length itself.
 	 */
 	@Override
 	public void settle(Settling plan) {
@@ -41,8 +41,8 @@ final class OutputLengthDiffers implements CellPairRule, Remedy {
 			return;
 		}
 		ControlCheck check = plan.outputCheck(anchors);
-		String target = check == null ? "" : " (" + Figures.number(check.target()) + " output tokens per request, within ±"
-				+ Figures.tolerance(check.tolerance()) + ")";
+		String target = check == null ? "" : " (" + Figures.number(check.target())
+				+ " output tokens per request, within ±" + Figures.tolerance(check.tolerance()) + ")";
 		boolean declared = false;
 		for (String field : DECLARED) {
 			Object from = plan.value(plan.side(), field);
@@ -51,18 +51,21 @@ final class OutputLengthDiffers implements CellPairRule, Remedy {
 				declared = true;
 				plan.change(ID, field, from, to, "match the work per request" + target + ": set " + field + " to "
 						+ plan.name(plan.otherSide()) + "'s, then send one request per prompt length and check the "
-						+ "output tokens per request before measuring — a setting accepted is not a setting obeyed", check);
+						+ "output tokens per request before measuring — a setting accepted is not a setting obeyed",
+						check);
 			}
 		}
 		if (!declared) {
 			List<Double> measured = anchors.stream()
 				.flatMap(anchor -> plan.cell(plan.side(), anchor).flatMap(CellMeasures::medianOutputTokens).stream())
 				.toList();
-			plan.change(ID, "cells[].output_tokens", measured.isEmpty() ? null : Math.round(SampleStatistics.median(measured)),
+			plan.change(ID, "cells[].output_tokens",
+					measured.isEmpty() ? null : Math.round(SampleStatistics.median(measured)),
 					check == null ? null : Math.round(check.target()),
 					"the declarations agree, yet the measured output per request differs" + target
 							+ ": find what makes the engine generate more or less (a reasoning mode counted as output?) "
-							+ "and check the output tokens per request before measuring", check);
+							+ "and check the output tokens per request before measuring",
+					check);
 		}
 	}
 
@@ -78,10 +81,11 @@ final class OutputLengthDiffers implements CellPairRule, Remedy {
 		if (!Thresholds.differsByMoreThan(other.get(), base.get(), tolerance)) {
 			return List.of();
 		}
-		return List.of(Flag.greying(ID, Figures.number(base.get()) + " vs " + Figures.number(other.get()) + " tokens/request",
-				"median output tokens per request " + Figures.number(base.get()) + " vs "
-				+ Figures.number(other.get()) + " (" + Figures.change(change) + ", beyond ±" + Figures.tolerance(tolerance)
-				+ "): different work per request distorts the output-length-sensitive metrics — match output length, e.g. disable thinking",
+		return List.of(Flag.greying(ID, Figures.number(base.get()) + " vs " + Figures
+			.number(other.get()) + " tokens/request", "median output tokens per request " + Figures.number(base.get())
+					+ " vs " + Figures.number(other.get()) + " (" + Figures.change(change) + ", beyond ±"
+					+ Figures.tolerance(tolerance)
+					+ "): different work per request distorts the output-length-sensitive metrics — match output length, e.g. disable thinking",
 				context.metrics().outputSensitive()));
 	}
 

@@ -8,10 +8,12 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Throughput against interactivity over a sweep, and the points no other point beats on both: a serving setup can
- * give each user more tokens per second only by serving fewer tokens per second in all, and the front is the best it
- * was seen to do. A greyed point (a check greys one of its two numbers) is drawn but never on the front, and never
- * dominates anything: a front through confounded numbers would claim what was not measured.
+ * Throughput against interactivity over a sweep, and the points no other point beats on
+ * both: a serving setup can give each user more tokens per second only by serving fewer
+ * tokens per second in all, and the front is the best it was seen to do. A greyed point
+ * (a check greys one of its two numbers) is drawn but never on the front, and never
+ * dominates anything: a front through confounded numbers would claim what was not
+ * measured.
  */
 public final class ParetoFront {
 
@@ -44,16 +46,17 @@ public final class ParetoFront {
 	}
 
 	/**
-	 * The non-dominated points among those not greyed, by rising interactivity (so by falling throughput). Of two
-	 * equal points the first is kept.
+	 * The non-dominated points among those not greyed, by rising interactivity (so by
+	 * falling throughput). Of two equal points the first is kept.
 	 */
 	public static List<Point> of(List<Point> points) {
 		List<Point> clean = points.stream().filter(point -> !point.greyed()).toList();
 		List<Point> front = new ArrayList<>();
 		for (Point point : clean) {
 			boolean dominated = clean.stream().anyMatch(other -> other.dominates(point));
-			boolean repeated = front.stream().anyMatch(kept -> kept.interactivity() == point.interactivity()
-					&& kept.throughput() == point.throughput());
+			boolean repeated = front.stream()
+				.anyMatch(kept -> kept.interactivity() == point.interactivity()
+						&& kept.throughput() == point.throughput());
 			if (!dominated && !repeated) {
 				front.add(point);
 			}
@@ -63,8 +66,8 @@ public final class ParetoFront {
 	}
 
 	/**
-	 * The front's throughput at an interactivity, on the straight line between its two neighbouring points; empty
-	 * outside the interactivities the front spans.
+	 * The front's throughput at an interactivity, on the straight line between its two
+	 * neighbouring points; empty outside the interactivities the front spans.
 	 */
 	public static Optional<Double> throughputAt(List<Point> front, double interactivity) {
 		if (front.isEmpty() || interactivity < front.get(0).interactivity()
@@ -86,7 +89,8 @@ public final class ParetoFront {
 	}
 
 	/**
-	 * The contender's throughput against the baseline's at equal interactivity, where both fronts exist.
+	 * The contender's throughput against the baseline's at equal interactivity, where
+	 * both fronts exist.
 	 *
 	 * @param low the lowest interactivity both fronts reach
 	 * @param high the highest interactivity both fronts reach
@@ -108,13 +112,17 @@ public final class ParetoFront {
 
 	}
 
-	/** Both fronts' throughputs at one interactivity and their ratio (contender / baseline). */
+	/**
+	 * Both fronts' throughputs at one interactivity and their ratio (contender /
+	 * baseline).
+	 */
 	public record Ratio(double interactivity, double baseline, double contender, double ratio) {
 	}
 
 	/**
-	 * The throughput ratio at equal interactivity, interpolated on both fronts at each front point's interactivity
-	 * inside the range where both exist; empty when either front is empty or they share no interactivity.
+	 * The throughput ratio at equal interactivity, interpolated on both fronts at each
+	 * front point's interactivity inside the range where both exist; empty when either
+	 * front is empty or they share no interactivity.
 	 */
 	public static Optional<EqualInteractivity> ratio(List<Point> baselineFront, List<Point> contenderFront) {
 		if (baselineFront.isEmpty() || contenderFront.isEmpty()) {

@@ -10,9 +10,10 @@ import dev.parity.run.Provenance;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What differs between two runs' provenance, field by field, decided once for every field: "differs" needs a value
- * on both sides; a value on one side only is unknown and triggers nothing, except for the checkpoint. The rules of
- * the comparison then say what each triggered difference means.
+ * What differs between two runs' provenance, field by field, decided once for every
+ * field: "differs" needs a value on both sides; a value on one side only is unknown and
+ * triggers nothing, except for the checkpoint. The rules of the comparison then say what
+ * each triggered difference means.
  */
 final class ProvenanceDiff {
 
@@ -30,7 +31,8 @@ final class ProvenanceDiff {
 		rows.add(row("engine.version", baseline.engine().version(), contender.engine().version(), "versions-differ"));
 		rows.addAll(flags(baseline.engine(), contender.engine(), settings));
 		rows.add(row("harness.name", baseline.harness().name(), contender.harness().name(), "harness-differs"));
-		rows.add(row("harness.version", baseline.harness().version(), contender.harness().version(), "versions-differ"));
+		rows.add(
+				row("harness.version", baseline.harness().version(), contender.harness().version(), "versions-differ"));
 		Provenance.Workload declared = baseline.workload();
 		Provenance.Workload other = contender.workload();
 		rows.add(row("workload.dataset", declared.dataset(), other.dataset(), "dataset-differs"));
@@ -47,16 +49,19 @@ final class ProvenanceDiff {
 		return row.status().equals(ProvenanceDifference.UNKNOWN) ? withRule(row, CheckpointUnknown.ID) : row;
 	}
 
-	/** Every flag either side sets, matched by normalised name; critical flags trigger their own rule. */
+	/**
+	 * Every flag either side sets, matched by normalised name; critical flags trigger
+	 * their own rule.
+	 */
 	private static List<ProvenanceDifference> flags(Provenance.Engine baseline, Provenance.Engine contender,
 			CompareSettings settings) {
 		Map<String, String> names = new LinkedHashMap<>();
 		Map<String, String> baselineValues = normalised(baseline.flags(), names);
 		Map<String, String> contenderValues = normalised(contender.flags(), names);
 		List<ProvenanceDifference> rows = new ArrayList<>();
-		names.forEach((name, written) -> rows.add(row("engine.flags." + written, baselineValues.get(name),
-				contenderValues.get(name),
-				settings.criticalFlags().contains(name) ? CriticalFlagsDiffer.ID : FlagsDiffer.ID)));
+		names.forEach((name, written) -> rows
+			.add(row("engine.flags." + written, baselineValues.get(name), contenderValues.get(name),
+					settings.criticalFlags().contains(name) ? CriticalFlagsDiffer.ID : FlagsDiffer.ID)));
 		return rows;
 	}
 
@@ -70,7 +75,10 @@ final class ProvenanceDiff {
 		return values;
 	}
 
-	/** Warm-up differences trigger nothing between the runs, but a side without warm-up triggers its run check. */
+	/**
+	 * Warm-up differences trigger nothing between the runs, but a side without warm-up
+	 * triggers its run check.
+	 */
 	private static ProvenanceDifference warmup(@Nullable Integer baseline, @Nullable Integer contender) {
 		ProvenanceDifference row = row("workload.warmup_requests", baseline, contender, null);
 		boolean cold = baseline == null || baseline == 0 || contender == null || contender == 0;

@@ -3,8 +3,9 @@ package dev.parity.compare;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One row of a comparison's provenance diff: a field of both runs' provenance, whether it is the same, differs or
- * is unknown (a value on one side only, or on neither), and the rule it triggers.
+ * One row of a comparison's provenance diff: a field of both runs' provenance, whether it
+ * is the same, differs or is unknown (a value on one side only, or on neither), and the
+ * rule it triggers.
  *
  * @param field the field's path in the run document, e.g. {@code workload.dataset} or
  * {@code engine.flags.kv-cache-dtype}

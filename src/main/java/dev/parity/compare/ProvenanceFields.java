@@ -11,10 +11,12 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A run's provenance read, and changed, by the paths a control plan names ({@code model.commit},
- * {@code engine.flags.kv-cache-dtype}, {@code workload.request_params}, {@code workload.request_params.max_tokens},
- * {@code workload.warmup_requests}, {@code environment.driver} …): values typed as the run document has them, a flag
- * found by its normalised name, {@code null} where the run says nothing.
+ * A run's provenance read, and changed, by the paths a control plan names
+ * ({@code model.commit}, {@code engine.flags.kv-cache-dtype},
+ * {@code workload.request_params}, {@code workload.request_params.max_tokens},
+ * {@code workload.warmup_requests}, {@code environment.driver} …): values typed as the
+ * run document has them, a flag found by its normalised name, {@code null} where the run
+ * says nothing.
  */
 public final class ProvenanceFields {
 
@@ -25,13 +27,21 @@ public final class ProvenanceFields {
 	private ProvenanceFields() {
 	}
 
-	/** The field's value, or {@code null} when the run has none (or the path names nothing Parity reads). */
+	/**
+	 * The field's value, or {@code null} when the run has none (or the path names nothing
+	 * Parity reads).
+	 */
 	public static @Nullable Object value(Provenance provenance, String field) {
 		if (field.startsWith(FLAGS)) {
 			String wanted = Provenance.Engine.normaliseFlag(field.substring(FLAGS.length()));
-			return provenance.engine().flags().entrySet().stream()
+			return provenance.engine()
+				.flags()
+				.entrySet()
+				.stream()
 				.filter(flag -> Provenance.Engine.normaliseFlag(flag.getKey()).equals(wanted))
-				.map(Map.Entry::getValue).findFirst().orElse(null);
+				.map(Map.Entry::getValue)
+				.findFirst()
+				.orElse(null);
 		}
 		if (field.startsWith(PARAMS + ".")) {
 			JsonNode params = provenance.workload().requestParams();
@@ -65,9 +75,9 @@ public final class ProvenanceFields {
 	}
 
 	/**
-	 * The provenance with the planned changes applied, for the rerun commands: the commit, engine name and version,
-	 * flags, harness, dataset and declared workload; other fields (measured ones, the environment) are left as they
-	 * are.
+	 * The provenance with the planned changes applied, for the rerun commands: the
+	 * commit, engine name and version, flags, harness, dataset and declared workload;
+	 * other fields (measured ones, the environment) are left as they are.
 	 */
 	public static Provenance applied(Provenance provenance, Iterable<ControlChange> changes) {
 		Provenance.Model model = provenance.model();
@@ -86,7 +96,8 @@ public final class ProvenanceFields {
 		Integer warmup = workload.warmupRequests();
 		for (ControlChange change : changes) {
 			Object to = change.to();
-			String text = to == null ? null : to instanceof JsonNode node && node.isValueNode() ? node.asString() : to.toString();
+			String text = to == null ? null
+					: to instanceof JsonNode node && node.isValueNode() ? node.asString() : to.toString();
 			String field = change.field();
 			if (field.startsWith(FLAGS)) {
 				String wanted = Provenance.Engine.normaliseFlag(field.substring(FLAGS.length()));
@@ -110,27 +121,29 @@ public final class ProvenanceFields {
 				continue;
 			}
 			switch (field) {
-				case "model.commit" -> model = new Provenance.Model(model.repo(), text, text == null ? null
-						: CommitSha.isValid(text) ? CommitSha.of(text) : model.commit());
+				case "model.commit" -> model = new Provenance.Model(model.repo(), text,
+						text == null ? null : CommitSha.isValid(text) ? CommitSha.of(text) : model.commit());
 				case "engine.name" -> engineName = text == null ? engineName : text;
 				case "engine.version" -> engineVersion = text;
 				case "harness.name" -> harnessName = text == null ? harnessName : text;
 				case "harness.version" -> harnessVersion = text;
 				case "workload.dataset" -> dataset = text;
-				case "workload.output_tokens" -> outputTokens = to instanceof Number number ? number.intValue() : outputTokens;
+				case "workload.output_tokens" ->
+					outputTokens = to instanceof Number number ? number.intValue() : outputTokens;
 				case "workload.reasoning" -> reasoning = text;
 				case PARAMS -> params = to instanceof JsonNode node ? node : null;
 				case "workload.warmup_requests" -> warmup = to instanceof Number number ? number.intValue() : warmup;
 				default -> {
-					// Measured fields and the environment: what the control must show, not a setting of a command.
+					// Measured fields and the environment: what the control must show,
+					// not a setting of a command.
 				}
 			}
 		}
 		return new Provenance(provenance.source(), provenance.system(), model,
 				new Provenance.Engine(engineName, engineVersion, flags, engine.warnings(), engine.commit()),
 				new Provenance.Harness(harnessName, harnessVersion, harness.command(), harness.tokenCounting()),
-				new Provenance.Workload(dataset, outputTokens, reasoning, params, warmup), provenance.metricDefinitions(),
-				provenance.caveats(), provenance.context(), provenance.environment());
+				new Provenance.Workload(dataset, outputTokens, reasoning, params, warmup),
+				provenance.metricDefinitions(), provenance.caveats(), provenance.context(), provenance.environment());
 	}
 
 }

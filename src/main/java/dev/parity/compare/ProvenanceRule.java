@@ -3,8 +3,8 @@ package dev.parity.compare;
 import java.util.List;
 
 /**
- * A comparison check about the two runs' provenance (e.g. {@code checkpoint-differs}); its flags concern the whole
- * comparison.
+ * A comparison check about the two runs' provenance (e.g. {@code checkpoint-differs});
+ * its flags concern the whole comparison.
  */
 interface ProvenanceRule {
 

@@ -17,13 +17,14 @@ import dev.parity.run.TokenStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One side of a comparison: a run, or replicate runs taken together. Each run keeps its own checks; per cell, a
- * run whose checks grey a metric leaves the group for that metric (the cell says so), and the side's value is the
- * median of the remaining runs' values. A group of one is exactly its run.
+ * One side of a comparison: a run, or replicate runs taken together. Each run keeps its
+ * own checks; per cell, a run whose checks grey a metric leaves the group for that metric
+ * (the cell says so), and the side's value is the median of the remaining runs' values. A
+ * group of one is exactly its run.
  *
  * @param runs the runs, in the order given
- * @param checks the runs' checks together: every run flag of any run (a run-wide confound in one replicate greys the
- * side), and every cell flag
+ * @param checks the runs' checks together: every run flag of any run (a run-wide confound
+ * in one replicate greys the side), and every cell flag
  * @param cells the cells of any run, in order of first appearance
  */
 record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
@@ -40,9 +41,10 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 	 * A cell of the group.
 	 *
 	 * @param members the runs that have this cell
-	 * @param combined the side's cell: each metric's statistics the median of the values of the runs still in the
-	 * group for it (of all runs when none is)
-	 * @param flags the runs' flags of this cell; a flag that greys a metric for some runs only is said, not applied
+	 * @param combined the side's cell: each metric's statistics the median of the values
+	 * of the runs still in the group for it (of all runs when none is)
+	 * @param flags the runs' flags of this cell; a flag that greys a metric for some runs
+	 * only is said, not applied
 	 */
 	record GroupCell(List<Member> members, Cell combined, List<Flag> flags) {
 
@@ -56,13 +58,20 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 
 		/** The compared statistic of each run still in the group for this metric. */
 		double[] values(String metric, String stat) {
-			return members.stream().filter(member -> !member.greys(metric))
-				.map(member -> member.cell().metric(metric)).flatMap(java.util.Optional::stream)
-				.map(value -> value.statistic(stat)).filter(java.util.OptionalDouble::isPresent)
-				.mapToDouble(java.util.OptionalDouble::getAsDouble).toArray();
+			return members.stream()
+				.filter(member -> !member.greys(metric))
+				.map(member -> member.cell().metric(metric))
+				.flatMap(java.util.Optional::stream)
+				.map(value -> value.statistic(stat))
+				.filter(java.util.OptionalDouble::isPresent)
+				.mapToDouble(java.util.OptionalDouble::getAsDouble)
+				.toArray();
 		}
 
-		/** The compared statistic by run, in the order of {@code runs}; {@code NaN} for a run not in the group. */
+		/**
+		 * The compared statistic by run, in the order of {@code runs}; {@code NaN} for a
+		 * run not in the group.
+		 */
 		double[] valuesByRun(String metric, String stat, List<Run> runs) {
 			double[] values = new double[runs.size()];
 			java.util.Arrays.fill(values, Double.NaN);
@@ -81,12 +90,16 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 
 	static ReplicateGroup of(List<Run> runs, String side, CompareSettings settings, MetricScope scope) {
 		List<RunFlags> checks = runs.stream()
-			.map(run -> RunChecks.check(run.document(), settings, scope).onSide(side)).toList();
+			.map(run -> RunChecks.check(run.document(), settings, scope).onSide(side))
+			.toList();
 		if (runs.size() == 1) {
 			RunFlags only = checks.get(0);
-			List<GroupCell> cells = runs.get(0).cells().stream().map(cell -> new GroupCell(
-					List.of(new Member(runs.get(0), cell, only.forCell(cell.anchor()))), cell,
-					only.forCell(cell.anchor()))).toList();
+			List<GroupCell> cells = runs.get(0)
+				.cells()
+				.stream()
+				.map(cell -> new GroupCell(List.of(new Member(runs.get(0), cell, only.forCell(cell.anchor()))), cell,
+						only.forCell(cell.anchor())))
+				.toList();
 			return new ReplicateGroup(runs, only, cells);
 		}
 		Map<Params, List<Member>> byParams = new LinkedHashMap<>();
@@ -111,15 +124,18 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 	}
 
 	/**
-	 * The side with parameters fixed: only the cells with their values, matched on the other coordinates. The runs'
-	 * checks stay those of the whole runs, and each member keeps its own cell (its stored bootstrap medians).
+	 * The side with parameters fixed: only the cells with their values, matched on the
+	 * other coordinates. The runs' checks stay those of the whole runs, and each member
+	 * keeps its own cell (its stored bootstrap medians).
 	 */
 	ReplicateGroup fixed(FixedParams fixed) {
 		if (fixed.isEmpty()) {
 			return this;
 		}
-		List<GroupCell> kept = cells.stream().filter(cell -> fixed.keeps(cell.params()))
-			.map(cell -> new GroupCell(cell.members(), fixed.strip(cell.combined()), cell.flags())).toList();
+		List<GroupCell> kept = cells.stream()
+			.filter(cell -> fixed.keeps(cell.params()))
+			.map(cell -> new GroupCell(cell.members(), fixed.strip(cell.combined()), cell.flags()))
+			.toList();
 		return new ReplicateGroup(runs, checks, kept);
 	}
 
@@ -133,11 +149,16 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 		members.forEach(member -> metricNames.addAll(member.cell().metrics().keySet()));
 		Map<String, MetricValue> metrics = new LinkedHashMap<>();
 		for (String metric : metricNames) {
-			List<MetricValue> kept = members.stream().filter(member -> !member.greys(metric))
-				.map(member -> member.cell().metrics().get(metric)).filter(java.util.Objects::nonNull).toList();
+			List<MetricValue> kept = members.stream()
+				.filter(member -> !member.greys(metric))
+				.map(member -> member.cell().metrics().get(metric))
+				.filter(java.util.Objects::nonNull)
+				.toList();
 			if (kept.isEmpty()) {
-				kept = members.stream().map(member -> member.cell().metrics().get(metric))
-					.filter(java.util.Objects::nonNull).toList();
+				kept = members.stream()
+					.map(member -> member.cell().metrics().get(metric))
+					.filter(java.util.Objects::nonNull)
+					.toList();
 			}
 			metrics.put(metric, median(kept));
 		}
@@ -145,7 +166,9 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 		for (Member member : members) {
 			for (Flag flag : member.flags()) {
 				Set<String> applied = new LinkedHashSet<>();
-				flag.greys().stream().filter(metric -> members.stream().allMatch(other -> other.greys(metric)))
+				flag.greys()
+					.stream()
+					.filter(metric -> members.stream().allMatch(other -> other.greys(metric)))
 					.forEach(applied::add);
 				if (applied.equals(flag.greys())) {
 					flags.add(flag);
@@ -171,8 +194,8 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 		values.forEach(value -> statistics.retainAll(value.statistics().keySet()));
 		Map<String, Double> medians = new LinkedHashMap<>();
 		for (String statistic : statistics) {
-			medians.put(statistic, SampleStatistics.median(values.stream()
-				.map(value -> value.statistics().get(statistic)).toList()));
+			medians.put(statistic,
+					SampleStatistics.median(values.stream().map(value -> value.statistics().get(statistic)).toList()));
 		}
 		return new MetricValue(medians, values.stream().allMatch(MetricValue::single));
 	}
@@ -196,10 +219,15 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 		return total;
 	}
 
-	/** The median over the runs of each run's median output tokens; {@code null} when no run measured them. */
+	/**
+	 * The median over the runs of each run's median output tokens; {@code null} when no
+	 * run measured them.
+	 */
 	private static @Nullable TokenStats outputTokens(List<Member> members) {
-		List<Double> medians = members.stream().map(member -> CellMeasures.medianOutputTokens(member.cell()))
-			.flatMap(java.util.Optional::stream).toList();
+		List<Double> medians = members.stream()
+			.map(member -> CellMeasures.medianOutputTokens(member.cell()))
+			.flatMap(java.util.Optional::stream)
+			.toList();
 		return medians.isEmpty() ? null : new TokenStats(SampleStatistics.median(medians), null, null, null);
 	}
 

@@ -11,20 +11,28 @@ import dev.parity.run.Run;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Replicates: runs whose whole provenance is identical — system, checkpoint, engine (version, commit, flags),
- * harness, declared workload, environment, role and source — so that their differences are noise. What the engine
- * printed (its warnings), what the uploader disclosed (caveats) and where it came from (its CI context) are notes
- * about a run, not what it ran, and may differ. Every field of {@link Provenance} takes part, including any added later.
+ * Replicates: runs whose whole provenance is identical — system, checkpoint, engine
+ * (version, commit, flags), harness, declared workload, environment, role and source — so
+ * that their differences are noise. What the engine printed (its warnings), what the
+ * uploader disclosed (caveats) and where it came from (its CI context) are notes about a
+ * run, not what it ran, and may differ. Every field of {@link Provenance} takes part,
+ * including any added later.
  */
 public final class Replicates {
 
-	/** Fields that describe a run rather than what it ran (context: the branch, pull request and CI job). */
+	/**
+	 * Fields that describe a run rather than what it ran (context: the branch, pull
+	 * request and CI job).
+	 */
 	private static final Set<String> NOT_COMPARED = Set.of("caveats", "engine.warnings", "context");
 
 	private Replicates() {
 	}
 
-	/** The first field in which two runs differ, e.g. {@code engine.flags}; empty when they are replicates. */
+	/**
+	 * The first field in which two runs differ, e.g. {@code engine.flags}; empty when
+	 * they are replicates.
+	 */
 	public static Optional<String> differingField(Run one, Run other) {
 		if (one.role() != other.role()) {
 			return Optional.of("role");
@@ -34,7 +42,10 @@ public final class Replicates {
 
 	/** The first field in which a run of the group differs from the group's first run. */
 	public static Optional<String> differingField(List<Run> group) {
-		return group.stream().skip(1).map(run -> differingField(group.get(0), run)).flatMap(Optional::stream)
+		return group.stream()
+			.skip(1)
+			.map(run -> differingField(group.get(0), run))
+			.flatMap(Optional::stream)
 			.findFirst();
 	}
 
@@ -69,7 +80,10 @@ public final class Replicates {
 		}
 	}
 
-	/** {@code workload.outputTokens} → {@code workload.output_tokens}, as the run document spells it. */
+	/**
+	 * {@code workload.outputTokens} → {@code workload.output_tokens}, as the run document
+	 * spells it.
+	 */
 	private static String snakeCase(String field) {
 		return field.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
 	}

@@ -9,8 +9,8 @@ import dev.parity.run.Cell;
 import dev.parity.run.RunDocument;
 
 /**
- * The run checks of src/docs/design/PRODUCT.md, computed when shown with the thresholds in force: the run page uses the defaults,
- * a comparison its own settings.
+ * The run checks of src/docs/design/PRODUCT.md, computed when shown with the thresholds
+ * in force: the run page uses the defaults, a comparison its own settings.
  */
 public final class RunChecks {
 
@@ -27,7 +27,10 @@ public final class RunChecks {
 		return check(run, settings, MetricScope.of(run));
 	}
 
-	/** The checks with "everything" meaning every metric of a wider scope, such as a comparison's. */
+	/**
+	 * The checks with "everything" meaning every metric of a wider scope, such as a
+	 * comparison's.
+	 */
 	static RunFlags check(RunDocument run, CompareSettings settings, MetricScope metrics) {
 		RunContext context = new RunContext(run, settings, metrics);
 		List<Flag> runFlags = new ArrayList<>();

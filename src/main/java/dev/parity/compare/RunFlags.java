@@ -10,7 +10,8 @@ import java.util.stream.Stream;
  * A run's check results: flags about the run as a whole and flags by cell.
  *
  * @param run flags about the whole run (banners)
- * @param cells flags by cell anchor, in the run's cell order; only cells with flags appear
+ * @param cells flags by cell anchor, in the run's cell order; only cells with flags
+ * appear
  */
 public record RunFlags(List<Flag> run, Map<String, List<Flag>> cells) {
 

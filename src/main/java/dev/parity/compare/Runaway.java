@@ -8,8 +8,9 @@ import dev.parity.run.SampleSummary;
 import dev.parity.run.TokenStats;
 
 /**
- * {@code runaway}: a request's output tokens (or the cell's max) exceed the runaway factor times the cell's median.
- * Greys the cell's output-length-sensitive metrics: one request dominates them.
+ * {@code runaway}: a request's output tokens (or the cell's max) exceed the runaway
+ * factor times the cell's median. Greys the cell's output-length-sensitive metrics: one
+ * request dominates them.
  */
 final class Runaway implements CellRule, Remedy {
 
@@ -21,8 +22,8 @@ final class Runaway implements CellRule, Remedy {
 	}
 
 	/**
-	 * Output tokens per request capped (max_tokens) at what the other side generates, checked by measurement; a
-	 * runaway on a side no control reruns stays.
+	 * Output tokens per request capped (max_tokens) at what the other side generates,
+	 * checked by measurement; a runaway on a side no control reruns stays.
 	 */
 	@Override
 	public void settle(Settling plan) {
@@ -32,7 +33,8 @@ final class Runaway implements CellRule, Remedy {
 			String field = "workload.request_params.max_tokens";
 			plan.change(ID, field, plan.value(plan.side(), field), check == null ? null : Math.round(check.target()),
 					"cap output tokens per request (max_tokens) so that no request runs away, and re-run "
-							+ String.join(", ", anchors), check);
+							+ String.join(", ", anchors),
+					check);
 		}
 		plan.cannotOnOtherSide(ID, "a request ran away");
 	}
@@ -60,12 +62,13 @@ final class Runaway implements CellRule, Remedy {
 		if (longest == null || !Thresholds.exceeds(tokens, factor * median.get())) {
 			return List.of();
 		}
-		return List.of(Flag.greying(ID, Figures.number(tokens) + " vs median " + Figures.number(median.get()) + " tokens",
-				longest + " produced " + Figures.number(tokens)
-				+ " output tokens against a median of " + Figures.number(median.get()) + " ("
-				+ Figures.factor(tokens / median.get()) + ", over " + Figures.factor(factor)
-				+ "): one request dominates the output-length-sensitive metrics — cap output tokens per request (max_tokens) and re-run the cell",
-				context.metrics().outputSensitive()));
+		return List.of(Flag
+			.greying(ID, Figures.number(tokens) + " vs median " + Figures.number(median.get()) + " tokens", longest
+					+ " produced " + Figures.number(tokens) + " output tokens against a median of "
+					+ Figures.number(median.get()) + " (" + Figures.factor(tokens / median.get()) + ", over "
+					+ Figures.factor(factor)
+					+ "): one request dominates the output-length-sensitive metrics — cap output tokens per request (max_tokens) and re-run the cell",
+					context.metrics().outputSensitive()));
 	}
 
 }

@@ -8,9 +8,10 @@ import dev.parity.stats.Seed;
 import org.springframework.stereotype.Component;
 
 /**
- * A run's bootstrap medians of one cell × metric, as ingest stores them and as a comparison computes them when none
- * are stored: {@link Noise#RESAMPLES} medians of the cell's completed samples resampled, seeded from (run id, anchor,
- * metric, {@code median}); none with fewer than {@link Noise#MIN_SAMPLES} samples.
+ * A run's bootstrap medians of one cell × metric, as ingest stores them and as a
+ * comparison computes them when none are stored: {@link Noise#RESAMPLES} medians of the
+ * cell's completed samples resampled, seeded from (run id, anchor, metric,
+ * {@code median}); none with fewer than {@link Noise#MIN_SAMPLES} samples.
  */
 @Component
 public class SampleMedians implements CellBootstraps.Medians {

@@ -3,8 +3,8 @@ package dev.parity.compare;
 import java.util.Collection;
 
 /**
- * The few statistics the rules need: interpolated median, mean, population standard deviation, median absolute
- * deviation and the robust z built from it.
+ * The few statistics the rules need: interpolated median, mean, population standard
+ * deviation, median absolute deviation and the robust z built from it.
  */
 final class SampleStatistics {
 
@@ -14,7 +14,10 @@ final class SampleStatistics {
 	private SampleStatistics() {
 	}
 
-	/** The median, interpolated between the two middle values of an even count; must not be empty. */
+	/**
+	 * The median, interpolated between the two middle values of an even count; must not
+	 * be empty.
+	 */
 	static double median(Collection<Double> values) {
 		double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
 		if (sorted.length == 0) {
@@ -40,9 +43,9 @@ final class SampleStatistics {
 	}
 
 	/**
-	 * How far a value lies from the median in robust standard deviations: |x − median| / (1.4826 · max(MAD, 1 % of
-	 * median)). The 1 % floor keeps near-identical repetitions from turning noise into outliers. {@code NaN} when the
-	 * scale is 0.
+	 * How far a value lies from the median in robust standard deviations: |x − median| /
+	 * (1.4826 · max(MAD, 1 % of median)). The 1 % floor keeps near-identical repetitions
+	 * from turning noise into outliers. {@code NaN} when the scale is 0.
 	 */
 	static double robustZ(double value, double median, double mad) {
 		double scale = MAD_TO_SD * Math.max(mad, 0.01 * Math.abs(median));

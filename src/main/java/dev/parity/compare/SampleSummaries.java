@@ -20,9 +20,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
- * A cell's sample statistics ({@link SampleSummary}): the one place the run checks read per-request samples. Ingest
- * stores them under the server's default thresholds ({@code parity.thresholds.*}); a check of a cell read without its
- * samples reads them back, and of a cell read with them computes them here — the same numbers either way.
+ * A cell's sample statistics ({@link SampleSummary}): the one place the run checks read
+ * per-request samples. Ingest stores them under the server's default thresholds
+ * ({@code parity.thresholds.*}); a check of a cell read without its samples reads them
+ * back, and of a cell read with them computes them here — the same numbers either way.
  */
 @Component
 public class SampleSummaries implements CellStatistics.Summaries {
@@ -47,11 +48,11 @@ public class SampleSummaries implements CellStatistics.Summaries {
 	}
 
 	/**
-	 * The key of the stored statistics a comparison under these settings may read instead of the runs' samples
-	 * ({@code RunRepository.findAll(ids, key)}); {@code null} when it needs the samples themselves: goodput against
-	 * service-level objectives counts requests, and a comparison whose outlier z is not the server's default discloses
+	 * The key of the stored statistics a comparison under these settings may read instead
+	 * of the runs' samples ({@code RunRepository.findAll(ids, key)}); {@code null} when
+	 * it needs the samples themselves: goodput against service-level objectives counts
+	 * requests, and a comparison whose outlier z is not the server's default discloses
 	 * what the defaults would grey, which needs statistics under both.
-	 *
 	 * @param defaults the server's defaults, which ingest computes the statistics under
 	 */
 	public static @Nullable String readableUnder(CompareSettings settings, CompareSettings defaults) {
@@ -61,7 +62,10 @@ public class SampleSummaries implements CellStatistics.Summaries {
 		return CellStatistics.computedUnder(settings.outlierZ());
 	}
 
-	/** The statistics the checks read of a cell: those it was read with, else computed from its samples. */
+	/**
+	 * The statistics the checks read of a cell: those it was read with, else computed
+	 * from its samples.
+	 */
 	static SampleSummary of(Cell cell, double outlierZ) {
 		SampleSummary stored = cell.statistics();
 		if (stored == null) {
@@ -82,7 +86,8 @@ public class SampleSummaries implements CellStatistics.Summaries {
 		List<Double> tokens = new ArrayList<>();
 		int longest = 0;
 		double longestTokens = 0;
-		// Each sample's metrics in the order the database gives them back, so that a cell read from its upload and the
+		// Each sample's metrics in the order the database gives them back, so that a cell
+		// read from its upload and the
 		// same cell read back from storage agree on which metric comes first.
 		Set<String> lastKeys = Set.of();
 		List<String> keys = List.of();
@@ -115,14 +120,17 @@ public class SampleSummaries implements CellStatistics.Summaries {
 			metrics.add(values(name, okOrder.indexOf(name), completed.getOrDefault(name, List.of()), outlierZ));
 		}
 		SampleSummary.Values outputTokens = tokens.isEmpty() ? null
-				: new SampleSummary.Values("output_tokens", -1, tokens.size(),
-						SampleStatistics.median(tokens), SampleStatistics.mean(tokens),
-						SampleStatistics.populationSd(tokens), Double.NaN, Collections.min(tokens),
-						Collections.max(tokens), longest, longest == 0 ? Double.NaN : longestTokens, Double.NaN, 0);
+				: new SampleSummary.Values("output_tokens", -1, tokens.size(), SampleStatistics.median(tokens),
+						SampleStatistics.mean(tokens), SampleStatistics.populationSd(tokens), Double.NaN,
+						Collections.min(tokens), Collections.max(tokens), longest,
+						longest == 0 ? Double.NaN : longestTokens, Double.NaN, 0);
 		return new SampleSummary(samples.size(), metrics, outputTokens, CellStatistics.computedUnder(outlierZ));
 	}
 
-	/** One metric's completed values: their statistics, and the value furthest beyond the outlier z (as outlier reads it). */
+	/**
+	 * One metric's completed values: their statistics, and the value furthest beyond the
+	 * outlier z (as outlier reads it).
+	 */
 	private static SampleSummary.Values values(String name, int okPosition, List<Double> values, double outlierZ) {
 		if (values.isEmpty()) {
 			return new SampleSummary.Values(name, okPosition, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,

@@ -8,14 +8,17 @@ import dev.parity.run.Sample;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Service-level objectives a request must meet to count as goodput, each settable from the URL: a time to first
- * token ({@code slo_ttft_s}, seconds), a time per output token ({@code slo_tpot_ms}, milliseconds) and an end-to-end
- * latency ({@code slo_e2e_s}, seconds); and the share of a cell's requests that must meet them for the cell to meet
- * them ({@code slo_share}, default 0.9). None is set by default. They choose what a view shows and grey nothing, so
- * they are not thresholds a publication must give a reason for.
+ * Service-level objectives a request must meet to count as goodput, each settable from
+ * the URL: a time to first token ({@code slo_ttft_s}, seconds), a time per output token
+ * ({@code slo_tpot_ms}, milliseconds) and an end-to-end latency ({@code slo_e2e_s},
+ * seconds); and the share of a cell's requests that must meet them for the cell to meet
+ * them ({@code slo_share}, default 0.9). None is set by default. They choose what a view
+ * shows and grey nothing, so they are not thresholds a publication must give a reason
+ * for.
  *
  * @param ttftS the longest time to first token, in seconds; {@code null} = no objective
- * @param tpotMs the longest time per output token, in milliseconds; {@code null} = no objective
+ * @param tpotMs the longest time per output token, in milliseconds; {@code null} = no
+ * objective
  * @param e2eS the longest end-to-end latency, in seconds; {@code null} = no objective
  * @param share the share of requests (0–1) that must meet every objective set
  */
@@ -44,8 +47,10 @@ public record ServiceLevels(@Nullable Double ttftS, @Nullable Double tpotMs, @Nu
 	}
 
 	/**
-	 * These objectives with the URL's parameters applied; a blank value keeps the objective.
-	 * @throws IllegalArgumentException naming the parameter and what is wrong with its value
+	 * These objectives with the URL's parameters applied; a blank value keeps the
+	 * objective.
+	 * @throws IllegalArgumentException naming the parameter and what is wrong with its
+	 * value
 	 */
 	public ServiceLevels withOverrides(Map<String, String> query) {
 		Double ttft = ttftS;
@@ -70,8 +75,9 @@ public record ServiceLevels(@Nullable Double ttftS, @Nullable Double tpotMs, @Nu
 	}
 
 	/**
-	 * The objectives set, under their URL names, and {@code slo_share} when any is set; empty when none is (so a
-	 * comparison without objectives has the settings it had before they existed).
+	 * The objectives set, under their URL names, and {@code slo_share} when any is set;
+	 * empty when none is (so a comparison without objectives has the settings it had
+	 * before they existed).
 	 */
 	public Map<String, Object> asMap() {
 		Map<String, Object> map = new LinkedHashMap<>();
@@ -91,9 +97,9 @@ public record ServiceLevels(@Nullable Double ttftS, @Nullable Double tpotMs, @Nu
 	}
 
 	/**
-	 * Whether a request meets every objective set: it completed and each measure an objective bounds is at most that
-	 * bound. The time per output token is the sample's {@code tpot_ms}, else (e2e − ttft) / (output tokens − 1).
-	 *
+	 * Whether a request meets every objective set: it completed and each measure an
+	 * objective bounds is at most that bound. The time per output token is the sample's
+	 * {@code tpot_ms}, else (e2e − ttft) / (output tokens − 1).
 	 * @return {@code null} when the sample does not record a measure an objective needs
 	 */
 	public @Nullable Boolean met(Sample sample) {
@@ -109,7 +115,10 @@ public record ServiceLevels(@Nullable Double ttftS, @Nullable Double tpotMs, @Nu
 		return (ttftS == null || ttft <= ttftS) && (tpotMs == null || tpot <= tpotMs) && (e2eS == null || e2e <= e2eS);
 	}
 
-	/** The measures the objectives set need, by metric name, for saying which one a sample lacks. */
+	/**
+	 * The measures the objectives set need, by metric name, for saying which one a sample
+	 * lacks.
+	 */
 	public List<String> measures() {
 		List<String> measures = new java.util.ArrayList<>();
 		if (ttftS != null) {

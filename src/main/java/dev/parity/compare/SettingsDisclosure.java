@@ -11,12 +11,15 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a comparison computed with settings other than the server's defaults must say about them: each setting that
- * differs, and how many numbers the defaults grey that these settings let through. A loosened threshold is never
- * silent, so a "+101 %" made comparable by {@code output_tolerance=10} says so wherever it is shown.
+ * What a comparison computed with settings other than the server's defaults must say
+ * about them: each setting that differs, and how many numbers the defaults grey that
+ * these settings let through. A loosened threshold is never silent, so a "+101 %" made
+ * comparable by {@code output_tolerance=10} says so wherever it is shown.
  *
- * @param nonDefault every setting that differs from the default, in the order of {@link CompareSettings#asMap()}
- * @param ungreyed how many cell × metric values the defaults grey that are comparable under these settings
+ * @param nonDefault every setting that differs from the default, in the order of
+ * {@link CompareSettings#asMap()}
+ * @param ungreyed how many cell × metric values the defaults grey that are comparable
+ * under these settings
  */
 public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 
@@ -28,15 +31,17 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 	 * One setting that differs from the server's default.
 	 *
 	 * @param name the URL name ({@code output_tolerance})
-	 * @param value the value in force: a {@link Double}, a {@link String} or a list of strings
+	 * @param value the value in force: a {@link Double}, a {@link String} or a list of
+	 * strings
 	 * @param standard the server's default, of the same kind
 	 */
 	public record Difference(String name, Object value, Object standard) {
 	}
 
 	/**
-	 * The settings that differ from the defaults; {@code critical_flags} compare as a set (their order says nothing).
-	 * Service-level objectives are not among them: they choose what goodput counts and grey nothing.
+	 * The settings that differ from the defaults; {@code critical_flags} compare as a set
+	 * (their order says nothing). Service-level objectives are not among them: they
+	 * choose what goodput counts and grey nothing.
 	 */
 	public static List<Difference> differences(CompareSettings settings, CompareSettings defaults) {
 		Map<String, Object> standard = defaults.asMap();
@@ -56,8 +61,9 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 	}
 
 	/**
-	 * The disclosure of a comparison: its settings against the defaults and, when they differ, the same two runs
-	 * compared with the defaults to count what the defaults grey and these settings do not.
+	 * The disclosure of a comparison: its settings against the defaults and, when they
+	 * differ, the same two runs compared with the defaults to count what the defaults
+	 * grey and these settings do not.
 	 */
 	public static SettingsDisclosure of(Comparison here, CompareSettings defaults) {
 		if (differences(here.settings(), defaults).isEmpty()) {
@@ -68,10 +74,9 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 
 	/**
 	 * The disclosure of a comparison, given the same two runs compared with the defaults.
-	 *
 	 * @param here the comparison as computed with its settings
-	 * @param underDefaults the same two runs compared with the defaults; {@code null} when the settings are the
-	 * defaults
+	 * @param underDefaults the same two runs compared with the defaults; {@code null}
+	 * when the settings are the defaults
 	 */
 	static SettingsDisclosure of(Comparison here, @Nullable Comparison underDefaults, CompareSettings defaults) {
 		List<Difference> differences = differences(here.settings(), defaults);
@@ -102,26 +107,31 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 	}
 
 	/**
-	 * The line every page and export of a comparison with non-default settings starts with, or {@code null} under
-	 * the defaults: "Thresholds loosened: output_tolerance 10 (default 0.1) — 17 cell × metric values that the
-	 * defaults grey are shown as comparable". The settings come as text, as a stored snapshot holds them.
+	 * The line every page and export of a comparison with non-default settings starts
+	 * with, or {@code null} under the defaults: "Thresholds loosened: output_tolerance 10
+	 * (default 0.1) — 17 cell × metric values that the defaults grey are shown as
+	 * comparable". The settings come as text, as a stored snapshot holds them.
 	 */
 	public static @Nullable String sentence(List<Shown> nonDefault, int ungreyed) {
 		if (nonDefault.isEmpty()) {
 			return null;
 		}
-		String settings = nonDefault.stream().map(s -> s.name() + " " + s.value() + " (default " + s.standard() + ")")
+		String settings = nonDefault.stream()
+			.map(s -> s.name() + " " + s.value() + " (default " + s.standard() + ")")
 			.collect(Collectors.joining(", "));
 		if (ungreyed == 0) {
 			return "Settings differ from the defaults: " + settings
 					+ " — no cell × metric value that the defaults grey is shown as comparable";
 		}
-		return "Thresholds loosened: " + settings + " — " + Figures.number(ungreyed) + (ungreyed == 1
-				? " cell × metric value that the defaults grey is shown as comparable"
-				: " cell × metric values that the defaults grey are shown as comparable");
+		return "Thresholds loosened: " + settings + " — " + Figures.number(ungreyed)
+				+ (ungreyed == 1 ? " cell × metric value that the defaults grey is shown as comparable"
+						: " cell × metric values that the defaults grey are shown as comparable");
 	}
 
-	/** A setting's value as written in URLs: {@code 0.1}, {@code checkpoint}, {@code kv-cache-dtype,dtype} or {@code none}. */
+	/**
+	 * A setting's value as written in URLs: {@code 0.1}, {@code checkpoint},
+	 * {@code kv-cache-dtype,dtype} or {@code none}.
+	 */
 	public static String text(Object value) {
 		if (value instanceof Double number) {
 			// As typed in a URL, every digit kept: a tolerance of 0.125 is not "0.13".

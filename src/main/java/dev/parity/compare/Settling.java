@@ -14,8 +14,9 @@ import dev.parity.run.Run;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A control plan being built: the comparison, the side to rerun, where each rule's flags are, and the changes and
- * reasons the rules' {@link Remedy remedies} add. A change to a field already planned is not added twice.
+ * A control plan being built: the comparison, the side to rerun, where each rule's flags
+ * are, and the changes and reasons the rules' {@link Remedy remedies} add. A change to a
+ * field already planned is not added twice.
  */
 final class Settling {
 
@@ -35,7 +36,10 @@ final class Settling {
 
 	private final Set<String> unsettled = new LinkedHashSet<>();
 
-	/** A flag where it was found: on a cell ({@code anchor}), or on the whole comparison or run. */
+	/**
+	 * A flag where it was found: on a cell ({@code anchor}), or on the whole comparison
+	 * or run.
+	 */
 	record Found(Flag flag, @Nullable String anchor) {
 	}
 
@@ -44,7 +48,10 @@ final class Settling {
 		this.side = sideToRerun(comparison.baseline(), comparison.contender());
 	}
 
-	/** The measured side: never a reference; with two measured runs, the contender; {@code null} for two references. */
+	/**
+	 * The measured side: never a reference; with two measured runs, the contender;
+	 * {@code null} for two references.
+	 */
 	static @Nullable String sideToRerun(Run baseline, Run contender) {
 		if (contender.role() == Role.MEASURED) {
 			return Flag.CONTENDER;
@@ -60,7 +67,9 @@ final class Settling {
 		return comparison.settings();
 	}
 
-	/** {@code baseline} or {@code contender}; {@code null} when both runs are references. */
+	/**
+	 * {@code baseline} or {@code contender}; {@code null} when both runs are references.
+	 */
 	@Nullable String side() {
 		return side;
 	}
@@ -95,13 +104,25 @@ final class Settling {
 		return side != null && side.equals(which);
 	}
 
-	/** Every flag of this rule in the comparison: its own, both runs', each cell's and each metric's. */
+	/**
+	 * Every flag of this rule in the comparison: its own, both runs', each cell's and
+	 * each metric's.
+	 */
 	List<Found> found(String rule) {
 		List<Found> found = new ArrayList<>();
-		comparison.flags().stream().filter(flag -> flag.rule().equals(rule)).forEach(flag -> found.add(new Found(flag, null)));
-		comparison.baselineChecks().run().stream().filter(flag -> flag.rule().equals(rule))
+		comparison.flags()
+			.stream()
+			.filter(flag -> flag.rule().equals(rule))
 			.forEach(flag -> found.add(new Found(flag, null)));
-		comparison.contenderChecks().run().stream().filter(flag -> flag.rule().equals(rule))
+		comparison.baselineChecks()
+			.run()
+			.stream()
+			.filter(flag -> flag.rule().equals(rule))
+			.forEach(flag -> found.add(new Found(flag, null)));
+		comparison.contenderChecks()
+			.run()
+			.stream()
+			.filter(flag -> flag.rule().equals(rule))
 			.forEach(flag -> found.add(new Found(flag, null)));
 		Set<Flag> everywhere = new LinkedHashSet<>(comparison.flags());
 		everywhere.addAll(comparison.baselineChecks().run());
@@ -109,29 +130,39 @@ final class Settling {
 		for (ComparedCell cell : comparison.cells()) {
 			Set<Flag> seen = new LinkedHashSet<>();
 			cell.flags().stream().filter(flag -> flag.rule().equals(rule)).forEach(seen::add);
-			cell.metrics().forEach(metric -> metric.flags().stream()
-				.filter(flag -> flag.rule().equals(rule) && !everywhere.contains(flag))
-				.forEach(seen::add));
+			cell.metrics()
+				.forEach(metric -> metric.flags()
+					.stream()
+					.filter(flag -> flag.rule().equals(rule) && !everywhere.contains(flag))
+					.forEach(seen::add));
 			seen.forEach(flag -> found.add(new Found(flag, cell.anchor())));
 		}
 		return found;
 	}
 
-	/** The anchors of the cells where this rule's flag is on this side ({@code null}: flags of the comparison's own). */
+	/**
+	 * The anchors of the cells where this rule's flag is on this side ({@code null}:
+	 * flags of the comparison's own).
+	 */
 	List<String> cells(String rule, @Nullable String which) {
-		return found(rule).stream().filter(f -> f.anchor() != null && Objects.equals(f.flag().side(), which))
-			.map(Found::anchor).distinct().toList();
+		return found(rule).stream()
+			.filter(f -> f.anchor() != null && Objects.equals(f.flag().side(), which))
+			.map(Found::anchor)
+			.distinct()
+			.toList();
 	}
 
-	/** Whether this rule's flags are on this side ({@code null}: the comparison's own flags). */
+	/**
+	 * Whether this rule's flags are on this side ({@code null}: the comparison's own
+	 * flags).
+	 */
 	boolean on(String rule, @Nullable String which) {
 		return found(rule).stream().anyMatch(f -> Objects.equals(f.flag().side(), which));
 	}
 
 	/**
-	 * When this rule's flags are on the side no control reruns (or both runs are references): why that stays, naming
-	 * the cells.
-	 *
+	 * When this rule's flags are on the side no control reruns (or both runs are
+	 * references): why that stays, naming the cells.
 	 * @param what what was found there, e.g. {@code requests failed or were cancelled}
 	 */
 	void cannotOnOtherSide(String rule, String what) {
@@ -143,9 +174,8 @@ final class Settling {
 			}
 			List<String> anchors = cells(rule, which);
 			String where = anchors.isEmpty() ? "" : " at " + String.join(", ", anchors);
-			cannot(rule, what + " on " + name(which) + "'s side" + where + ": "
-					+ (other == null ? "both runs are references, and neither is rerun"
-							: "no rerun of the " + side + " removes that"));
+			cannot(rule, what + " on " + name(which) + "'s side" + where + ": " + (other == null
+					? "both runs are references, and neither is rerun" : "no rerun of the " + side + " removes that"));
 		}
 	}
 
@@ -168,8 +198,9 @@ final class Settling {
 	}
 
 	/**
-	 * The output tokens per request a control must measure: the median, over these cells (every matched cell when
-	 * none), of the other side's measured medians; else what it declares.
+	 * The output tokens per request a control must measure: the median, over these cells
+	 * (every matched cell when none), of the other side's measured medians; else what it
+	 * declares.
 	 */
 	Optional<Double> outputTarget(List<String> anchors) {
 		List<Double> medians = new ArrayList<>();
@@ -185,11 +216,15 @@ final class Settling {
 	}
 
 	ControlCheck outputCheck(List<String> anchors) {
-		return outputTarget(anchors).map(target -> new ControlCheck(ControlCheck.OUTPUT_TOKENS, target,
-				settings().outputTolerance())).orElse(null);
+		return outputTarget(anchors)
+			.map(target -> new ControlCheck(ControlCheck.OUTPUT_TOKENS, target, settings().outputTolerance()))
+			.orElse(null);
 	}
 
-	/** The warm-up to plan: the other side's, when it declares one, else {@value #DEFAULT_WARMUP} requests. */
+	/**
+	 * The warm-up to plan: the other side's, when it declares one, else
+	 * {@value #DEFAULT_WARMUP} requests.
+	 */
 	int warmupTarget() {
 		Integer other = provenance(otherSide()).workload().warmupRequests();
 		return other != null && other > 0 ? other : DEFAULT_WARMUP;
@@ -224,8 +259,9 @@ final class Settling {
 	}
 
 	/**
-	 * Whether the control removes this flag: its rule planned a change, and the flag is on the side rerun, or
-	 * concerns both and its rule found nothing that cannot be settled.
+	 * Whether the control removes this flag: its rule planned a change, and the flag is
+	 * on the side rerun, or concerns both and its rule found nothing that cannot be
+	 * settled.
 	 */
 	boolean settles(Flag flag) {
 		if (!changed.contains(flag.rule())) {

@@ -7,8 +7,9 @@ import java.util.OptionalDouble;
 import dev.parity.run.Cell;
 
 /**
- * {@code skewed}: a metric whose statistics give a mean above the skew factor times its median. Annotates that
- * metric: a few requests dominate the mean. (Output tokens are not a metric here: {@code runaway} covers them.)
+ * {@code skewed}: a metric whose statistics give a mean above the skew factor times its
+ * median. Annotates that metric: a few requests dominate the mean. (Output tokens are not
+ * a metric here: {@code runaway} covers them.)
  */
 final class Skewed implements CellRule {
 
@@ -26,11 +27,14 @@ final class Skewed implements CellRule {
 				return;
 			}
 			String unit = context.metrics().definition(metric).unit();
-			flags.add(Flag.annotationOf(ID, metric, "mean " + Figures.value(mean.getAsDouble(), unit) + " vs median "
-					+ Figures.value(median.getAsDouble(), unit), metric + ": mean " + Figures.value(mean.getAsDouble(), unit)
-					+ " vs median " + Figures.value(median.getAsDouble(), unit) + " ("
-					+ Figures.factor(mean.getAsDouble() / median.getAsDouble()) + ", over " + Figures.factor(skew)
-					+ "): a few requests dominate the mean — compare medians (stat=median), not means"));
+			flags.add(Flag.annotationOf(ID, metric,
+					"mean " + Figures.value(mean.getAsDouble(), unit) + " vs median "
+							+ Figures.value(median.getAsDouble(), unit),
+					metric + ": mean " + Figures.value(mean.getAsDouble(), unit) + " vs median "
+							+ Figures.value(median.getAsDouble(), unit) + " ("
+							+ Figures.factor(mean.getAsDouble() / median.getAsDouble()) + ", over "
+							+ Figures.factor(skew)
+							+ "): a few requests dominate the mean — compare medians (stat=median), not means"));
 		});
 		return flags;
 	}

@@ -19,16 +19,20 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The views of a whole sweep, of one run or of both sides of a comparison, as JSON for the pages, the API and the
- * exports: the Pareto front of throughput against interactivity ({@code pareto}) and goodput against service-level
- * objectives ({@code goodput}).
+ * The views of a whole sweep, of one run or of both sides of a comparison, as JSON for
+ * the pages, the API and the exports: the Pareto front of throughput against
+ * interactivity ({@code pareto}) and goodput against service-level objectives
+ * ({@code goodput}).
  *
- * <p>Interactivity is {@code decode_tps} (output tokens per second per user), else 1000 / {@code tpot_ms}; throughput
- * is {@code throughput_tps} (output tokens per second), divided by {@code environment.gpu_count} when the run records
- * it — in a comparison only when both runs do, so both fronts are in the same unit. Cells compete on a front only
- * with the cells that differ from them in the load ({@code concurrency}, else {@code request_rate} or {@code rate}):
- * {@code sides} holds one entry per side and value of the other coordinates, and {@code equal_interactivity} one per
- * such value where both sides' fronts share interactivities.
+ * <p>
+ * Interactivity is {@code decode_tps} (output tokens per second per user), else 1000 /
+ * {@code tpot_ms}; throughput is {@code throughput_tps} (output tokens per second),
+ * divided by {@code environment.gpu_count} when the run records it — in a comparison only
+ * when both runs do, so both fronts are in the same unit. Cells compete on a front only
+ * with the cells that differ from them in the load ({@code concurrency}, else
+ * {@code request_rate} or {@code rate}): {@code sides} holds one entry per side and value
+ * of the other coordinates, and {@code equal_interactivity} one per such value where both
+ * sides' fronts share interactivities.
  */
 public final class SweepViews {
 
@@ -37,15 +41,20 @@ public final class SweepViews {
 	private SweepViews() {
 	}
 
-	/** The Pareto view of one run: its cells, greyed where its own checks grey either number. */
+	/**
+	 * The Pareto view of one run: its cells, greyed where its own checks grey either
+	 * number.
+	 */
 	public static ObjectNode paretoOfRun(Run run, RunFlags flags, JsonMapper mapper) {
-		String interactivity = interactivityMetric(run.cells().stream().map(Cell::metrics).map(m -> m.keySet()).toList());
+		String interactivity = interactivityMetric(
+				run.cells().stream().map(Cell::metrics).map(m -> m.keySet()).toList());
 		Integer gpus = gpuCount(run);
 		ObjectNode json = header(interactivity, gpus != null, mapper);
 		List<Grouped> points = new ArrayList<>();
 		String load = load(run.cells().stream().map(Cell::params).toList());
 		for (Cell cell : run.cells()) {
-			Double x = interactivity(cell.metric(interactivity).flatMap(SweepViews::median).orElse(null), interactivity);
+			Double x = interactivity(cell.metric(interactivity).flatMap(SweepViews::median).orElse(null),
+					interactivity);
 			Double y = cell.metric(THROUGHPUT).flatMap(SweepViews::median).orElse(null);
 			if (x == null || y == null) {
 				continue;
@@ -56,8 +65,8 @@ public final class SweepViews {
 					reasons.add(flag.rule());
 				}
 			}
-			points.add(new Grouped(group(cell.params(), load), new ParetoFront.Point(cell.anchor(), cell.params().label(), x,
-					perGpu(y, gpus), !reasons.isEmpty(), List.copyOf(reasons))));
+			points.add(new Grouped(group(cell.params(), load), new ParetoFront.Point(cell.anchor(),
+					cell.params().label(), x, perGpu(y, gpus), !reasons.isEmpty(), List.copyOf(reasons))));
 		}
 		json.put("load", load);
 		ArrayNode sides = json.putArray("sides");
@@ -67,14 +76,19 @@ public final class SweepViews {
 	}
 
 	/**
-	 * The Pareto view of a comparison: both sides' matched cells, each greyed where a flag of the comparison or of
-	 * its own side greys either number, both fronts, and the contender's throughput against the baseline's at equal
-	 * interactivity, interpolated where both fronts exist.
+	 * The Pareto view of a comparison: both sides' matched cells, each greyed where a
+	 * flag of the comparison or of its own side greys either number, both fronts, and the
+	 * contender's throughput against the baseline's at equal interactivity, interpolated
+	 * where both fronts exist.
 	 */
 	public static ObjectNode paretoOfComparison(Comparison comparison, JsonMapper mapper) {
-		String interactivity = interactivityMetric(comparison.cells().stream()
-			.map(cell -> cell.metrics().stream().filter(m -> m.baseline() != null && m.contender() != null)
-				.map(ComparedMetric::metric).toList())
+		String interactivity = interactivityMetric(comparison.cells()
+			.stream()
+			.map(cell -> cell.metrics()
+				.stream()
+				.filter(m -> m.baseline() != null && m.contender() != null)
+				.map(ComparedMetric::metric)
+				.toList())
 			.toList());
 		Integer baselineGpus = gpuCount(comparison.baseline());
 		Integer contenderGpus = gpuCount(comparison.contender());
@@ -90,9 +104,13 @@ public final class SweepViews {
 				continue;
 			}
 			point(cell, x.get(), y.get(), Flag.BASELINE, x.get().baseline(), y.get().baseline(), interactivity,
-					perGpu ? baselineGpus : null).map(p -> new Grouped(group(cell.params(), load), p)).ifPresent(baseline::add);
+					perGpu ? baselineGpus : null)
+				.map(p -> new Grouped(group(cell.params(), load), p))
+				.ifPresent(baseline::add);
 			point(cell, x.get(), y.get(), Flag.CONTENDER, x.get().contender(), y.get().contender(), interactivity,
-					perGpu ? contenderGpus : null).map(p -> new Grouped(group(cell.params(), load), p)).ifPresent(contender::add);
+					perGpu ? contenderGpus : null)
+				.map(p -> new Grouped(group(cell.params(), load), p))
+				.ifPresent(contender::add);
 		}
 		json.put("load", load);
 		ArrayNode sides = json.putArray("sides");
@@ -124,7 +142,10 @@ public final class SweepViews {
 		return json;
 	}
 
-	/** A run's goodput under the objectives, each cell greyed where its own checks grey a measure they bound. */
+	/**
+	 * A run's goodput under the objectives, each cell greyed where its own checks grey a
+	 * measure they bound.
+	 */
 	public static ObjectNode goodputOfRun(Run run, RunFlags flags, ServiceLevels slo, JsonMapper mapper) {
 		ObjectNode json = mapper.createObjectNode();
 		json.set("objectives", Goodput.objectives(slo, mapper));
@@ -135,8 +156,9 @@ public final class SweepViews {
 	}
 
 	/**
-	 * A comparison's goodput under the objectives, per side over that side's matched cells, each greyed where a flag
-	 * of the comparison or of its own side greys a measure they bound.
+	 * A comparison's goodput under the objectives, per side over that side's matched
+	 * cells, each greyed where a flag of the comparison or of its own side greys a
+	 * measure they bound.
 	 */
 	public static ObjectNode goodputOfComparison(Comparison comparison, ServiceLevels slo, JsonMapper mapper) {
 		ObjectNode json = mapper.createObjectNode();
@@ -148,7 +170,10 @@ public final class SweepViews {
 		return json;
 	}
 
-	/** A side's matched cells; for a group of replicates, each cell's samples and request counts pooled. */
+	/**
+	 * A side's matched cells; for a group of replicates, each cell's samples and request
+	 * counts pooled.
+	 */
 	private static List<Cell> matched(Comparison comparison, List<Run> runs) {
 		Map<String, List<Cell>> byAnchor = new HashMap<>();
 		for (Run run : runs) {
@@ -220,13 +245,17 @@ public final class SweepViews {
 		return json;
 	}
 
-	/** A cell's point with the cells it competes with: those differing from it only in the load coordinate. */
+	/**
+	 * A cell's point with the cells it competes with: those differing from it only in the
+	 * load coordinate.
+	 */
 	private record Grouped(dev.parity.run.Params group, ParetoFront.Point point) {
 	}
 
 	/**
-	 * The coordinate that sets the load along a front: {@code concurrency}, else {@code request_rate}, else
-	 * {@code rate}; {@code null} when the grid has none of them (then all cells are one front).
+	 * The coordinate that sets the load along a front: {@code concurrency}, else
+	 * {@code request_rate}, else {@code rate}; {@code null} when the grid has none of
+	 * them (then all cells are one front).
 	 */
 	private static @Nullable String load(List<dev.parity.run.Params> cells) {
 		for (String name : List.of("concurrency", "request_rate", "rate")) {
@@ -257,8 +286,9 @@ public final class SweepViews {
 	}
 
 	/**
-	 * One side's fronts: one per value of the coordinates other than the load (a front across prompt lengths would
-	 * set a short prompt against a long one), each with its points and the anchors on it.
+	 * One side's fronts: one per value of the coordinates other than the load (a front
+	 * across prompt lengths would set a short prompt against a long one), each with its
+	 * points and the anchors on it.
 	 */
 	private static void side(ArrayNode sides, String name, Run run, @Nullable Integer gpus, List<Grouped> points,
 			JsonMapper mapper) {
@@ -294,7 +324,10 @@ public final class SweepViews {
 		}
 	}
 
-	/** {@code decode_tps} when any cell has it, else {@code tpot_ms} when any has that, else {@code decode_tps}. */
+	/**
+	 * {@code decode_tps} when any cell has it, else {@code tpot_ms} when any has that,
+	 * else {@code decode_tps}.
+	 */
 	private static String interactivityMetric(List<? extends java.util.Collection<String>> cells) {
 		if (cells.stream().anyMatch(metrics -> metrics.contains("decode_tps"))) {
 			return "decode_tps";

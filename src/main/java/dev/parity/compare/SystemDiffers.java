@@ -1,8 +1,8 @@
 package dev.parity.compare;
 
 /**
- * {@code system-differs}: the system name differs between the runs, both sides having a value. Greys everything,
- * unless {@code vary=system} (then it annotates).
+ * {@code system-differs}: the system name differs between the runs, both sides having a
+ * value. Greys everything, unless {@code vary=system} (then it annotates).
  */
 final class SystemDiffers extends DifferenceRule {
 

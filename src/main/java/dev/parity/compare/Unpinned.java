@@ -5,7 +5,8 @@ import java.util.List;
 import dev.parity.run.Provenance;
 
 /**
- * {@code unpinned}: no resolved commit, only a revision such as "main". Annotates the run: it cannot claim a checkpoint.
+ * {@code unpinned}: no resolved commit, only a revision such as "main". Annotates the
+ * run: it cannot claim a checkpoint.
  */
 final class Unpinned implements RunRule {
 
@@ -22,7 +23,7 @@ final class Unpinned implements RunRule {
 				: "only revision '" + revision + "' recorded, no resolved commit";
 		return List.of(Flag.annotation(ID, revision == null ? "no commit recorded" : "unpinned: " + revision + " moves",
 				what + ": " + (revision == null ? "the checkpoint is unknown" : revision + " moves")
-				+ "; this run cannot claim a checkpoint — pin the commit"));
+						+ "; this run cannot claim a checkpoint — pin the commit"));
 	}
 
 }

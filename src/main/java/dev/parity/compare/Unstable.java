@@ -6,8 +6,9 @@ import dev.parity.run.Cell;
 import dev.parity.run.SampleSummary;
 
 /**
- * {@code unstable}: per-request output tokens (at least three samples) vary with a coefficient of variation
- * (population SD / mean) above the threshold. Greys the cell's output-length-sensitive metrics.
+ * {@code unstable}: per-request output tokens (at least three samples) vary with a
+ * coefficient of variation (population SD / mean) above the threshold. Greys the cell's
+ * output-length-sensitive metrics.
  */
 final class Unstable implements CellRule, Remedy {
 
@@ -21,8 +22,9 @@ final class Unstable implements CellRule, Remedy {
 	}
 
 	/**
-	 * A fixed output length (min_tokens equal to max_tokens at what the other side generates), checked by
-	 * measurement; unstable cells of a side no control reruns stay.
+	 * A fixed output length (min_tokens equal to max_tokens at what the other side
+	 * generates), checked by measurement; unstable cells of a side no control reruns
+	 * stay.
 	 */
 	@Override
 	public void settle(Settling plan) {
@@ -55,11 +57,12 @@ final class Unstable implements CellRule, Remedy {
 			return List.of();
 		}
 		String range = Figures.number(tokens.min()) + "–" + Figures.number(tokens.max());
-		return List.of(Flag.greying(ID, range + " tokens over " + tokens.count() + " requests", "output tokens per request " + Figures.number(tokens.min()) + "–"
-				+ Figures.number(tokens.max()) + " over " + tokens.count() + " requests (CV "
-				+ Figures.ratio(cv) + ", over " + Figures.number(threshold)
-				+ "): the output length is not under control — fix it per request, e.g. cap max_tokens or disable thinking",
-				context.metrics().outputSensitive()));
+		return List
+			.of(Flag.greying(ID, range + " tokens over " + tokens.count() + " requests", "output tokens per request "
+					+ Figures.number(tokens.min()) + "–" + Figures.number(tokens.max()) + " over " + tokens.count()
+					+ " requests (CV " + Figures.ratio(cv) + ", over " + Figures.number(threshold)
+					+ "): the output length is not under control — fix it per request, e.g. cap max_tokens or disable thinking",
+					context.metrics().outputSensitive()));
 	}
 
 }

@@ -1,8 +1,8 @@
 package dev.parity.compare;
 
 /**
- * {@code versions-differ}: the engine or harness version differs between the runs, both sides having a value.
- * Annotates, with both values side by side.
+ * {@code versions-differ}: the engine or harness version differs between the runs, both
+ * sides having a value. Annotates, with both values side by side.
  */
 final class VersionsDiffer extends DifferenceRule {
 

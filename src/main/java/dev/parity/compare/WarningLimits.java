@@ -14,27 +14,38 @@ import dev.parity.run.Provenance;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The numeric limits a run's engine warnings name, as {@code warning-inapplicable} reads them: the flag a warning
- * names is an engine flag of the run mentioned in it (names compared as flags are), else the first flag-like name in
- * it; the limit is the first number after the name, else the flag's value.
+ * The numeric limits a run's engine warnings name, as {@code warning-inapplicable} reads
+ * them: the flag a warning names is an engine flag of the run mentioned in it (names
+ * compared as flags are), else the first flag-like name in it; the limit is the first
+ * number after the name, else the flag's value.
  *
- * <p>Each warning is read in time linear in its length, whatever it holds: its words and the places where a number
- * starts are found in one pass, then each flag of the run is looked up among the words (a flag whose name is not one
- * word is searched for with Knuth–Morris–Pratt), and the number after a name is the next of those places. Each flag's
- * own value is read once per run, not once per warning.
+ * <p>
+ * Each warning is read in time linear in its length, whatever it holds: its words and the
+ * places where a number starts are found in one pass, then each flag of the run is looked
+ * up among the words (a flag whose name is not one word is searched for with
+ * Knuth–Morris–Pratt), and the number after a name is the next of those places. Each
+ * flag's own value is read once per run, not once per warning.
  */
 final class WarningLimits {
 
-	/** A number as warnings write it: {@code 8168}, {@code 8,168}, {@code 0.9}; not the middle of another number. */
+	/**
+	 * A number as warnings write it: {@code 8168}, {@code 8,168}, {@code 0.9}; not the
+	 * middle of another number.
+	 */
 	private static final Pattern NUMBER = Pattern.compile("(?<![\\d,])\\d[\\d,]*+(?:\\.\\d++)?+");
 
-	/** A flag-like name in a warning: words joined by {@code _} or {@code -}, e.g. {@code max_num_seqs}. */
+	/**
+	 * A flag-like name in a warning: words joined by {@code _} or {@code -}, e.g.
+	 * {@code max_num_seqs}.
+	 */
 	private static final Pattern FLAG_NAME = Pattern.compile("(?<![a-z0-9])[a-z][a-z0-9]*+(?:[-_][a-z0-9]++)++");
 
 	private WarningLimits() {
 	}
 
-	/** The limits of the engine's warnings that name one, in the order of the warnings. */
+	/**
+	 * The limits of the engine's warnings that name one, in the order of the warnings.
+	 */
 	static List<Found> of(Provenance.Engine engine) {
 		List<EngineFlag> flags = flags(engine);
 		List<Found> found = new ArrayList<>();
@@ -67,7 +78,8 @@ final class WarningLimits {
 				}
 			}
 		}
-		// The first flag-like name decides: a number after a later name would be after the first one too.
+		// The first flag-like name decides: a number after a later name would be after
+		// the first one too.
 		Matcher name = FLAG_NAME.matcher(lower);
 		if (name.find()) {
 			Optional<Double> value = number(lower, name.end(), false);
@@ -79,8 +91,9 @@ final class WarningLimits {
 	}
 
 	/**
-	 * The first number of the text from {@code from} on, read as if the text began there (what comes before does not
-	 * count): at {@code from} itself when {@code atStart}, else anywhere after.
+	 * The first number of the text from {@code from} on, read as if the text began there
+	 * (what comes before does not count): at {@code from} itself when {@code atStart},
+	 * else anywhere after.
 	 */
 	private static Optional<Double> number(String text, int from, boolean atStart) {
 		Matcher number = NUMBER.matcher(text).region(from, text.length());
@@ -104,15 +117,23 @@ final class WarningLimits {
 	record Found(String warning, Limit limit) {
 	}
 
-	/** A warning as flags are looked up in it: lower-cased, {@code _} as {@code -}, read once. */
+	/**
+	 * A warning as flags are looked up in it: lower-cased, {@code _} as {@code -}, read
+	 * once.
+	 */
 	private static final class Words {
 
 		private final String text;
 
-		/** Each maximal run of name characters (letters, digits, {@code -}), at the first place it stands. */
+		/**
+		 * Each maximal run of name characters (letters, digits, {@code -}), at the first
+		 * place it stands.
+		 */
 		private final Map<String, Integer> first = new HashMap<>();
 
-		/** Where a number starts (a digit after neither a digit nor a comma), in order. */
+		/**
+		 * Where a number starts (a digit after neither a digit nor a comma), in order.
+		 */
 		private final int[] numberStarts;
 
 		Words(String text) {
@@ -142,7 +163,10 @@ final class WarningLimits {
 			}
 		}
 
-		/** Where a flag's name first stands between non-name characters (or the ends), or -1. */
+		/**
+		 * Where a flag's name first stands between non-name characters (or the ends), or
+		 * -1.
+		 */
 		int indexOfWord(String name) {
 			return first.getOrDefault(name, -1);
 		}
@@ -158,7 +182,8 @@ final class WarningLimits {
 		}
 
 		boolean bounded(int at, int end) {
-			return (at == 0 || !isNamePart(text.charAt(at - 1))) && (end == text.length() || !isNamePart(text.charAt(end)));
+			return (at == 0 || !isNamePart(text.charAt(at - 1)))
+					&& (end == text.length() || !isNamePart(text.charAt(end)));
 		}
 
 	}
@@ -172,7 +197,10 @@ final class WarningLimits {
 
 		private final String name;
 
-		/** Whether the normalised name is one word of name characters, found among a warning's words. */
+		/**
+		 * Whether the normalised name is one word of name characters, found among a
+		 * warning's words.
+		 */
 		private final boolean word;
 
 		private int @Nullable [] prefixes;
@@ -205,7 +233,10 @@ final class WarningLimits {
 			return valueNumber;
 		}
 
-		/** Where the name first stands in the warning between non-name characters (or its ends), or -1. */
+		/**
+		 * Where the name first stands in the warning between non-name characters (or its
+		 * ends), or -1.
+		 */
 		int indexIn(Words words) {
 			if (word) {
 				return words.indexOfWord(name);
@@ -237,7 +268,10 @@ final class WarningLimits {
 			return -1;
 		}
 
-		/** Knuth–Morris–Pratt's table: for each prefix of the name, its longest proper border. */
+		/**
+		 * Knuth–Morris–Pratt's table: for each prefix of the name, its longest proper
+		 * border.
+		 */
 		private int[] prefixes() {
 			if (prefixes == null) {
 				int[] border = new int[name.length()];

@@ -11,10 +11,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.stereotype.Component;
 
 /**
- * How many comparisons are computed at once. Computing one holds both runs, every sample included, and the result
- * in memory, so eight uncached comparisons of two 10,000-cell runs at once can exhaust the heap; beyond
- * {@code parity.compare.max-concurrent} a request waits up to {@code parity.compare.max-wait} for its turn and is then
- * answered 503 with {@code Retry-After} ({@link ComparisonsBusy}). Kept comparisons are served without a turn.
+ * How many comparisons are computed at once. Computing one holds both runs, every sample
+ * included, and the result in memory, so eight uncached comparisons of two 10,000-cell
+ * runs at once can exhaust the heap; beyond {@code parity.compare.max-concurrent} a
+ * request waits up to {@code parity.compare.max-wait} for its turn and is then answered
+ * 503 with {@code Retry-After} ({@link ComparisonsBusy}). Kept comparisons are served
+ * without a turn.
  */
 @Component
 public class ComparisonBudget {
@@ -41,7 +43,10 @@ public class ComparisonBudget {
 		this.turns = new Semaphore(maxConcurrent, true);
 	}
 
-	/** Computes in a turn of its own, or throws {@link ComparisonsBusy} when none came within the wait. */
+	/**
+	 * Computes in a turn of its own, or throws {@link ComparisonsBusy} when none came
+	 * within the wait.
+	 */
 	<T> T compute(Supplier<T> computation) {
 		if (!take(maxWait)) {
 			throw new ComparisonsBusy(maxConcurrent);
@@ -54,7 +59,9 @@ public class ComparisonBudget {
 		}
 	}
 
-	/** Takes a turn, waiting up to {@code patience} (the tests hold every turn with this). */
+	/**
+	 * Takes a turn, waiting up to {@code patience} (the tests hold every turn with this).
+	 */
 	public boolean take(Duration patience) {
 		try {
 			return turns.tryAcquire(patience.toMillis(), TimeUnit.MILLISECONDS);

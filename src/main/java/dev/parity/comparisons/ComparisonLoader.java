@@ -8,8 +8,9 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.stereotype.Component;
 
 /**
- * The threads that load the second run of a comparison while the request's thread loads the first: four, shut down
- * with the application context. Not an {@code Executor} bean itself, so Spring Boot's own task executor stays.
+ * The threads that load the second run of a comparison while the request's thread loads
+ * the first: four, shut down with the application context. Not an {@code Executor} bean
+ * itself, so Spring Boot's own task executor stays.
  */
 @Component
 class ComparisonLoader implements DisposableBean {

@@ -31,21 +31,29 @@ import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
- * Computes comparisons of stored runs: both runs loaded in a fixed number of queries, the rules applied
- * with the settings in force, the result as a snapshot a page or the API shows.
+ * Computes comparisons of stored runs: both runs loaded in a fixed number of queries, the
+ * rules applied with the settings in force, the result as a snapshot a page or the API
+ * shows.
  *
- * <p>Runs are immutable, so a computed snapshot is a function of the two run ids and the settings alone: it is
- * kept as the typed {@link ComparisonSnapshot} (by id pair and every setting, critical flags in order, weighed by an
- * estimate of its size) and handed, unchanged, to every page, export and API request until memory runs short. Computing one is costly in memory, so only a few are computed at once
- * ({@link ComparisonBudget}); a request beyond them gets {@link ComparisonsBusy}. Caveats,
- * hypothesis statuses and retractions are not part of a snapshot (pages and the API read them on every request), yet
- * a change to the record of a run still drops that run's snapshots, and advances the run's
- * {@linkplain #recordVersions record version}, which every rendered view that shows the record has in its key.
+ * <p>
+ * Runs are immutable, so a computed snapshot is a function of the two run ids and the
+ * settings alone: it is kept as the typed {@link ComparisonSnapshot} (by id pair and
+ * every setting, critical flags in order, weighed by an estimate of its size) and handed,
+ * unchanged, to every page, export and API request until memory runs short. Computing one
+ * is costly in memory, so only a few are computed at once ({@link ComparisonBudget}); a
+ * request beyond them gets {@link ComparisonsBusy}. Caveats, hypothesis statuses and
+ * retractions are not part of a snapshot (pages and the API read them on every request),
+ * yet a change to the record of a run still drops that run's snapshots, and advances the
+ * run's {@linkplain #recordVersions record version}, which every rendered view that shows
+ * the record has in its key.
  */
 @Service
 public class ComparisonService {
 
-	/** Snapshots kept, by an estimate of their size in memory (a 400-cell comparison is a few MB). */
+	/**
+	 * Snapshots kept, by an estimate of their size in memory (a 400-cell comparison is a
+	 * few MB).
+	 */
 	private static final long SNAPSHOT_CACHE_BYTES = 96L * 1024 * 1024;
 
 	private final RunRepository runs;
@@ -64,12 +72,16 @@ public class ComparisonService {
 
 	private final Cache<Key, Kept> snapshots = Caffeine.newBuilder()
 		.maximumWeight(SNAPSHOT_CACHE_BYTES)
-		// The record and, once the API asked for it, its JSON text (about a third of the record's estimate).
+		// The record and, once the API asked for it, its JSON text (about a third of the
+		// record's estimate).
 		.weigher((Key key, Kept kept) -> kept.snapshot().estimatedBytes() * 4 / 3)
 		.expireAfterAccess(Duration.ofDays(1))
 		.build();
 
-	/** A kept snapshot and its JSON text, written the first time the API asks for it and then served as it is. */
+	/**
+	 * A kept snapshot and its JSON text, written the first time the API asks for it and
+	 * then served as it is.
+	 */
 	private static final class Kept {
 
 		private final ComparisonSnapshot snapshot;
@@ -95,14 +107,20 @@ public class ComparisonService {
 
 	}
 
-	/** Loads the second run of a comparison while the request's thread loads the first. */
+	/**
+	 * Loads the second run of a comparison while the request's thread loads the first.
+	 */
 	private final ComparisonLoader loader;
 
-	/** How often the record (caveats, statuses, retractions) of each run has changed, in the database. */
+	/**
+	 * How often the record (caveats, statuses, retractions) of each run has changed, in
+	 * the database.
+	 */
 	private final RecordVersions recordVersions;
 
 	ComparisonService(RunRepository runs, CellBootstraps bootstraps, ThresholdDefaults defaults, JsonMapper json,
-			ComparisonBudget budget, ComparisonMetrics metrics, RecordVersions recordVersions, ComparisonLoader loader) {
+			ComparisonBudget budget, ComparisonMetrics metrics, RecordVersions recordVersions,
+			ComparisonLoader loader) {
 		this.loader = loader;
 		this.metrics = metrics;
 		this.recordVersions = recordVersions;
@@ -114,9 +132,10 @@ public class ComparisonService {
 	}
 
 	/**
-	 * A baseline and a contender, as written in URLs: {@code baselineId...contenderId}, or groups of replicates
-	 * {@code a1+a2+a3...b1+b2}; either side may fix grid parameters after its ids ({@code r@concurrency=1...r@concurrency=8},
-	 * see {@link FixedParams}).
+	 * A baseline and a contender, as written in URLs: {@code baselineId...contenderId},
+	 * or groups of replicates {@code a1+a2+a3...b1+b2}; either side may fix grid
+	 * parameters after its ids ({@code r@concurrency=1...r@concurrency=8}, see
+	 * {@link FixedParams}).
 	 *
 	 * @param baselineIds the baseline's runs, at least one, each once
 	 * @param contenderIds the contender's runs, at least one, each once
@@ -165,12 +184,18 @@ public class ComparisonService {
 			}
 		}
 
-		/** Whether a side fixes grid parameters: a comparison within a run, or against one slice of a grid. */
+		/**
+		 * Whether a side fixes grid parameters: a comparison within a run, or against one
+		 * slice of a grid.
+		 */
 		public boolean fixesParams() {
 			return !baselineFixed.isEmpty() || !contenderFixed.isEmpty();
 		}
 
-		/** The groups a publication froze (its snapshot lists the runs of a group), else its two runs. */
+		/**
+		 * The groups a publication froze (its snapshot lists the runs of a group), else
+		 * its two runs.
+		 */
 		public static Pair of(dev.parity.record.Publication publication, ComparisonSnapshot snapshot) {
 			return new Pair(frozenGroup(snapshot.baseline(), publication.baselineId()),
 					frozenGroup(snapshot.contender(), publication.contenderId()));
@@ -193,7 +218,10 @@ public class ComparisonService {
 			return ids;
 		}
 
-		/** The first run of the baseline: the one caveats and publications of this comparison are filed under. */
+		/**
+		 * The first run of the baseline: the one caveats and publications of this
+		 * comparison are filed under.
+		 */
 		public String baselineId() {
 			return baselineIds.get(0);
 		}
@@ -213,7 +241,10 @@ public class ComparisonService {
 		}
 	}
 
-	/** A group whose runs are not replicates of each other: a 400 naming the differing field. */
+	/**
+	 * A group whose runs are not replicates of each other: a 400 naming the differing
+	 * field.
+	 */
 	public static final class NotReplicates extends RuntimeException {
 
 		NotReplicates(String side, String first, String other, String field) {
@@ -223,11 +254,17 @@ public class ComparisonService {
 
 	}
 
-	/** What a snapshot is computed from: two immutable runs and every setting, as the snapshot writes them. */
+	/**
+	 * What a snapshot is computed from: two immutable runs and every setting, as the
+	 * snapshot writes them.
+	 */
 	private record Key(Pair pair, Map<String, Object> settings) {
 	}
 
-	/** The settings a request asks for: the configured defaults with its URL parameters applied. */
+	/**
+	 * The settings a request asks for: the configured defaults with its URL parameters
+	 * applied.
+	 */
 	public CompareSettings settings(Map<String, String> query) {
 		return defaults.settings(query);
 	}
@@ -236,15 +273,18 @@ public class ComparisonService {
 		return defaults.settings().asMap();
 	}
 
-	/** The server's defaults: src/docs/design/PRODUCT.md's, as configured under {@code parity.thresholds.*}. */
+	/**
+	 * The server's defaults: src/docs/design/PRODUCT.md's, as configured under
+	 * {@code parity.thresholds.*}.
+	 */
 	public CompareSettings defaults() {
 		return defaults.settings();
 	}
 
 	/**
-	 * The comparison of two stored runs as a snapshot, computed now or kept from an earlier request. Snapshots are
-	 * immutable: the same one may be handed to many requests.
-	 *
+	 * The comparison of two stored runs as a snapshot, computed now or kept from an
+	 * earlier request. Snapshots are immutable: the same one may be handed to many
+	 * requests.
 	 * @throws RunNotFoundException when either run does not exist
 	 * @throws IllegalArgumentException naming a bad URL parameter
 	 * @throws ComparisonsBusy when it is not kept and no turn to compute it came in time
@@ -254,8 +294,8 @@ public class ComparisonService {
 	}
 
 	/**
-	 * The same snapshot as JSON text (UTF-8), written once per kept snapshot: what the API serves. The array must not be
-	 * changed.
+	 * The same snapshot as JSON text (UTF-8), written once per kept snapshot: what the
+	 * API serves. The array must not be changed.
 	 */
 	public byte[] snapshotJson(Pair pair, CompareSettings settings) {
 		return kept(pair, settings).json(json);
@@ -268,11 +308,15 @@ public class ComparisonService {
 		if (kept != null) {
 			return kept;
 		}
-		// A request for the same snapshot that is being computed waits for it (in the cache), in a turn of its own.
+		// A request for the same snapshot that is being computed waits for it (in the
+		// cache), in a turn of its own.
 		return budget.compute(() -> snapshots.get(key, k -> new Kept(compute(pair, settings))));
 	}
 
-	/** A published comparison's snapshot, read back from whichever format it was stored in. */
+	/**
+	 * A published comparison's snapshot, read back from whichever format it was stored
+	 * in.
+	 */
 	public ComparisonSnapshot published(dev.parity.record.Publication publication) {
 		return ComparisonSnapshot.read(publication.result(), json);
 	}
@@ -283,9 +327,8 @@ public class ComparisonService {
 	}
 
 	/**
-	 * The comparison itself, computed now in a turn of the budget: what a control plan is built from (a snapshot keeps
-	 * the numbers, not the two runs' provenance).
-	 *
+	 * The comparison itself, computed now in a turn of the budget: what a control plan is
+	 * built from (a snapshot keeps the numbers, not the two runs' provenance).
 	 * @throws RunNotFoundException when either run does not exist
 	 */
 	public Comparison comparison(Pair pair, CompareSettings settings) {
@@ -300,9 +343,10 @@ public class ComparisonService {
 	private ComparisonSnapshot compute(Pair pair, CompareSettings settings) {
 		Loaded loaded = load(pair, settings);
 		checkFixed(pair, loaded.baselines().get(0), loaded.contenders().get(0));
-		return ComparisonSnapshot.of(builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
-				pair.baselineFixed(), pair.contenderFixed()), defaults.settings(), pair.baselineFixed(),
-				pair.contenderFixed(), json);
+		return ComparisonSnapshot.of(
+				builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
+						pair.baselineFixed(), pair.contenderFixed()),
+				defaults.settings(), pair.baselineFixed(), pair.contenderFixed(), json);
 	}
 
 	/** The runs of both sides and their stored bootstrap medians. */
@@ -310,14 +354,16 @@ public class ComparisonService {
 	}
 
 	/**
-	 * Loads both sides: two runs at once (most of a large run is its samples, read and parsed on each side: three
-	 * queries each), or every run of replicate groups, each group checked to be replicates; then their stored
-	 * bootstrap medians.
+	 * Loads both sides: two runs at once (most of a large run is its samples, read and
+	 * parsed on each side: three queries each), or every run of replicate groups, each
+	 * group checked to be replicates; then their stored bootstrap medians.
 	 */
 	private Loaded load(Pair pair, CompareSettings settings) {
 		if (pair.baselineIds().size() > 1 || pair.contenderIds().size() > 1) {
 			List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
-				.distinct().map(RunId::new).toList();
+				.distinct()
+				.map(RunId::new)
+				.toList();
 			Map<RunId, Run> loaded = runs.findAll(ids, SampleSummaries.readableUnder(settings, defaults.settings()));
 			List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
 			List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
@@ -326,7 +372,8 @@ public class ComparisonService {
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
 		boolean oneRun = baselineId.equals(contenderId);
-		// Under the default outlier z, without their samples: the statistics stored at ingest stand for them.
+		// Under the default outlier z, without their samples: the statistics stored at
+		// ingest stand for them.
 		String statisticsUnder = SampleSummaries.readableUnder(settings, defaults.settings());
 		CompletableFuture<Optional<Run>> loading = oneRun ? CompletableFuture.completedFuture(Optional.empty())
 				: loader.supply(() -> runs.find(contenderId, statisticsUnder));
@@ -338,20 +385,28 @@ public class ComparisonService {
 		if (contender == null) {
 			throw new RunNotFoundException(pair.contenderId());
 		}
-		BootstrapMedians medians = BootstrapMedians.stored(bootstraps.find(List.of(baselineId, contenderId).stream()
-			.distinct().toList()));
+		BootstrapMedians medians = BootstrapMedians
+			.stored(bootstraps.find(List.of(baselineId, contenderId).stream().distinct().toList()));
 		return new Loaded(List.of(baseline), List.of(contender), medians);
 	}
 
-	/** Parameters fixed on a side must select some of its run's cells: else a 400 saying what the run has. */
+	/**
+	 * Parameters fixed on a side must select some of its run's cells: else a 400 saying
+	 * what the run has.
+	 */
 	private static void checkFixed(Pair pair, Run baseline, Run contender) {
-		pair.baselineFixed().problemWith(baseline).or(() -> pair.contenderFixed().problemWith(contender))
+		pair.baselineFixed()
+			.problemWith(baseline)
+			.or(() -> pair.contenderFixed().problemWith(contender))
 			.ifPresent(problem -> {
 				throw new FixedParamsRejected(problem);
 			});
 	}
 
-	/** Parameters fixed on a side that select none of its cells, or are written wrong: a 400 with the reason. */
+	/**
+	 * Parameters fixed on a side that select none of its cells, or are written wrong: a
+	 * 400 with the reason.
+	 */
 	public static final class FixedParamsRejected extends RuntimeException {
 
 		public FixedParamsRejected(String message) {
@@ -379,23 +434,31 @@ public class ComparisonService {
 	}
 
 	/**
-	 * How many changes to the records of a comparison's two first runs (caveats, hypothesis statuses, retractions) the
-	 * database holds ({@link RecordVersions}), read at once: {@code [baseline, contender]}, the same on every instance.
-	 * A view that shows the record and is kept must have these versions, read <em>before</em> the record itself, in its
-	 * key: a view rendered from an older record is then never served after the change.
+	 * How many changes to the records of a comparison's two first runs (caveats,
+	 * hypothesis statuses, retractions) the database holds ({@link RecordVersions}), read
+	 * at once: {@code [baseline, contender]}, the same on every instance. A view that
+	 * shows the record and is kept must have these versions, read <em>before</em> the
+	 * record itself, in its key: a view rendered from an older record is then never
+	 * served after the change.
 	 */
 	public long[] recordVersions(Pair pair) {
 		return recordVersions.of(pair.baselineId(), pair.contenderId());
 	}
 
-	/** Heard as soon as a change is recorded, still inside its transaction: the versions move on with it. */
+	/**
+	 * Heard as soon as a change is recorded, still inside its transaction: the versions
+	 * move on with it.
+	 */
 	@EventListener
 	void recordChanging(Caveats.RecordChanged change) {
 		recordVersions.moveOn(change.runIds());
 		forget(change.runIds());
 	}
 
-	/** Heard again once the change is committed: this instance's snapshots of those runs are dropped again. */
+	/**
+	 * Heard again once the change is committed: this instance's snapshots of those runs
+	 * are dropped again.
+	 */
 	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
 	void recordChanged(Caveats.RecordChanged change) {
 		forget(change.runIds());

@@ -1,8 +1,9 @@
 package dev.parity.comparisons;
 
 /**
- * Every turn to compute a comparison is taken ({@link ComparisonBudget}): answered 503 with {@code Retry-After}, a page
- * for a browser and the usual {@code errors} body for the API.
+ * Every turn to compute a comparison is taken ({@link ComparisonBudget}): answered 503
+ * with {@code Retry-After}, a page for a browser and the usual {@code errors} body for
+ * the API.
  */
 public class ComparisonsBusy extends RuntimeException {
 
@@ -10,8 +11,8 @@ public class ComparisonsBusy extends RuntimeException {
 	public static final int RETRY_AFTER_SECONDS = 5;
 
 	ComparisonsBusy(int maxConcurrent) {
-		super("the server is computing " + maxConcurrent + " other comparisons just now (parity.compare.max-concurrent);"
-				+ " try again in a few seconds");
+		super("the server is computing " + maxConcurrent
+				+ " other comparisons just now (parity.compare.max-concurrent);" + " try again in a few seconds");
 	}
 
 }

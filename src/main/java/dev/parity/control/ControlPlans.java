@@ -21,10 +21,11 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.stereotype.Service;
 
 /**
- * The control plan of a comparison of two single runs, with every control declared for it: what each holds and
- * missed, its comparison with the baseline (the headlines exactly as {@code /api/compare/{baseline}...{control}} gives
- * them, same settings) and what the confounded comparison claimed over the same cells. The confounded comparison is
- * never changed: the controls are shown beside it.
+ * The control plan of a comparison of two single runs, with every control declared for
+ * it: what each holds and missed, its comparison with the baseline (the headlines exactly
+ * as {@code /api/compare/{baseline}...{control}} gives them, same settings) and what the
+ * confounded comparison claimed over the same cells. The confounded comparison is never
+ * changed: the controls are shown beside it.
  */
 @Service
 public class ControlPlans {
@@ -36,10 +37,13 @@ public class ControlPlans {
 	private final JsonMapper json;
 
 	/**
-	 * Plans kept by pair, settings and the pair's record versions (a declaration moves them on): runs are immutable,
-	 * so a plan with its controls changes only with a declaration.
+	 * Plans kept by pair, settings and the pair's record versions (a declaration moves
+	 * them on): runs are immutable, so a plan with its controls changes only with a
+	 * declaration.
 	 */
-	private final Cache<Key, Planned> kept = Caffeine.newBuilder().maximumSize(32).expireAfterAccess(Duration.ofHours(1))
+	private final Cache<Key, Planned> kept = Caffeine.newBuilder()
+		.maximumSize(32)
+		.expireAfterAccess(Duration.ofHours(1))
 		.build();
 
 	private record Key(String pair, Map<String, Object> settings, List<Long> versions) {
@@ -68,8 +72,10 @@ public class ControlPlans {
 	 * @param run the control run
 	 * @param outcome what it holds and missed, and the claim before it
 	 * @param comparison the baseline compared with the control
-	 * @param headlines the headlines of {@code /api/compare/{baseline}...{control}}, as that API writes them
-	 * @param contradicts whether it contradicts the confounded claim (a median ratio outside the band of the control's)
+	 * @param headlines the headlines of {@code /api/compare/{baseline}...{control}}, as
+	 * that API writes them
+	 * @param contradicts whether it contradicts the confounded claim (a median ratio
+	 * outside the band of the control's)
 	 */
 	public record Checked(Run run, ControlOutcome outcome, Comparison comparison, JsonNode headlines,
 			boolean contradicts) {
@@ -83,11 +89,13 @@ public class ControlPlans {
 
 	/**
 	 * @throws dev.parity.run.RunNotFoundException when a run does not exist
-	 * @throws IllegalArgumentException when the pair is not two single runs, or a setting is wrong
+	 * @throws IllegalArgumentException when the pair is not two single runs, or a setting
+	 * is wrong
 	 */
 	public Planned plan(ComparisonService.Pair pair, CompareSettings settings) {
 		if (pair.baselineIds().size() > 1 || pair.contenderIds().size() > 1 || pair.fixesParams()) {
-			throw new IllegalArgumentException("a control plan is made for a comparison of two single runs, not " + pair.path());
+			throw new IllegalArgumentException(
+					"a control plan is made for a comparison of two single runs, not " + pair.path());
 		}
 		// The versions before the record is read: see ComparisonService.recordVersions.
 		long[] versions = comparisons.recordVersions(pair);

@@ -1,7 +1,8 @@
 package dev.parity.control;
 
 /**
- * A declaration of a control that cannot be stored, naming the field and why; nothing is stored.
+ * A declaration of a control that cannot be stored, naming the field and why; nothing is
+ * stored.
  *
  * @see Controls#declare
  */
@@ -22,7 +23,10 @@ public class ControlRejected extends RuntimeException {
 		return field;
 	}
 
-	/** Whether the problem is a run that does not exist (a 404), rather than a request written wrong (a 400). */
+	/**
+	 * Whether the problem is a run that does not exist (a 404), rather than a request
+	 * written wrong (a 400).
+	 */
 	public boolean unknownRun() {
 		return unknownRun;
 	}

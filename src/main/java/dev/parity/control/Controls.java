@@ -20,10 +20,11 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The control runs declared for comparisons of two single runs: declared in the control's run document
- * ({@code "context": {"control_of": "<baseline>...<contender>"}}, stored with the run) or afterwards through the API.
- * Declarations are append-only; each one moves the record versions of the comparison's two runs, so that kept pages,
- * ETags and publications' pages show it at once.
+ * The control runs declared for comparisons of two single runs: declared in the control's
+ * run document ({@code "context": {"control_of": "<baseline>...<contender>"}}, stored
+ * with the run) or afterwards through the API. Declarations are append-only; each one
+ * moves the record versions of the comparison's two runs, so that kept pages, ETags and
+ * publications' pages show it at once.
  */
 @Service
 public class Controls {
@@ -58,8 +59,8 @@ public class Controls {
 	}
 
 	/**
-	 * Declares a run the control of the comparison {@code baseline...contender}; declaring it again changes nothing.
-	 *
+	 * Declares a run the control of the comparison {@code baseline...contender};
+	 * declaring it again changes nothing.
 	 * @return the declaration, new or as declared before
 	 * @throws ControlRejected naming the field and why; nothing is stored then
 	 */
@@ -75,11 +76,13 @@ public class Controls {
 			throw new ControlRejected(controlField, "No run with id '" + control + "'", true);
 		}
 		if (control.equals(pair[0]) || control.equals(pair[1])) {
-			throw new ControlRejected(controlField, "run " + control + " is a side of the comparison " + of
-					+ ": a control is another run", false);
+			throw new ControlRejected(controlField,
+					"run " + control + " is a side of the comparison " + of + ": a control is another run", false);
 		}
 		Set<String> known = new HashSet<>(jdbc.sql("select id from run where id in (?, ?, ?)")
-			.params(control, pair[0], pair[1]).query(String.class).list());
+			.params(control, pair[0], pair[1])
+			.query(String.class)
+			.list());
 		for (String id : List.of(pair[0], pair[1])) {
 			if (!known.contains(id)) {
 				throw new ControlRejected(ofField, "No run with id '" + id + "' (in \"" + of + "\")", true);
@@ -91,10 +94,12 @@ public class Controls {
 		int inserted = jdbc.sql("""
 				insert into control_link (id, control_id, baseline_id, contender_id, declared_in, declared_by)
 				values (?, ?, ?, ?, ?, ?) on conflict (control_id, baseline_id, contender_id) do nothing""")
-			.params(RunId.random().value(), control, pair[0], pair[1], declaredIn, user).update();
+			.params(RunId.random().value(), control, pair[0], pair[1], declaredIn, user)
+			.update();
 		if (inserted > 0) {
 			audit.done("declare-control", control, "control of " + pair[0] + "..." + pair[1] + " (" + declaredIn + ")");
-			// The declaration is part of the controlled comparison's record: its pages show it at once.
+			// The declaration is part of the controlled comparison's record: its pages
+			// show it at once.
 			events.publishEvent(new RecordChanged(new LinkedHashSet<>(List.of(pair[0], pair[1]))));
 		}
 		return find(control, pair[0], pair[1]);
@@ -112,18 +117,25 @@ public class Controls {
 	}
 
 	private Declared find(String control, String baseline, String contender) {
-		return of(baseline, contender).stream().filter(declared -> declared.control().equals(control)).findFirst()
+		return of(baseline, contender).stream()
+			.filter(declared -> declared.control().equals(control))
+			.findFirst()
 			.orElseThrow();
 	}
 
-	/** {@code [baseline, contender]} of {@code baseline...contender}: two single runs, no group, no fixed params. */
+	/**
+	 * {@code [baseline, contender]} of {@code baseline...contender}: two single runs, no
+	 * group, no fixed params.
+	 */
 	private static String[] pair(@Nullable String of, String field) {
 		if (of == null || of.isBlank()) {
-			throw new ControlRejected(field, "name the comparison the run controls: \"<baseline>...<contender>\"", false);
+			throw new ControlRejected(field, "name the comparison the run controls: \"<baseline>...<contender>\"",
+					false);
 		}
 		int dots = of.indexOf("...");
 		if (dots < 0) {
-			throw new ControlRejected(field, "\"" + of + "\" is not a comparison: write \"<baseline>...<contender>\"", false);
+			throw new ControlRejected(field, "\"" + of + "\" is not a comparison: write \"<baseline>...<contender>\"",
+					false);
 		}
 		String baseline = of.substring(0, dots);
 		String contender = of.substring(dots + 3);
@@ -143,13 +155,17 @@ public class Controls {
 	}
 
 	/**
-	 * A run stored with {@code context.control_of} in its document is declared the control of that comparison in the
-	 * storing transaction: a declaration that cannot be stored rejects the upload, and nothing is stored.
+	 * A run stored with {@code context.control_of} in its document is declared the
+	 * control of that comparison in the storing transaction: a declaration that cannot be
+	 * stored rejects the upload, and nothing is stored.
 	 */
 	@EventListener
 	void runStored(RunStored stored) {
 		String of = jdbc.sql("select provenance -> 'context' ->> 'control_of' from run where id = ?")
-			.param(stored.id().value()).query(String.class).optional().orElse(null);
+			.param(stored.id().value())
+			.query(String.class)
+			.optional()
+			.orElse(null);
 		if (of == null) {
 			return;
 		}

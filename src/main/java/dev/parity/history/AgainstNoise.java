@@ -1,17 +1,21 @@
 package dev.parity.history;
 
 /**
- * How large a change point is against its track's run-to-run noise. The spread is estimated over all the points of the
- * segment E-Divisive saw, from the differences between consecutive points (σ² = Σ (xᵢ₊₁ − xᵢ)² / 2(n − 1), von
- * Neumann's estimator): a level shift adds one difference only, so the shifts being tested barely widen it, and it
- * does not shrink when change points cut the segment into short, quiet pieces. The change is the difference of the
- * means of the points between the change points on either side of it; its test is Student's, with 2(n − 1)/3 degrees
- * of freedom (the estimator's), and its p-value is multiplied by the number of places E-Divisive could have split
- * those points — its choice of the best split is what makes a plain p-value too small. This is Parity's decision on
- * top of Otava's change points, which it does not change.
+ * How large a change point is against its track's run-to-run noise. The spread is
+ * estimated over all the points of the segment E-Divisive saw, from the differences
+ * between consecutive points (σ² = Σ (xᵢ₊₁ − xᵢ)² / 2(n − 1), von Neumann's estimator): a
+ * level shift adds one difference only, so the shifts being tested barely widen it, and
+ * it does not shrink when change points cut the segment into short, quiet pieces. The
+ * change is the difference of the means of the points between the change points on either
+ * side of it; its test is Student's, with 2(n − 1)/3 degrees of freedom (the
+ * estimator's), and its p-value is multiplied by the number of places E-Divisive could
+ * have split those points — its choice of the best split is what makes a plain p-value
+ * too small. This is Parity's decision on top of Otava's change points, which it does not
+ * change.
  *
  * @param spread the spread relative to the mean before (0 when that mean is 0)
- * @param scanPvalue the p-value times (points between the neighbouring change points − 1), at most 1
+ * @param scanPvalue the p-value times (points between the neighbouring change points −
+ * 1), at most 1
  */
 record AgainstNoise(double spread, double scanPvalue) {
 

@@ -18,10 +18,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
 /**
- * The confirmation plan of an alert: rerun the alert's build and the last good build before it (the last clean run
- * before the alert's run, in its segment) enough times each for the interval of their ratio to be narrower than half
- * the alert's magnitude, with the commands that run them; and the range of engine commits between the two builds, to
- * bisect. The plan is read from the series' analysis and the two runs; it changes nothing.
+ * The confirmation plan of an alert: rerun the alert's build and the last good build
+ * before it (the last clean run before the alert's run, in its segment) enough times each
+ * for the interval of their ratio to be narrower than half the alert's magnitude, with
+ * the commands that run them; and the range of engine commits between the two builds, to
+ * bisect. The plan is read from the series' analysis and the two runs; it changes
+ * nothing.
  */
 @Service
 public class AlertControls {
@@ -52,17 +54,19 @@ public class AlertControls {
 	}
 
 	/**
-	 * An alert's confirmation plan ({@code GET /api/alerts/{id}/control}, and in webhook payloads).
+	 * An alert's confirmation plan ({@code GET /api/alerts/{id}/control}, and in webhook
+	 * payloads).
 	 *
 	 * @param alert the alert's id
-	 * @param reruns the alert's build first, then the last good build's (absent when the segment has no clean run
-	 * before the alert's)
+	 * @param reruns the alert's build first, then the last good build's (absent when the
+	 * segment has no clean run before the alert's)
 	 * @param range the engine commits between the two builds
 	 * @param sizing how {@code times} was worked out
 	 * @param confirmations the runs linked as reruns so far, the first linked first
 	 * @param confirmation what the reruns show, once each build has at least 3
 	 */
-	public record Plan(String alert, List<Rerun> reruns, Range range, Sizing sizing, List<Confirmations.Linked> confirmations,
+	public record Plan(String alert, List<Rerun> reruns, Range range, Sizing sizing,
+			List<Confirmations.Linked> confirmations,
 			@JsonInclude(JsonInclude.Include.NON_NULL) Alerts.@Nullable Confirmation confirmation) {
 
 		/** This plan with the alert's new confirmation. */
@@ -76,8 +80,7 @@ public class AlertControls {
 		}
 
 		/** The last good build, if there is one. */
-		@Nullable
-		Rerun good() {
+		@Nullable Rerun good() {
 			return reruns.size() > 1 ? reruns.get(1) : null;
 		}
 
@@ -86,14 +89,16 @@ public class AlertControls {
 	/**
 	 * A build to run again.
 	 *
-	 * @param build {@code alert} (the alert's build) or {@code good} (the last good build)
-	 * @param engineCommit its engine commit; a rerun of this build records this {@code engine.commit}
+	 * @param build {@code alert} (the alert's build) or {@code good} (the last good
+	 * build)
+	 * @param engineCommit its engine commit; a rerun of this build records this
+	 * {@code engine.commit}
 	 * @param run the series' run of that build the rerun repeats
 	 * @param times how many reruns
 	 * @param commands the commands that run it again
 	 */
-	public record Rerun(String build, @JsonProperty("engine_commit") @Nullable String engineCommit, String run, int times,
-			RerunCommandWriter.@Nullable Commands commands) {
+	public record Rerun(String build, @JsonProperty("engine_commit") @Nullable String engineCommit, String run,
+			int times, RerunCommandWriter.@Nullable Commands commands) {
 	}
 
 	/** A run of the series and its engine commit. */
@@ -103,25 +108,28 @@ public class AlertControls {
 	/**
 	 * What to bisect.
 	 *
-	 * @param good the last good build (null without a clean run before the alert's in its segment)
+	 * @param good the last good build (null without a clean run before the alert's in its
+	 * segment)
 	 * @param bad the alert's build
 	 * @param runsBetween the series' runs between them, in series order
-	 * @param compareUrl {@code <engine.repository>/compare/<good>...<bad>}; null without a repository or a commit
+	 * @param compareUrl {@code <engine.repository>/compare/<good>...<bad>}; null without
+	 * a repository or a commit
 	 */
 	public record Range(@Nullable Build good, Build bad, @JsonProperty("runs_between") List<Build> runsBetween,
 			@JsonProperty("compare_url") @Nullable String compareUrl) {
 	}
 
 	/**
-	 * How {@code times} follows from the noise: the smallest n ≥ 3 with 2 · t(0.975, 2n − 2) · spread · √(2/n) <
-	 * magnitude / 2 — the width of the 95 % interval of the ratio of n reruns against n, on the log scale, narrower than
-	 * half the alert's magnitude.
+	 * How {@code times} follows from the noise: the smallest n ≥ 3 with 2 · t(0.975, 2n −
+	 * 2) · spread · √(2/n) < magnitude / 2 — the width of the 95 % interval of the ratio
+	 * of n reruns against n, on the log scale, narrower than half the alert's magnitude.
 	 *
 	 * @param anchor the cell of the alert's largest change, which the plan is sized for
 	 * @param metric its metric
 	 * @param magnitude its relative change
 	 * @param spread its track's relative run-to-run spread in its segment
-	 * @param intervalWidth the expected width of the interval with {@code times} reruns each
+	 * @param intervalWidth the expected width of the interval with {@code times} reruns
+	 * each
 	 */
 	public record Sizing(String anchor, String metric, double magnitude, double spread,
 			@JsonProperty("interval_width") double intervalWidth) {
@@ -129,7 +137,6 @@ public class AlertControls {
 
 	/**
 	 * The plan of an alert, from its series' current analysis.
-	 *
 	 * @throws Alerts.AlertNotFoundException when there is no such alert
 	 */
 	public Plan plan(String alertId) {
@@ -147,7 +154,6 @@ public class AlertControls {
 
 	/**
 	 * The plan of an alert from an analysis of its series.
-	 *
 	 * @param withCommands whether to write the rerun commands (which loads the two runs)
 	 */
 	Plan plan(Alerts.Alert alert, SeriesAnalysis analysis, boolean withCommands) {
@@ -164,8 +170,8 @@ public class AlertControls {
 		double spread = lead == null ? 0 : spread(lead, alert, analysis, at);
 		double magnitude = lead == null ? 0 : Math.abs(lead.magnitude());
 		int times = times(spread, magnitude);
-		Sizing sizing = new Sizing(lead == null ? "" : lead.anchor(), lead == null ? "" : lead.metric(), magnitude, spread,
-				width(spread, times));
+		Sizing sizing = new Sizing(lead == null ? "" : lead.anchor(), lead == null ? "" : lead.metric(), magnitude,
+				spread, width(spread, times));
 		List<Rerun> reruns = new ArrayList<>();
 		reruns.add(new Rerun("alert", badCommit, alert.run(), times, withCommands ? commands(alert.run()) : null));
 		Build goodBuild = null;
@@ -173,7 +179,8 @@ public class AlertControls {
 		if (good >= 0) {
 			SeriesAnalysis.RunEntry entry = entries.get(good);
 			goodBuild = new Build(entry.id(), entry.engineCommit());
-			reruns.add(new Rerun("good", entry.engineCommit(), entry.id(), times, withCommands ? commands(entry.id()) : null));
+			reruns.add(new Rerun("good", entry.engineCommit(), entry.id(), times,
+					withCommands ? commands(entry.id()) : null));
 			for (int i = good + 1; i < at; i++) {
 				between.add(new Build(entries.get(i).id(), entries.get(i).engineCommit()));
 			}
@@ -181,11 +188,15 @@ public class AlertControls {
 		String compareUrl = goodBuild == null ? null
 				: compareUrl(repository(alert.run(), goodBuild.run()), goodBuild.engineCommit(), badCommit);
 		List<Confirmations.Linked> linked = Confirmations.linked(jdbc, alert.id());
-		return new Plan(alert.id(), reruns, new Range(goodBuild, new Build(alert.run(), badCommit), between, compareUrl),
-				sizing, linked, alert.confirmation());
+		return new Plan(alert.id(), reruns,
+				new Range(goodBuild, new Build(alert.run(), badCommit), between, compareUrl), sizing, linked,
+				alert.confirmation());
 	}
 
-	/** The alert's largest change (the first of the largest): what the plan is sized for and the confirmation reports. */
+	/**
+	 * The alert's largest change (the first of the largest): what the plan is sized for
+	 * and the confirmation reports.
+	 */
 	static Alerts.@Nullable Change lead(Alerts.Alert alert) {
 		Alerts.Change lead = null;
 		for (Alerts.Change change : alert.changes()) {
@@ -197,8 +208,9 @@ public class AlertControls {
 	}
 
 	/**
-	 * The last run before {@code at} in its segment that is clean in every cell × metric of the alert: not greyed
-	 * (retracted, failed, …) and measured there; -1 when there is none.
+	 * The last run before {@code at} in its segment that is clean in every cell × metric
+	 * of the alert: not greyed (retracted, failed, …) and measured there; -1 when there
+	 * is none.
 	 */
 	private static int lastClean(Alerts.Alert alert, SeriesAnalysis analysis, int at) {
 		int segment = analysis.runs().get(at).segment();
@@ -237,14 +249,16 @@ public class AlertControls {
 	}
 
 	/**
-	 * The relative run-to-run spread of the lead change's track in its segment: the change point's own (as the
-	 * decision measured it), else the same estimator over the segment's clean points (von Neumann's, from consecutive
-	 * differences, relative to the mean before).
+	 * The relative run-to-run spread of the lead change's track in its segment: the
+	 * change point's own (as the decision measured it), else the same estimator over the
+	 * segment's clean points (von Neumann's, from consecutive differences, relative to
+	 * the mean before).
 	 */
 	private static double spread(Alerts.Change lead, Alerts.Alert alert, SeriesAnalysis analysis, int at) {
 		for (SeriesAnalysis.ChangePoint cp : analysis.changePoints()) {
-			if (cp.anchor().equals(lead.anchor()) && cp.metric().equals(lead.metric()) && cp.meanBefore() == lead.meanBefore()
-					&& cp.meanAfter() == lead.meanAfter() && cp.spread() != null) {
+			if (cp.anchor().equals(lead.anchor()) && cp.metric().equals(lead.metric())
+					&& cp.meanBefore() == lead.meanBefore() && cp.meanAfter() == lead.meanAfter()
+					&& cp.spread() != null) {
 				return cp.spread();
 			}
 		}
@@ -272,9 +286,10 @@ public class AlertControls {
 	}
 
 	/**
-	 * The reruns of each build for the 95 % interval of their ratio to be narrower than half the magnitude: the
-	 * smallest n ≥ 3 with 2 · t(0.975, 2n − 2) · spread · √(2/n) < magnitude / 2 (Welch's interval of the log ratio of
-	 * two groups of n runs of equal spread, as the replicate comparison computes it); at most 1,000.
+	 * The reruns of each build for the 95 % interval of their ratio to be narrower than
+	 * half the magnitude: the smallest n ≥ 3 with 2 · t(0.975, 2n − 2) · spread · √(2/n)
+	 * < magnitude / 2 (Welch's interval of the log ratio of two groups of n runs of equal
+	 * spread, as the replicate comparison computes it); at most 1,000.
 	 */
 	static int times(double spread, double magnitude) {
 		if (spread <= 0 || magnitude <= 0) {
@@ -288,15 +303,18 @@ public class AlertControls {
 		return MAX_TIMES;
 	}
 
-	/** The expected width of the 95 % interval of the log ratio of n runs against n of this spread. */
+	/**
+	 * The expected width of the 95 % interval of the log ratio of n runs against n of
+	 * this spread.
+	 */
 	static double width(double spread, int n) {
 		double t = TDistribution.of(2.0 * n - 2).inverseSurvivalProbability(0.025);
 		return 2 * t * spread * Math.sqrt(2.0 / n);
 	}
 
 	/**
-	 * {@code <repository>/compare/<good>...<bad>} (GitHub and GitLab write it so); null without a repository or
-	 * either commit.
+	 * {@code <repository>/compare/<good>...<bad>} (GitHub and GitLab write it so); null
+	 * without a repository or either commit.
 	 */
 	static @Nullable String compareUrl(@Nullable String repository, @Nullable String good, @Nullable String bad) {
 		if (repository == null || repository.isBlank() || good == null || bad == null) {
@@ -315,8 +333,11 @@ public class AlertControls {
 	/** The engine repository the alert's run records, else the good run's. */
 	private @Nullable String repository(String badRun, String goodRun) {
 		for (String run : List.of(badRun, goodRun)) {
-			String repository = jdbc.sql("select provenance -> 'engine' ->> 'repository' from run where id = ?").param(run)
-				.query(String.class).optional().orElse(null);
+			String repository = jdbc.sql("select provenance -> 'engine' ->> 'repository' from run where id = ?")
+				.param(run)
+				.query(String.class)
+				.optional()
+				.orElse(null);
 			if (repository != null && !repository.isBlank()) {
 				return repository;
 			}
@@ -325,7 +346,10 @@ public class AlertControls {
 	}
 
 	private @Nullable String engineCommit(String run) {
-		return jdbc.sql("select engine_commit from run where id = ?").param(run).query(String.class).optional()
+		return jdbc.sql("select engine_commit from run where id = ?")
+			.param(run)
+			.query(String.class)
+			.optional()
 			.orElse(null);
 	}
 

@@ -9,22 +9,25 @@ import java.util.Map;
 import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 
 /**
- * Which change points of an analysis become alerts, and at which run. E-Divisive runs per cell × metric (a 200-cell
- * grid with two metrics is 400 tracks), so noise alone yields change points; the decision is taken over all of them.
+ * Which change points of an analysis become alerts, and at which run. E-Divisive runs per
+ * cell × metric (a 200-cell grid with two metrics is 400 tracks), so noise alone yields
+ * change points; the decision is taken over all of them.
  * <ol>
- * <li>A candidate is a change point in a direction that alerts, of relative change at least {@code alert_magnitude},
- * with {@code confirm_after} points after its run.</li>
- * <li>Candidates are grouped where they concentrate: the run with the most candidates (in one segment and direction;
- * ties: the earliest) takes those within ±1 run of it, never further (no chaining); the rest are grouped again the
- * same way.</li>
- * <li>A group is an alert when it survives a false-discovery control across the series' tracks: the
- * Benjamini–Hochberg step-up procedure at {@value #FALSE_DISCOVERY_RATE} over the {@code m} tracks (cells × metrics)
- * of the analysis, applied to the group's {@link SeriesAnalysis.ChangePoint#scanPvalue scan p-values} (the shift
- * against its track's own run-to-run spread, corrected for E-Divisive's choice of where to split). The candidates it
- * keeps are the alert's changes; none kept, no alert. One lone cell among 400 must reach p ≤ 0.01 / 400; a change seen
- * in k cells at the same run needs p ≤ 0.01 · k / 400 in each: many cells at one run are strong evidence.</li>
- * <li>The alert's run is where the kept changes concentrate (ties: the earliest); kept changes more than one run from
- * it are grouped again.</li>
+ * <li>A candidate is a change point in a direction that alerts, of relative change at
+ * least {@code alert_magnitude}, with {@code confirm_after} points after its run.</li>
+ * <li>Candidates are grouped where they concentrate: the run with the most candidates (in
+ * one segment and direction; ties: the earliest) takes those within ±1 run of it, never
+ * further (no chaining); the rest are grouped again the same way.</li>
+ * <li>A group is an alert when it survives a false-discovery control across the series'
+ * tracks: the Benjamini–Hochberg step-up procedure at {@value #FALSE_DISCOVERY_RATE} over
+ * the {@code m} tracks (cells × metrics) of the analysis, applied to the group's
+ * {@link SeriesAnalysis.ChangePoint#scanPvalue scan p-values} (the shift against its
+ * track's own run-to-run spread, corrected for E-Divisive's choice of where to split).
+ * The candidates it keeps are the alert's changes; none kept, no alert. One lone cell
+ * among 400 must reach p ≤ 0.01 / 400; a change seen in k cells at the same run needs p ≤
+ * 0.01 · k / 400 in each: many cells at one run are strong evidence.</li>
+ * <li>The alert's run is where the kept changes concentrate (ties: the earliest); kept
+ * changes more than one run from it are grouped again.</li>
  * </ol>
  * Pure: the same analysis gives the same alerts.
  */
@@ -41,7 +44,8 @@ public final class AlertDecision {
 	 *
 	 * @param run the run where its changes concentrate
 	 * @param changes its cell × metrics, in series order (then anchor, metric)
-	 * @param pvalue the group's Simes p-value over the series' tracks (m × p₍ⱼ₎ / j at its smallest)
+	 * @param pvalue the group's Simes p-value over the series' tracks (m × p₍ⱼ₎ / j at
+	 * its smallest)
 	 */
 	public record Proposed(String run, int segment, String direction, List<SeriesAnalysis.ChangePoint> changes,
 			double pvalue) {
@@ -58,14 +62,16 @@ public final class AlertDecision {
 			tracks += cell.metrics().size();
 		}
 		int m = Math.max(1, Math.max(tracks, analysis.changePoints().size()));
-		List<SeriesAnalysis.ChangePoint> candidates = analysis.changePoints().stream()
+		List<SeriesAnalysis.ChangePoint> candidates = analysis.changePoints()
+			.stream()
 			.filter(cp -> order.containsKey(cp.run()))
 			.filter(cp -> cp.direction().equals("regression") || settings.alertImprovements())
 			.filter(cp -> cp.magnitude() >= settings.alertMagnitude())
 			.toList();
 		List<Proposed> confirmed = groups(
 				candidates.stream().filter(cp -> cp.pointsAfter() - 1 >= settings.confirmAfter()).toList(), order, m);
-		// Changes too young to alert still show where a shift is: a few of its cells placed earlier must not alert first.
+		// Changes too young to alert still show where a shift is: a few of its cells
+		// placed earlier must not alert first.
 		List<Proposed> all = groups(candidates, order, m);
 		List<Proposed> proposed = withoutDisplaced(confirmed, all, analysis, order, m);
 		proposed.sort(Comparator.comparingInt((Proposed p) -> order.get(p.run())).thenComparing(Proposed::direction));
@@ -73,7 +79,8 @@ public final class AlertDecision {
 	}
 
 	/** The alerts {@code candidates} make, grouped and tested. */
-	private static List<Proposed> groups(List<SeriesAnalysis.ChangePoint> candidates, Map<String, Integer> order, int m) {
+	private static List<Proposed> groups(List<SeriesAnalysis.ChangePoint> candidates, Map<String, Integer> order,
+			int m) {
 		List<SeriesAnalysis.ChangePoint> remaining = new ArrayList<>(candidates);
 		List<Proposed> proposed = new ArrayList<>();
 		while (!remaining.isEmpty()) {
@@ -98,15 +105,18 @@ public final class AlertDecision {
 	}
 
 	/**
-	 * The alerts less the changes that are a larger alert's change found a few runs off: E-Divisive places a shift of
-	 * a few times the noise within a run or two in most tracks, not all, and a grid of 400 tracks has some placed two
-	 * or more runs away. A change is displaced when its track's points between its neighbouring change points also
-	 * hold the larger alert's run (same segment and direction), and a split there explains them about as well as the
-	 * change point's own: the log-likelihood ratio of the two splits, n · ln(SS at the alert's run / SS at the change
-	 * point), below χ²₁'s quantile at 1 − {@value #FALSE_DISCOVERY_RATE} / m (17.8 for 400 tracks: the same control
-	 * across the tracks as the alerts'). A change in those cells at a run of its own, found by E-Divisive as a
-	 * change point of its own, has the larger alert's change point as a neighbour and is never displaced. An alert
-	 * left with no change is no alert.
+	 * The alerts less the changes that are a larger alert's change found a few runs off:
+	 * E-Divisive places a shift of a few times the noise within a run or two in most
+	 * tracks, not all, and a grid of 400 tracks has some placed two or more runs away. A
+	 * change is displaced when its track's points between its neighbouring change points
+	 * also hold the larger alert's run (same segment and direction), and a split there
+	 * explains them about as well as the change point's own: the log-likelihood ratio of
+	 * the two splits, n · ln(SS at the alert's run / SS at the change point), below χ²₁'s
+	 * quantile at 1 − {@value #FALSE_DISCOVERY_RATE} / m (17.8 for 400 tracks: the same
+	 * control across the tracks as the alerts'). A change in those cells at a run of its
+	 * own, found by E-Divisive as a change point of its own, has the larger alert's
+	 * change point as a neighbour and is never displaced. An alert left with no change is
+	 * no alert.
 	 */
 	private static List<Proposed> withoutDisplaced(List<Proposed> proposed, List<Proposed> all, SeriesAnalysis analysis,
 			Map<String, Integer> order, int m) {
@@ -124,7 +134,8 @@ public final class AlertDecision {
 		Map<String, Integer> segmentOf = new HashMap<>();
 		analysis.runs().forEach(run -> segmentOf.put(run.id(), run.segment()));
 		List<Proposed> larger = new ArrayList<>(all);
-		larger.sort(Comparator.comparingInt((Proposed p) -> -p.changes().size()).thenComparing(p -> order.get(p.run())));
+		larger
+			.sort(Comparator.comparingInt((Proposed p) -> -p.changes().size()).thenComparing(p -> order.get(p.run())));
 		List<Proposed> result = new ArrayList<>();
 		for (Proposed alert : proposed) {
 			List<SeriesAnalysis.ChangePoint> staying = new ArrayList<>();
@@ -156,7 +167,10 @@ public final class AlertDecision {
 		return result;
 	}
 
-	/** Whether {@code cp}'s track, between its neighbouring change points, changes at run {@code at} about as well. */
+	/**
+	 * Whether {@code cp}'s track, between its neighbouring change points, changes at run
+	 * {@code at} about as well.
+	 */
 	private static boolean displaced(SeriesAnalysis.ChangePoint cp, int at, List<SeriesAnalysis.ChangePoint> track,
 			SeriesAnalysis.CellPoints cell, Map<String, Integer> order, Map<String, Integer> segmentOf, int m) {
 		int own = order.get(cp.run());
@@ -213,7 +227,10 @@ public final class AlertDecision {
 			.inverseSurvivalProbability(FALSE_DISCOVERY_RATE / m);
 	}
 
-	/** The sum of squares of {@code values} about the means of its two sides of {@code split}. */
+	/**
+	 * The sum of squares of {@code values} about the means of its two sides of
+	 * {@code split}.
+	 */
 	private static double squares(List<Double> values, int split) {
 		return squares(values, 0, split) + squares(values, split, values.size());
 	}
@@ -233,9 +250,10 @@ public final class AlertDecision {
 	}
 
 	/**
-	 * The alerts, those with the most changes first (then in series order): the order in which they claim the open
-	 * alerts they may move, so that an alert found a run or two off while its change was young moves to the run where
-	 * its changes concentrate rather than to a few displaced ones.
+	 * The alerts, those with the most changes first (then in series order): the order in
+	 * which they claim the open alerts they may move, so that an alert found a run or two
+	 * off while its change was young moves to the run where its changes concentrate
+	 * rather than to a few displaced ones.
 	 */
 	public static List<Proposed> largestFirst(List<Proposed> proposed) {
 		List<Proposed> sorted = new ArrayList<>(proposed);
@@ -243,7 +261,10 @@ public final class AlertDecision {
 		return sorted;
 	}
 
-	/** A change point at the run (segment, direction) with the most of {@code changes}; ties: the earliest run. */
+	/**
+	 * A change point at the run (segment, direction) with the most of {@code changes};
+	 * ties: the earliest run.
+	 */
 	private static SeriesAnalysis.ChangePoint concentration(List<SeriesAnalysis.ChangePoint> changes,
 			Map<String, Integer> order) {
 		Map<String, Integer> counts = new HashMap<>();
@@ -254,8 +275,10 @@ public final class AlertDecision {
 		int bestCount = 0;
 		for (SeriesAnalysis.ChangePoint cp : changes) {
 			int count = counts.get(cp.run() + "\n" + cp.direction());
-			if (best == null || count > bestCount || (count == bestCount && (order.get(cp.run()) < order.get(best.run())
-					|| (order.get(cp.run()).equals(order.get(best.run())) && cp.direction().compareTo(best.direction()) > 0)))) {
+			if (best == null || count > bestCount
+					|| (count == bestCount && (order.get(cp.run()) < order.get(best.run())
+							|| (order.get(cp.run()).equals(order.get(best.run()))
+									&& cp.direction().compareTo(best.direction()) > 0)))) {
 				best = cp;
 				bestCount = count;
 			}
@@ -263,7 +286,10 @@ public final class AlertDecision {
 		return best;
 	}
 
-	/** The changes of the same segment and direction as {@code center}, within ±1 run of it. */
+	/**
+	 * The changes of the same segment and direction as {@code center}, within ±1 run of
+	 * it.
+	 */
 	private static List<SeriesAnalysis.ChangePoint> near(List<SeriesAnalysis.ChangePoint> changes,
 			SeriesAnalysis.ChangePoint center, Map<String, Integer> order) {
 		int at = order.get(center.run());
@@ -277,7 +303,9 @@ public final class AlertDecision {
 		return near;
 	}
 
-	/** Benjamini–Hochberg over {@code m} tests, of which these are some: those it keeps. */
+	/**
+	 * Benjamini–Hochberg over {@code m} tests, of which these are some: those it keeps.
+	 */
 	private static List<SeriesAnalysis.ChangePoint> stepUp(List<SeriesAnalysis.ChangePoint> group, int m) {
 		List<SeriesAnalysis.ChangePoint> sorted = new ArrayList<>(group);
 		sorted.sort(Comparator.comparingDouble(AlertDecision::pvalue));

@@ -24,18 +24,21 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Alerts: what {@link AlertDecision} calls for — regression change points (improvements too, where a series asks for
- * it) of relative change at least {@code alert_magnitude}, with {@code confirm_after} non-greyed points after the run
- * where they begin, large against their tracks' noise and surviving a false-discovery control across the series'
- * tracks, grouped at the run where they concentrate (±1 run, never chained). After every analysis the alerts are
- * reconciled with the change points: one that moved by up to 2 runs moves its alert; one that disappeared withdraws
- * its alert (a {@code withdrawn} record by {@code parity}). Every status change is a new record.
+ * Alerts: what {@link AlertDecision} calls for — regression change points (improvements
+ * too, where a series asks for it) of relative change at least {@code alert_magnitude},
+ * with {@code confirm_after} non-greyed points after the run where they begin, large
+ * against their tracks' noise and surviving a false-discovery control across the series'
+ * tracks, grouped at the run where they concentrate (±1 run, never chained). After every
+ * analysis the alerts are reconciled with the change points: one that moved by up to 2
+ * runs moves its alert; one that disappeared withdraws its alert (a {@code withdrawn}
+ * record by {@code parity}). Every status change is a new record.
  */
 @Service
 public class Alerts {
 
 	/** The statuses an alert may take; {@code open} is the first record. */
-	public static final List<String> STATUSES = List.of("open", "acknowledged", "explained", "false-positive", "withdrawn");
+	public static final List<String> STATUSES = List.of("open", "acknowledged", "explained", "false-positive",
+			"withdrawn");
 
 	static final String SYSTEM_USER = "parity";
 
@@ -49,7 +52,8 @@ public class Alerts {
 
 	private final Caveats caveats;
 
-	Alerts(JdbcClient jdbc, org.springframework.beans.factory.ObjectProvider<AlertListener> listeners, Caveats caveats) {
+	Alerts(JdbcClient jdbc, org.springframework.beans.factory.ObjectProvider<AlertListener> listeners,
+			Caveats caveats) {
 		this.jdbc = jdbc;
 		this.listeners = listeners;
 		this.caveats = caveats;
@@ -63,9 +67,11 @@ public class Alerts {
 	/**
 	 * A status record: who set it, when, why.
 	 *
-	 * @param caveat for {@code explained}, the caveat or hypothesis that explains the alert, if one was linked
+	 * @param caveat for {@code explained}, the caveat or hypothesis that explains the
+	 * alert, if one was linked
 	 */
-	public record StatusRecord(String status, String by, Instant at, @Nullable String reason, @Nullable LinkedCaveat caveat) {
+	public record StatusRecord(String status, String by, Instant at, @Nullable String reason,
+			@Nullable LinkedCaveat caveat) {
 	}
 
 	/** The caveat or hypothesis an {@code explained} record links. */
@@ -75,26 +81,33 @@ public class Alerts {
 	/**
 	 * An alert with its history, the first record {@code open}.
 	 *
-	 * @param confirmation what its confirmation reruns show, once both builds have at least 3 (absent before)
+	 * @param confirmation what its confirmation reruns show, once both builds have at
+	 * least 3 (absent before)
 	 */
 	public record Alert(String id, String series, String run, String status, String direction, List<Change> changes,
-			List<StatusRecord> history, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Confirmation confirmation) {
+			List<StatusRecord> history,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Confirmation confirmation) {
 	}
 
 	/**
-	 * What an alert's confirmation reruns show: the replicate-group comparison of the last good build's reruns
-	 * (baseline) with the alert's build's (contender), over the alert's cell × metrics.
+	 * What an alert's confirmation reruns show: the replicate-group comparison of the
+	 * last good build's reruns (baseline) with the alert's build's (contender), over the
+	 * alert's cell × metrics.
 	 *
 	 * @param reruns the runs linked over both builds
-	 * @param reproduced whether the change is reproduced: in most of the alert's cell × metrics the reruns compared,
-	 * the 95 % interval of the ratio lies wholly on the side of 1 the alert's change went
+	 * @param reproduced whether the change is reproduced: in most of the alert's cell ×
+	 * metrics the reruns compared, the 95 % interval of the ratio lies wholly on the side
+	 * of 1 the alert's change went
 	 * @param ratio the ratio (alert's build ÷ good build) of the alert's largest change
 	 * @param interval its 95 % interval
 	 * @param anchor the cell of that change
 	 * @param metric its metric
-	 * @param cellsReproduced the alert's cell × metrics whose interval lies on the alert's side of 1
-	 * @param cellsCompared the alert's cell × metrics the reruns compared (with an interval)
-	 * @param suggestedStatus {@code false-positive} when not reproduced (a suggestion, never set by Parity); else null
+	 * @param cellsReproduced the alert's cell × metrics whose interval lies on the
+	 * alert's side of 1
+	 * @param cellsCompared the alert's cell × metrics the reruns compared (with an
+	 * interval)
+	 * @param suggestedStatus {@code false-positive} when not reproduced (a suggestion,
+	 * never set by Parity); else null
 	 * @param comparison the comparison of the two groups, {@code good+…...alert+…}
 	 */
 	public record Confirmation(int reruns, boolean reproduced, @Nullable Double ratio, @Nullable Interval interval,
@@ -109,11 +122,17 @@ public class Alerts {
 		}
 	}
 
-	/** A ratio's interval: {@code low}–{@code high} at {@code confidence}, by {@code method}. */
+	/**
+	 * A ratio's interval: {@code low}–{@code high} at {@code confidence}, by
+	 * {@code method}.
+	 */
 	public record Interval(double low, double high, double confidence, String method) {
 	}
 
-	/** Something that must happen in the transaction that raises an alert (its notifications' outbox). */
+	/**
+	 * Something that must happen in the transaction that raises an alert (its
+	 * notifications' outbox).
+	 */
 	public interface AlertListener {
 
 		/**
@@ -123,18 +142,25 @@ public class Alerts {
 
 	}
 
-	/** Reconciles the series' alerts with its current change points, in the caller's transaction. */
+	/**
+	 * Reconciles the series' alerts with its current change points, in the caller's
+	 * transaction.
+	 */
 	void reconcile(String seriesId, SeriesAnalysis analysis, SeriesSettings settings) {
 		Map<String, Integer> order = new HashMap<>();
 		for (int i = 0; i < analysis.runs().size(); i++) {
 			order.put(analysis.runs().get(i).id(), i);
 		}
-		List<Alert> current = new ArrayList<>(list(null, seriesId).stream().filter(a -> !a.status().equals("withdrawn")).toList());
+		List<Alert> current = new ArrayList<>(
+				list(null, seriesId).stream().filter(a -> !a.status().equals("withdrawn")).toList());
 		for (AlertDecision.Proposed proposed : AlertDecision.largestFirst(AlertDecision.decide(analysis, settings))) {
 			String run = proposed.run();
 			String direction = proposed.direction();
-			List<Change> changes = proposed.changes().stream().map(cp -> new Change(cp.params(), cp.anchor(), cp.metric(), cp.magnitude(),
-					cp.meanBefore(), cp.meanAfter(), cp.pvalue())).toList();
+			List<Change> changes = proposed.changes()
+				.stream()
+				.map(cp -> new Change(cp.params(), cp.anchor(), cp.metric(), cp.magnitude(), cp.meanBefore(),
+						cp.meanAfter(), cp.pvalue()))
+				.toList();
 			Alert match = null;
 			int distance = Integer.MAX_VALUE;
 			for (Alert alert : current) {
@@ -171,7 +197,8 @@ public class Alerts {
 	/** Stores what an alert's confirmation reruns show (in the caller's transaction). */
 	void confirm(String alertId, Confirmation confirmation) {
 		jdbc.sql("update alert set confirmation = ?::jsonb, updated_at = now() where id = ?")
-			.params(json.writeValueAsString(confirmation), alertId).update();
+			.params(json.writeValueAsString(confirmation), alertId)
+			.update();
 	}
 
 	/** Adds a status record. */
@@ -181,14 +208,16 @@ public class Alerts {
 	}
 
 	/**
-	 * Adds a status record; an {@code explained} one may link the caveat or hypothesis that explains the alert.
-	 *
+	 * Adds a status record; an {@code explained} one may link the caveat or hypothesis
+	 * that explains the alert.
 	 * @param caveatId the caveat's id, or null
 	 */
 	@Transactional
-	public Alert setStatus(String alertId, String status, @Nullable String reason, @Nullable String caveatId, String by) {
+	public Alert setStatus(String alertId, String status, @Nullable String reason, @Nullable String caveatId,
+			String by) {
 		if (!STATUSES.contains(status)) {
-			throw new IllegalArgumentException("status must be one of " + String.join(", ", STATUSES) + ", not '" + status + "'");
+			throw new IllegalArgumentException(
+					"status must be one of " + String.join(", ", STATUSES) + ", not '" + status + "'");
 		}
 		if (reason != null && reason.length() > 10_000) {
 			throw new IllegalArgumentException("reason is " + reason.length() + " characters; at most 10,000");
@@ -199,8 +228,8 @@ public class Alerts {
 						+ "with status 'explained', not '" + status + "'");
 			}
 			if (caveats.find(caveatId).isEmpty()) {
-				throw new IllegalArgumentException("caveat '" + caveatId + "' does not exist: write it first (on the run "
-						+ "or on the comparison), then link it");
+				throw new IllegalArgumentException("caveat '" + caveatId
+						+ "' does not exist: write it first (on the run " + "or on the comparison), then link it");
 			}
 		}
 		if (find(alertId).isEmpty()) {
@@ -226,7 +255,6 @@ public class Alerts {
 
 	/**
 	 * Alerts, newest first.
-	 *
 	 * @param status one status; {@code null} = every status but {@code withdrawn}
 	 * @param seriesId one series; {@code null} = all
 	 */
@@ -246,9 +274,12 @@ public class Alerts {
 	private List<Alert> query(String where, List<Object> params) {
 		Map<String, Object[]> rows = new LinkedHashMap<>();
 		jdbc.sql("select a.id, a.series_id, a.run_id, a.direction, a.changes::text, a.confirmation::text from alert a "
-				+ where + " order by a.created_at desc, a.id").params(params).query((rs, row) -> rows.put(rs.getString(1),
-						new Object[] { rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-								rs.getString(6) })).list();
+				+ where + " order by a.created_at desc, a.id")
+			.params(params)
+			.query((rs, row) -> rows.put(rs.getString(1),
+					new Object[] { rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+							rs.getString(6) }))
+			.list();
 		if (rows.isEmpty()) {
 			return List.of();
 		}
@@ -263,7 +294,8 @@ public class Alerts {
 			.query((rs, row) -> history.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
 				.add(new StatusRecord(rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(), rs.getString(5),
 						rs.getString(6) == null ? null
-								: new LinkedCaveat(rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9)))))
+								: new LinkedCaveat(rs.getString(6), rs.getString(7), rs.getString(8),
+										rs.getString(9)))))
 			.list();
 		List<Alert> alerts = new ArrayList<>();
 		rows.forEach((id, row) -> {
@@ -279,9 +311,10 @@ public class Alerts {
 	}
 
 	/**
-	 * How a series' alerts (or all of them) turned out: raised (every alert, withdrawn ones too), confirmed (their
-	 * reruns reproduced them), marked {@code false-positive}, withdrawn (their change point went away), and the share
-	 * of those raised that were confirmed.
+	 * How a series' alerts (or all of them) turned out: raised (every alert, withdrawn
+	 * ones too), confirmed (their reruns reproduced them), marked {@code false-positive},
+	 * withdrawn (their change point went away), and the share of those raised that were
+	 * confirmed.
 	 *
 	 * @param shareConfirmed confirmed ÷ raised; null when none was raised
 	 */
@@ -290,13 +323,14 @@ public class Alerts {
 	}
 
 	/**
-	 * The quality of one series' alerts, or of all alerts. An alert counts as confirmed while its confirmation reruns
-	 * reproduce it (its {@code confirmation.reproduced}); it counts as a false positive or withdrawn by its current status.
-	 *
+	 * The quality of one series' alerts, or of all alerts. An alert counts as confirmed
+	 * while its confirmation reruns reproduce it (its {@code confirmation.reproduced});
+	 * it counts as a false positive or withdrawn by its current status.
 	 * @param seriesId one series; {@code null} = all
 	 */
 	public Quality quality(@Nullable String seriesId) {
-		List<Alert> all = seriesId == null ? query("where true", List.of()) : query("where a.series_id = ?", List.of(seriesId));
+		List<Alert> all = seriesId == null ? query("where true", List.of())
+				: query("where a.series_id = ?", List.of(seriesId));
 		int falsePositive = 0;
 		int withdrawn = 0;
 		int confirmed = 0;

@@ -33,12 +33,14 @@ import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Confirmation reruns of alerts. A run that reruns the alert's build or the last good build before it (known by its
- * engine commit) is linked to the alert in its run document ({@code "context": {"confirms": "<alert id>"}}, in the
- * upload's transaction) or afterwards through the API; links are append-only. A rerun is not a point of its series: a
- * run linked in its document never joins it, one linked afterwards leaves it at the series' next update. Once each
- * build has at least 3 reruns, the two groups are compared as replicates and the alert gains its confirmation;
- * reproduced, the webhooks get an {@code alert.confirmed} delivery.
+ * Confirmation reruns of alerts. A run that reruns the alert's build or the last good
+ * build before it (known by its engine commit) is linked to the alert in its run document
+ * ({@code "context": {"confirms": "<alert id>"}}, in the upload's transaction) or
+ * afterwards through the API; links are append-only. A rerun is not a point of its
+ * series: a run linked in its document never joins it, one linked afterwards leaves it at
+ * the series' next update. Once each build has at least 3 reruns, the two groups are
+ * compared as replicates and the alert gains its confirmation; reproduced, the webhooks
+ * get an {@code alert.confirmed} delivery.
  */
 @Service
 public class Confirmations {
@@ -87,7 +89,8 @@ public class Confirmations {
 	/**
 	 * A run linked as a rerun of one of an alert's builds.
 	 *
-	 * @param build {@code alert} (the alert's build) or {@code good} (the last good build)
+	 * @param build {@code alert} (the alert's build) or {@code good} (the last good
+	 * build)
 	 * @param linkedIn {@code document} or {@code api}
 	 */
 	public record Linked(String alert, String run, String build, @JsonProperty("engine_commit") String engineCommit,
@@ -95,7 +98,10 @@ public class Confirmations {
 			@JsonProperty("linked_at") Instant linkedAt) {
 	}
 
-	/** A link that cannot be stored, naming the request's field and why; nothing is stored. */
+	/**
+	 * A link that cannot be stored, naming the request's field and why; nothing is
+	 * stored.
+	 */
 	public static class Rejected extends RuntimeException {
 
 		private final String field;
@@ -108,12 +114,18 @@ public class Confirmations {
 			this.unknownAlert = unknownAlert;
 		}
 
-		/** The field the problem is in: {@code run}, or {@code alert} for the alert of the URL. */
+		/**
+		 * The field the problem is in: {@code run}, or {@code alert} for the alert of the
+		 * URL.
+		 */
 		public String field() {
 			return field;
 		}
 
-		/** Whether the problem is an alert that does not exist (a 404), rather than a request written wrong (400). */
+		/**
+		 * Whether the problem is an alert that does not exist (a 404), rather than a
+		 * request written wrong (400).
+		 */
 		public boolean unknownAlert() {
 			return unknownAlert;
 		}
@@ -121,9 +133,9 @@ public class Confirmations {
 	}
 
 	/**
-	 * Links a stored run as a rerun of one of the alert's builds; linking it again changes nothing. The run leaves its
-	 * series at the series' next update (asked for here).
-	 *
+	 * Links a stored run as a rerun of one of the alert's builds; linking it again
+	 * changes nothing. The run leaves its series at the series' next update (asked for
+	 * here).
 	 * @return the link, new or as made before
 	 * @throws Rejected naming the field and why; nothing is stored then
 	 */
@@ -144,15 +156,20 @@ public class Confirmations {
 
 	private Linked link(Alerts.Alert alert, String runId, Role role, Provenance provenance, String user,
 			String linkedIn, String field) {
-		Optional<Linked> before = linked(jdbc, alert.id()).stream().filter(link -> link.run().equals(runId)).findFirst();
+		Optional<Linked> before = linked(jdbc, alert.id()).stream()
+			.filter(link -> link.run().equals(runId))
+			.findFirst();
 		if (before.isPresent()) {
 			return before.get();
 		}
-		String other = jdbc.sql("select alert_id from alert_confirmation where run_id = ?").param(runId)
-			.query(String.class).optional().orElse(null);
+		String other = jdbc.sql("select alert_id from alert_confirmation where run_id = ?")
+			.param(runId)
+			.query(String.class)
+			.optional()
+			.orElse(null);
 		if (other != null) {
-			throw new Rejected(field, "run " + runId + " already confirms alert " + other + ": a rerun confirms one alert",
-					false);
+			throw new Rejected(field,
+					"run " + runId + " already confirms alert " + other + ": a rerun confirms one alert", false);
 		}
 		if (role != Role.MEASURED) {
 			throw new Rejected(field, "run " + runId + " is a " + role.id() + " run: a rerun is a measured run", false);
@@ -195,8 +212,8 @@ public class Confirmations {
 			.params(RunId.random().value(), alert.id(), runId, build, commit.toLowerCase(java.util.Locale.ROOT),
 					linkedIn, user)
 			.update();
-		audit.done("confirm-alert", runId, "rerun of the " + (build.equals("alert") ? "alert's" : "last good") + " build of alert "
-				+ alert.id() + " (" + linkedIn + ")");
+		audit.done("confirm-alert", runId, "rerun of the " + (build.equals("alert") ? "alert's" : "last good")
+				+ " build of alert " + alert.id() + " (" + linkedIn + ")");
 		return linked(jdbc, alert.id()).stream().filter(link -> link.run().equals(runId)).findFirst().orElseThrow();
 	}
 
@@ -217,13 +234,17 @@ public class Confirmations {
 
 	/** The alert a stored run confirms, as its document says; null when it says none. */
 	private @Nullable String confirms(String runId) {
-		return jdbc.sql("select provenance -> 'context' ->> 'confirms' from run where id = ?").param(runId)
-			.query(String.class).optional().orElse(null);
+		return jdbc.sql("select provenance -> 'context' ->> 'confirms' from run where id = ?")
+			.param(runId)
+			.query(String.class)
+			.optional()
+			.orElse(null);
 	}
 
 	/**
-	 * A run stored with {@code context.confirms} in its document is linked in the storing transaction: a link that
-	 * cannot be stored rejects the upload, and nothing is stored.
+	 * A run stored with {@code context.confirms} in its document is linked in the storing
+	 * transaction: a link that cannot be stored rejects the upload, and nothing is
+	 * stored.
 	 */
 	@EventListener
 	void runStored(RunStored stored) {
@@ -231,8 +252,9 @@ public class Confirmations {
 		if (alertId == null) {
 			return;
 		}
-		Alerts.Alert alert = alerts.find(alertId).orElseThrow(() -> new RunFileRejected(DOCUMENT_FIELD,
-				"No alert with id '" + alertId + "': a rerun names the alert it confirms"));
+		Alerts.Alert alert = alerts.find(alertId)
+			.orElseThrow(() -> new RunFileRejected(DOCUMENT_FIELD,
+					"No alert with id '" + alertId + "': a rerun names the alert it confirms"));
 		try {
 			link(alert, stored.id().value(), stored.role(), stored.provenance(), uploader(stored.id().value()),
 					"document", "confirms");
@@ -245,8 +267,11 @@ public class Confirmations {
 	/** After the upload's commit, the alert's confirmation follows its new rerun. */
 	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
 	void runCommitted(RunStored stored) {
-		String alertId = jdbc.sql("select alert_id from alert_confirmation where run_id = ?").param(stored.id().value())
-			.query(String.class).optional().orElse(null);
+		String alertId = jdbc.sql("select alert_id from alert_confirmation where run_id = ?")
+			.param(stored.id().value())
+			.query(String.class)
+			.optional()
+			.orElse(null);
 		if (alertId != null) {
 			settle(alertId);
 		}
@@ -257,9 +282,9 @@ public class Confirmations {
 	}
 
 	/**
-	 * Compares the reruns of the alert's two builds once each has at least 3, and stores what they show on the alert;
-	 * reproduced, the webhooks get an {@code alert.confirmed} delivery (once). Fewer reruns: nothing changes.
-	 *
+	 * Compares the reruns of the alert's two builds once each has at least 3, and stores
+	 * what they show on the alert; reproduced, the webhooks get an
+	 * {@code alert.confirmed} delivery (once). Fewer reruns: nothing changes.
 	 * @return the alert's confirmation, if it has one
 	 */
 	public Optional<Alerts.Confirmation> settle(String alertId) {
@@ -281,7 +306,8 @@ public class Confirmations {
 			return Optional.ofNullable(alert.confirmation());
 		}
 		Alerts.Confirmation settled = confirmation;
-		// The plan first: reading it brings the series up to date, in a transaction of its own.
+		// The plan first: reading it brings the series up to date, in a transaction of
+		// its own.
 		AlertControls.Plan plan = settled.reproduced() ? controls.plan(alertId) : null;
 		transaction.executeWithoutResult(status -> {
 			alerts.confirm(alertId, settled);
@@ -294,9 +320,10 @@ public class Confirmations {
 	}
 
 	/**
-	 * What the comparison of the good build's reruns (baseline) with the alert's build's (contender) shows over the
-	 * alert's cell × metrics: each reproduced when its 95 % interval lies wholly on the side of 1 its change went; the
-	 * alert reproduced when most of those compared are; the ratio and interval those of its largest change.
+	 * What the comparison of the good build's reruns (baseline) with the alert's build's
+	 * (contender) shows over the alert's cell × metrics: each reproduced when its 95 %
+	 * interval lies wholly on the side of 1 its change went; the alert reproduced when
+	 * most of those compared are; the ratio and interval those of its largest change.
 	 */
 	static Alerts.Confirmation confirmation(Alerts.Alert alert, Comparison comparison, String path, int reruns) {
 		Alerts.Change lead = AlertControls.lead(alert);

@@ -11,16 +11,20 @@ import org.apache.commons.statistics.distribution.TDistribution;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Change points of one series of values by E-Divisive means with a Student t-test, computed exactly as Apache Otava
- * ({@code otava/analysis.py}, {@code otava/change_point_divisive/}) computes them, so that the same values give the
- * same change points: split on sliding windows of {@code window} points stepping by half a window, with a first-pass
- * threshold of 10 × {@code maxPvalue}; then merge, dropping the weakest change point while its p-value is at least
- * {@code maxPvalue} and recomputing the points after it. The test is the pooled two-sided Student test fed with the
- * population standard deviations of both sides (not Welch's test, not sample deviations), as Otava does.
+ * Change points of one series of values by E-Divisive means with a Student t-test,
+ * computed exactly as Apache Otava ({@code otava/analysis.py},
+ * {@code otava/change_point_divisive/}) computes them, so that the same values give the
+ * same change points: split on sliding windows of {@code window} points stepping by half
+ * a window, with a first-pass threshold of 10 × {@code maxPvalue}; then merge, dropping
+ * the weakest change point while its p-value is at least {@code maxPvalue} and
+ * recomputing the points after it. The test is the pooled two-sided Student test fed with
+ * the population standard deviations of both sides (not Welch's test, not sample
+ * deviations), as Otava does.
  * <p>
- * Every step follows Otava's order of operations (sums, cumulative sums, the first maximum in row-major order, the
- * neighbours recomputed after a merge), because a different order can pick a different point on a tie. The tests
- * compare with Otava's own outputs ({@code src/test/resources/history/otava/}).
+ * Every step follows Otava's order of operations (sums, cumulative sums, the first
+ * maximum in row-major order, the neighbours recomputed after a merge), because a
+ * different order can pick a different point on a tie. The tests compare with Otava's own
+ * outputs ({@code src/test/resources/history/otava/}).
  */
 public final class EDivisive {
 
@@ -28,7 +32,8 @@ public final class EDivisive {
 	}
 
 	/**
-	 * The statistics of a split: means and population deviations of both sides and the t-test's p-value.
+	 * The statistics of a split: means and population deviations of both sides and the
+	 * t-test's p-value.
 	 *
 	 * @param meanBefore the mean of the points before the change
 	 * @param meanAfter the mean of the points from the change on
@@ -38,7 +43,10 @@ public final class EDivisive {
 	 */
 	public record Stats(double meanBefore, double meanAfter, double stdBefore, double stdAfter, double pvalue) {
 
-		/** Relative change from before to after: {@code after / before - 1} (0 when before is 0, as Otava). */
+		/**
+		 * Relative change from before to after: {@code after / before - 1} (0 when before
+		 * is 0, as Otava).
+		 */
 		public double forwardChange() {
 			return meanBefore == 0 ? 0 : meanAfter / meanBefore - 1.0;
 		}
@@ -48,7 +56,9 @@ public final class EDivisive {
 			return meanAfter == 0 ? 0 : meanBefore / meanAfter - 1.0;
 		}
 
-		/** Otava's magnitude: the larger of the two relative changes, in absolute value. */
+		/**
+		 * Otava's magnitude: the larger of the two relative changes, in absolute value.
+		 */
 		public double magnitude() {
 			return Math.max(Math.abs(forwardChange()), Math.abs(backwardChange()));
 		}
@@ -65,18 +75,25 @@ public final class EDivisive {
 	public record ChangePoint(int index, double qhat, Stats stats) {
 	}
 
-	/** The change points of {@code series} with Otava's defaults for the minimum magnitude (0). */
+	/**
+	 * The change points of {@code series} with Otava's defaults for the minimum magnitude
+	 * (0).
+	 */
 	public static List<ChangePoint> changePoints(double[] series, int window, double maxPvalue) {
 		return changePoints(series, window, maxPvalue, 0.0);
 	}
 
-	/** Otava's {@code compute_change_points(series, window_len, max_pvalue, min_magnitude)}. */
+	/**
+	 * Otava's
+	 * {@code compute_change_points(series, window_len, max_pvalue, min_magnitude)}.
+	 */
 	public static List<ChangePoint> changePoints(double[] series, int window, double maxPvalue, double minMagnitude) {
 		return changePoints(series, window, maxPvalue, minMagnitude, null).changePoints();
 	}
 
 	/**
-	 * The change points of a series, and where its split can go on from when points are appended to it.
+	 * The change points of a series, and where its split can go on from when points are
+	 * appended to it.
 	 *
 	 * @param changePoints what {@link #changePoints(double[], int, double, double)} finds
 	 * @param resume for a longer series that begins with these values
@@ -85,11 +102,13 @@ public final class EDivisive {
 	}
 
 	/**
-	 * Where the sliding windows of a split reach the end of the series: every window before the first that does is
-	 * made of the same values in any longer series that begins with these, so it finds the same points, and (Otava's
-	 * walk goes left to right, each window's start following from what the windows before it found) the windows
-	 * begin at the same places up to there. A split of the longer series goes on from that window. With it, the
-	 * statistics of the splits this series' change points were tested on: over the same values, the same numbers.
+	 * Where the sliding windows of a split reach the end of the series: every window
+	 * before the first that does is made of the same values in any longer series that
+	 * begins with these, so it finds the same points, and (Otava's walk goes left to
+	 * right, each window's start following from what the windows before it found) the
+	 * windows begin at the same places up to there. A split of the longer series goes on
+	 * from that window. With it, the statistics of the splits this series' change points
+	 * were tested on: over the same values, the same numbers.
 	 */
 	public static final class Resume {
 
@@ -100,7 +119,10 @@ public final class EDivisive {
 
 		private final double maxPvalue;
 
-		/** The start of the first window that reaches past the values' end, and the points found before it. */
+		/**
+		 * The start of the first window that reaches past the values' end, and the points
+		 * found before it.
+		 */
 		private final int start;
 
 		private final List<ChangePoint> found;
@@ -117,7 +139,10 @@ public final class EDivisive {
 			this.stats = stats;
 		}
 
-		/** Whether {@code longer} begins with the values this split was made of, under the same window and threshold. */
+		/**
+		 * Whether {@code longer} begins with the values this split was made of, under the
+		 * same window and threshold.
+		 */
 		boolean continues(double[] longer, int window, double maxPvalue) {
 			return this.window == window && Double.compare(this.maxPvalue, maxPvalue) == 0
 					&& longer.length >= series.length
@@ -126,14 +151,17 @@ public final class EDivisive {
 
 	}
 
-	/** The two sides of a split, {@code [leftStart, leftEnd)} and {@code [rightStart, rightEnd)}. */
+	/**
+	 * The two sides of a split, {@code [leftStart, leftEnd)} and
+	 * {@code [rightStart, rightEnd)}.
+	 */
 	private record Span(int leftStart, int leftEnd, int rightStart, int rightEnd) {
 	}
 
 	/**
-	 * One computation of the change points of a series: the statistics it tested splits on (those of the series it
-	 * goes on from, where their sides lie within that series' values, are taken from there) and where its split
-	 * reached the end of the series.
+	 * One computation of the change points of a series: the statistics it tested splits
+	 * on (those of the series it goes on from, where their sides lie within that series'
+	 * values, are taken from there) and where its split reached the end of the series.
 	 */
 	private static final class Walk {
 
@@ -176,10 +204,11 @@ public final class EDivisive {
 	}
 
 	/**
-	 * {@link #changePoints(double[], int, double, double)}, its split going on from {@code from} when {@code series}
-	 * begins with the values {@code from} was made of (else from the start): the same change points either way.
-	 *
-	 * @param series the values, which the caller does not change afterwards (the resume keeps them)
+	 * {@link #changePoints(double[], int, double, double)}, its split going on from
+	 * {@code from} when {@code series} begins with the values {@code from} was made of
+	 * (else from the start): the same change points either way.
+	 * @param series the values, which the caller does not change afterwards (the resume
+	 * keeps them)
 	 */
 	public static Found changePoints(double[] series, int window, double maxPvalue, double minMagnitude,
 			@Nullable Resume from) {
@@ -191,12 +220,18 @@ public final class EDivisive {
 		return new Found(merged, walk.resume(window, firstPass));
 	}
 
-	/** Otava's {@code split}: the weak change points of every sliding window, their stats over the whole series. */
+	/**
+	 * Otava's {@code split}: the weak change points of every sliding window, their stats
+	 * over the whole series.
+	 */
 	static List<ChangePoint> split(double[] series, int window, double maxPvalue) {
 		return split(series, window, maxPvalue, null, new Walk(series, null));
 	}
 
-	/** Otava's {@code split}, going on from {@code from} (which the series continues) when there is one. */
+	/**
+	 * Otava's {@code split}, going on from {@code from} (which the series continues) when
+	 * there is one.
+	 */
 	private static List<ChangePoint> split(double[] series, int window, double maxPvalue, @Nullable Resume from,
 			Walk walk) {
 		if (window < 2) {
@@ -233,7 +268,10 @@ public final class EDivisive {
 		return result;
 	}
 
-	/** Otava's {@code merge}: drop the weakest change point until every one left is significant (and large enough). */
+	/**
+	 * Otava's {@code merge}: drop the weakest change point until every one left is
+	 * significant (and large enough).
+	 */
 	static List<ChangePoint> merge(List<ChangePoint> weak, double[] series, double maxPvalue, double minMagnitude) {
 		return merge(weak, series, maxPvalue, minMagnitude, new Walk(series, null));
 	}
@@ -244,7 +282,8 @@ public final class EDivisive {
 		while (!changePoints.isEmpty()) {
 			ChangePoint weakest = changePoints.get(0);
 			for (ChangePoint point : changePoints) {
-				// Python's max(): the first of the largest; a NaN compares false and so is never replaced by a later one.
+				// Python's max(): the first of the largest; a NaN compares false and so
+				// is never replaced by a later one.
 				if (point.stats().pvalue() > weakest.stats().pvalue()) {
 					weakest = point;
 				}
@@ -263,7 +302,8 @@ public final class EDivisive {
 			int removed = changePoints.indexOf(weakest);
 			changePoints.remove(removed);
 			List<int[]> intervals = intervals(changePoints, series.length);
-			// As Otava: the two change points that follow the removed one are recomputed (the one before keeps its stats).
+			// As Otava: the two change points that follow the removed one are recomputed
+			// (the one before keeps its stats).
 			for (int index : new int[] { removed, removed + 1 }) {
 				if (index < changePoints.size()) {
 					ChangePoint point = changePoints.get(index);
@@ -274,7 +314,10 @@ public final class EDivisive {
 		return changePoints;
 	}
 
-	/** A window's values and the threshold: what its detection depends on, and nothing else. */
+	/**
+	 * A window's values and the threshold: what its detection depends on, and nothing
+	 * else.
+	 */
 	private record Window(double[] values, double maxPvalue) {
 
 		@Override
@@ -291,15 +334,19 @@ public final class EDivisive {
 	}
 
 	/**
-	 * Detections by window. A new point of a series changes only its last windows (a window's bounds follow from the
-	 * windows before it), so a series analysed again after one more run finds every earlier window here: its
-	 * detection costs its last window or two. Keyed by the values themselves, so an entry is never stale.
+	 * Detections by window. A new point of a series changes only its last windows (a
+	 * window's bounds follow from the windows before it), so a series analysed again
+	 * after one more run finds every earlier window here: its detection costs its last
+	 * window or two. Keyed by the values themselves, so an entry is never stale.
 	 */
-	private static final com.github.benmanes.caffeine.cache.Cache<Window, List<ChangePoint>> DETECTED =
-			com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(100_000).build();
+	private static final com.github.benmanes.caffeine.cache.Cache<Window, List<ChangePoint>> DETECTED = com.github.benmanes.caffeine.cache.Caffeine
+		.newBuilder()
+		.maximumSize(100_000)
+		.build();
 
 	private static List<ChangePoint> detected(double[] window, double maxPvalue) {
-		return DETECTED.get(new Window(window, maxPvalue), key -> List.copyOf(detect(key.values(), key.maxPvalue(), 0)));
+		return DETECTED.get(new Window(window, maxPvalue),
+				key -> List.copyOf(detect(key.values(), key.maxPvalue(), 0)));
 	}
 
 	private static List<ChangePoint> shift(List<ChangePoint> found, int offset) {
@@ -313,7 +360,10 @@ public final class EDivisive {
 		return shifted;
 	}
 
-	/** Otava's {@code ChangePointDetector.get_change_points} on one window, indexes shifted by {@code offset}. */
+	/**
+	 * Otava's {@code ChangePointDetector.get_change_points} on one window, indexes
+	 * shifted by {@code offset}.
+	 */
 	private static List<ChangePoint> detect(double[] window, double maxPvalue, int offset) {
 		PairDistances distances = new PairDistances(window);
 		List<ChangePoint> changePoints = new ArrayList<>();
@@ -347,7 +397,10 @@ public final class EDivisive {
 		return shifted;
 	}
 
-	/** Otava's {@code get_intervals}: the pieces between change points (sorted), empty ones left out. */
+	/**
+	 * Otava's {@code get_intervals}: the pieces between change points (sorted), empty
+	 * ones left out.
+	 */
 	private static List<int[]> intervals(List<ChangePoint> changePoints, int length) {
 		List<int[]> intervals = new ArrayList<>(changePoints.size() + 1);
 		for (int i = 0; i <= changePoints.size(); i++) {
@@ -361,22 +414,27 @@ public final class EDivisive {
 	}
 
 	/**
-	 * Otava's {@code TTestSignificanceTester.change_point}: an existing change point compares the two intervals it
-	 * separates; a new candidate splits the interval it falls in.
+	 * Otava's {@code TTestSignificanceTester.change_point}: an existing change point
+	 * compares the two intervals it separates; a new candidate splits the interval it
+	 * falls in.
 	 */
 	private static ChangePoint changePoint(int index, double qhat, double[] series, List<int[]> intervals) {
 		return changePoint(index, qhat, series, intervals, null);
 	}
 
-	/** {@link #changePoint(int, double, double[], List)}, its statistics through {@code walk} where there is one. */
+	/**
+	 * {@link #changePoint(int, double, double[], List)}, its statistics through
+	 * {@code walk} where there is one.
+	 */
 	private static ChangePoint changePoint(int index, double qhat, double[] series, List<int[]> intervals,
 			@Nullable Walk walk) {
 		for (int i = 0; i < intervals.size(); i++) {
 			int[] interval = intervals.get(i);
 			if (interval[1] == index) {
 				int[] next = intervals.get(i + 1);
-				return new ChangePoint(index, qhat, walk != null ? walk.compare(interval[0], interval[1], next[0], next[1])
-						: compare(series, interval[0], interval[1], next[0], next[1]));
+				return new ChangePoint(index, qhat,
+						walk != null ? walk.compare(interval[0], interval[1], next[0], next[1])
+								: compare(series, interval[0], interval[1], next[0], next[1]));
 			}
 			if (interval[0] < index && index < interval[1]) {
 				return new ChangePoint(index, qhat, walk != null ? walk.compare(interval[0], index, index, interval[1])
@@ -386,7 +444,10 @@ public final class EDivisive {
 		throw new IllegalArgumentException("change point at " + index + " is in no interval");
 	}
 
-	/** The pooled two-sided Student t-test on population deviations, as Otava's {@code compare}. */
+	/**
+	 * The pooled two-sided Student t-test on population deviations, as Otava's
+	 * {@code compare}.
+	 */
 	static Stats compare(double[] series, int leftStart, int leftEnd, int rightStart, int rightEnd) {
 		int n1 = leftEnd - leftStart;
 		int n2 = rightEnd - rightStart;
@@ -401,7 +462,9 @@ public final class EDivisive {
 		return new Stats(mean1, mean2, std1, std2, p);
 	}
 
-	/** scipy's {@code ttest_ind_from_stats(..., equal_var=True, alternative="two-sided")}. */
+	/**
+	 * scipy's {@code ttest_ind_from_stats(..., equal_var=True, alternative="two-sided")}.
+	 */
 	static double pooledTTest(double mean1, double std1, int n1, double mean2, double std2, int n2) {
 		double df = n1 + n2 - 2.0;
 		double pooledVariance = ((n1 - 1) * (std1 * std1) + (n2 - 1) * (std2 * std2)) / df;
@@ -416,9 +479,12 @@ public final class EDivisive {
 		return 2 * studentT(df).cumulativeProbability(-Math.abs(t));
 	}
 
-	/** Student's t distributions by degrees of freedom: making one computes its normalisation, which costs. */
-	private static final java.util.concurrent.atomic.AtomicReferenceArray<TDistribution> STUDENT_T =
-			new java.util.concurrent.atomic.AtomicReferenceArray<>(4096);
+	/**
+	 * Student's t distributions by degrees of freedom: making one computes its
+	 * normalisation, which costs.
+	 */
+	private static final java.util.concurrent.atomic.AtomicReferenceArray<TDistribution> STUDENT_T = new java.util.concurrent.atomic.AtomicReferenceArray<>(
+			4096);
 
 	static TDistribution studentT(double df) {
 		int index = (int) df;
@@ -433,7 +499,10 @@ public final class EDivisive {
 		return t;
 	}
 
-	/** numpy's mean: pairwise summation (eight running sums in blocks of 128), divided by the count. */
+	/**
+	 * numpy's mean: pairwise summation (eight running sums in blocks of 128), divided by
+	 * the count.
+	 */
 	private static double mean(double[] series, int start, int end) {
 		return sum(series, start, end) / (end - start);
 	}
@@ -481,8 +550,9 @@ public final class EDivisive {
 	}
 
 	/**
-	 * Otava's {@code PairDistanceCalculator} over one window: the pairwise distances, their column sums {@code V} and
-	 * row-wise cumulative sums {@code H}, and from them every value of the divergence Q(τ, κ) of an interval.
+	 * Otava's {@code PairDistanceCalculator} over one window: the pairwise distances,
+	 * their column sums {@code V} and row-wise cumulative sums {@code H}, and from them
+	 * every value of the divergence Q(τ, κ) of an interval.
 	 */
 	private static final class PairDistances {
 
@@ -501,7 +571,8 @@ public final class EDivisive {
 				}
 			}
 			int m = Math.max(n - 1, 0);
-			// triu = np.triu(distances, k=1)[:-1, 1:]: triu[r][c] = distances[r][c + 1] where c + 1 > r, else 0
+			// triu = np.triu(distances, k=1)[:-1, 1:]: triu[r][c] = distances[r][c + 1]
+			// where c + 1 > r, else 0
 			v = new double[m];
 			h = new double[m][m];
 			for (int c = 0; c < m; c++) {
@@ -521,10 +592,11 @@ public final class EDivisive {
 		}
 
 		/**
-		 * {@code get_candidate_change_point(slice(start, end))}: {index, qhat} of the first maximum of Q = A − B − C
-		 * ({@code _get_Q_vals(start, end)}, with zeros below the diagonal as numpy leaves them), in row-major order.
-		 * Each value of Q is computed as numpy computes it, row by row, without keeping the matrix: the cumulative
-		 * sums down the columns of H go on from row to row in the same order.
+		 * {@code get_candidate_change_point(slice(start, end))}: {index, qhat} of the
+		 * first maximum of Q = A − B − C ({@code _get_Q_vals(start, end)}, with zeros
+		 * below the diagonal as numpy leaves them), in row-major order. Each value of Q
+		 * is computed as numpy computes it, row by row, without keeping the matrix: the
+		 * cumulative sums down the columns of H go on from row to row in the same order.
 		 */
 		double[] candidate(int start, int end) {
 			int m = end - 1 - start;

@@ -21,8 +21,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
 /**
- * Alerts, change points, events and verdicts as the pages say them: the series by name, the run by its title and
- * engine build, each cell × metric in words with its signed change, the statuses a person may set next.
+ * Alerts, change points, events and verdicts as the pages say them: the series by name,
+ * the run by its title and engine build, each cell × metric in words with its signed
+ * change, the statuses a person may set next.
  */
 @Service
 public class HistoryInWords {
@@ -50,7 +51,9 @@ public class HistoryInWords {
 			return engineCommit == null ? null : engineCommit.substring(0, Math.min(7, engineCommit.length()));
 		}
 
-		/** "vllm 0.11.30 · abc1234": the engine, its version and commit, as far as known. */
+		/**
+		 * "vllm 0.11.30 · abc1234": the engine, its version and commit, as far as known.
+		 */
 		public String build() {
 			StringBuilder build = new StringBuilder(engine);
 			if (engineVersion != null) {
@@ -78,7 +81,8 @@ public class HistoryInWords {
 	/**
 	 * An alert in words.
 	 *
-	 * @param headline its changes by metric: "decode −20.3 to −19.8 % in 4 cells · TTFT +20.1 % at c=1 × 1,024 tokens"
+	 * @param headline its changes by metric: "decode −20.3 to −19.8 % in 4 cells · TTFT
+	 * +20.1 % at c=1 × 1,024 tokens"
 	 * @param opened when it was raised; {@code since} when its status was last set
 	 * @param actions the statuses a person may set next, with the words of their buttons
 	 */
@@ -91,8 +95,8 @@ public class HistoryInWords {
 	}
 
 	/**
-	 * A line of the events: one event of one run, or the events that only repeat what the series varies folded into
-	 * one ({@code runs} then holds every run they happened at).
+	 * A line of the events: one event of one run, or the events that only repeat what the
+	 * series varies folded into one ({@code runs} then holds every run they happened at).
 	 */
 	public record EventLine(String rule, String text, List<RunLabel> runs, boolean folded) {
 	}
@@ -100,10 +104,13 @@ public class HistoryInWords {
 	/**
 	 * A verdict in words.
 	 *
-	 * @param word the verdict's own word: pass, regression, inconclusive, not comparable, no baseline
-	 * @param words what it rests on: "decode −8.7 % at c=1 × 512 tokens", "no comparable cell worse by 5 % or more"
+	 * @param word the verdict's own word: pass, regression, inconclusive, not comparable,
+	 * no baseline
+	 * @param words what it rests on: "decode −8.7 % at c=1 × 512 tokens", "no comparable
+	 * cell worse by 5 % or more"
 	 * @param comparisonUrl the comparison it comes from; null without a baseline
-	 * @param series the series it compares the run with (the default branch's), and its name
+	 * @param series the series it compares the run with (the default branch's), and its
+	 * name
 	 */
 	public record VerdictInWords(RunLabel run, @Nullable RunLabel baseline, String status, String word, String words,
 			@Nullable String comparisonUrl, String series, String seriesName) {
@@ -122,7 +129,10 @@ public class HistoryInWords {
 		return actions;
 	}
 
-	/** The series' names, "system / model / engine" (and branch when not the default one), by id. */
+	/**
+	 * The series' names, "system / model / engine" (and branch when not the default one),
+	 * by id.
+	 */
 	public Map<String, String> seriesNames(Collection<String> seriesIds) {
 		Map<String, String> names = new HashMap<>();
 		if (seriesIds.isEmpty()) {
@@ -130,8 +140,9 @@ public class HistoryInWords {
 		}
 		jdbc.sql("select id, system_name, model_repo, engine_name, harness_name, branch from series where id = any(?)")
 			.param(Set.copyOf(seriesIds).toArray(String[]::new))
-			.query((rs, row) -> names.put(rs.getString(1), HistoryWords.series(new SeriesKey(rs.getString(2),
-					rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), ""), settings.defaultBranch())))
+			.query((rs, row) -> names.put(rs.getString(1),
+					HistoryWords.series(new SeriesKey(rs.getString(2), rs.getString(3), rs.getString(4),
+							rs.getString(5), rs.getString(6), ""), settings.defaultBranch())))
 			.list();
 		return names;
 	}
@@ -146,8 +157,9 @@ public class HistoryInWords {
 				select id, title, engine_name, engine_version, engine_commit, branch, coalesce(recorded_at, uploaded_at)
 				from run where id = any(?)""")
 			.param(Set.copyOf(runIds).toArray(String[]::new))
-			.query((rs, row) -> labels.put(rs.getString(1), new RunLabel(rs.getString(1), rs.getString(2), rs.getString(3),
-					rs.getString(4), rs.getString(5), rs.getString(6), rs.getTimestamp(7).toInstant())))
+			.query((rs, row) -> labels.put(rs.getString(1),
+					new RunLabel(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+							rs.getString(6), rs.getTimestamp(7).toInstant())))
 			.list();
 		return labels;
 	}
@@ -158,14 +170,16 @@ public class HistoryInWords {
 		Map<String, RunLabel> labels = runs(alerts.stream().map(Alerts.Alert::run).toList());
 		List<AlertInWords> said = new ArrayList<>();
 		for (Alerts.Alert alert : alerts) {
-			List<ChangeInWords> changes = alert.changes().stream()
+			List<ChangeInWords> changes = alert.changes()
+				.stream()
 				.map(c -> change(c.params(), c.anchor(), c.metric(), c.meanBefore(), c.meanAfter(), c.pvalue()))
 				.toList();
 			Instant opened = alert.history().isEmpty() ? Instant.EPOCH : alert.history().get(0).at();
 			Instant since = alert.history().isEmpty() ? opened : alert.history().get(alert.history().size() - 1).at();
 			Map<String, String> actions = new LinkedHashMap<>();
 			ACTIONS.forEach((status, words) -> {
-				// "withdrawn" is what Parity sets when a change point goes away; a person sets the others.
+				// "withdrawn" is what Parity sets when a change point goes away; a person
+				// sets the others.
 				if (!status.equals(alert.status()) && !status.equals("withdrawn")) {
 					actions.put(status, words);
 				}
@@ -179,32 +193,35 @@ public class HistoryInWords {
 
 	/** A run's verdict in words. */
 	public VerdictInWords verdict(String runId, Verdicts.Verdict verdict) {
-		Map<String, RunLabel> labels = runs(verdict.baseline() == null ? List.of(runId) : List.of(runId, verdict.baseline()));
+		Map<String, RunLabel> labels = runs(
+				verdict.baseline() == null ? List.of(runId) : List.of(runId, verdict.baseline()));
 		String series = verdicts.baseSeries(runId);
 		String word = verdict.status().replace('-', ' ');
 		int magnitude = (int) Math.round(verdict.alertMagnitude() * 100);
 		String words = switch (verdict.status()) {
 			case "no-baseline" -> "no earlier run of its series on the default branch to compare with";
 			case "pass" -> "no comparable cell worse by " + magnitude + " % or more";
-			case "not-comparable" -> "not like for like: " + String.join("; ",
-					verdict.reasons().stream().map(Verdicts.Reason::message).toList());
+			case "not-comparable" -> "not like for like: "
+					+ String.join("; ", verdict.reasons().stream().map(Verdicts.Reason::message).toList());
 			default -> {
-				List<ChangeInWords> changes = verdict.regressions().stream()
+				List<ChangeInWords> changes = verdict.regressions()
+					.stream()
 					.map(r -> change(r.params(), r.anchor(), r.metric(), 1, r.ratio(), null))
 					.toList();
 				yield headline(changes) + (verdict.status().equals("inconclusive") ? ", within the noise" : "");
 			}
 		};
 		return new VerdictInWords(labels.getOrDefault(runId, unknown(runId)),
-				verdict.baseline() == null ? null : labels.getOrDefault(verdict.baseline(), unknown(verdict.baseline())),
+				verdict.baseline() == null ? null
+						: labels.getOrDefault(verdict.baseline(), unknown(verdict.baseline())),
 				verdict.status(), word, words,
-				verdict.baseline() == null ? null : "/compare/" + verdict.baseline() + "..." + runId + "?vary=engine", series,
-				seriesNames(List.of(series)).getOrDefault(series, "series " + series));
+				verdict.baseline() == null ? null : "/compare/" + verdict.baseline() + "..." + runId + "?vary=engine",
+				series, seriesNames(List.of(series)).getOrDefault(series, "series " + series));
 	}
 
 	/**
-	 * The verdicts of the latest runs uploaded into a series (newest first, at most {@code limit}), those with a
-	 * baseline only.
+	 * The verdicts of the latest runs uploaded into a series (newest first, at most
+	 * {@code limit}), those with a baseline only.
 	 */
 	public List<VerdictInWords> latestVerdicts(int limit) {
 		List<String> latest = jdbc.sql("""
@@ -233,9 +250,11 @@ public class HistoryInWords {
 	}
 
 	/**
-	 * The events of a series in words. When the series varies the engine, the engine version changing from one run to
-	 * the next is what the series is about, not news: those changes fold into one line ("engine version changed at 12
-	 * runs: 0.6.1 → 0.6.2 → … → 0.7.3"), placed where the first was; the rest of such an event stays a line of its own.
+	 * The events of a series in words. When the series varies the engine, the engine
+	 * version changing from one run to the next is what the series is about, not news:
+	 * those changes fold into one line ("engine version changed at 12 runs: 0.6.1 → 0.6.2
+	 * → … → 0.7.3"), placed where the first was; the rest of such an event stays a line
+	 * of its own.
 	 */
 	public List<EventLine> events(SeriesAnalysis analysis, SeriesSettings seriesSettings) {
 		Map<String, RunLabel> labels = runs(analysis.events().stream().map(SeriesAnalysis.Event::run).toList());
@@ -270,13 +289,19 @@ public class HistoryInWords {
 			}
 		}
 		if (!versionRuns.isEmpty()) {
-			lines.add(foldAt, new EventLine("versions-differ", "engine version changed at " + versionRuns.size()
-					+ (versionRuns.size() == 1 ? " run: " : " runs: ") + chain(versions), List.copyOf(versionRuns), true));
+			lines.add(foldAt,
+					new EventLine("versions-differ",
+							"engine version changed at " + versionRuns.size()
+									+ (versionRuns.size() == 1 ? " run: " : " runs: ") + chain(versions),
+							List.copyOf(versionRuns), true));
 		}
 		return lines;
 	}
 
-	/** "0.6.1 → 0.6.2 → … → 0.7.3": the first two, an ellipsis and the last, once there are more than four. */
+	/**
+	 * "0.6.1 → 0.6.2 → … → 0.7.3": the first two, an ellipsis and the last, once there
+	 * are more than four.
+	 */
 	static String chain(List<String> versions) {
 		List<String> distinct = new ArrayList<>(versions);
 		if (distinct.size() <= 4) {
@@ -288,10 +313,11 @@ public class HistoryInWords {
 	/** One cell × metric's change in words. */
 	public static ChangeInWords change(Map<String, Object> params, String anchor, String metric, double before,
 			double after, @Nullable Double pvalue) {
-		return new ChangeInWords(HistoryWords.cell(params, anchor), anchor, metric, HistoryWords.change(metric, before, after),
-				HistoryWords.signed(before, after), before == 0 ? 0 : (after / before - 1) * 100,
-				HistoryWords.direction(metric, before, after), HistoryWords.number(round(before)),
-				HistoryWords.number(round(after)), pvalue == null ? null : HistoryWords.pvalue(pvalue));
+		return new ChangeInWords(HistoryWords.cell(params, anchor), anchor, metric,
+				HistoryWords.change(metric, before, after), HistoryWords.signed(before, after),
+				before == 0 ? 0 : (after / before - 1) * 100, HistoryWords.direction(metric, before, after),
+				HistoryWords.number(round(before)), HistoryWords.number(round(after)),
+				pvalue == null ? null : HistoryWords.pvalue(pvalue));
 	}
 
 	/** Four significant digits: what a reader compares. */
@@ -303,8 +329,9 @@ public class HistoryInWords {
 	}
 
 	/**
-	 * The changes by metric, in the order metrics first appear: one change as "decode −8.7 % at c=1 × 512 tokens",
-	 * several as "decode −20.3 to −19.8 % in 4 cells"; after three metrics, "and N more metrics".
+	 * The changes by metric, in the order metrics first appear: one change as "decode
+	 * −8.7 % at c=1 × 512 tokens", several as "decode −20.3 to −19.8 % in 4 cells"; after
+	 * three metrics, "and N more metrics".
 	 */
 	static String headline(List<ChangeInWords> changes) {
 		Map<String, List<ChangeInWords>> byMetric = new LinkedHashMap<>();
@@ -330,7 +357,8 @@ public class HistoryInWords {
 			else {
 				double low = list.stream().mapToDouble(ChangeInWords::percent).min().orElse(0);
 				double high = list.stream().mapToDouble(ChangeInWords::percent).max().orElse(0);
-				parts.add(name + " " + signedPercent(low) + " to " + signedPercent(high) + " % in " + list.size() + " cells");
+				parts.add(name + " " + signedPercent(low) + " to " + signedPercent(high) + " % in " + list.size()
+						+ " cells");
 			}
 		}
 		return String.join(" · ", parts);

@@ -4,7 +4,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The server's defaults for history ({@code parity.history.*}); a series may override the analysis settings.
+ * The server's defaults for history ({@code parity.history.*}); a series may override the
+ * analysis settings.
  *
  * @param defaultBranch the branch of a run that names none
  * @param window E-Divisive's sliding window, in points

@@ -15,9 +15,10 @@ import dev.parity.run.MetricDefinition;
 import org.jspecify.annotations.Nullable;
 
 /**
- * History said in words people read: a cell by its parameters ("c=1 × 512 tokens"), a change by the metric's short
- * name with its sign ("decode −8.7 %"), whether that is worse or better, a p-value rounded, a series by what it
- * measures ("H100 box / org/model-7b / vllm").
+ * History said in words people read: a cell by its parameters ("c=1 × 512 tokens"), a
+ * change by the metric's short name with its sign ("decode −8.7 %"), whether that is
+ * worse or better, a p-value rounded, a series by what it measures ("H100 box /
+ * org/model-7b / vllm").
  */
 public final class HistoryWords {
 
@@ -28,10 +29,12 @@ public final class HistoryWords {
 	}
 
 	/**
-	 * A cell in words from its parameters, in a general way: concurrency as {@code c=8}, a prompt (input) length in
-	 * tokens as {@code 512 tokens}, an output length as {@code 256 tokens out}, a request rate as {@code 4 req/s}, a
-	 * batch size as {@code batch 16}; any other parameter as its name and value. Concurrency comes first; the rest keep
-	 * their order; the parts are joined by " × ". Without parameters, the anchor.
+	 * A cell in words from its parameters, in a general way: concurrency as {@code c=8},
+	 * a prompt (input) length in tokens as {@code 512 tokens}, an output length as
+	 * {@code 256 tokens out}, a request rate as {@code 4 req/s}, a batch size as
+	 * {@code batch 16}; any other parameter as its name and value. Concurrency comes
+	 * first; the rest keep their order; the parts are joined by " × ". Without
+	 * parameters, the anchor.
 	 */
 	public static String cell(Map<String, ? extends @Nullable Object> params, String anchor) {
 		List<String> first = new ArrayList<>();
@@ -92,14 +95,18 @@ public final class HistoryWords {
 	}
 
 	/**
-	 * A metric's short name, as people say it: {@code decode_tps} → decode, {@code ttft_s} → TTFT; a metric the
-	 * catalogue does not name shortly keeps its own name.
+	 * A metric's short name, as people say it: {@code decode_tps} → decode,
+	 * {@code ttft_s} → TTFT; a metric the catalogue does not name shortly keeps its own
+	 * name.
 	 */
 	public static String metric(String name) {
 		return MetricCatalogue.defaults().find(name).map(MetricDefinition::shortName).orElse(name);
 	}
 
-	/** The relative change from {@code before} to {@code after}, signed, one decimal: {@code −8.7 %}, {@code +12.0 %}. */
+	/**
+	 * The relative change from {@code before} to {@code after}, signed, one decimal:
+	 * {@code −8.7 %}, {@code +12.0 %}.
+	 */
 	public static String signed(double before, double after) {
 		if (before == 0) {
 			return "n/a";
@@ -118,8 +125,9 @@ public final class HistoryWords {
 	}
 
 	/**
-	 * Whether a change from {@code before} to {@code after} is {@code worse} or {@code better} for the metric (by its
-	 * direction in the catalogue; a metric it does not know counts lower as better), or {@code same}.
+	 * Whether a change from {@code before} to {@code after} is {@code worse} or
+	 * {@code better} for the metric (by its direction in the catalogue; a metric it does
+	 * not know counts lower as better), or {@code same}.
 	 */
 	public static String direction(String metric, double before, double after) {
 		if (after == before) {
@@ -129,7 +137,10 @@ public final class HistoryWords {
 		return (after > before) == higher ? "better" : "worse";
 	}
 
-	/** A p-value rounded for reading: {@code p < 0.0001}, {@code p = 0.0032}, {@code p = 0.41}. */
+	/**
+	 * A p-value rounded for reading: {@code p < 0.0001}, {@code p = 0.0032},
+	 * {@code p = 0.41}.
+	 */
 	public static String pvalue(double p) {
 		if (Double.isNaN(p)) {
 			return "p unknown";
@@ -142,7 +153,8 @@ public final class HistoryWords {
 	}
 
 	/**
-	 * A series by what it measures: "system / model / engine", with its branch when that is not the default one.
+	 * A series by what it measures: "system / model / engine", with its branch when that
+	 * is not the default one.
 	 */
 	public static String series(SeriesKey key, String defaultBranch) {
 		String name = key.system() + " / " + key.model() + " / " + key.engine();

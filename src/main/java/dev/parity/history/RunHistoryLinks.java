@@ -5,10 +5,10 @@ import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /**
- * Where "this run in its history" leads. A run on the default branch: its series, at the run. A run of another branch
- * (a pull-request run) is judged against its base branch's series, so it leads there, with the run marked
- * ({@code ?mark=}) and its verdict said — not to the few runs of its own branch. Without a base branch series, its own
- * series.
+ * Where "this run in its history" leads. A run on the default branch: its series, at the
+ * run. A run of another branch (a pull-request run) is judged against its base branch's
+ * series, so it leads there, with the run marked ({@code ?mark=}) and its verdict said —
+ * not to the few runs of its own branch. Without a base branch series, its own series.
  */
 @Service
 public class RunHistoryLinks {

@@ -26,10 +26,11 @@ import dev.parity.run.Run;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Analyses one series: segments, greyed points and change points, from its runs in series order. Pure: the same runs
- * (and retractions) give the same analysis whatever order they arrived in. The confounds are Parity's own rules —
- * {@link RunChecks} grey points, the comparison checks of {@link ComparisonBuilder} between consecutive runs break
- * segments or annotate — and detection is {@link EDivisive}, over the points no rule greys.
+ * Analyses one series: segments, greyed points and change points, from its runs in series
+ * order. Pure: the same runs (and retractions) give the same analysis whatever order they
+ * arrived in. The confounds are Parity's own rules — {@link RunChecks} grey points, the
+ * comparison checks of {@link ComparisonBuilder} between consecutive runs break segments
+ * or annotate — and detection is {@link EDivisive}, over the points no rule greys.
  */
 public final class SeriesAnalyser {
 
@@ -39,7 +40,10 @@ public final class SeriesAnalyser {
 
 	static final String OUTPUT_LENGTH_DIFFERS = "output-length-differs";
 
-	/** Points of a cell's output-length history in its segment, and how many must exist before the check. */
+	/**
+	 * Points of a cell's output-length history in its segment, and how many must exist
+	 * before the check.
+	 */
 	private static final int HISTORY = 10;
 
 	private static final int HISTORY_MIN = 3;
@@ -50,10 +54,11 @@ public final class SeriesAnalyser {
 	private final ComparisonBuilder comparisons = new ComparisonBuilder();
 
 	/**
-	 * The analysis of runs already loaded: their facts, and the pair of each with the run before it. What
-	 * {@link SeriesUpdates} does incrementally, from facts and pairs it keeps, in one call (tests, small series).
-	 *
-	 * @param runs the series' runs in series order (recorded_at, else upload time; upload time; id)
+	 * The analysis of runs already loaded: their facts, and the pair of each with the run
+	 * before it. What {@link SeriesUpdates} does incrementally, from facts and pairs it
+	 * keeps, in one call (tests, small series).
+	 * @param runs the series' runs in series order (recorded_at, else upload time; upload
+	 * time; id)
 	 * @param retracted the ids of runs retracted or superseded
 	 */
 	public SeriesAnalysis analyse(List<Run> runs, Set<String> retracted, SeriesSettings settings) {
@@ -66,7 +71,10 @@ public final class SeriesAnalyser {
 		return analyse(facts, pairs, retracted, settings);
 	}
 
-	/** What the series needs of one run: its cells' values and the run checks that grey them. */
+	/**
+	 * What the series needs of one run: its cells' values and the run checks that grey
+	 * them.
+	 */
 	public RunFacts facts(Run run, SeriesSettings settings) {
 		CompareSettings compare = compareSettings(settings);
 		RunFlags flags = RunChecks.check(run.document(), compare);
@@ -93,8 +101,8 @@ public final class SeriesAnalyser {
 						List.copyOf(rules), definition == null || definition.outputSensitive(),
 						definition == null || !definition.higherIsBetter()));
 			}
-			cells.add(new RunFacts.CellFacts(anchor, plain(cell.params().values()), cell.medianOutputTokens().orElse(null),
-					metrics));
+			cells.add(new RunFacts.CellFacts(anchor, plain(cell.params().values()),
+					cell.medianOutputTokens().orElse(null), metrics));
 		}
 		return new RunFacts(run.id().value(), run.document().recordedAt(), run.uploadedAt(),
 				run.provenance().engine().version(),
@@ -102,7 +110,10 @@ public final class SeriesAnalyser {
 				run.provenance().model().pinned(), cells);
 	}
 
-	/** The comparison checks between a run and its baseline in the series: what breaks the segment, what annotates. */
+	/**
+	 * The comparison checks between a run and its baseline in the series: what breaks the
+	 * segment, what annotates.
+	 */
 	public RunPair pair(Run baseline, Run run, SeriesSettings settings) {
 		// Only the flags are read: no interval is resampled for the pair.
 		Comparison comparison = comparisons.compare(List.of(baseline), List.of(run), compareSettings(settings),
@@ -115,7 +126,8 @@ public final class SeriesAnalyser {
 			}
 			String change = change(comparison.provenance(), flag.rule());
 			if (flag.isAnnotation()) {
-				events.add(new SeriesAnalysis.Event(run.id().value(), flag.rule(), change.isEmpty() ? flag.message() : change));
+				events.add(new SeriesAnalysis.Event(run.id().value(), flag.rule(),
+						change.isEmpty() ? flag.message() : change));
 			}
 			else {
 				reasons.add(new SeriesAnalysis.Reason(flag.rule(), change.isEmpty() ? flag.message() : change));
@@ -126,9 +138,9 @@ public final class SeriesAnalyser {
 
 	/**
 	 * The analysis from the runs' facts and pairs.
-	 *
 	 * @param runs the facts of the series' runs in series order
-	 * @param pairs by run id, for every run but the first: its pair with the run {@link #baselineOf} names
+	 * @param pairs by run id, for every run but the first: its pair with the run
+	 * {@link #baselineOf} names
 	 * @param retracted the ids of runs retracted or superseded
 	 */
 	public SeriesAnalysis analyse(List<RunFacts> runs, Map<String, RunPair> pairs, Set<String> retracted,
@@ -137,20 +149,22 @@ public final class SeriesAnalyser {
 	}
 
 	/**
-	 * An analysis, and where it ended: what the analysis of the same runs with more after them can go on from.
+	 * An analysis, and where it ended: what the analysis of the same runs with more after
+	 * them can go on from.
 	 *
-	 * @param from the first run whose points this analysis' pass went through (those before it were kept)
+	 * @param from the first run whose points this analysis' pass went through (those
+	 * before it were kept)
 	 */
 	record Analysed(SeriesAnalysis analysis, @Nullable Continuation continuation, int from) {
 	}
 
 	/**
-	 * The analysis from the runs' facts and pairs, going on from where the analysis of the first of these runs ended
-	 * when {@code from} {@link Continuation#continues continues} into them (runs appended at the end, the same
-	 * retractions and settings): the same analysis as one from the start, for the work of the runs appended.
-	 *
-	 * @param pairs by run id, the pair of every run but the first — when going on from {@code from}, of the runs it
-	 * has not seen only
+	 * The analysis from the runs' facts and pairs, going on from where the analysis of
+	 * the first of these runs ended when {@code from} {@link Continuation#continues
+	 * continues} into them (runs appended at the end, the same retractions and settings):
+	 * the same analysis as one from the start, for the work of the runs appended.
+	 * @param pairs by run id, the pair of every run but the first — when going on from
+	 * {@code from}, of the runs it has not seen only
 	 */
 	Analysed analyse(List<RunFacts> runs, Map<String, RunPair> pairs, Set<String> retracted, SeriesSettings settings,
 			@Nullable Continuation from) {
@@ -159,7 +173,8 @@ public final class SeriesAnalyser {
 		}
 		CompareSettings compare = compareSettings(settings);
 		int n = runs.size();
-		boolean continuing = from != null && from.continues(runs.stream().map(RunFacts::id).toList(), retracted, settings);
+		boolean continuing = from != null
+				&& from.continues(runs.stream().map(RunFacts::id).toList(), retracted, settings);
 		// The first run the kept pass has not seen.
 		int known = continuing ? from.runs.size() : 0;
 
@@ -183,9 +198,12 @@ public final class SeriesAnalyser {
 			breaks.add(pair.breaks());
 		}
 
-		// Points, with output-length-differs against the segment; three alike make a new normal and a new segment.
-		// Going on, the kept pass has found every new normal of the runs it saw: one among the runs appended starts
-		// it again from where it was kept, one that begins among the runs it saw (a streak that goes on into the
+		// Points, with output-length-differs against the segment; three alike make a new
+		// normal and a new segment.
+		// Going on, the kept pass has found every new normal of the runs it saw: one
+		// among the runs appended starts
+		// it again from where it was kept, one that begins among the runs it saw (a
+		// streak that goes on into the
 		// runs appended) from the first run.
 		Map<Integer, List<SeriesAnalysis.Reason>> newNormals = new HashMap<>(continuing ? from.newNormals : Map.of());
 		Pass pass;
@@ -198,7 +216,8 @@ public final class SeriesAnalyser {
 			if (pass.newNormal < known) {
 				continuing = false;
 			}
-			newNormals.put(pass.newNormal, List.of(new SeriesAnalysis.Reason(OUTPUT_LENGTH_DIFFERS, pass.newNormalMessage)));
+			newNormals.put(pass.newNormal,
+					List.of(new SeriesAnalysis.Reason(OUTPUT_LENGTH_DIFFERS, pass.newNormalMessage)));
 		}
 
 		List<SeriesAnalysis.RunEntry> entries = new ArrayList<>(n);
@@ -218,7 +237,8 @@ public final class SeriesAnalyser {
 			}
 		}
 		List<SeriesAnalysis.ChangePoint> changePoints = changePoints(pass, settings);
-		// Kept in memory and shared by the requests that read it: nothing in it can change.
+		// Kept in memory and shared by the requests that read it: nothing in it can
+		// change.
 		SeriesAnalysis analysis = new SeriesAnalysis(List.copyOf(entries), List.copyOf(segments), List.copyOf(events),
 				pass.cells(), List.copyOf(changePoints));
 		return new Analysed(analysis, new Continuation(runs, retracted, settings, breaks, events, newNormals, pass),
@@ -226,11 +246,12 @@ public final class SeriesAnalyser {
 	}
 
 	/**
-	 * Where an analysis ended: its runs, what it was made under (retractions, settings), each run's breaks and the
-	 * events, the new normals it found, and its pass over the points as it ended — the tracks (the analysis' own,
-	 * shared with its readers), each cell's output lengths and streak, and per track × metric the change points of
-	 * each segment with where E-Divisive's split can go on from. Never changed once made: an analysis that goes on
-	 * from it works on copies.
+	 * Where an analysis ended: its runs, what it was made under (retractions, settings),
+	 * each run's breaks and the events, the new normals it found, and its pass over the
+	 * points as it ended — the tracks (the analysis' own, shared with its readers), each
+	 * cell's output lengths and streak, and per track × metric the change points of each
+	 * segment with where E-Divisive's split can go on from. Never changed once made: an
+	 * analysis that goes on from it works on copies.
 	 */
 	static final class Continuation {
 
@@ -266,8 +287,9 @@ public final class SeriesAnalyser {
 		}
 
 		/**
-		 * Whether an analysis of runs {@code ids} can go on from here: they begin with the runs analysed here (in the
-		 * same order), and the retractions and settings are the same.
+		 * Whether an analysis of runs {@code ids} can go on from here: they begin with
+		 * the runs analysed here (in the same order), and the retractions and settings
+		 * are the same.
 		 */
 		boolean continues(List<String> ids, Set<String> retracted, SeriesSettings settings) {
 			if (ids.size() < runs.size() || !settings.equals(this.settings) || !retracted.equals(this.retracted)) {
@@ -284,8 +306,9 @@ public final class SeriesAnalyser {
 	}
 
 	/**
-	 * The run a run is compared with: the one before it, passing over retracted runs and, while an earlier one is
-	 * pinned, unpinned ones (which cannot say whether the checkpoint moved).
+	 * The run a run is compared with: the one before it, passing over retracted runs and,
+	 * while an earlier one is pinned, unpinned ones (which cannot say whether the
+	 * checkpoint moved).
 	 */
 	static int baselineOf(List<RunFacts> runs, Set<String> retracted, int index) {
 		for (int j = index - 1; j >= 0; j--) {
@@ -297,7 +320,9 @@ public final class SeriesAnalyser {
 		return index - 1;
 	}
 
-	/** "kv-cache-dtype auto → fp8": the provenance rows behind a rule, old value to new. */
+	/**
+	 * "kv-cache-dtype auto → fp8": the provenance rows behind a rule, old value to new.
+	 */
 	private static String change(List<ProvenanceDifference> rows, String rule) {
 		List<String> changes = new ArrayList<>();
 		for (ProvenanceDifference row : rows) {
@@ -317,8 +342,8 @@ public final class SeriesAnalyser {
 	}
 
 	/**
-	 * One pass over the runs from run {@code from} on (the pass has seen those before it): segments, and every point
-	 * with its reasons; stops at the first new normal.
+	 * One pass over the runs from run {@code from} on (the pass has seen those before
+	 * it): segments, and every point with its reasons; stops at the first new normal.
 	 */
 	private static void points(Pass pass, int from, List<RunFacts> runs, Set<String> retracted,
 			List<List<SeriesAnalysis.Reason>> breaks, Map<Integer, List<SeriesAnalysis.Reason>> newNormals,
@@ -380,8 +405,9 @@ public final class SeriesAnalyser {
 	}
 
 	/**
-	 * A cell's output lengths in the current segment, as the pass needs them: the last {@value #HISTORY} (their
-	 * median is the segment's normal) and the streak of runs that differ from it the same way.
+	 * A cell's output lengths in the current segment, as the pass needs them: the last
+	 * {@value #HISTORY} (their median is the segment's normal) and the streak of runs
+	 * that differ from it the same way.
 	 */
 	private static final class OutputLength {
 
@@ -389,7 +415,10 @@ public final class SeriesAnalyser {
 
 		final double[] last = new double[HISTORY];
 
-		/** Every length of the segment so far; the last {@value #HISTORY} are in {@link #last}, round-robin. */
+		/**
+		 * Every length of the segment so far; the last {@value #HISTORY} are in
+		 * {@link #last}, round-robin.
+		 */
 		int count;
 
 		/** 1 longer, -1 shorter, 0 none. */
@@ -423,7 +452,10 @@ public final class SeriesAnalyser {
 			count++;
 		}
 
-		/** The median of the last {@value #HISTORY} lengths (in any order: the median does not depend on it). */
+		/**
+		 * The median of the last {@value #HISTORY} lengths (in any order: the median does
+		 * not depend on it).
+		 */
 		double median() {
 			int size = Math.min(count, HISTORY);
 			double[] sorted = new double[size];
@@ -474,13 +506,15 @@ public final class SeriesAnalyser {
 				}
 				rules = List.copyOf(all);
 			}
-			track.metric(position, metric.metric(), pass.runIds).add(index, metric.value(), rules, segment, metric.lowerIsBetter());
+			track.metric(position, metric.metric(), pass.runIds)
+				.add(index, metric.value(), rules, segment, metric.lowerIsBetter());
 		}
 	}
 
 	/**
-	 * The points of a series analysed before, rebuilt from its runs' facts: the same points its analysis had, given
-	 * the segments it found, the runs retracted then and the cells whose output length differed.
+	 * The points of a series analysed before, rebuilt from its runs' facts: the same
+	 * points its analysis had, given the segments it found, the runs retracted then and
+	 * the cells whose output length differed.
 	 */
 	static List<SeriesAnalysis.CellPoints> cells(List<RunFacts> runs, List<Integer> segments, Set<String> retracted,
 			Map<String, List<String>> lengthDiffers) {
@@ -498,9 +532,10 @@ public final class SeriesAnalyser {
 	}
 
 	/**
-	 * Per segment, per cell × metric, E-Divisive over the points no rule greys. A track that goes on from a kept pass
-	 * keeps the change points of the segments no new point joined (the same points find the same change points), and
-	 * the split of the segment new points join goes on from its first window that they change.
+	 * Per segment, per cell × metric, E-Divisive over the points no rule greys. A track
+	 * that goes on from a kept pass keeps the change points of the segments no new point
+	 * joined (the same points find the same change points), and the split of the segment
+	 * new points join goes on from its first window that they change.
 	 */
 	private static List<SeriesAnalysis.ChangePoint> changePoints(Pass pass, SeriesSettings settings) {
 		List<Located> found = new ArrayList<>();
@@ -544,14 +579,18 @@ public final class SeriesAnalyser {
 	/**
 	 * The change points of one cell × metric in one segment.
 	 *
-	 * @param kept the points no rule greys (indexes into the track), whose values E-Divisive saw
+	 * @param kept the points no rule greys (indexes into the track), whose values
+	 * E-Divisive saw
 	 * @param runs the index of the run of each change point (as {@code changePoints})
 	 */
 	private record Detection(int segment, int[] kept, double[] values, List<SeriesAnalysis.ChangePoint> changePoints,
 			int[] runs, EDivisive.Resume resume) {
 	}
 
-	/** The detections of a track, going on from those kept for its first {@code kept.covered()} points. */
+	/**
+	 * The detections of a track, going on from those kept for its first
+	 * {@code kept.covered()} points.
+	 */
 	private static Detections detections(CellTrack track, String metric, Track points, @Nullable Detections kept,
 			SeriesSettings settings) {
 		List<Detection> segments = new ArrayList<>(kept == null ? List.of() : kept.segments());
@@ -560,20 +599,22 @@ public final class SeriesAnalyser {
 		int count = 0;
 		// Segments never decrease along a track: each is one stretch of the points kept.
 		for (int p = kept == null ? 0 : kept.covered(); p <= size; p++) {
-			boolean ends = p == size || (!points.greyed(p) && count > 0 && points.segment(p) != points.segment(fresh[0]));
+			boolean ends = p == size
+					|| (!points.greyed(p) && count > 0 && points.segment(p) != points.segment(fresh[0]));
 			if (ends && count > 0) {
 				int segment = points.segment(fresh[0]);
 				Detection last = segments.isEmpty() ? null : segments.get(segments.size() - 1);
 				if (last != null && last.segment() == segment) {
-					// New points join the last segment: its split goes on from where they change it.
+					// New points join the last segment: its split goes on from where they
+					// change it.
 					int[] joined = Arrays.copyOf(last.kept(), last.kept().length + count);
 					System.arraycopy(fresh, 0, joined, last.kept().length, count);
 					segments.set(segments.size() - 1,
 							detect(track, metric, points, segment, joined, last.values(), last.resume(), settings));
 				}
 				else {
-					segments.add(detect(track, metric, points, segment, Arrays.copyOf(fresh, count), new double[0], null,
-							settings));
+					segments.add(detect(track, metric, points, segment, Arrays.copyOf(fresh, count), new double[0],
+							null, settings));
 				}
 				count = 0;
 			}
@@ -586,8 +627,8 @@ public final class SeriesAnalyser {
 
 	/**
 	 * The change points of the points {@code kept} of a segment.
-	 *
-	 * @param known the values of the first of them (those a detection before this one saw)
+	 * @param known the values of the first of them (those a detection before this one
+	 * saw)
 	 */
 	private static Detection detect(CellTrack track, String metric, Track points, int segment, int[] kept,
 			double[] known, EDivisive.@Nullable Resume resume, SeriesSettings settings) {
@@ -608,24 +649,26 @@ public final class SeriesAnalyser {
 			AgainstNoise against = AgainstNoise.of(values, c == 0 ? 0 : all.get(c - 1).index(), cp.index(),
 					c == all.size() - 1 ? values.length : all.get(c + 1).index());
 			runs[changePoints.size()] = points.run(first);
-			changePoints.add(new SeriesAnalysis.ChangePoint(points.runId(first), segment, track.params, track.anchor, metric,
-					worse ? "regression" : "improvement", before == 0 ? 0 : Math.abs(after / before - 1),
-					cp.stats().magnitude(), before, after, cp.stats().pvalue(), values.length - cp.index(), against.spread(),
-					against.scanPvalue()));
+			changePoints.add(new SeriesAnalysis.ChangePoint(points.runId(first), segment, track.params, track.anchor,
+					metric, worse ? "regression" : "improvement", before == 0 ? 0 : Math.abs(after / before - 1),
+					cp.stats().magnitude(), before, after, cp.stats().pvalue(), values.length - cp.index(),
+					against.spread(), against.scanPvalue()));
 		}
 		return new Detection(segment, kept, values, List.copyOf(changePoints), runs, found.resume());
 	}
 
 	/**
-	 * Params as JSON numbers people read: whole numbers without a fraction or exponent (8192, not 8.192E+3, however
-	 * the document or the database wrote them), others as doubles; text as it is.
+	 * Params as JSON numbers people read: whole numbers without a fraction or exponent
+	 * (8192, not 8.192E+3, however the document or the database wrote them), others as
+	 * doubles; text as it is.
 	 */
 	public static Map<String, Object> plain(Map<String, Object> params) {
 		Map<String, Object> plain = new LinkedHashMap<>();
 		params.forEach((name, value) -> {
 			if (value instanceof java.math.BigDecimal number) {
 				java.math.BigDecimal stripped = number.stripTrailingZeros();
-				plain.put(name, stripped.scale() <= 0 ? (Object) stripped.toBigIntegerExact() : (Object) number.doubleValue());
+				plain.put(name,
+						stripped.scale() <= 0 ? (Object) stripped.toBigIntegerExact() : (Object) number.doubleValue());
 			}
 			else {
 				plain.put(name, value);
@@ -659,9 +702,9 @@ public final class SeriesAnalyser {
 		}
 
 		/**
-		 * A pass over {@code runs} that has seen the runs this one saw (the first of {@code runs}) and goes on from
-		 * where this one ended, on copies: this pass, whose tracks an analysis shares with its readers, is left as
-		 * it is.
+		 * A pass over {@code runs} that has seen the runs this one saw (the first of
+		 * {@code runs}) and goes on from where this one ended, on copies: this pass,
+		 * whose tracks an analysis shares with its readers, is left as it is.
 		 */
 		Pass continued(List<RunFacts> runs) {
 			Pass pass = new Pass(runs);
@@ -698,14 +741,18 @@ public final class SeriesAnalyser {
 		final OutputLength output;
 
 		/**
-		 * The change points of each metric, by segment: those of the pass this one went on from (let go once its own
-		 * are found, so that no analysis holds on to the one before it), and its own.
+		 * The change points of each metric, by segment: those of the pass this one went
+		 * on from (let go once its own are found, so that no analysis holds on to the one
+		 * before it), and its own.
 		 */
 		Map<String, Detections> previous;
 
 		final Map<String, Detections> detections = new HashMap<>();
 
-		/** The tracks in the order the last run reported its metrics: runs of a series mostly report them alike. */
+		/**
+		 * The tracks in the order the last run reported its metrics: runs of a series
+		 * mostly report them alike.
+		 */
 		private final List<String> lastNames = new ArrayList<>();
 
 		private final List<Track> lastTracks = new ArrayList<>();
@@ -722,7 +769,10 @@ public final class SeriesAnalyser {
 			this.previous = previous;
 		}
 
-		/** A copy to add the points of more runs to ({@code runIds} begins with the runs this one saw). */
+		/**
+		 * A copy to add the points of more runs to ({@code runIds} begins with the runs
+		 * this one saw).
+		 */
 		CellTrack continued(String[] runIds) {
 			CellTrack copy = new CellTrack(anchor, params, output.copy(), detections);
 			points.forEach((metric, track) -> copy.points.put(metric, new Track(track, runIds)));
@@ -756,7 +806,8 @@ public final class SeriesAnalyser {
 	private static final class Numbers {
 
 		static String plain(double value) {
-			return value == Math.rint(value) ? String.valueOf((long) value) : String.format(java.util.Locale.ROOT, "%.1f", value);
+			return value == Math.rint(value) ? String.valueOf((long) value)
+					: String.format(java.util.Locale.ROOT, "%.1f", value);
 		}
 
 	}

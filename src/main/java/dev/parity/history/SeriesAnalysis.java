@@ -7,9 +7,10 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A series as analysed: its runs in order with their segment, the segments and why each began, the annotating
- * differences (events), every cell × metric's points with the reasons they are greyed, and the change points.
- * Derived from the runs alone (and their retractions), so the same runs in any upload order give the same analysis.
+ * A series as analysed: its runs in order with their segment, the segments and why each
+ * began, the annotating differences (events), every cell × metric's points with the
+ * reasons they are greyed, and the change points. Derived from the runs alone (and their
+ * retractions), so the same runs in any upload order give the same analysis.
  */
 public record SeriesAnalysis(List<RunEntry> runs, List<Segment> segments, List<Event> events, List<CellPoints> cells,
 		List<ChangePoint> changePoints) {
@@ -27,7 +28,10 @@ public record SeriesAnalysis(List<RunEntry> runs, List<Segment> segments, List<E
 	public record Reason(String rule, String message) {
 	}
 
-	/** A difference that annotates (flags, versions, request parameters): shown, breaks nothing. */
+	/**
+	 * A difference that annotates (flags, versions, request parameters): shown, breaks
+	 * nothing.
+	 */
 	public record Event(String run, String rule, String message) {
 	}
 
@@ -49,12 +53,13 @@ public record SeriesAnalysis(List<RunEntry> runs, List<Segment> segments, List<E
 	 * @param magnitude the relative change |mean after / mean before − 1|
 	 * @param otavaMagnitude Otava's magnitude, max(|m₂/m₁ − 1|, |m₁/m₂ − 1|)
 	 * @param pointsAfter the non-greyed points from the change on, in its segment
-	 * @param spread the track's run-to-run spread around its two levels (the pooled sample standard deviation of the
-	 * points between the change points on either side), relative to the mean before; null in analyses stored before
-	 * it was kept
-	 * @param scanPvalue how likely noise alone is to give a change this large against that spread anywhere between
-	 * those change points: the two-sample Student test's p-value times the splits E-Divisive could have chosen
-	 * (points − 1), at most 1; null likewise
+	 * @param spread the track's run-to-run spread around its two levels (the pooled
+	 * sample standard deviation of the points between the change points on either side),
+	 * relative to the mean before; null in analyses stored before it was kept
+	 * @param scanPvalue how likely noise alone is to give a change this large against
+	 * that spread anywhere between those change points: the two-sample Student test's
+	 * p-value times the splits E-Divisive could have chosen (points − 1), at most 1; null
+	 * likewise
 	 */
 	public record ChangePoint(String run, int segment, Map<String, Object> params, String anchor, String metric,
 			String direction, double magnitude, double otavaMagnitude, double meanBefore, double meanAfter,

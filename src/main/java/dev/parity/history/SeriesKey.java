@@ -9,8 +9,9 @@ import dev.parity.run.Provenance;
 import dev.parity.run.WorkloadFingerprint;
 
 /**
- * What the runs of a series share: system, model, engine, harness, the declared workload (not the grid: grids grow)
- * and the branch. The id is derived from the key, so the same key always names the same series.
+ * What the runs of a series share: system, model, engine, harness, the declared workload
+ * (not the grid: grids grow) and the branch. The id is derived from the key, so the same
+ * key always names the same series.
  *
  * @param workload the declared workload, canonically serialised
  */
@@ -23,14 +24,18 @@ public record SeriesKey(String system, String model, String engine, String harne
 				WorkloadFingerprint.declared(provenance.workload()));
 	}
 
-	/** The first 12 hexadecimal characters of the SHA-256 of the key's fields, each length-prefixed. */
+	/**
+	 * The first 12 hexadecimal characters of the SHA-256 of the key's fields, each
+	 * length-prefixed.
+	 */
 	public String id() {
 		StringBuilder canonical = new StringBuilder();
 		for (String field : new String[] { system, model, engine, harness, branch, workload }) {
 			canonical.append(field.length()).append(':').append(field).append('\n');
 		}
 		try {
-			byte[] hash = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
+			byte[] hash = MessageDigest.getInstance("SHA-256")
+				.digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
 			return HexFormat.of().formatHex(hash).substring(0, 12);
 		}
 		catch (NoSuchAlgorithmException ex) {

@@ -26,7 +26,9 @@ public class SeriesRepository {
 	public record Listed(String id, SeriesKey key, int runs, @Nullable String lastRun, int openAlerts) {
 	}
 
-	/** Creates the series of this key unless it exists, and makes the run one of its runs. */
+	/**
+	 * Creates the series of this key unless it exists, and makes the run one of its runs.
+	 */
 	void join(SeriesKey key, String runId) {
 		jdbc.sql("""
 				insert into series (id, system_name, model_repo, engine_name, harness_name, branch, workload)
@@ -38,21 +40,34 @@ public class SeriesRepository {
 			.update();
 	}
 
-	/** Whether a stored run's document says it confirms an alert ({@code context.confirms}): a rerun joins no series. */
+	/**
+	 * Whether a stored run's document says it confirms an alert
+	 * ({@code context.confirms}): a rerun joins no series.
+	 */
 	boolean isRerun(String runId) {
 		return jdbc.sql("select coalesce(provenance -> 'context' ->> 'confirms', '') <> '' from run where id = ?")
-			.param(runId).query(Boolean.class).optional().orElse(false);
-	}
-
-	/** Locks the series for the rest of the transaction, so that two updates of one series run one after the other. */
-	void lock(String seriesId) {
-		// An advisory lock: the series row is append-only, and the application's role may not lock it FOR UPDATE.
-		jdbc.sql("select pg_advisory_xact_lock(hashtextextended('parity-series:' || ?, 0))").param(seriesId).query().singleRow();
+			.param(runId)
+			.query(Boolean.class)
+			.optional()
+			.orElse(false);
 	}
 
 	/**
-	 * The series' runs in series order: recorded_at (else upload time), upload time, id. A run linked as an alert's
-	 * confirmation rerun is not one of them.
+	 * Locks the series for the rest of the transaction, so that two updates of one series
+	 * run one after the other.
+	 */
+	void lock(String seriesId) {
+		// An advisory lock: the series row is append-only, and the application's role may
+		// not lock it FOR UPDATE.
+		jdbc.sql("select pg_advisory_xact_lock(hashtextextended('parity-series:' || ?, 0))")
+			.param(seriesId)
+			.query()
+			.singleRow();
+	}
+
+	/**
+	 * The series' runs in series order: recorded_at (else upload time), upload time, id.
+	 * A run linked as an alert's confirmation rerun is not one of them.
 	 */
 	public List<String> runIds(String seriesId) {
 		return jdbc.sql("""
@@ -64,17 +79,28 @@ public class SeriesRepository {
 			.list();
 	}
 
-	/** The series a run belongs to; none for a run linked as an alert's confirmation rerun. */
+	/**
+	 * The series a run belongs to; none for a run linked as an alert's confirmation
+	 * rerun.
+	 */
 	public Optional<String> seriesOf(String runId) {
 		return jdbc.sql("""
 				select series_id from series_run where run_id = ?
 				and not exists (select 1 from alert_confirmation c where c.run_id = series_run.run_id)""")
-			.param(runId).query(String.class).optional();
+			.param(runId)
+			.query(String.class)
+			.optional();
 	}
 
-	/** The series a run joined when it was stored, whether or not it is a confirmation rerun since. */
+	/**
+	 * The series a run joined when it was stored, whether or not it is a confirmation
+	 * rerun since.
+	 */
 	Optional<String> joined(String runId) {
-		return jdbc.sql("select series_id from series_run where run_id = ?").param(runId).query(String.class).optional();
+		return jdbc.sql("select series_id from series_run where run_id = ?")
+			.param(runId)
+			.query(String.class)
+			.optional();
 	}
 
 	/** Which of these runs are retracted or superseded. */
@@ -82,13 +108,17 @@ public class SeriesRepository {
 		if (runIds.isEmpty()) {
 			return Set.of();
 		}
-		return new HashSet<>(jdbc.sql("select distinct subject_id from retraction where subject_kind = 'run' and subject_id = any(?)")
+		return new HashSet<>(jdbc
+			.sql("select distinct subject_id from retraction where subject_kind = 'run' and subject_id = any(?)")
 			.param(runIds.toArray(String[]::new))
 			.query(String.class)
 			.list());
 	}
 
-	/** Stores the series' analysis in place of the one before; returns its version, which no other analysis had. */
+	/**
+	 * Stores the series' analysis in place of the one before; returns its version, which
+	 * no other analysis had.
+	 */
 	long saveAnalysis(String seriesId, int runCount, @Nullable String lastRun, String analysisJson) {
 		return jdbc.sql("""
 				insert into series_analysis (series_id, run_count, last_run, analysis, computed_at)
@@ -96,15 +126,12 @@ public class SeriesRepository {
 				on conflict (series_id) do update set run_count = excluded.run_count, last_run = excluded.last_run,
 				    analysis = excluded.analysis, computed_at = excluded.computed_at,
 				    version = nextval('series_analysis_version')
-				returning version""")
-			.params(seriesId, runCount, lastRun, analysisJson)
-			.query(Long.class)
-			.single();
+				returning version""").params(seriesId, runCount, lastRun, analysisJson).query(Long.class).single();
 	}
 
 	/**
-	 * Which analysis of the series is stored, and whether one of its runs was retracted or superseded since it was
-	 * computed (then it is stale).
+	 * Which analysis of the series is stored, and whether one of its runs was retracted
+	 * or superseded since it was computed (then it is stale).
 	 */
 	record AnalysisState(long version, boolean retractedSince) {
 	}
@@ -125,15 +152,19 @@ public class SeriesRepository {
 	}
 
 	Optional<StoredJson> analysisJson(String seriesId) {
-		return jdbc.sql("select version, analysis::text from series_analysis where series_id = ?").param(seriesId)
-			.query((rs, row) -> new StoredJson(rs.getLong(1), rs.getString(2))).optional();
+		return jdbc.sql("select version, analysis::text from series_analysis where series_id = ?")
+			.param(seriesId)
+			.query((rs, row) -> new StoredJson(rs.getLong(1), rs.getString(2)))
+			.optional();
 	}
 
 	public Optional<SeriesKey> key(String seriesId) {
 		return jdbc.sql("""
 				select system_name, model_repo, engine_name, harness_name, branch, workload::text as workload
-				from series where id = ?""").param(seriesId).query((rs, row) -> new SeriesKey(rs.getString(1),
-						rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6)))
+				from series where id = ?""")
+			.param(seriesId)
+			.query((rs, row) -> new SeriesKey(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+					rs.getString(5), rs.getString(6)))
 			.optional();
 	}
 
@@ -153,32 +184,36 @@ public class SeriesRepository {
 			return new SeriesSettings(window == null ? defaults.window() : window,
 					maxPvalue == null ? defaults.maxPvalue() : maxPvalue,
 					alertMagnitude == null ? defaults.alertMagnitude() : alertMagnitude,
-					confirmAfter == null ? defaults.confirmAfter() : confirmAfter, vary == null ? defaults.vary() : vary,
+					confirmAfter == null ? defaults.confirmAfter() : confirmAfter,
+					vary == null ? defaults.vary() : vary,
 					alertImprovements == null ? defaults.alertImprovements() : alertImprovements);
 		}
 
 	}
 
 	public Overrides overrides(String seriesId) {
-		return jdbc.sql("""
-				select window_size, max_pvalue, alert_magnitude, confirm_after, vary, alert_improvements, updated_at, updated_by
-				from series_settings where series_id = ?""").param(seriesId).query((rs, row) -> new Overrides(
-						(Integer) rs.getObject(1), (Double) rs.getObject(2), (Double) rs.getObject(3),
-						(Integer) rs.getObject(4), rs.getString(5), (Boolean) rs.getObject(6),
-						rs.getTimestamp(7).toInstant(), rs.getString(8)))
+		return jdbc
+			.sql("""
+					select window_size, max_pvalue, alert_magnitude, confirm_after, vary, alert_improvements, updated_at, updated_by
+					from series_settings where series_id = ?""")
+			.param(seriesId)
+			.query((rs, row) -> new Overrides((Integer) rs.getObject(1), (Double) rs.getObject(2),
+					(Double) rs.getObject(3), (Integer) rs.getObject(4), rs.getString(5), (Boolean) rs.getObject(6),
+					rs.getTimestamp(7).toInstant(), rs.getString(8)))
 			.optional()
 			.orElse(Overrides.NONE);
 	}
 
 	void saveOverrides(String seriesId, Overrides overrides, String by) {
-		jdbc.sql("""
-				insert into series_settings (series_id, window_size, max_pvalue, alert_magnitude, confirm_after, vary,
-				                             alert_improvements, updated_at, updated_by)
-				values (?, ?, ?, ?, ?, ?, ?, now(), ?)
-				on conflict (series_id) do update set window_size = excluded.window_size, max_pvalue = excluded.max_pvalue,
-				    alert_magnitude = excluded.alert_magnitude, confirm_after = excluded.confirm_after, vary = excluded.vary,
-				    alert_improvements = excluded.alert_improvements, updated_at = excluded.updated_at,
-				    updated_by = excluded.updated_by""")
+		jdbc.sql(
+				"""
+						insert into series_settings (series_id, window_size, max_pvalue, alert_magnitude, confirm_after, vary,
+						                             alert_improvements, updated_at, updated_by)
+						values (?, ?, ?, ?, ?, ?, ?, now(), ?)
+						on conflict (series_id) do update set window_size = excluded.window_size, max_pvalue = excluded.max_pvalue,
+						    alert_magnitude = excluded.alert_magnitude, confirm_after = excluded.confirm_after, vary = excluded.vary,
+						    alert_improvements = excluded.alert_improvements, updated_at = excluded.updated_at,
+						    updated_by = excluded.updated_by""")
 			.params(seriesId, overrides.window(), overrides.maxPvalue(), overrides.alertMagnitude(),
 					overrides.confirmAfter(), overrides.vary(), overrides.alertImprovements(), by)
 			.update();
@@ -187,22 +222,26 @@ public class SeriesRepository {
 	/** Series matching the filters (exact; null = any), most recently active first. */
 	public List<Listed> list(@Nullable String system, @Nullable String model, @Nullable String harness,
 			@Nullable String branch) {
-		StringBuilder sql = new StringBuilder("""
-				select s.id, s.system_name, s.model_repo, s.engine_name, s.harness_name, s.branch, s.workload::text,
-				       coalesce(a.run_count, 0) as runs, a.last_run,
-				       (select count(*) from alert al where al.series_id = s.id
-				         and (select st.status from alert_status st where st.alert_id = al.id order by st.id desc limit 1) = 'open') as open_alerts
-				from series s left join series_analysis a on a.series_id = s.id where true""");
+		StringBuilder sql = new StringBuilder(
+				"""
+						select s.id, s.system_name, s.model_repo, s.engine_name, s.harness_name, s.branch, s.workload::text,
+						       coalesce(a.run_count, 0) as runs, a.last_run,
+						       (select count(*) from alert al where al.series_id = s.id
+						         and (select st.status from alert_status st where st.alert_id = al.id order by st.id desc limit 1) = 'open') as open_alerts
+						from series s left join series_analysis a on a.series_id = s.id where true""");
 		List<Object> params = new ArrayList<>();
 		filter(sql, params, "s.system_name", system);
 		filter(sql, params, "s.model_repo", model);
 		filter(sql, params, "s.harness_name", harness);
 		filter(sql, params, "s.branch", branch);
 		sql.append(" order by a.computed_at desc nulls last, s.id");
-		return jdbc.sql(sql.toString()).params(params).query((rs, row) -> new Listed(rs.getString(1),
-				new SeriesKey(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-						rs.getString(7)),
-				rs.getInt(8), rs.getString(9), rs.getInt(10))).list();
+		return jdbc.sql(sql.toString())
+			.params(params)
+			.query((rs, row) -> new Listed(rs.getString(1),
+					new SeriesKey(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
+							rs.getString(7)),
+					rs.getInt(8), rs.getString(9), rs.getInt(10)))
+			.list();
 	}
 
 	private static void filter(StringBuilder sql, List<Object> params, String column, @Nullable String value) {
@@ -216,24 +255,32 @@ public class SeriesRepository {
 	record Job(String seriesId, List<Long> ids, int attempts) {
 	}
 
-	/** Asks for the series to be brought up to date (in the caller's transaction: the upload's, for a new run). */
+	/**
+	 * Asks for the series to be brought up to date (in the caller's transaction: the
+	 * upload's, for a new run).
+	 */
 	void enqueue(String seriesId, @Nullable String runId, String reason) {
-		jdbc.sql("insert into series_job (series_id, run_id, reason) values (?, ?, ?)").params(seriesId, runId, reason)
+		jdbc.sql("insert into series_job (series_id, run_id, reason) values (?, ?, ?)")
+			.params(seriesId, runId, reason)
 			.update();
 	}
 
 	/**
-	 * Claims the jobs of one series for the rest of the transaction. Without {@code seriesId}: the due jobs of the
-	 * series whose job is oldest, passing over those another transaction holds ({@code SKIP LOCKED}), so each is
-	 * done once. With it: every job of that series, waiting for a transaction that holds some to end (after which
-	 * the jobs it did are gone).
+	 * Claims the jobs of one series for the rest of the transaction. Without
+	 * {@code seriesId}: the due jobs of the series whose job is oldest, passing over
+	 * those another transaction holds ({@code SKIP LOCKED}), so each is done once. With
+	 * it: every job of that series, waiting for a transaction that holds some to end
+	 * (after which the jobs it did are gone).
 	 */
 	Optional<Job> claim(@Nullable String seriesId) {
 		String series = seriesId;
 		if (series == null) {
-			series = jdbc.sql("""
-					select series_id from series_job where not_before <= now() order by id limit 1 for update skip locked""")
-				.query(String.class).optional().orElse(null);
+			series = jdbc
+				.sql("""
+						select series_id from series_job where not_before <= now() order by id limit 1 for update skip locked""")
+				.query(String.class)
+				.optional()
+				.orElse(null);
 			if (series == null) {
 				return Optional.empty();
 			}
@@ -255,7 +302,9 @@ public class SeriesRepository {
 		jdbc.sql("delete from series_job where id = any(?)").param(job.ids().toArray(Long[]::new)).update();
 	}
 
-	/** A job that failed waits before its next attempt: 2^attempts seconds, up to an hour. */
+	/**
+	 * A job that failed waits before its next attempt: 2^attempts seconds, up to an hour.
+	 */
 	void failed(Job job, String error) {
 		jdbc.sql("""
 				update series_job set attempts = attempts + 1, last_error = ?,
@@ -268,7 +317,9 @@ public class SeriesRepository {
 	/** Whether any update of the series is waiting (done or not by another instance). */
 	boolean pending(String seriesId) {
 		return Boolean.TRUE.equals(jdbc.sql("select exists (select 1 from series_job where series_id = ?)")
-			.param(seriesId).query(Boolean.class).single());
+			.param(seriesId)
+			.query(Boolean.class)
+			.single());
 	}
 
 	/** The series whose updates are waiting. */
@@ -276,7 +327,10 @@ public class SeriesRepository {
 		return jdbc.sql("select distinct series_id from series_job").query(String.class).list();
 	}
 
-	/** The facts of these runs computed under {@code key}, by run id; runs without are missing. */
+	/**
+	 * The facts of these runs computed under {@code key}, by run id; runs without are
+	 * missing.
+	 */
 	java.util.Map<String, String> factsJson(List<String> runIds, String key) {
 		java.util.Map<String, String> found = new java.util.HashMap<>();
 		if (runIds.isEmpty()) {
@@ -290,12 +344,16 @@ public class SeriesRepository {
 	}
 
 	void saveFacts(String runId, String key, String factsJson) {
-		jdbc.sql("insert into series_run_facts (run_id, facts_key, facts) values (?, ?, ?::jsonb) on conflict do nothing")
+		jdbc.sql(
+				"insert into series_run_facts (run_id, facts_key, facts) values (?, ?, ?::jsonb) on conflict do nothing")
 			.params(runId, key, factsJson)
 			.update();
 	}
 
-	/** The pairs kept for these runs under {@code key} (a run may have several baselines over time). */
+	/**
+	 * The pairs kept for these runs under {@code key} (a run may have several baselines
+	 * over time).
+	 */
 	List<String> pairsJson(List<String> runIds, String key) {
 		if (runIds.isEmpty()) {
 			return List.of();
@@ -309,13 +367,13 @@ public class SeriesRepository {
 	void savePair(String runId, String baselineId, String key, String pairJson) {
 		jdbc.sql("""
 				insert into series_pair (run_id, baseline_id, facts_key, pair) values (?, ?, ?, ?::jsonb)
-				on conflict do nothing""")
-			.params(runId, baselineId, key, pairJson)
-			.update();
+				on conflict do nothing""").params(runId, baselineId, key, pairJson).update();
 	}
 
 	static JsonMapper mapper() {
-		return JsonMapper.builder().propertyNamingStrategy(tools.jackson.databind.PropertyNamingStrategies.SNAKE_CASE).build();
+		return JsonMapper.builder()
+			.propertyNamingStrategy(tools.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
+			.build();
 	}
 
 }

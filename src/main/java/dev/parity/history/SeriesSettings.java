@@ -3,8 +3,9 @@ package dev.parity.history;
 import java.util.List;
 
 /**
- * How a series is analysed: E-Divisive's window and significance, when a change point alerts, and what varies along
- * the series (the engine build by default; {@code checkpoint}, {@code flags} or {@code environment}).
+ * How a series is analysed: E-Divisive's window and significance, when a change point
+ * alerts, and what varies along the series (the engine build by default;
+ * {@code checkpoint}, {@code flags} or {@code environment}).
  */
 public record SeriesSettings(int window, double maxPvalue, double alertMagnitude, int confirmAfter, String vary,
 		boolean alertImprovements) {
@@ -26,7 +27,8 @@ public record SeriesSettings(int window, double maxPvalue, double alertMagnitude
 			throw new IllegalArgumentException("confirm_after must be at least 0, not " + confirmAfter);
 		}
 		if (!VARIES.contains(vary)) {
-			throw new IllegalArgumentException("vary must be one of " + String.join(", ", VARIES) + ", not '" + vary + "'");
+			throw new IllegalArgumentException(
+					"vary must be one of " + String.join(", ", VARIES) + ", not '" + vary + "'");
 		}
 	}
 

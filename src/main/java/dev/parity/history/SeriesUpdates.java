@@ -38,41 +38,55 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Keeps series up to date as runs arrive, incrementally and apart from the upload:
  * <ul>
- * <li>in the upload's transaction, a new measured run joins the series of its key and a job asks for that series'
- * update (so that no update is lost, and the run is in its series the moment it is stored);</li>
- * <li>after the commit, a worker of this instance — or of any other on the same database: jobs are claimed
- * {@code FOR UPDATE SKIP LOCKED}, so each is done once — updates that series, and no other;</li>
- * <li>an update computes the facts of the runs it has not seen (one, for a new run) and the comparison checks of the
- * pairs whose baseline changed (one, for a run appended; two for a run inserted out of order), and keeps both; then
- * the segments, points and change points follow from those facts, without reloading any document;</li>
- * <li>when the runs are those of the analysis kept here with runs appended at the end (the same retractions and
- * settings), the update goes on from where that analysis ended — its pass over the points, the change points of the
- * segments no new point joins, E-Divisive's split of the one they join — and ends in the same analysis; any other
- * change (a run inserted before the end, a retraction, new settings, a restart) analyses the series from the
- * start;</li>
- * <li>a read of a series (page, API, verdict) first does what is waiting for it, so it never shows a series
- * without its newest run.</li>
+ * <li>in the upload's transaction, a new measured run joins the series of its key and a
+ * job asks for that series' update (so that no update is lost, and the run is in its
+ * series the moment it is stored);</li>
+ * <li>after the commit, a worker of this instance — or of any other on the same database:
+ * jobs are claimed {@code FOR UPDATE SKIP LOCKED}, so each is done once — updates that
+ * series, and no other;</li>
+ * <li>an update computes the facts of the runs it has not seen (one, for a new run) and
+ * the comparison checks of the pairs whose baseline changed (one, for a run appended; two
+ * for a run inserted out of order), and keeps both; then the segments, points and change
+ * points follow from those facts, without reloading any document;</li>
+ * <li>when the runs are those of the analysis kept here with runs appended at the end
+ * (the same retractions and settings), the update goes on from where that analysis ended
+ * — its pass over the points, the change points of the segments no new point joins,
+ * E-Divisive's split of the one they join — and ends in the same analysis; any other
+ * change (a run inserted before the end, a retraction, new settings, a restart) analyses
+ * the series from the start;</li>
+ * <li>a read of a series (page, API, verdict) first does what is waiting for it, so it
+ * never shows a series without its newest run.</li>
  * </ul>
- * The analysis is a function of the series' runs in series order, so runs uploaded out of order give the same result.
+ * The analysis is a function of the series' runs in series order, so runs uploaded out of
+ * order give the same result.
  */
 @Service
 public class SeriesUpdates {
 
 	private static final Logger log = LoggerFactory.getLogger(SeriesUpdates.class);
 
-	/** How long a series update takes, from the claim of its jobs to the commit of its analysis. */
+	/**
+	 * How long a series update takes, from the claim of its jobs to the commit of its
+	 * analysis.
+	 */
 	private static final io.micrometer.core.instrument.Timer UPDATE_TIME = io.micrometer.core.instrument.Timer
 		.builder("parity.series.update")
 		.description("Series updates: claim of the series' jobs to the commit of its new analysis")
 		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
 
-	/** Series updates that went on from the analysis kept before them (runs appended only), the others from the start. */
+	/**
+	 * Series updates that went on from the analysis kept before them (runs appended
+	 * only), the others from the start.
+	 */
 	private static final io.micrometer.core.instrument.Counter CONTINUED = io.micrometer.core.instrument.Counter
 		.builder("parity.series.update.continued")
 		.description("Series updates that went on from the kept analysis (runs appended at the end only)")
 		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
 
-	/** What facts and pairs are computed under: the analyser's version and what the settings change in them. */
+	/**
+	 * What facts and pairs are computed under: the analyser's version and what the
+	 * settings change in them.
+	 */
 	private static final String FACTS_VERSION = "1";
 
 	private final RunRepository runs;
@@ -89,7 +103,10 @@ public class SeriesUpdates {
 
 	private final JsonMapper json = SeriesRepository.mapper();
 
-	/** Facts by run id and key: runs never change, so an entry is never stale; bounded by the metrics it holds. */
+	/**
+	 * Facts by run id and key: runs never change, so an entry is never stale; bounded by
+	 * the metrics it holds.
+	 */
 	private final Cache<String, RunFacts> facts = Caffeine.newBuilder()
 		.maximumWeight(2_000_000)
 		.weigher((String key, RunFacts value) -> 1 + value.cells().stream().mapToInt(c -> c.metrics().size()).sum())
@@ -98,9 +115,10 @@ public class SeriesUpdates {
 	private final Cache<String, RunPair> pairs = Caffeine.newBuilder().maximumSize(200_000).build();
 
 	/**
-	 * The latest analysis of each series read or computed here, with its points, by series id and served while the
-	 * stored analysis has the same version (a new run, a retraction or new settings store a new one, here or on
-	 * another instance); bounded by the points it holds.
+	 * The latest analysis of each series read or computed here, with its points, by
+	 * series id and served while the stored analysis has the same version (a new run, a
+	 * retraction or new settings store a new one, here or on another instance); bounded
+	 * by the points it holds.
 	 */
 	private final Cache<String, Kept> analyses = Caffeine.newBuilder()
 		.maximumWeight(2_000_000)
@@ -108,15 +126,22 @@ public class SeriesUpdates {
 		.build();
 
 	/**
-	 * An analysis and its version, and — when this instance computed it — where it ended, for the next analysis of
-	 * the series to go on from when runs are only appended.
+	 * An analysis and its version, and — when this instance computed it — where it ended,
+	 * for the next analysis of the series to go on from when runs are only appended.
 	 */
 	private record Kept(long version, SeriesAnalysis analysis, SeriesAnalyser.@Nullable Continuation continuation,
 			StoredAnalysis.@Nullable Text text) {
 
-		/** Its points; half as many again with what an update goes on from (each point's value kept for detection). */
+		/**
+		 * Its points; half as many again with what an update goes on from (each point's
+		 * value kept for detection).
+		 */
 		int points() {
-			int points = analysis.cells().stream().flatMap(c -> c.metrics().values().stream()).mapToInt(List::size).sum();
+			int points = analysis.cells()
+				.stream()
+				.flatMap(c -> c.metrics().values().stream())
+				.mapToInt(List::size)
+				.sum();
 			return continuation == null ? points : points + points / 2;
 		}
 
@@ -138,8 +163,9 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * In the upload's transaction: the run joins its series, and the series' update is asked for. A confirmation rerun
-	 * ({@code context.confirms}) is not a point of its series and joins none.
+	 * In the upload's transaction: the run joins its series, and the series' update is
+	 * asked for. A confirmation rerun ({@code context.confirms}) is not a point of its
+	 * series and joins none.
 	 */
 	@EventListener
 	void runStored(RunStored stored) {
@@ -151,13 +177,19 @@ public class SeriesUpdates {
 		series.enqueue(key.id(), stored.id().value(), "run-joined");
 	}
 
-	/** After the upload's commit: the worker starts on the waiting updates; the uploader does not wait for it. */
+	/**
+	 * After the upload's commit: the worker starts on the waiting updates; the uploader
+	 * does not wait for it.
+	 */
 	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
 	void runCommitted(RunStored stored) {
 		wake();
 	}
 
-	/** Every few seconds: updates left by a failure, a restart or another instance that stopped. */
+	/**
+	 * Every few seconds: updates left by a failure, a restart or another instance that
+	 * stopped.
+	 */
 	@Scheduled(fixedDelayString = "${parity.history.poll:PT10S}", initialDelayString = "${parity.history.poll:PT10S}")
 	void poll() {
 		wake();
@@ -172,7 +204,10 @@ public class SeriesUpdates {
 		worker.stop();
 	}
 
-	/** Does every due update, series by series, until none is left; returns how many series it updated. */
+	/**
+	 * Does every due update, series by series, until none is left; returns how many
+	 * series it updated.
+	 */
 	public int drain() {
 		int updated = 0;
 		while (doNext(null)) {
@@ -182,8 +217,8 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * Claims the waiting jobs of one series (of {@code seriesId}, or the oldest) and updates it in one transaction;
-	 * false when nothing was claimable.
+	 * Claims the waiting jobs of one series (of {@code seriesId}, or the oldest) and
+	 * updates it in one transaction; false when nothing was claimable.
 	 */
 	private boolean doNext(@Nullable String seriesId) {
 		SeriesRepository.Job[] claimed = new SeriesRepository.Job[1];
@@ -208,15 +243,17 @@ public class SeriesUpdates {
 			if (claimed[0] == null) {
 				throw ex;
 			}
-			log.error("history: cannot update series {} (attempt {})", claimed[0].seriesId(), claimed[0].attempts() + 1, ex);
+			log.error("history: cannot update series {} (attempt {})", claimed[0].seriesId(), claimed[0].attempts() + 1,
+					ex);
 			transaction.executeWithoutResult(status -> series.failed(claimed[0], String.valueOf(ex)));
-			return seriesId == null; // a worker goes on with other series; a reader stops here
+			return seriesId == null; // a worker goes on with other series; a reader stops
+										// here
 		}
 	}
 
 	/**
-	 * Does what is waiting for this series before it is read; jobs a worker (here or on another instance) is doing
-	 * are waited for.
+	 * Does what is waiting for this series before it is read; jobs a worker (here or on
+	 * another instance) is doing are waited for.
 	 */
 	void catchUp(String seriesId) {
 		if (!series.pending(seriesId)) {
@@ -224,7 +261,8 @@ public class SeriesUpdates {
 		}
 		try {
 			for (int attempt = 0; attempt < 3 && doNext(seriesId); attempt++) {
-				// one transaction per claim; a job that fails is left to the worker's back-off
+				// one transaction per claim; a job that fails is left to the worker's
+				// back-off
 			}
 		}
 		catch (RuntimeException ex) {
@@ -232,14 +270,17 @@ public class SeriesUpdates {
 		}
 	}
 
-	/** Does what is waiting for every series (a list or the alerts are about to be read). */
+	/**
+	 * Does what is waiting for every series (a list or the alerts are about to be read).
+	 */
 	public void catchUp() {
 		series.pending().forEach(this::catchUp);
 	}
 
 	/**
-	 * Puts a stored run in its series (a measured run only) and brings that series up to date now; returns the
-	 * series id. For runs that joined no series when they were stored (restored ones) and for tools.
+	 * Puts a stored run in its series (a measured run only) and brings that series up to
+	 * date now; returns the series id. For runs that joined no series when they were
+	 * stored (restored ones) and for tools.
 	 */
 	public Optional<String> update(RunId id) {
 		Optional<String> seriesId = transaction.execute(status -> {
@@ -257,8 +298,8 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * Analyses one series from its runs' facts and pairs — computing those it lacks — stores the analysis and
-	 * reconciles its alerts (in the caller's transaction).
+	 * Analyses one series from its runs' facts and pairs — computing those it lacks —
+	 * stores the analysis and reconciles its alerts (in the caller's transaction).
 	 */
 	public SeriesAnalysis reanalyse(String seriesId) {
 		series.lock(seriesId);
@@ -266,8 +307,10 @@ public class SeriesUpdates {
 		String key = factsKey(seriesSettings);
 		List<String> ids = series.runIds(seriesId);
 		Set<String> retracted = series.retracted(ids);
-		// The last analysis computed here, when these runs are its runs and more after them (the same retractions and
-		// settings): the new one goes on from it, with the facts and pairs of the runs appended only.
+		// The last analysis computed here, when these runs are its runs and more after
+		// them (the same retractions and
+		// settings): the new one goes on from it, with the facts and pairs of the runs
+		// appended only.
 		Kept kept = analyses.getIfPresent(seriesId);
 		SeriesAnalyser.Continuation from = kept == null ? null : kept.continuation();
 		if (from != null && !from.continues(ids, retracted, seriesSettings)) {
@@ -287,13 +330,15 @@ public class SeriesUpdates {
 		if (known > 0 && analysed.from() == known) {
 			CONTINUED.increment();
 		}
-		// Gone on from the kept analysis, the runs and events it stored are the first of these: their text is kept.
+		// Gone on from the kept analysis, the runs and events it stored are the first of
+		// these: their text is kept.
 		StoredAnalysis.Text text = StoredAnalysis.write(json, analysis, retracted,
 				known > 0 && analysed.from() == known ? kept.text() : null);
 		long version = series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
 				text.json());
 		alerts.reconcile(seriesId, analysis, seriesSettings);
-		// Kept under the version it was stored with once that is committed: should this transaction roll back, no
+		// Kept under the version it was stored with once that is committed: should this
+		// transaction roll back, no
 		// read finds that version and no update goes on from it.
 		Kept next = new Kept(version, analysis, analysed.continuation(), text);
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
@@ -311,23 +356,27 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * Keeps an analysis: an update's always (updates of a series are one at a time), a read's unless it is not newer
-	 * than the one kept (a read that rebuilt the stored analysis while the update that stored it, or a later one, was
-	 * committing would replace what the next update can go on from).
+	 * Keeps an analysis: an update's always (updates of a series are one at a time), a
+	 * read's unless it is not newer than the one kept (a read that rebuilt the stored
+	 * analysis while the update that stored it, or a later one, was committing would
+	 * replace what the next update can go on from).
 	 */
 	private void keep(String seriesId, Kept next) {
-		analyses.asMap().merge(seriesId, next,
-				(old, fresh) -> fresh.continuation() != null || fresh.version() > old.version() ? fresh : old);
+		analyses.asMap()
+			.merge(seriesId, next,
+					(old, fresh) -> fresh.continuation() != null || fresh.version() > old.version() ? fresh : old);
 	}
 
 	/**
-	 * The analysis of a series, brought up to date first: the one kept in memory while it is the one stored, else the
-	 * stored one with its points rebuilt from the runs' facts.
+	 * The analysis of a series, brought up to date first: the one kept in memory while it
+	 * is the one stored, else the stored one with its points rebuilt from the runs'
+	 * facts.
 	 */
 	public Optional<SeriesAnalysis> analysis(String seriesId) {
 		catchUp(seriesId);
 		Optional<SeriesRepository.AnalysisState> state = series.analysisState(seriesId);
-		// A series restored from a backup has no analysis (it is computed again, not kept); one of whose runs was
+		// A series restored from a backup has no analysis (it is computed again, not
+		// kept); one of whose runs was
 		// retracted since has a stale one.
 		if (state.isEmpty() ? series.key(seriesId).isPresent() : state.get().retractedSince()) {
 			String reason = state.isEmpty() ? "no-analysis" : "retraction";
@@ -349,7 +398,10 @@ public class SeriesUpdates {
 		});
 	}
 
-	/** The stored analysis of a series as it is stored, with its points rebuilt from the runs' facts; not kept. */
+	/**
+	 * The stored analysis of a series as it is stored, with its points rebuilt from the
+	 * runs' facts; not kept.
+	 */
 	Optional<SeriesAnalysis> stored(String seriesId) {
 		return series.analysisJson(seriesId).map(stored -> stored(seriesId, stored.json()));
 	}
@@ -357,16 +409,17 @@ public class SeriesUpdates {
 	private SeriesAnalysis stored(String seriesId, String text) {
 		StoredAnalysis kept = json.readValue(text, StoredAnalysis.class);
 		SeriesSettings seriesSettings = series.settings(seriesId, settings.seriesDefaults());
-		List<RunFacts> ordered = transaction.execute(status -> facts(kept.runIds(), factsKey(seriesSettings), seriesSettings,
-				new HashMap<>()));
+		List<RunFacts> ordered = transaction
+			.execute(status -> facts(kept.runIds(), factsKey(seriesSettings), seriesSettings, new HashMap<>()));
 		return kept.withPoints(ordered);
 	}
 
 	/**
-	 * Changes a series' settings (null fields: the server's defaults), records who did it, and analyses the series
-	 * again under them before answering. Alerts follow: those whose change points are gone are withdrawn.
-	 *
-	 * @throws IllegalArgumentException naming the setting that is out of range; nothing is stored then
+	 * Changes a series' settings (null fields: the server's defaults), records who did
+	 * it, and analyses the series again under them before answering. Alerts follow: those
+	 * whose change points are gone are withdrawn.
+	 * @throws IllegalArgumentException naming the setting that is out of range; nothing
+	 * is stored then
 	 */
 	public SeriesSettings changeSettings(String seriesId, SeriesRepository.Overrides overrides, String by) {
 		SeriesSettings effective = overrides.over(settings.seriesDefaults());
@@ -387,7 +440,10 @@ public class SeriesUpdates {
 				+ o.alertImprovements() + " (null: the server's default)";
 	}
 
-	/** The facts of these runs, in their order: from memory, else PostgreSQL, else computed from the run and kept. */
+	/**
+	 * The facts of these runs, in their order: from memory, else PostgreSQL, else
+	 * computed from the run and kept.
+	 */
 	private List<RunFacts> facts(List<String> ids, String key, SeriesSettings seriesSettings, Map<RunId, Run> kept) {
 		Map<String, RunFacts> found = new HashMap<>();
 		List<String> missing = new ArrayList<>();
@@ -406,7 +462,8 @@ public class SeriesUpdates {
 			for (int from = 0; from < toCompute.size(); from += 50) {
 				Map<RunId, Run> loaded = runs.findAll(toCompute.subList(from, Math.min(toCompute.size(), from + 50)));
 				if (toCompute.size() <= 2) {
-					kept.putAll(loaded); // a run or two that joined: their pairs need them next
+					kept.putAll(loaded); // a run or two that joined: their pairs need
+											// them next
 				}
 				for (Run run : loaded.values()) {
 					RunFacts computed = analyser.facts(run, seriesSettings);
@@ -433,8 +490,8 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * Each run's pair with its baseline in the series, from run {@code from} on: kept ones, and those whose baseline
-	 * is new computed now.
+	 * Each run's pair with its baseline in the series, from run {@code from} on: kept
+	 * ones, and those whose baseline is new computed now.
 	 */
 	private Map<String, RunPair> pairs(List<RunFacts> ordered, int from, Set<String> retracted, String key,
 			SeriesSettings seriesSettings, Map<RunId, Run> kept) {
@@ -493,9 +550,10 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * What is kept of an analysis: its segments, events and change points, the ids of its runs in order with the
-	 * segment of each (the rest of a run's entry is in its facts), and what the points need besides their facts — the
-	 * runs retracted at the time and the cells whose output length differed. Analyses stored before {@code run_ids}
+	 * What is kept of an analysis: its segments, events and change points, the ids of its
+	 * runs in order with the segment of each (the rest of a run's entry is in its facts),
+	 * and what the points need besides their facts — the runs retracted at the time and
+	 * the cells whose output length differed. Analyses stored before {@code run_ids}
 	 * existed kept the runs' whole entries in {@code summary.runs}; they read the same.
 	 */
 	record StoredAnalysis(SeriesAnalysis summary, @Nullable List<String> runIds, @Nullable List<Integer> runSegments,
@@ -506,7 +564,8 @@ public class SeriesUpdates {
 			for (SeriesAnalysis.CellPoints cell : analysis.cells()) {
 				for (List<SeriesAnalysis.Point> points : cell.metrics().values()) {
 					for (int i = 0; i < points.size(); i++) {
-						List<String> greyedBy = points instanceof Track track ? track.greyedBy(i) : points.get(i).greyedBy();
+						List<String> greyedBy = points instanceof Track track ? track.greyedBy(i)
+								: points.get(i).greyedBy();
 						if (greyedBy.contains(SeriesAnalyser.OUTPUT_LENGTH_DIFFERS)) {
 							String run = points instanceof Track track ? track.runId(i) : points.get(i).run();
 							List<String> anchors = differs.computeIfAbsent(run, k -> new ArrayList<>());
@@ -517,23 +576,30 @@ public class SeriesUpdates {
 					}
 				}
 			}
-			return new StoredAnalysis(new SeriesAnalysis(List.of(), analysis.segments(), analysis.events(), List.of(),
-					analysis.changePoints()), analysis.runs().stream().map(SeriesAnalysis.RunEntry::id).toList(),
+			return new StoredAnalysis(
+					new SeriesAnalysis(List.of(), analysis.segments(), analysis.events(), List.of(),
+							analysis.changePoints()),
+					analysis.runs().stream().map(SeriesAnalysis.RunEntry::id).toList(),
 					analysis.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList(),
 					new ArrayList<>(new java.util.TreeSet<>(retracted)), differs);
 		}
 
 		/**
-		 * The JSON of an analysis as stored, and the text of what only grows while runs are appended (the run ids,
-		 * their segments, the events), for the next analysis that goes on from this one.
+		 * The JSON of an analysis as stored, and the text of what only grows while runs
+		 * are appended (the run ids, their segments, the events), for the next analysis
+		 * that goes on from this one.
 		 *
-		 * @param runs how many runs {@code runIds} and {@code runSegments} hold (their JSON array's elements)
+		 * @param runs how many runs {@code runIds} and {@code runSegments} hold (their
+		 * JSON array's elements)
 		 * @param events how many events {@code events} holds
 		 */
 		record Text(String json, int runs, String runIds, String runSegments, int events, String eventsText) {
 		}
 
-		/** {@link StoredAnalysis#of} as JSON, with {@code runs[]}, {@code events[]} etc. written as they are. */
+		/**
+		 * {@link StoredAnalysis#of} as JSON, with {@code runs[]}, {@code events[]} etc.
+		 * written as they are.
+		 */
 		private record Written(Summary summary, RawValue runIds, RawValue runSegments, List<String> retracted,
 				Map<String, List<String>> lengthDiffers) {
 		}
@@ -543,18 +609,18 @@ public class SeriesUpdates {
 		}
 
 		/**
-		 * The analysis' JSON as stored ({@link #of}), the text of its runs and events going on from {@code before}'s
-		 * when given.
-		 *
-		 * @param before the text of an analysis whose runs and events are the first of this one's (with the same
-		 * segments), or null
+		 * The analysis' JSON as stored ({@link #of}), the text of its runs and events
+		 * going on from {@code before}'s when given.
+		 * @param before the text of an analysis whose runs and events are the first of
+		 * this one's (with the same segments), or null
 		 */
 		static Text write(JsonMapper json, SeriesAnalysis analysis, Set<String> retracted, @Nullable Text before) {
 			StoredAnalysis stored = of(analysis, retracted);
 			int runs = analysis.runs().size();
 			int events = analysis.events().size();
 			boolean goesOn = before != null && before.runs() <= runs && before.events() <= events;
-			String runIds = elements(json, goesOn ? before.runIds() : "", stored.runIds().subList(goesOn ? before.runs() : 0, runs));
+			String runIds = elements(json, goesOn ? before.runIds() : "",
+					stored.runIds().subList(goesOn ? before.runs() : 0, runs));
 			String runSegments = elements(json, goesOn ? before.runSegments() : "",
 					stored.segments().subList(goesOn ? before.runs() : 0, runs));
 			String eventsText = elements(json, goesOn ? before.eventsText() : "",
@@ -583,17 +649,21 @@ public class SeriesUpdates {
 		}
 
 		List<Integer> segments() {
-			return runSegments != null ? runSegments : summary.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList();
+			return runSegments != null ? runSegments
+					: summary.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList();
 		}
 
-		/** The analysis, its runs' entries and points from the runs' facts (in the order of {@link #runIds}). */
+		/**
+		 * The analysis, its runs' entries and points from the runs' facts (in the order
+		 * of {@link #runIds}).
+		 */
 		SeriesAnalysis withPoints(List<RunFacts> ordered) {
 			List<Integer> segments = segments();
 			List<SeriesAnalysis.RunEntry> entries = new ArrayList<>(ordered.size());
 			for (int i = 0; i < ordered.size(); i++) {
 				RunFacts run = ordered.get(i);
-				entries.add(new SeriesAnalysis.RunEntry(run.id(), run.recordedAt(), run.uploadedAt(), run.engineVersion(),
-						run.engineCommit(), segments.get(i)));
+				entries.add(new SeriesAnalysis.RunEntry(run.id(), run.recordedAt(), run.uploadedAt(),
+						run.engineVersion(), run.engineCommit(), segments.get(i)));
 			}
 			return new SeriesAnalysis(java.util.Collections.unmodifiableList(entries), summary.segments(),
 					summary.events(), SeriesAnalyser.cells(ordered, segments, Set.copyOf(retracted), lengthDiffers),

@@ -7,10 +7,11 @@ import java.util.Objects;
 import java.util.RandomAccess;
 
 /**
- * The points of one cell × metric in series order, held as arrays: a series of 1,000 runs × 20 cells has some 200
- * of them and 200,000 points, which as objects would cost an analysis (and every read of one kept in memory) that many
- * allocations. Read as a list of {@link SeriesAnalysis.Point}, each made when it is read. Filled by the analysis, then
- * never changed: the analysis of a run appended fills a copy.
+ * The points of one cell × metric in series order, held as arrays: a series of 1,000 runs
+ * × 20 cells has some 200 of them and 200,000 points, which as objects would cost an
+ * analysis (and every read of one kept in memory) that many allocations. Read as a list
+ * of {@link SeriesAnalysis.Point}, each made when it is read. Filled by the analysis,
+ * then never changed: the analysis of a run appended fills a copy.
  */
 final class Track extends AbstractList<SeriesAnalysis.Point> implements RandomAccess {
 
@@ -43,8 +44,8 @@ final class Track extends AbstractList<SeriesAnalysis.Point> implements RandomAc
 	}
 
 	/**
-	 * A copy of {@code from} to add the points of more runs to; {@code from} is left as it is.
-	 *
+	 * A copy of {@code from} to add the points of more runs to; {@code from} is left as
+	 * it is.
 	 * @param runIds the series' run ids, beginning with those of {@code from}
 	 */
 	Track(Track from, String[] runIds) {
@@ -53,14 +54,15 @@ final class Track extends AbstractList<SeriesAnalysis.Point> implements RandomAc
 		int capacity = Math.max(Math.max(4, runIds.length), size);
 		runs = Arrays.copyOf(from.runs, capacity);
 		values = Arrays.copyOf(from.values, capacity);
-		greyedBy = from.greyedBy.length == 0 ? NONE : Arrays.copyOf(from.greyedBy, Math.max(from.greyedBy.length, capacity));
+		greyedBy = from.greyedBy.length == 0 ? NONE
+				: Arrays.copyOf(from.greyedBy, Math.max(from.greyedBy.length, capacity));
 		segments = Arrays.copyOf(from.segments, capacity);
 		lowerIsBetter = Arrays.copyOf(from.lowerIsBetter, capacity);
 	}
 
 	/**
-	 * Adds the point of run {@code run} (an index into the series' runs, after those added before).
-	 *
+	 * Adds the point of run {@code run} (an index into the series' runs, after those
+	 * added before).
 	 * @param rules the rules that grey it, empty when none does
 	 */
 	void add(int run, double value, List<String> rules, int segment, boolean lowerIsBetter) {

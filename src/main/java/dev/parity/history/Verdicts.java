@@ -26,11 +26,13 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The CI verdict of a run against its baseline (src/docs/design/HISTORY.md): {@code not-comparable} when a check greys the whole
- * comparison, {@code no-baseline}, {@code regression} when a comparable cell × metric is worse by at least
- * {@code alert_magnitude} and significant (or worse with no noise estimate), {@code inconclusive} when worse but not
- * significant, else {@code pass}. The noise of a cell × metric is the spread (1.4826 × MAD of the logs) of the last
- * 10 non-greyed points of the baseline's segment, up to the baseline; fewer than 5 points give no estimate.
+ * The CI verdict of a run against its baseline (src/docs/design/HISTORY.md):
+ * {@code not-comparable} when a check greys the whole comparison, {@code no-baseline},
+ * {@code regression} when a comparable cell × metric is worse by at least
+ * {@code alert_magnitude} and significant (or worse with no noise estimate),
+ * {@code inconclusive} when worse but not significant, else {@code pass}. The noise of a
+ * cell × metric is the spread (1.4826 × MAD of the logs) of the last 10 non-greyed points
+ * of the baseline's segment, up to the baseline; fewer than 5 points give no estimate.
  */
 @Service
 public class Verdicts {
@@ -57,8 +59,8 @@ public class Verdicts {
 	}
 
 	/** A comparable cell × metric worse than the baseline. */
-	public record Regression(Map<String, Object> params, String anchor, String metric, double ratio, boolean significant,
-			@Nullable Double spread, int noisePoints) {
+	public record Regression(Map<String, Object> params, String anchor, String metric, double ratio,
+			boolean significant, @Nullable Double spread, int noisePoints) {
 	}
 
 	/** Why a comparison is not comparable. */
@@ -66,9 +68,11 @@ public class Verdicts {
 	}
 
 	/**
-	 * @param status {@code pass}, {@code inconclusive}, {@code regression}, {@code no-baseline} or {@code not-comparable}
+	 * @param status {@code pass}, {@code inconclusive}, {@code regression},
+	 * {@code no-baseline} or {@code not-comparable}
 	 * @param baseline the baseline run, when there is one
-	 * @param regressions the cells × metrics worse by at least the alert magnitude (significant or not)
+	 * @param regressions the cells × metrics worse by at least the alert magnitude
+	 * (significant or not)
 	 * @param reasons the checks that grey the whole comparison
 	 */
 	public record Verdict(String status, @Nullable String baseline, List<Regression> regressions, List<Reason> reasons,
@@ -76,17 +80,22 @@ public class Verdicts {
 	}
 
 	/**
-	 * The id of the series a run's verdict compares it with: the series of its key on the default branch (for a run on
-	 * the default branch, its own series; for a pull-request run, its base branch's).
+	 * The id of the series a run's verdict compares it with: the series of its key on the
+	 * default branch (for a run on the default branch, its own series; for a pull-request
+	 * run, its base branch's).
 	 */
 	@Transactional(readOnly = true)
 	public String baseSeries(String runId) {
 		SeriesKey own = SeriesKey.of(find(runId).provenance(), settings.defaultBranch());
 		return new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
-				own.workload()).id();
+				own.workload())
+			.id();
 	}
 
-	/** The verdict of {@code runId}; {@code baselineId} forces the baseline ({@code null} or "auto" picks it). */
+	/**
+	 * The verdict of {@code runId}; {@code baselineId} forces the baseline ({@code null}
+	 * or "auto" picks it).
+	 */
 	@Transactional(readOnly = true)
 	public Verdict verdict(String runId, @Nullable String baselineId) {
 		Run run = find(runId);
@@ -102,7 +111,8 @@ public class Verdicts {
 		}
 		Run baseline = find(baselineRunId);
 		CompareSettings compare = CompareSettings.defaults()
-			.withOverrides(Map.of("vary", CompareSettings.VARIES.contains(seriesSettings.vary()) ? seriesSettings.vary() : "engine"));
+			.withOverrides(Map.of("vary",
+					CompareSettings.VARIES.contains(seriesSettings.vary()) ? seriesSettings.vary() : "engine"));
 		Comparison comparison = comparisons.compare(baseline, run, compare);
 		List<Reason> reasons = new ArrayList<>();
 		List<Flag> whole = new ArrayList<>(comparison.flags());
@@ -133,15 +143,16 @@ public class Verdicts {
 				}
 				double[] noise = noise(history, baselineRunId, cell.anchor(), metric.metric());
 				Double spread = noise.length >= NOISE_MIN ? spread(noise) : null;
-				boolean significant = spread != null
-						&& Math.abs(Math.log(ratio)) > TDistribution.of(noise.length - 1).inverseCumulativeProbability(0.975) * spread;
+				boolean significant = spread != null && Math.abs(Math.log(ratio)) > TDistribution.of(noise.length - 1)
+					.inverseCumulativeProbability(0.975) * spread;
 				significantOrUnknown |= significant || spread == null;
-				regressions.add(new Regression(SeriesAnalyser.plain(cell.params().values()), cell.anchor(), metric.metric(),
-						ratio, significant, spread, noise.length));
+				regressions.add(new Regression(SeriesAnalyser.plain(cell.params().values()), cell.anchor(),
+						metric.metric(), ratio, significant, spread, noise.length));
 			}
 		}
 		if (compared == 0) {
-			// Nothing compared is no pass: without a comparable cell × metric, nothing is known of this run.
+			// Nothing compared is no pass: without a comparable cell × metric, nothing is
+			// known of this run.
 			return new Verdict("not-comparable", baselineRunId, List.of(),
 					List.of(new Reason("no-comparable-cell", "no cell × metric of the two runs is comparable")),
 					seriesSettings.alertMagnitude());
@@ -151,8 +162,8 @@ public class Verdicts {
 	}
 
 	/**
-	 * The latest run recorded before this one in the series of its key on the default branch (for a run on the
-	 * default branch: the run before it).
+	 * The latest run recorded before this one in the series of its key on the default
+	 * branch (for a run on the default branch: the run before it).
 	 */
 	private static Optional<String> autoBaseline(Run run, SeriesAnalysis history) {
 		Instant at = run.document().recordedAt() != null ? run.document().recordedAt() : run.uploadedAt();
@@ -160,7 +171,8 @@ public class Verdicts {
 			.comparing((SeriesAnalysis.RunEntry e) -> e.recordedAt() != null ? e.recordedAt() : e.uploadedAt())
 			.thenComparing(SeriesAnalysis.RunEntry::uploadedAt)
 			.thenComparing(SeriesAnalysis.RunEntry::id);
-		SeriesAnalysis.RunEntry self = new SeriesAnalysis.RunEntry(run.id().value(), at, run.uploadedAt(), null, null, 0);
+		SeriesAnalysis.RunEntry self = new SeriesAnalysis.RunEntry(run.id().value(), at, run.uploadedAt(), null, null,
+				0);
 		SeriesAnalysis.RunEntry best = null;
 		for (SeriesAnalysis.RunEntry entry : history.runs()) {
 			if (!entry.id().equals(run.id().value()) && order.compare(entry, self) < 0) {
@@ -170,7 +182,10 @@ public class Verdicts {
 		return Optional.ofNullable(best).map(SeriesAnalysis.RunEntry::id);
 	}
 
-	/** The last 10 non-greyed values of the cell × metric in the baseline's segment, up to the baseline. */
+	/**
+	 * The last 10 non-greyed values of the cell × metric in the baseline's segment, up to
+	 * the baseline.
+	 */
 	private static double[] noise(SeriesAnalysis history, String baselineId, String anchor, String metric) {
 		Map<String, Integer> segmentOf = new LinkedHashMap<>();
 		history.runs().forEach(r -> segmentOf.put(r.id(), r.segment()));
@@ -178,8 +193,12 @@ public class Verdicts {
 		if (segment == null) {
 			return new double[0];
 		}
-		List<SeriesAnalysis.Point> points = history.cells().stream().filter(c -> c.anchor().equals(anchor)).findFirst()
-			.map(c -> c.metrics().getOrDefault(metric, List.of())).orElse(List.of());
+		List<SeriesAnalysis.Point> points = history.cells()
+			.stream()
+			.filter(c -> c.anchor().equals(anchor))
+			.findFirst()
+			.map(c -> c.metrics().getOrDefault(metric, List.of()))
+			.orElse(List.of());
 		List<Double> values = new ArrayList<>();
 		for (SeriesAnalysis.Point point : points) {
 			if (!point.greyed() && segment.equals(segmentOf.get(point.run())) && point.value() > 0) {
@@ -189,8 +208,10 @@ public class Verdicts {
 				break;
 			}
 		}
-		return values.subList(Math.max(0, values.size() - NOISE_POINTS), values.size()).stream()
-			.mapToDouble(Double::doubleValue).toArray();
+		return values.subList(Math.max(0, values.size() - NOISE_POINTS), values.size())
+			.stream()
+			.mapToDouble(Double::doubleValue)
+			.toArray();
 	}
 
 	/** 1.4826 × the median absolute deviation of the logs. */

@@ -41,14 +41,17 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
 
 /**
- * Webhooks for alerts: an admin registers an http(s) URL (a secret: never shown again, never logged), generic JSON or
- * Slack-compatible text. A raised alert writes one delivery per webhook to an outbox in its own transaction; a worker
- * sends due deliveries, each signed ({@code X-Parity-Signature: sha256=<HMAC-SHA256 of the body>}), retries with
- * back-off, and logs every attempt. Every special-purpose address ({@link SpecialAddresses}: private, loopback,
- * link-local, shared, cloud metadata, NAT64, IPv4-mapped, documentation, …) is refused unless configuration allows
- * them; the host is resolved once per registration and per attempt, every address it resolves to is checked, and the
- * attempt connects only to those addresses (no second lookup that a rebinding DNS server could answer otherwise), with
- * no proxy and no redirect followed. A dead webhook never slows or fails an upload: delivery happens apart from it.
+ * Webhooks for alerts: an admin registers an http(s) URL (a secret: never shown again,
+ * never logged), generic JSON or Slack-compatible text. A raised alert writes one
+ * delivery per webhook to an outbox in its own transaction; a worker sends due
+ * deliveries, each signed ({@code X-Parity-Signature: sha256=<HMAC-SHA256 of the body>}),
+ * retries with back-off, and logs every attempt. Every special-purpose address
+ * ({@link SpecialAddresses}: private, loopback, link-local, shared, cloud metadata,
+ * NAT64, IPv4-mapped, documentation, …) is refused unless configuration allows them; the
+ * host is resolved once per registration and per attempt, every address it resolves to is
+ * checked, and the attempt connects only to those addresses (no second lookup that a
+ * rebinding DNS server could answer otherwise), with no proxy and no redirect followed. A
+ * dead webhook never slows or fails an upload: delivery happens apart from it.
  */
 @Service
 public class Webhooks implements Alerts.AlertListener {
@@ -70,7 +73,9 @@ public class Webhooks implements Alerts.AlertListener {
 
 	private final org.springframework.transaction.support.TransactionTemplate transaction;
 
-	/** Looks a host name up: every address it has (the system's resolver, in production). */
+	/**
+	 * Looks a host name up: every address it has (the system's resolver, in production).
+	 */
 	@FunctionalInterface
 	interface Resolver {
 
@@ -84,16 +89,20 @@ public class Webhooks implements Alerts.AlertListener {
 		this(jdbc, allowPrivate, transactions, InetAddress::getAllByName);
 	}
 
-	Webhooks(JdbcClient jdbc, boolean allowPrivate, org.springframework.transaction.PlatformTransactionManager transactions,
-			Resolver resolver) {
+	Webhooks(JdbcClient jdbc, boolean allowPrivate,
+			org.springframework.transaction.PlatformTransactionManager transactions, Resolver resolver) {
 		this.jdbc = jdbc;
 		this.allowPrivate = allowPrivate;
 		this.resolver = resolver;
 		this.transaction = new org.springframework.transaction.support.TransactionTemplate(transactions);
-		this.transaction.setPropagationBehavior(org.springframework.transaction.TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.transaction
+			.setPropagationBehavior(org.springframework.transaction.TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
 
-	/** Writes the confirmation plan into payloads; absent (tests that make a Webhooks of their own), no plan. */
+	/**
+	 * Writes the confirmation plan into payloads; absent (tests that make a Webhooks of
+	 * their own), no plan.
+	 */
 	private @Nullable ObjectProvider<AlertControls> controls;
 
 	@Autowired
@@ -119,7 +128,8 @@ public class Webhooks implements Alerts.AlertListener {
 
 	/**
 	 * Registers a webhook.
-	 * @throws IllegalArgumentException naming what is wrong with the URL or kind (without repeating the URL)
+	 * @throws IllegalArgumentException naming what is wrong with the URL or kind (without
+	 * repeating the URL)
 	 */
 	public Registered register(String url, String kind, String by) {
 		if (!List.of("generic", "slack").contains(kind)) {
@@ -129,7 +139,8 @@ public class Webhooks implements Alerts.AlertListener {
 		byte[] key = new byte[32];
 		random.nextBytes(key);
 		String secret = HexFormat.of().formatHex(key);
-		long id = jdbc.sql("insert into webhook (url, host, kind, signing_secret, created_by) values (?, ?, ?, ?, ?) returning id")
+		long id = jdbc.sql(
+				"insert into webhook (url, host, kind, signing_secret, created_by) values (?, ?, ?, ?, ?) returning id")
 			.params(url, uri.getHost(), kind, secret, by)
 			.query(Long.class)
 			.single();
@@ -138,14 +149,14 @@ public class Webhooks implements Alerts.AlertListener {
 
 	public List<Listed> list() {
 		return jdbc.sql("select id, host, kind, created_at, created_by from webhook order by id")
-			.query((rs, row) -> new Listed(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getTimestamp(4).toInstant(),
-					rs.getString(5)))
+			.query((rs, row) -> new Listed(rs.getLong(1), rs.getString(2), rs.getString(3),
+					rs.getTimestamp(4).toInstant(), rs.getString(5)))
 			.list();
 	}
 
 	/**
-	 * The outbox: one delivery per webhook, in the transaction that raises the alert, with the alert's confirmation
-	 * plan.
+	 * The outbox: one delivery per webhook, in the transaction that raises the alert,
+	 * with the alert's confirmation plan.
 	 */
 	@Override
 	public void raised(Alerts.Alert alert, SeriesAnalysis analysis) {
@@ -164,16 +175,17 @@ public class Webhooks implements Alerts.AlertListener {
 	}
 
 	/**
-	 * The outbox of an alert its reruns reproduced: one {@code alert.confirmed} delivery per webhook, once (a webhook
-	 * that already has one for this alert gets no other).
+	 * The outbox of an alert its reruns reproduced: one {@code alert.confirmed} delivery
+	 * per webhook, once (a webhook that already has one for this alert gets no other).
 	 */
 	void confirmed(Alerts.Alert alert, AlertControls.Plan plan) {
 		List<Map<String, Object>> hooks = jdbc.sql("select id, kind from webhook order by id").query().listOfRows();
 		for (Map<String, Object> hook : hooks) {
 			String payload = payload(alert, plan, (String) hook.get("kind"), "alert.confirmed");
-			jdbc.sql("""
-					insert into webhook_delivery (webhook_id, alert_id, payload, event) values (?, ?, ?, 'alert.confirmed')
-					on conflict (webhook_id, alert_id) where event = 'alert.confirmed' do nothing""")
+			jdbc.sql(
+					"""
+							insert into webhook_delivery (webhook_id, alert_id, payload, event) values (?, ?, ?, 'alert.confirmed')
+							on conflict (webhook_id, alert_id) where event = 'alert.confirmed' do nothing""")
 				.params(hook.get("id"), alert.id(), payload)
 				.update();
 		}
@@ -181,21 +193,26 @@ public class Webhooks implements Alerts.AlertListener {
 
 	private String payload(Alerts.Alert alert, AlertControls.@Nullable Plan plan, String kind, String event) {
 		String series = seriesName(alert.series());
-		String title = jdbc.sql("select title from run where id = ?").param(alert.run()).query(String.class).optional()
+		String title = jdbc.sql("select title from run where id = ?")
+			.param(alert.run())
+			.query(String.class)
+			.optional()
 			.orElse(alert.run());
 		List<String> cells = alert.changes().stream().map(Webhooks::inWords).toList();
 		String text = "Parity alert " + alert.id() + ": " + alert.direction() + " in " + series + " from run “" + title
 				+ "” (" + alert.run() + ") — " + alert.changes().size() + " cell × metric"
-				+ (alert.changes().size() == 1 ? "" : "s") + (cells.isEmpty() ? "" : ": " + cells.get(0)
-						+ (cells.size() > 1 ? " and " + (cells.size() - 1) + " more" : ""))
+				+ (alert.changes().size() == 1 ? "" : "s")
+				+ (cells.isEmpty() ? ""
+						: ": " + cells.get(0) + (cells.size() > 1 ? " and " + (cells.size() - 1) + " more" : ""))
 				+ " (/series/" + alert.series() + "#alert-" + alert.id() + ")";
 		if (event.equals("alert.confirmed") && alert.confirmation() != null) {
 			Alerts.Confirmation confirmation = alert.confirmation();
-			text = "Parity alert " + alert.id() + " confirmed by " + confirmation.reruns() + " reruns: " + confirmation.metric()
-					+ " at " + confirmation.anchor() + (confirmation.ratio() == null ? ""
-							: String.format(Locale.ROOT, " ×%.3f", confirmation.ratio()))
-					+ (confirmation.interval() == null ? "" : String.format(Locale.ROOT, " (95 %% %.3f–%.3f)",
-							confirmation.interval().low(), confirmation.interval().high()))
+			text = "Parity alert " + alert.id() + " confirmed by " + confirmation.reruns() + " reruns: "
+					+ confirmation.metric() + " at " + confirmation.anchor()
+					+ (confirmation.ratio() == null ? "" : String.format(Locale.ROOT, " ×%.3f", confirmation.ratio()))
+					+ (confirmation.interval() == null ? ""
+							: String.format(Locale.ROOT, " (95 %% %.3f–%.3f)", confirmation.interval().low(),
+									confirmation.interval().high()))
 					+ " — " + alert.direction() + " in " + series + " from run “" + title + "” (" + alert.run() + ")"
 					+ " (/series/" + alert.series() + "#alert-" + alert.id() + ")";
 		}
@@ -223,9 +240,15 @@ public class Webhooks implements Alerts.AlertListener {
 			.orElse("series " + seriesId);
 	}
 
-	/** "prompt_tokens 1024, concurrency 8: decode_tps −9.0 % (1,200 → 1,092)": one change in words. */
+	/**
+	 * "prompt_tokens 1024, concurrency 8: decode_tps −9.0 % (1,200 → 1,092)": one change
+	 * in words.
+	 */
 	static String inWords(Alerts.Change change) {
-		String params = change.params().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+		String params = change.params()
+			.entrySet()
+			.stream()
+			.map(e -> e.getKey() + " " + e.getValue())
 			.collect(Collectors.joining(", "));
 		double relative = change.meanBefore() == 0 ? 0 : change.meanAfter() / change.meanBefore() - 1;
 		return (params.isEmpty() ? change.anchor() : params) + ": " + change.metric() + " "
@@ -234,8 +257,9 @@ public class Webhooks implements Alerts.AlertListener {
 	}
 
 	/**
-	 * Sends every delivery due at {@code now} (up to 50); returns how many were attempted. Each is claimed in a
-	 * transaction of its own ({@code FOR UPDATE SKIP LOCKED}) that also records the attempt, so that instances
+	 * Sends every delivery due at {@code now} (up to 50); returns how many were
+	 * attempted. Each is claimed in a transaction of its own
+	 * ({@code FOR UPDATE SKIP LOCKED}) that also records the attempt, so that instances
 	 * sharing the database send each delivery once.
 	 */
 	public int deliverDue(Instant now) {
@@ -251,10 +275,7 @@ public class Webhooks implements Alerts.AlertListener {
 				select d.id, d.payload, d.attempts, w.url, w.signing_secret
 				from webhook_delivery d join webhook w on w.id = d.webhook_id
 				where d.status = 'pending' and d.next_attempt_at <= ? order by d.next_attempt_at, d.id
-				limit 1 for update of d skip locked""")
-			.param(java.sql.Timestamp.from(now))
-			.query()
-			.listOfRows();
+				limit 1 for update of d skip locked""").param(java.sql.Timestamp.from(now)).query().listOfRows();
 		for (Map<String, Object> delivery : due) {
 			attempt(((Number) delivery.get("id")).longValue(), (String) delivery.get("payload"),
 					((Number) delivery.get("attempts")).intValue(), (String) delivery.get("url"),
@@ -296,10 +317,14 @@ public class Webhooks implements Alerts.AlertListener {
 			.update();
 		int made = attempts + 1;
 		if (error == null) {
-			jdbc.sql("update webhook_delivery set status = 'delivered', attempts = ? where id = ?").params(made, id).update();
+			jdbc.sql("update webhook_delivery set status = 'delivered', attempts = ? where id = ?")
+				.params(made, id)
+				.update();
 		}
 		else if (made >= MAX_ATTEMPTS) {
-			jdbc.sql("update webhook_delivery set status = 'failed', attempts = ? where id = ?").params(made, id).update();
+			jdbc.sql("update webhook_delivery set status = 'failed', attempts = ? where id = ?")
+				.params(made, id)
+				.update();
 			io.micrometer.core.instrument.Metrics.counter("parity.webhook.deliveries.failed").increment(); // system/OperationsMetrics
 		}
 		else {
@@ -312,9 +337,10 @@ public class Webhooks implements Alerts.AlertListener {
 	}
 
 	/**
-	 * Posts the payload to the checked target, connecting only to the addresses that were checked: the client's
-	 * resolver answers them and nothing else, so the host is not looked up again. TLS still verifies the certificate
-	 * against the host name. No proxy, no redirect, no retry.
+	 * Posts the payload to the checked target, connecting only to the addresses that were
+	 * checked: the client's resolver answers them and nothing else, so the host is not
+	 * looked up again. TLS still verifies the certificate against the host name. No
+	 * proxy, no redirect, no retry.
 	 */
 	static int send(Target target, String payload, String secret) throws java.io.IOException {
 		DnsResolver pinned = new DnsResolver() {
@@ -329,13 +355,20 @@ public class Webhooks implements Alerts.AlertListener {
 				return host;
 			}
 		};
-		ConnectionConfig connections = ConnectionConfig.custom().setConnectTimeout(Timeout.ofSeconds(5))
-			.setSocketTimeout(Timeout.ofSeconds(10)).build();
+		ConnectionConfig connections = ConnectionConfig.custom()
+			.setConnectTimeout(Timeout.ofSeconds(5))
+			.setSocketTimeout(Timeout.ofSeconds(10))
+			.build();
 		try (CloseableHttpClient client = HttpClients.custom()
-			.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create().setDnsResolver(pinned)
-				.setDefaultConnectionConfig(connections).build())
+			.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+				.setDnsResolver(pinned)
+				.setDefaultConnectionConfig(connections)
+				.build())
 			.setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.ofSeconds(10)).build())
-			.disableRedirectHandling().disableAutomaticRetries().disableCookieManagement().disableAuthCaching()
+			.disableRedirectHandling()
+			.disableAutomaticRetries()
+			.disableCookieManagement()
+			.disableAuthCaching()
 			.build()) {
 			HttpPost post = new HttpPost(target.uri());
 			post.setHeader("X-Parity-Signature", "sha256=" + sign(secret, payload));
@@ -351,14 +384,19 @@ public class Webhooks implements Alerts.AlertListener {
 	public List<Delivery> deliveries(@Nullable String alertId) {
 		String where = alertId == null ? "" : " where alert_id = ?";
 		List<Object> params = alertId == null ? List.of() : List.of(alertId);
-		List<Map<String, Object>> rows = jdbc.sql("select id, webhook_id, alert_id, status, attempts, next_attempt_at from webhook_delivery"
-				+ where + " order by id desc limit 200").params(params).query().listOfRows();
+		List<Map<String, Object>> rows = jdbc
+			.sql("select id, webhook_id, alert_id, status, attempts, next_attempt_at from webhook_delivery" + where
+					+ " order by id desc limit 200")
+			.params(params)
+			.query()
+			.listOfRows();
 		return rows.stream().map(row -> {
 			long id = ((Number) row.get("id")).longValue();
-			List<Attempt> attempts = jdbc.sql("select attempted_at, http_status, error, duration_ms from webhook_attempt where delivery_id = ? order by id")
+			List<Attempt> attempts = jdbc.sql(
+					"select attempted_at, http_status, error, duration_ms from webhook_attempt where delivery_id = ? order by id")
 				.param(id)
-				.query((rs, n) -> new Attempt(rs.getTimestamp(1).toInstant(), (Integer) rs.getObject(2), rs.getString(3),
-						rs.getLong(4)))
+				.query((rs, n) -> new Attempt(rs.getTimestamp(1).toInstant(), (Integer) rs.getObject(2),
+						rs.getString(3), rs.getLong(4)))
 				.list();
 			return new Delivery(id, ((Number) row.get("webhook_id")).longValue(), (String) row.get("alert_id"),
 					(String) row.get("status"), ((Number) row.get("attempts")).intValue(),
@@ -378,13 +416,16 @@ public class Webhooks implements Alerts.AlertListener {
 		}
 	}
 
-	/** A webhook's URL and the addresses its host resolved to when it was checked: the only ones it connects to. */
+	/**
+	 * A webhook's URL and the addresses its host resolved to when it was checked: the
+	 * only ones it connects to.
+	 */
 	record Target(URI uri, InetAddress[] addresses) {
 	}
 
 	/**
-	 * An http(s) URL to a public address (or any, where configuration allows private ones), with the addresses its
-	 * host resolves to now, each of them checked.
+	 * An http(s) URL to a public address (or any, where configuration allows private
+	 * ones), with the addresses its host resolves to now, each of them checked.
 	 */
 	Target check(String url) {
 		URI uri;
@@ -412,7 +453,8 @@ public class Webhooks implements Alerts.AlertListener {
 			for (InetAddress address : addresses) {
 				String range = SpecialAddresses.rangeOf(address);
 				if (range == null && uri.getHost().startsWith("[") && address instanceof Inet4Address) {
-					// Java reads an IPv6 literal ::ffff:a.b.c.d as the IPv4 address it maps.
+					// Java reads an IPv6 literal ::ffff:a.b.c.d as the IPv4 address it
+					// maps.
 					range = "IPv4-mapped (::ffff:0:0/96)";
 				}
 				if (range != null) {

@@ -1,8 +1,9 @@
 /**
- * History: the series of runs that share a key, their segments (broken by anything but the varied dimension), greyed
- * points with their reasons, change points found by E-Divisive as Apache Otava computes them, and alerts.
+ * History: the series of runs that share a key, their segments (broken by anything but
+ * the varied dimension), greyed points with their reasons, change points found by
+ * E-Divisive as Apache Otava computes them, and alerts.
  */
-@ApplicationModule(allowedDependencies = {"run", "compare", "comparisons", "caveat", "audit", "ingest", "stats"})
+@ApplicationModule(allowedDependencies = { "run", "compare", "comparisons", "caveat", "audit", "ingest", "stats" })
 @NullMarked
 package dev.parity.history;
 

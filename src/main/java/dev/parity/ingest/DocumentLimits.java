@@ -22,8 +22,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxSamples per-request samples per run, all cells together
  * @param maxJsonDepth nesting depth of a JSON document
  * @param maxStringLength characters in any one JSON string
- * @param maxJsonNodes JSON values read into memory at once: in a harness upload, all its files together; in a run
- * document, its cells one at a time and the rest; unset, eight per sample of {@code maxSamples}
+ * @param maxJsonNodes JSON values read into memory at once: in a harness upload, all its
+ * files together; in a run document, its cells one at a time and the rest; unset, eight
+ * per sample of {@code maxSamples}
  * @param maxJsonArrayLength values in any one JSON array; unset, {@code maxSamples}
  */
 @ConfigurationProperties("parity.limits")
@@ -48,7 +49,10 @@ public record DocumentLimits(int maxCells, int maxSamples, int maxJsonDepth, int
 		return new JsonLimits(maxJsonNodes, maxJsonArrayLength, maxJsonDepth);
 	}
 
-	/** A strict reader within these limits: a duplicate key or trailing garbage is an error too. */
+	/**
+	 * A strict reader within these limits: a duplicate key or trailing garbage is an
+	 * error too.
+	 */
 	JsonMapper mapper() {
 		JsonFactory factory = JsonFactory.builder()
 			.streamReadConstraints(StreamReadConstraints.builder()

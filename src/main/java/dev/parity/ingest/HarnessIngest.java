@@ -36,9 +36,10 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Turns what a harness wrote (plus the provenance it never recorded) into a run: detect the format
- * from the content, read the files, lay the uploader's provenance over what the files state, validate
- * the result like any run document, and either preview it or store it with the files kept verbatim.
+ * Turns what a harness wrote (plus the provenance it never recorded) into a run: detect
+ * the format from the content, read the files, lay the uploader's provenance over what
+ * the files state, validate the result like any run document, and either preview it or
+ * store it with the files kept verbatim.
  */
 @Service
 public class HarnessIngest {
@@ -73,14 +74,19 @@ public class HarnessIngest {
 	 * What an upload was understood as, before anything is stored.
 	 *
 	 * @param detection what the content looks like
-	 * @param format the format read ({@code null} when detection was not certain and none was picked)
+	 * @param format the format read ({@code null} when detection was not certain and none
+	 * was picked)
 	 * @param notes what the importer chose or could not know
 	 * @param countReadings competing request counts of a cell, with the chosen one
-	 * @param fileProvenance the provenance the files themselves state (to pre-fill the form)
-	 * @param document the merged run document ({@code null} when the files could not be read)
-	 * @param problems what is wrong with the merged document (empty when it can be stored)
+	 * @param fileProvenance the provenance the files themselves state (to pre-fill the
+	 * form)
+	 * @param document the merged run document ({@code null} when the files could not be
+	 * read)
+	 * @param problems what is wrong with the merged document (empty when it can be
+	 * stored)
 	 * @param run the document as read, when valid
-	 * @param saved the saved format read (then {@code format} is {@code null}), picked or detected
+	 * @param saved the saved format read (then {@code format} is {@code null}), picked or
+	 * detected
 	 */
 	public record Preview(Detection detection, @Nullable HarnessFormat format, List<String> notes,
 			List<CountReading> countReadings, @Nullable ObjectNode fileProvenance, @Nullable ObjectNode document,
@@ -92,7 +98,10 @@ public class HarnessIngest {
 			this(detection, format, notes, countReadings, fileProvenance, document, problems, run, null);
 		}
 
-		/** The id of the format read: a built-in one's ({@code vllm}) or a saved one's ({@code lab-bench@2}). */
+		/**
+		 * The id of the format read: a built-in one's ({@code vllm}) or a saved one's
+		 * ({@code lab-bench@2}).
+		 */
 		public @Nullable String formatId() {
 			return saved != null ? saved.id() : format != null ? format.id() : null;
 		}
@@ -104,9 +113,9 @@ public class HarnessIngest {
 
 	/**
 	 * Reads and checks an upload without storing anything.
-	 *
 	 * @param format the format the user picked, or {@code null} to detect it
-	 * @param provenance the uploader's provenance in the run-document shape (no cells); may be empty
+	 * @param provenance the uploader's provenance in the run-document shape (no cells);
+	 * may be empty
 	 */
 	public Preview preview(List<InputFile> files, @Nullable HarnessFormat format, ObjectNode provenance,
 			@Nullable TableMapping mapping) {
@@ -114,9 +123,10 @@ public class HarnessIngest {
 	}
 
 	/**
-	 * Reads and checks an upload without storing anything, with a built-in or a saved format (or neither, to detect).
-	 *
-	 * @param saved the saved format the user picked (with {@code format} {@code null}), or {@code null}
+	 * Reads and checks an upload without storing anything, with a built-in or a saved
+	 * format (or neither, to detect).
+	 * @param saved the saved format the user picked (with {@code format} {@code null}),
+	 * or {@code null}
 	 */
 	public Preview preview(List<InputFile> files, @Nullable HarnessFormat format, @Nullable SavedFormat saved,
 			ObjectNode provenance, @Nullable TableMapping mapping) {
@@ -128,17 +138,18 @@ public class HarnessIngest {
 			expanded = UploadedFiles.expand(files, limits.jsonLimits());
 		}
 		catch (ImportRejected rejected) {
-			return new Preview(new Detection(null, List.of(), rejected.getMessage()), format, List.of(), List.of(), null, null,
-					List.of(new Problem("files", rejected.getMessage())), null);
+			return new Preview(new Detection(null, List.of(), rejected.getMessage()), format, List.of(), List.of(),
+					null, null, List.of(new Problem("files", rejected.getMessage())), null);
 		}
 		return preview(expanded, format, saved, provenance, mapping);
 	}
 
 	/**
-	 * Reads and checks an upload, its zips expanded already (once per request), without storing anything.
-	 *
+	 * Reads and checks an upload, its zips expanded already (once per request), without
+	 * storing anything.
 	 * @param format the format the user picked, or {@code null} to detect it
-	 * @param provenance the uploader's provenance in the run-document shape (no cells); may be empty
+	 * @param provenance the uploader's provenance in the run-document shape (no cells);
+	 * may be empty
 	 */
 	public Preview preview(UploadedFiles files, @Nullable HarnessFormat format, ObjectNode provenance,
 			@Nullable TableMapping mapping) {
@@ -146,8 +157,9 @@ public class HarnessIngest {
 	}
 
 	/**
-	 * Reads and checks an upload, its zips expanded already, with a built-in or a saved format (or neither, to
-	 * detect: saved formats are asked only when no built-in format could read the files).
+	 * Reads and checks an upload, its zips expanded already, with a built-in or a saved
+	 * format (or neither, to detect: saved formats are asked only when no built-in format
+	 * could read the files).
 	 */
 	public Preview preview(UploadedFiles files, @Nullable HarnessFormat format, @Nullable SavedFormat saved,
 			ObjectNode provenance, @Nullable TableMapping mapping) {
@@ -165,12 +177,13 @@ public class HarnessIngest {
 		HarnessFormat chosen = format != null || saved != null ? format : detection.format();
 		List<Problem> problems = new ArrayList<>();
 		if (chosen == null && saved == null && detection.candidates().isEmpty()) {
-			// A file of a known harness is never read by a saved format unasked: only files nothing built in reads.
+			// A file of a known harness is never read by a saved format unasked: only
+			// files nothing built in reads.
 			List<SavedFormat> found = savedFormats.detect(files.files(), limits.jsonLimits());
 			if (found.size() == 1) {
 				saved = found.get(0);
-				detection = new Detection(null, List.of(), "saved format " + saved.id() + ": every path its detect lists"
-						+ " is in the files");
+				detection = new Detection(null, List.of(),
+						"saved format " + saved.id() + ": every path its detect lists" + " is in the files");
 			}
 			else if (found.size() > 1) {
 				problems.add(new Problem("format", "the files fit more than one saved format, pick one of "
@@ -201,8 +214,8 @@ public class HarnessIngest {
 		}
 		if (chosen == null) {
 			problems.add(new Problem("format", "could not tell the format for certain: " + detection.explanation()
-					+ (detection.candidates().isEmpty() ? "" : "; pick one of " + detection.candidates().stream()
-						.map(HarnessFormat::id).toList())));
+					+ (detection.candidates().isEmpty() ? ""
+							: "; pick one of " + detection.candidates().stream().map(HarnessFormat::id).toList())));
 			return new Preview(detection, null, List.of(), List.of(), null, null, problems, null);
 		}
 		HarnessImport imported;
@@ -235,9 +248,9 @@ public class HarnessIngest {
 	}
 
 	/**
-	 * Stores an upload in one transaction, with its files verbatim. The same files with the same
-	 * provenance give the run stored before; corrected provenance makes a new run.
-	 *
+	 * Stores an upload in one transaction, with its files verbatim. The same files with
+	 * the same provenance give the run stored before; corrected provenance makes a new
+	 * run.
 	 * @throws RunFileRejected with every problem, when it cannot be stored
 	 */
 	@Transactional
@@ -247,9 +260,9 @@ public class HarnessIngest {
 	}
 
 	/**
-	 * Stores an upload read with a built-in or a saved format (or neither, to detect). A run read with a saved format
-	 * keeps that version's mapping beside its files: the run records the version that read it.
-	 *
+	 * Stores an upload read with a built-in or a saved format (or neither, to detect). A
+	 * run read with a saved format keeps that version's mapping beside its files: the run
+	 * records the version that read it.
 	 * @throws RunFileRejected with every problem, when it cannot be stored
 	 */
 	@Transactional
@@ -282,8 +295,8 @@ public class HarnessIngest {
 		if (preview.saved() != null) {
 			SavedFormat read = preview.saved();
 			byte[] source = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(read.source());
-			kept.add(new UploadedFile("parity-format-" + read.name() + "@" + read.version() + ".json", "application/json",
-					source));
+			kept.add(new UploadedFile("parity-format-" + read.name() + "@" + read.version() + ".json",
+					"application/json", source));
 			identity.append(json.writeValueAsString(read.source())).append('\n');
 		}
 		byte[] generated = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(preview.document());
@@ -291,12 +304,15 @@ public class HarnessIngest {
 		Stored stored = runs.store(new RunWriter.NewRun(preview.run(), preview.document(),
 				Sha256.hex(identity.toString().getBytes(StandardCharsets.UTF_8)), kept, uploadedBy));
 		counters.stored("import", stored.created());
-		audit.done("import-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ")
-				+ preview.formatId() + ": " + names(files));
+		audit.done("import-run", stored.id().value(),
+				(stored.created() ? "stored " : "already stored; ") + preview.formatId() + ": " + names(files));
 		return stored;
 	}
 
-	/** The document the files make, with the uploader's provenance laid over what the files state. */
+	/**
+	 * The document the files make, with the uploader's provenance laid over what the
+	 * files state.
+	 */
 	ObjectNode merge(ObjectNode cellsDocument, ObjectNode provenance) {
 		ObjectNode document = cellsDocument.deepCopy();
 		document.put("format", RunDocumentReader.FORMAT);
@@ -318,7 +334,8 @@ public class HarnessIngest {
 				document.set(name, value);
 			}
 		});
-		// A harness run is ours unless said otherwise; a workload nobody declared is an empty declaration.
+		// A harness run is ours unless said otherwise; a workload nobody declared is an
+		// empty declaration.
 		if (!document.has("role")) {
 			document.put("role", "measured");
 		}
@@ -351,9 +368,10 @@ public class HarnessIngest {
 		List<Problem> problems = new ArrayList<>();
 		for (String name : provenance.propertyNames()) {
 			if (!PROVENANCE_FIELDS.contains(name) && !name.equals("format")) {
-				problems.add(new Problem("provenance." + name, name.equals("cells")
-						? "the cells come from the files, not from the provenance"
-						: "unknown field \"" + name + "\" (allowed: " + String.join(", ", PROVENANCE_FIELDS.stream().sorted().toList()) + ")"));
+				problems.add(new Problem("provenance." + name,
+						name.equals("cells") ? "the cells come from the files, not from the provenance"
+								: "unknown field \"" + name + "\" (allowed: "
+										+ String.join(", ", PROVENANCE_FIELDS.stream().sorted().toList()) + ")"));
 			}
 		}
 		return problems;

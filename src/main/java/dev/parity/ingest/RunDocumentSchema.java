@@ -23,18 +23,22 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The structure of a {@code benchmark-run/1} document: its published JSON Schema ({@value #RESOURCE}, served at
- * {@code /schema/benchmark-run-1.json}), the one place where fields, types, required fields, ranges and patterns are
- * written down. A document is checked against it whole, or as its header (all but the cells) and then one cell at a
- * time against the schema's cell ({@code #/$defs/cell}), so that a large document is never held whole. Each
- * violation becomes a {@link Problem} at the JSON path of the value it concerns, in words.
+ * The structure of a {@code benchmark-run/1} document: its published JSON Schema
+ * ({@value #RESOURCE}, served at {@code /schema/benchmark-run-1.json}), the one place
+ * where fields, types, required fields, ranges and patterns are written down. A document
+ * is checked against it whole, or as its header (all but the cells) and then one cell at
+ * a time against the schema's cell ({@code #/$defs/cell}), so that a large document is
+ * never held whole. Each violation becomes a {@link Problem} at the JSON path of the
+ * value it concerns, in words.
  */
 final class RunDocumentSchema {
 
 	/** Where the schema is on the class path (packaged from {@code frontend/schema/}). */
 	static final String RESOURCE = "static/schema/benchmark-run-1.json";
 
-	/** The schema is published under a relative {@code $id}; it is read as if from here. */
+	/**
+	 * The schema is published under a relative {@code $id}; it is read as if from here.
+	 */
 	private static final String BASE = "https://parity.invalid/schema/benchmark-run-1.json";
 
 	private static final String COMMIT_PATTERN = "^[0-9a-fA-F]{40}$";
@@ -51,7 +55,10 @@ final class RunDocumentSchema {
 
 	private final Schema cell;
 
-	/** Which parts of the schema can hold a whole number (by identity: the schema's nodes never change). */
+	/**
+	 * Which parts of the schema can hold a whole number (by identity: the schema's nodes
+	 * never change).
+	 */
 	private final java.util.Map<JsonNode, Boolean> wholeNumberSchemas = java.util.Collections
 		.synchronizedMap(new java.util.IdentityHashMap<>());
 
@@ -82,10 +89,11 @@ final class RunDocumentSchema {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		// Formats (date-time) are annotations here: recorded_at is checked in Java, with a message that says how.
+		// Formats (date-time) are annotations here: recorded_at is checked in Java, with
+		// a message that says how.
 		SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-				builder -> builder.schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(false)
-					.build()));
+				builder -> builder
+					.schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(false).build()));
 		// The cell alone: the same definitions, entered at the cell.
 		ObjectNode cellRoot = JsonMapper.builder().build().createObjectNode();
 		cellRoot.set("$schema", root.get("$schema"));
@@ -96,14 +104,16 @@ final class RunDocumentSchema {
 	}
 
 	/**
-	 * The structural problems of a whole document, or of its header when its cells were an array checked one by one
-	 * through {@link #cell} (then the header has no {@code cells}, and that is not a problem here).
+	 * The structural problems of a whole document, or of its header when its cells were
+	 * an array checked one by one through {@link #cell} (then the header has no
+	 * {@code cells}, and that is not a problem here).
 	 */
 	List<Problem> document(JsonNode document, boolean cellsApart) {
 		List<Problem> problems = problems(this.document.validate(document, RunDocumentSchema::plain), root, "$");
 		wholeNumbers(document, root, "$", problems);
 		if (cellsApart) {
-			problems.removeIf(problem -> problem.path().equals("$.cells") && problem.message().startsWith("is required"));
+			problems
+				.removeIf(problem -> problem.path().equals("$.cells") && problem.message().startsWith("is required"));
 		}
 		return problems;
 	}
@@ -116,16 +126,18 @@ final class RunDocumentSchema {
 	}
 
 	/**
-	 * Whole numbers written with a fraction or an exponent ({@code 2.0}, {@code 1e3}) where the schema says
-	 * {@code integer}: JSON Schema counts them whole, but they would be stored and shown as written, so they are
-	 * refused as they always were. The walk follows the schema and enters only what can hold such a field (never the
+	 * Whole numbers written with a fraction or an exponent ({@code 2.0}, {@code 1e3})
+	 * where the schema says {@code integer}: JSON Schema counts them whole, but they
+	 * would be stored and shown as written, so they are refused as they always were. The
+	 * walk follows the schema and enters only what can hold such a field (never the
 	 * samples, which are most of a document).
 	 */
 	private void wholeNumbers(JsonNode instance, JsonNode schema, String path, List<Problem> problems) {
 		JsonNode resolved = resolve(schema);
 		if (instance.isFloatingPointNumber() && allows(resolved, "integer")) {
 			if (problems.stream().noneMatch(problem -> problem.path().equals(path))) {
-				problems.add(new Problem(path, "must be a whole number, not " + RunDocumentValidator.describe(instance)));
+				problems
+					.add(new Problem(path, "must be a whole number, not " + RunDocumentValidator.describe(instance)));
 			}
 		}
 		else if (instance.isObject()) {
@@ -160,7 +172,8 @@ final class RunDocumentSchema {
 					}
 				}
 			}
-			return resolved.path("additionalProperties").isObject() && holdsWholeNumbers(resolved.get("additionalProperties"))
+			return resolved.path("additionalProperties").isObject()
+					&& holdsWholeNumbers(resolved.get("additionalProperties"))
 					|| resolved.path("items").isObject() && holdsWholeNumbers(resolved.get("items"));
 		});
 	}
@@ -172,15 +185,21 @@ final class RunDocumentSchema {
 
 	private static boolean allows(JsonNode schema, String type) {
 		JsonNode types = schema.path("type");
-		return types.isArray() ? types.valueStream().anyMatch(t -> t.asString().equals(type)) : types.asString("").equals(type);
+		return types.isArray() ? types.valueStream().anyMatch(t -> t.asString().equals(type))
+				: types.asString("").equals(type);
 	}
 
-	/** Validation only: no annotations are collected (nothing here reads them, and a cell may hold many samples). */
+	/**
+	 * Validation only: no annotations are collected (nothing here reads them, and a cell
+	 * may hold many samples).
+	 */
 	private static void plain(ExecutionContext context) {
 		context.executionConfig(config -> config.annotationCollectionEnabled(false));
 	}
 
-	/** One problem per path (the first the schema reports there), in the schema's order. */
+	/**
+	 * One problem per path (the first the schema reports there), in the schema's order.
+	 */
 	private static List<Problem> problems(List<Error> errors, JsonNode schema, String root) {
 		List<Problem> problems = new ArrayList<>();
 		Set<String> paths = new HashSet<>();
@@ -204,11 +223,12 @@ final class RunDocumentSchema {
 			case "required" -> new Problem(path + RunDocumentValidator.key(String.valueOf(property)), "is required");
 			case "additionalProperties" -> new Problem(path + RunDocumentValidator.key(String.valueOf(property)),
 					unknownField(String.valueOf(property), parent, pointer));
-			case "type" -> new Problem(path, (path.equals("$") ? "a run document is " + types(keyword)
-					: "must be " + types(keyword)) + ", not " + RunDocumentValidator.describe(value));
-			case "const" -> new Problem(path, path.equals("$.format")
-					? "unknown format " + value + "; this server reads " + keyword
-					: "must be " + keyword + ", not " + shown(value));
+			case "type" -> new Problem(path,
+					(path.equals("$") ? "a run document is " + types(keyword) : "must be " + types(keyword)) + ", not "
+							+ RunDocumentValidator.describe(value));
+			case "const" ->
+				new Problem(path, path.equals("$.format") ? "unknown format " + value + "; this server reads " + keyword
+						: "must be " + keyword + ", not " + shown(value));
 			case "enum" -> new Problem(path, "must be " + alternatives(keyword) + ", not " + shown(value));
 			case "minimum" -> new Problem(path, "must be at least " + bound(keyword) + ", not " + value);
 			case "maximum" -> new Problem(path, "must be at most " + bound(keyword) + ", not " + value);
@@ -225,17 +245,23 @@ final class RunDocumentSchema {
 		};
 	}
 
-	/** A field name over the length the schema allows ({@code propertyNames}), at the path of that field. */
+	/**
+	 * A field name over the length the schema allows ({@code propertyNames}), at the path
+	 * of that field.
+	 */
 	private static Problem propertyName(String path, String name, JsonNode propertyNames) {
 		int length = name.codePointCount(0, name.length());
 		JsonNode bound = propertyNames.isNumber() ? propertyNames : propertyNames.path("maxLength");
-		String shown = name.length() > 60 ? name.substring(0, Character.isHighSurrogate(name.charAt(56)) ? 56 : 57) + "…"
-				: name;
-		return new Problem(path + RunDocumentValidator.key(shown), "the name is " + length + " characters; at most "
-				+ bound);
+		String shown = name.length() > 60
+				? name.substring(0, Character.isHighSurrogate(name.charAt(56)) ? 56 : 57) + "…" : name;
+		return new Problem(path + RunDocumentValidator.key(shown),
+				"the name is " + length + " characters; at most " + bound);
 	}
 
-	/** A bound as written for people: {@code 0.0} (as the schema writes a whole-number bound) is 0. */
+	/**
+	 * A bound as written for people: {@code 0.0} (as the schema writes a whole-number
+	 * bound) is 0.
+	 */
 	private static String bound(JsonNode bound) {
 		double value = bound.doubleValue();
 		return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : bound.toString();
@@ -256,11 +282,14 @@ final class RunDocumentSchema {
 					+ "\": use median, mean, std, min, max or a percentile p1 … p99";
 		}
 		List<String> allowed = new ArrayList<>(schema.path("properties").propertyNames());
-		return "unknown field \"" + RunDocumentValidator.printable(name) + "\" (allowed here: " + String.join(", ", allowed)
-				+ ")";
+		return "unknown field \"" + RunDocumentValidator.printable(name) + "\" (allowed here: "
+				+ String.join(", ", allowed) + ")";
 	}
 
-	/** The JSON types a schema allows, in words: {@code ["integer", "null"]} is "a whole number". */
+	/**
+	 * The JSON types a schema allows, in words: {@code ["integer", "null"]} is "a whole
+	 * number".
+	 */
 	private static String types(JsonNode type) {
 		List<String> words = new ArrayList<>();
 		List<JsonNode> types = type.isArray() ? type.valueStream().toList() : List.of(type);
@@ -273,7 +302,8 @@ final class RunDocumentSchema {
 				case "array" -> words.add("an array");
 				case "boolean" -> words.add("true or false");
 				default -> {
-					// null is allowed wherever it is listed, but a value of the wrong type is not null anyway.
+					// null is allowed wherever it is listed, but a value of the wrong
+					// type is not null anyway.
 				}
 			}
 		}
@@ -314,12 +344,16 @@ final class RunDocumentSchema {
 		StringBuilder path = new StringBuilder(root);
 		for (int i = 0; i < location.getNameCount(); i++) {
 			Object element = location.getElement(i);
-			path.append(element instanceof Integer index ? "[" + index + "]" : RunDocumentValidator.key(String.valueOf(element)));
+			path.append(element instanceof Integer index ? "[" + index + "]"
+					: RunDocumentValidator.key(String.valueOf(element)));
 		}
 		return path.toString();
 	}
 
-	/** The JSON pointer into the schema of the keyword that failed, e.g. {@code /$defs/cell/properties/order/type}. */
+	/**
+	 * The JSON pointer into the schema of the keyword that failed, e.g.
+	 * {@code /$defs/cell/properties/order/type}.
+	 */
 	private static String pointer(SchemaLocation location) {
 		String text = location.toString();
 		int hash = text.indexOf('#');

@@ -23,23 +23,30 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Checks a {@code benchmark-run/1} document and reports every problem at once, each with its JSON path. The
- * structure (fields, types, required fields, ranges, patterns; unknown fields refused outside the free-form maps, so
- * that a typo does not pass silently) is the published JSON Schema's ({@link RunDocumentSchema}); what a schema
- * cannot say is checked here: params unique within the run, metrics in the catalogue or declared, a reference run's
- * source, a recorded time that is an instant, and values that can be stored as written (finite numbers, text without
- * NUL characters or unpaired surrogates).
+ * Checks a {@code benchmark-run/1} document and reports every problem at once, each with
+ * its JSON path. The structure (fields, types, required fields, ranges, patterns; unknown
+ * fields refused outside the free-form maps, so that a typo does not pass silently) is
+ * the published JSON Schema's ({@link RunDocumentSchema}); what a schema cannot say is
+ * checked here: params unique within the run, metrics in the catalogue or declared, a
+ * reference run's source, a recorded time that is an instant, and values that can be
+ * stored as written (finite numbers, text without NUL characters or unpaired surrogates).
  */
 public final class RunDocumentValidator {
 
 	private static final Set<String> SAMPLE_FIELDS = Set.of("status", "output_tokens", "reasoning_tokens");
 
-	/** A field name written {@code .name} in a path; any other is written {@code ['name']}. */
+	/**
+	 * A field name written {@code .name} in a path; any other is written
+	 * {@code ['name']}.
+	 */
 	private static final Pattern SIMPLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
 	private final List<Problem> problems = new ArrayList<>();
 
-	/** The paths at which a value cannot be stored: what the schema says of the same value adds nothing. */
+	/**
+	 * The paths at which a value cannot be stored: what the schema says of the same value
+	 * adds nothing.
+	 */
 	private final Set<String> unstorable = new HashSet<>();
 
 	private RunDocumentValidator() {
@@ -50,7 +57,8 @@ public final class RunDocumentValidator {
 		if (!document.isObject() || !document.path("cells").isArray()) {
 			return new Streaming().problems(document, false);
 		}
-		// The same checks, in the same order, as a document whose cells are read one at a time.
+		// The same checks, in the same order, as a document whose cells are read one at a
+		// time.
 		Streaming streaming = new Streaming();
 		ObjectNode header = JsonNodeFactory.instance.objectNode();
 		document.forEachEntry((name, value) -> {
@@ -66,8 +74,9 @@ public final class RunDocumentValidator {
 	}
 
 	/**
-	 * Validates a document whose cells are read one at a time, so that a large document is never held whole: each
-	 * cell is checked against the schema's cell as it comes, and the rest of the document at the end.
+	 * Validates a document whose cells are read one at a time, so that a large document
+	 * is never held whole: each cell is checked against the schema's cell as it comes,
+	 * and the rest of the document at the end.
 	 */
 	public static final class Streaming {
 
@@ -77,23 +86,30 @@ public final class RunDocumentValidator {
 
 		private int count;
 
-		/** The metrics a cell may report, given the document's metric definitions (which may be {@code null}). */
+		/**
+		 * The metrics a cell may report, given the document's metric definitions (which
+		 * may be {@code null}).
+		 */
 		public static Predicate<String> knownMetrics(@Nullable JsonNode definitions) {
 			Set<String> declared = new RunDocumentValidator().metricDefinitions(definitions);
 			MetricCatalogue catalogue = MetricCatalogue.defaults();
 			return metric -> catalogue.knows(metric) || declared.contains(metric);
 		}
 
-		/** Checks the next cell of {@code $.cells}; returns whether the document is still without problems. */
+		/**
+		 * Checks the next cell of {@code $.cells}; returns whether the document is still
+		 * without problems.
+		 */
 		public boolean cell(JsonNode cell, Predicate<String> knownMetric) {
 			cells.cell(count++, cell, seenParams, knownMetric);
 			return cells.problems.isEmpty();
 		}
 
 		/**
-		 * Every problem of the document: {@code header} is the document without its {@code cells} when they were an
-		 * array read through {@link #cell}, or the whole document when they were not. The document's own problems
-		 * come first, then those of its cells in order.
+		 * Every problem of the document: {@code header} is the document without its
+		 * {@code cells} when they were an array read through {@link #cell}, or the whole
+		 * document when they were not. The document's own problems come first, then those
+		 * of its cells in order.
 		 */
 		public List<Problem> problems(JsonNode header, boolean cellsStreamed) {
 			if (!cellsStreamed && header.isObject() && header.path("cells").isArray()) {
@@ -117,8 +133,8 @@ public final class RunDocumentValidator {
 	}
 
 	/**
-	 * The document's own checks (its cells are checked apart, or are not an array): what cannot be stored, the
-	 * schema, then what the schema cannot say.
+	 * The document's own checks (its cells are checked apart, or are not an array): what
+	 * cannot be stored, the schema, then what the schema cannot say.
 	 */
 	private void document(JsonNode document, boolean cellsApart) {
 		storable(document, "$");
@@ -134,7 +150,8 @@ public final class RunDocumentValidator {
 			try {
 				int year = OffsetDateTime.parse(text).atZoneSameInstant(ZoneOffset.UTC).getYear();
 				if (year < 1 || year > 9999) {
-					problem("$.recorded_at", "must be an instant in the years 1 to 9999, not \"" + printable(text) + "\"");
+					problem("$.recorded_at",
+							"must be an instant in the years 1 to 9999, not \"" + printable(text) + "\"");
 				}
 			}
 			catch (DateTimeParseException ex) {
@@ -154,8 +171,8 @@ public final class RunDocumentValidator {
 			return;
 		}
 		JsonNode params = cell.get("params");
-		if (params != null && params.isObject() && params.valueStream()
-			.allMatch(value -> value.isString() || value.isNumber() && finite(value))) {
+		if (params != null && params.isObject()
+				&& params.valueStream().allMatch(value -> value.isString() || value.isNumber() && finite(value))) {
 			Params key = RunDocumentReader.params(params);
 			Integer first = seenParams.putIfAbsent(key, i);
 			if (first != null) {
@@ -178,7 +195,8 @@ public final class RunDocumentValidator {
 				if (!sample.isObject()) {
 					continue;
 				}
-				// The path of a field is written only for a problem: a document may have millions of sample fields.
+				// The path of a field is written only for a problem: a document may have
+				// millions of sample fields.
 				for (String name : sample.propertyNames()) {
 					if (!SAMPLE_FIELDS.contains(name) && !knownMetric.test(name)) {
 						unknownMetric(path + ".samples[" + s + "]" + key(name), name);
@@ -189,10 +207,14 @@ public final class RunDocumentValidator {
 	}
 
 	private void unknownMetric(String path, String name) {
-		problem(path, "unknown metric \"" + printable(name) + "\": not in the catalogue and not in $.metric_definitions");
+		problem(path,
+				"unknown metric \"" + printable(name) + "\": not in the catalogue and not in $.metric_definitions");
 	}
 
-	/** The schema's problems, but for values already reported as unstorable (the schema cannot say more of them). */
+	/**
+	 * The schema's problems, but for values already reported as unstorable (the schema
+	 * cannot say more of them).
+	 */
 	private void addStructural(List<Problem> structural) {
 		for (Problem problem : structural) {
 			if (!unstorable.contains(problem.path())) {
@@ -201,7 +223,9 @@ public final class RunDocumentValidator {
 		}
 	}
 
-	/** The metrics the document defines; a definition of a catalogue metric is a problem. */
+	/**
+	 * The metrics the document defines; a definition of a catalogue metric is a problem.
+	 */
 	private Set<String> metricDefinitions(@Nullable JsonNode definitions) {
 		Set<String> names = new HashSet<>();
 		if (definitions == null || !definitions.isObject()) {
@@ -220,15 +244,19 @@ public final class RunDocumentValidator {
 	}
 
 	/**
-	 * Every value must be storable as it was written and read back as it was meant: numbers within the range of a
-	 * double (1e400 would become Infinity, or break every page that shows it), and text without NUL characters
-	 * (PostgreSQL refuses them) or unpaired surrogates (they cannot be encoded, so they would come back as "?").
+	 * Every value must be storable as it was written and read back as it was meant:
+	 * numbers within the range of a double (1e400 would become Infinity, or break every
+	 * page that shows it), and text without NUL characters (PostgreSQL refuses them) or
+	 * unpaired surrogates (they cannot be encoded, so they would come back as "?").
 	 */
 	private void storable(JsonNode node, String root) {
 		storable(node, root, new ArrayList<>());
 	}
 
-	/** The walk of {@link #storable(JsonNode, String)}; the path is built only for a problem (documents are large). */
+	/**
+	 * The walk of {@link #storable(JsonNode, String)}; the path is built only for a
+	 * problem (documents are large).
+	 */
 	private void storable(JsonNode node, String root, List<Object> path) {
 		if (node.isNumber()) {
 			if (node.isDouble() && Double.isNaN(node.doubleValue())) {
@@ -295,7 +323,10 @@ public final class RunDocumentValidator {
 		return null;
 	}
 
-	/** Whether a number node's value is a finite double; {@code doubleValue()} itself throws for huge integers. */
+	/**
+	 * Whether a number node's value is a finite double; {@code doubleValue()} itself
+	 * throws for huge integers.
+	 */
 	private static boolean finite(JsonNode number) {
 		return Double.isFinite(number.numberValue().doubleValue());
 	}
@@ -309,7 +340,10 @@ public final class RunDocumentValidator {
 		return SIMPLE_KEY.matcher(name).matches() ? "." + name : "['" + printable(name).replace("'", "\\'") + "']";
 	}
 
-	/** Text as it can be shown and stored: control characters and unpaired surrogates written as hexadecimal escapes. */
+	/**
+	 * Text as it can be shown and stored: control characters and unpaired surrogates
+	 * written as hexadecimal escapes.
+	 */
 	public static String printable(String text) {
 		StringBuilder out = new StringBuilder(text.length());
 		for (int i = 0; i < text.length(); i++) {
@@ -327,7 +361,10 @@ public final class RunDocumentValidator {
 		return out.toString();
 	}
 
-	/** A value's type in words, with the value itself when it is not a container: {@code a number (42)}. */
+	/**
+	 * A value's type in words, with the value itself when it is not a container:
+	 * {@code a number (42)}.
+	 */
 	static String describe(JsonNode node) {
 		String type = switch (node.getNodeType()) {
 			case STRING -> "a string";

@@ -32,18 +32,24 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Turns an uploaded run document into a stored run: parse strictly, validate everything, store in one
- * transaction. A rejected document leaves no trace; the same bytes again give the same run.
+ * Turns an uploaded run document into a stored run: parse strictly, validate everything,
+ * store in one transaction. A rejected document leaves no trace; the same bytes again
+ * give the same run.
  *
- * <p>The document is read as a stream: everything but the cells as one small tree, then one cell at a time, each
- * validated and written to the database ({@code COPY}) before the next is read, so that a large document (100 MB,
- * millions of samples) is held once, as the uploaded bytes, and never as a tree. A problem anywhere stops the
- * writing; the transaction is rolled back and every problem is reported, as before.
+ * <p>
+ * The document is read as a stream: everything but the cells as one small tree, then one
+ * cell at a time, each validated and written to the database ({@code COPY}) before the
+ * next is read, so that a large document (100 MB, millions of samples) is held once, as
+ * the uploaded bytes, and never as a tree. A problem anywhere stops the writing; the
+ * transaction is rolled back and every problem is reported, as before.
  */
 @Service
 public class RunIngest {
 
-	/** Strict reading within the default limits: a duplicate key or trailing garbage is an error. */
+	/**
+	 * Strict reading within the default limits: a duplicate key or trailing garbage is an
+	 * error.
+	 */
 	private static final JsonMapper STRICT = DocumentLimits.defaults().mapper();
 
 	private final RunWriter runs;
@@ -67,7 +73,6 @@ public class RunIngest {
 
 	/**
 	 * Stores a native run document.
-	 *
 	 * @param bytes the document, exactly as uploaded
 	 * @param fileName the name it was uploaded under
 	 * @param uploadedBy who uploads it
@@ -76,7 +81,8 @@ public class RunIngest {
 	 */
 	@Transactional
 	public Stored ingestDocument(byte[] bytes, String uploadedName, String uploadedBy) {
-		// The name is the uploader's text and is stored as text: PostgreSQL refuses a NUL in it.
+		// The name is the uploader's text and is stored as text: PostgreSQL refuses a NUL
+		// in it.
 		String fileName = RunDocumentValidator.printable(uploadedName);
 		Stored stored;
 		try {
@@ -89,7 +95,8 @@ public class RunIngest {
 			try (RunWriter.Storing storing = existing.isPresent() ? null : runs.begin()) {
 				read = read(bytes, storing, null);
 				if (read.definitionsAfterCells()) {
-					// The cells were checked before the metrics they may report were all known: read again, knowing them.
+					// The cells were checked before the metrics they may report were all
+					// known: read again, knowing them.
 					if (storing != null) {
 						storing.rollback();
 					}
@@ -104,20 +111,21 @@ public class RunIngest {
 			}
 		}
 		catch (RunFileRejected rejected) {
-			// Problems quote the document (a field name with a NUL in it): the audit trail stores them as text.
-			audit.refused("upload-run", fileName,
-					RunDocumentValidator.printable(rejected.problems().size() + " problem(s): " + rejected.getMessage()));
+			// Problems quote the document (a field name with a NUL in it): the audit
+			// trail stores them as text.
+			audit.refused("upload-run", fileName, RunDocumentValidator
+				.printable(rejected.problems().size() + " problem(s): " + rejected.getMessage()));
 			counters.refused("document", rejected instanceof UploadTooLarge ? "too-large" : "invalid");
 			throw rejected;
 		}
 		counters.stored("document", stored.created());
-		audit.done("upload-run", stored.id().value(), (stored.created() ? "stored " : "already stored; ") + fileName + ", "
-				+ bytes.length + " bytes");
+		audit.done("upload-run", stored.id().value(),
+				(stored.created() ? "stored " : "already stored; ") + fileName + ", " + bytes.length + " bytes");
 		return stored;
 	}
 
-	private static Stored store(Read read, Optional<RunId> existing, RunWriter.@Nullable Storing storing,
-			String sha256, String fileName, byte[] bytes, String uploadedBy) {
+	private static Stored store(Read read, Optional<RunId> existing, RunWriter.@Nullable Storing storing, String sha256,
+			String fileName, byte[] bytes, String uploadedBy) {
 		if (!read.problems().isEmpty()) {
 			throw new RunFileRejected(read.problems());
 		}
@@ -138,7 +146,8 @@ public class RunIngest {
 			throw empty();
 		}
 		try {
-			// Counted before the tree is built: one that would not fit is refused having taken no memory.
+			// Counted before the tree is built: one that would not fit is refused having
+			// taken no memory.
 			try (JsonParser counting = mapper.createParser(bytes)) {
 				JsonBudget.of(limits).check(counting, "$");
 			}
@@ -153,17 +162,19 @@ public class RunIngest {
 	}
 
 	/**
-	 * What a streamed reading found: the problems (none when valid), the document without its cells, and the run as
-	 * read, whose cells have no samples (they went to the database as they were read).
+	 * What a streamed reading found: the problems (none when valid), the document without
+	 * its cells, and the run as read, whose cells have no samples (they went to the
+	 * database as they were read).
 	 */
 	private record Read(List<Problem> problems, ObjectNode header, @Nullable RunDocument document,
 			boolean definitionsAfterCells) {
 	}
 
 	/**
-	 * Reads, validates and (while valid) hands each cell to {@code storing}. The cells are checked against the metric
-	 * definitions read before them, or against {@code definitions} when given; definitions found after the cells
-	 * are reported, for the caller to read again.
+	 * Reads, validates and (while valid) hands each cell to {@code storing}. The cells
+	 * are checked against the metric definitions read before them, or against
+	 * {@code definitions} when given; definitions found after the cells are reported, for
+	 * the caller to read again.
 	 */
 	private Read read(byte[] bytes, RunWriter.@Nullable Storing storing, @Nullable JsonNode definitions) {
 		RunDocumentValidator.Streaming validator = new RunDocumentValidator.Streaming();
@@ -176,10 +187,12 @@ public class RunIngest {
 		try (JsonParser parser = reader.createParser(bytes)) {
 			if (parser.nextToken() != JsonToken.START_OBJECT) {
 				// Not an object: nothing to stream; the validator says what it is.
-				return new Read(RunDocumentValidator.validate(parse(bytes, reader, limits.jsonLimits())), header, null, false);
+				return new Read(RunDocumentValidator.validate(parse(bytes, reader, limits.jsonLimits())), header, null,
+						false);
 			}
 			boolean valid = true;
-			// Everything but the cells is held together; each cell is held alone, as it is read.
+			// Everything but the cells is held together; each cell is held alone, as it
+			// is read.
 			JsonBudget headerBudget = JsonBudget.of(limits.jsonLimits());
 			while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
 				String name = parser.currentName();
@@ -220,9 +233,10 @@ public class RunIngest {
 			}
 			JsonToken trailing = parser.nextToken();
 			if (trailing != null) {
-				throw new RunFileRejected("$", "not valid JSON at line " + parser.currentLocation().getLineNr()
-						+ ", column " + parser.currentLocation().getColumnNr() + ": Trailing token (of type " + trailing
-						+ ") found after value: not allowed");
+				throw new RunFileRejected("$",
+						"not valid JSON at line " + parser.currentLocation().getLineNr() + ", column "
+								+ parser.currentLocation().getColumnNr() + ": Trailing token (of type " + trailing
+								+ ") found after value: not allowed");
 			}
 		}
 		catch (JacksonException ex) {
@@ -244,9 +258,11 @@ public class RunIngest {
 
 	/**
 	 * The value the parser is at, as a tree, counted against the budget as it is built.
-	 * @throws UploadTooLarge naming the limit, when the value would go beyond it (the storing is discarded)
+	 * @throws UploadTooLarge naming the limit, when the value would go beyond it (the
+	 * storing is discarded)
 	 */
-	private static JsonNode tree(JsonParser parser, JsonBudget budget, String path, RunWriter.@Nullable Storing storing) {
+	private static JsonNode tree(JsonParser parser, JsonBudget budget, String path,
+			RunWriter.@Nullable Storing storing) {
 		try {
 			return budget.readCurrent(parser, path);
 		}

@@ -1,7 +1,8 @@
 /**
- * Ingest: turning uploaded bytes into stored runs, validating every document and storing nothing of a rejected one.
+ * Ingest: turning uploaded bytes into stored runs, validating every document and storing
+ * nothing of a rejected one.
  */
-@ApplicationModule(allowedDependencies = {"audit", "compare", "run", "web"})
+@ApplicationModule(allowedDependencies = { "audit", "compare", "run", "web" })
 @NullMarked
 package dev.parity.ingest;
 

@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A comparison saved under its own permalink so that a blog post links a frozen claim: the result
- * computed at publication, with the version of the rules that computed it.
+ * A comparison saved under its own permalink so that a blog post links a frozen claim:
+ * the result computed at publication, with the version of the rules that computed it.
  *
  * @param id the permanent id
  * @param baselineId the baseline run
@@ -20,12 +20,13 @@ import tools.jackson.databind.JsonNode;
  * @param rulesVersion the version of the rules that computed it
  * @param createdAt when it was published
  * @param createdBy who published it
- * @param settingsReason why it was published with settings other than the server's defaults; {@code null} under
- * the defaults
- * @param noComparableConfirmed whether its author confirmed publishing a comparison with no comparable cell
- * @param contenders with several contenders, all their runs in the order published ({@code contenderId} is the
- * first) and the result is {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result]}};
- * {@code null} for one contender
+ * @param settingsReason why it was published with settings other than the server's
+ * defaults; {@code null} under the defaults
+ * @param noComparableConfirmed whether its author confirmed publishing a comparison with
+ * no comparable cell
+ * @param contenders with several contenders, all their runs in the order published
+ * ({@code contenderId} is the first) and the result is {@code {"baseline", "path",
+ * "comparisons", "contenders": [each pairwise result]}}; {@code null} for one contender
  */
 public record Publication(String id, String baselineId, String contenderId, JsonNode settings, String title,
 		String caption, JsonNode result, String rulesVersion, Instant createdAt, String createdBy,
@@ -41,8 +42,9 @@ public record Publication(String id, String baselineId, String contenderId, Json
 	}
 
 	/**
-	 * Each contender's comparison with the baseline as a publication of that pair: the same id, title and record, the
-	 * contender's frozen pairwise result; for one contender, this publication alone.
+	 * Each contender's comparison with the baseline as a publication of that pair: the
+	 * same id, title and record, the contender's frozen pairwise result; for one
+	 * contender, this publication alone.
 	 */
 	public List<Publication> eachContender() {
 		if (contenders == null) {

@@ -20,8 +20,9 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.util.StringUtils;
 
 /**
- * Publishes comparisons under their own permalinks, and records retractions and supersessions of
- * runs and publications. A published result is stored as computed and never recomputed.
+ * Publishes comparisons under their own permalinks, and records retractions and
+ * supersessions of runs and publications. A published result is stored as computed and
+ * never recomputed.
  */
 @Service
 public class Publications {
@@ -42,12 +43,14 @@ public class Publications {
 	}
 
 	/**
-	 * Stores a computed comparison under a new permalink. A result computed with settings other than the defaults
-	 * (its {@code non_default_settings} not empty) is published only with a reason, which it shows; a result with no
-	 * comparable cell (no headline counts one) only with an explicit confirmation, which it says.
-	 *
-	 * @param settingsReason why the settings differ from the defaults; required when they do
-	 * @param confirmNoComparable that the author means to publish a comparison with no comparable cell
+	 * Stores a computed comparison under a new permalink. A result computed with settings
+	 * other than the defaults (its {@code non_default_settings} not empty) is published
+	 * only with a reason, which it shows; a result with no comparable cell (no headline
+	 * counts one) only with an explicit confirmation, which it says.
+	 * @param settingsReason why the settings differ from the defaults; required when they
+	 * do
+	 * @param confirmNoComparable that the author means to publish a comparison with no
+	 * comparable cell
 	 * @throws RecordRejected saying what is missing or wrong; nothing is stored then
 	 */
 	@Transactional
@@ -59,11 +62,11 @@ public class Publications {
 	}
 
 	/**
-	 * Stores a computed comparison of one baseline with one contender or several (2 to 8) under a new permalink; with
-	 * several, the result is {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result]}}, and
-	 * the guard rails hold over all of them: a reason for settings other than the defaults, the confirmation when no
-	 * contender has a comparable cell.
-	 *
+	 * Stores a computed comparison of one baseline with one contender or several (2 to 8)
+	 * under a new permalink; with several, the result is {@code {"baseline", "path",
+	 * "comparisons", "contenders": [each pairwise result]}}, and the guard rails hold
+	 * over all of them: a reason for settings other than the defaults, the confirmation
+	 * when no contender has a comparable cell.
 	 * @param contenderIds the contenders' runs, in the order published
 	 * @throws RecordRejected saying what is missing or wrong; nothing is stored then
 	 */
@@ -76,8 +79,8 @@ public class Publications {
 		}
 		boolean several = contenderIds.size() > 1;
 		if (several && result.path("contenders").size() != contenderIds.size()) {
-			throw new RecordRejected("the result lists " + result.path("contenders").size() + " contenders, not "
-					+ contenderIds.size());
+			throw new RecordRejected(
+					"the result lists " + result.path("contenders").size() + " contenders, not " + contenderIds.size());
 		}
 		String contenderId = contenderIds.get(0);
 		java.util.Map<String, String> problems = problems(title, caption, result, settingsReason, confirmNoComparable);
@@ -88,16 +91,18 @@ public class Publications {
 		String reason = nonDefault.isEmpty() ? null : settingsReason.strip();
 		boolean noComparable = noneComparable(result);
 		String id = RunId.random().value();
-		jdbc.sql("""
-				insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by,
-					settings_reason, no_comparable_confirmed, contenders)
-				values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)""")
+		jdbc.sql(
+				"""
+						insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by,
+							settings_reason, no_comparable_confirmed, contenders)
+						values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)""")
 			.params(id, baselineId, contenderId, json.writeValueAsString(settings), title.strip(),
 					caption == null ? "" : caption.strip(), json.writeValueAsString(result), rulesVersion, user, reason,
 					noComparable, several ? json.writeValueAsString(contenderIds) : null)
 			.update();
 		audit.done("publish-comparison", id, baselineId + "..." + String.join(",", contenderIds));
-		// A publication is part of its runs' record: the pages of those runs' comparisons list it.
+		// A publication is part of its runs' record: the pages of those runs' comparisons
+		// list it.
 		Set<String> runs = new java.util.LinkedHashSet<>(contenderIds);
 		runs.add(baselineId);
 		events.publishEvent(new RecordChanged(runs));
@@ -105,8 +110,9 @@ public class Publications {
 	}
 
 	/**
-	 * Everything that keeps this comparison from being published, by the form field it concerns ({@code title},
-	 * {@code caption}, {@code reason}, {@code confirm_no_comparable}), all at once; empty when it can be published.
+	 * Everything that keeps this comparison from being published, by the form field it
+	 * concerns ({@code title}, {@code caption}, {@code reason},
+	 * {@code confirm_no_comparable}), all at once; empty when it can be published.
 	 */
 	public static java.util.Map<String, String> problems(String title, @Nullable String caption, JsonNode result,
 			@Nullable String settingsReason, boolean confirmNoComparable) {
@@ -126,64 +132,88 @@ public class Publications {
 		JsonNode nonDefault = nonDefaultSettings(result);
 		if (!nonDefault.isEmpty()) {
 			if (!StringUtils.hasText(settingsReason)) {
-				problems.put("reason", "this comparison uses settings other than the defaults ("
-						+ String.join(", ", nonDefault.valueStream().map(Publications::setting).toList())
-						+ "): publishing it needs a reason (field 'reason'), which the publication shows");
+				problems.put("reason",
+						"this comparison uses settings other than the defaults ("
+								+ String.join(", ", nonDefault.valueStream().map(Publications::setting).toList())
+								+ "): publishing it needs a reason (field 'reason'), which the publication shows");
 			}
 			else if (settingsReason.strip().length() > 10000) {
-				problems.put("reason", "the reason is " + settingsReason.strip().length() + " characters; at most 10000");
+				problems.put("reason",
+						"the reason is " + settingsReason.strip().length() + " characters; at most 10000");
 			}
 			else if (settingsReason.indexOf('\u0000') >= 0) {
 				problems.put("reason", "the reason holds a NUL character, which cannot be stored");
 			}
 		}
 		if (noneComparable(result) && !confirmNoComparable) {
-			problems.put("confirm_no_comparable", (result.has("contenders")
-					? "no cell of any contender's comparison with the baseline is comparable"
-					: "no cell of this comparison is comparable")
-					+ ": publishing it needs an explicit confirmation (field 'confirm_no_comparable'), and the publication says so");
+			problems.put("confirm_no_comparable",
+					(result.has("contenders")
+							? "no cell of any contender's comparison with the baseline is comparable"
+							: "no cell of this comparison is comparable")
+							+ ": publishing it needs an explicit confirmation (field 'confirm_no_comparable'), and the publication says so");
 		}
 		return problems;
 	}
 
-	/** A result's comparisons: each contender's pairwise result with several contenders, else the result itself. */
+	/**
+	 * A result's comparisons: each contender's pairwise result with several contenders,
+	 * else the result itself.
+	 */
 	private static List<JsonNode> pairwise(JsonNode result) {
 		return result.has("contenders") ? result.path("contenders").valueStream().toList() : List.of(result);
 	}
 
-	/** The settings other than the defaults; the same for every contender, computed with the same settings. */
+	/**
+	 * The settings other than the defaults; the same for every contender, computed with
+	 * the same settings.
+	 */
 	private static JsonNode nonDefaultSettings(JsonNode result) {
-		return pairwise(result).stream().map(r -> r.path("non_default_settings")).filter(s -> !s.isEmpty()).findFirst()
+		return pairwise(result).stream()
+			.map(r -> r.path("non_default_settings"))
+			.filter(s -> !s.isEmpty())
+			.findFirst()
 			.orElse(result.path("non_default_settings"));
 	}
 
 	/** Whether no headline of any comparison counts a comparable cell. */
 	private static boolean noneComparable(JsonNode result) {
-		return pairwise(result).stream().flatMap(r -> r.path("headlines").valueStream())
+		return pairwise(result).stream()
+			.flatMap(r -> r.path("headlines").valueStream())
 			.noneMatch(h -> h.path("comparable").asInt(0) > 0);
 	}
 
 	public Optional<Publication> find(String id) {
-		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
-				settings_reason, no_comparable_confirmed
-				from publication where id = ?""").param(id).query(this::publication).optional();
+		return jdbc
+			.sql("""
+					select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
+					settings_reason, no_comparable_confirmed
+					from publication where id = ?""")
+			.param(id)
+			.query(this::publication)
+			.optional();
 	}
 
 	/** The newest publications. */
 	public List<Publication> recent(int limit) {
-		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
-				settings_reason, no_comparable_confirmed
-				from publication order by created_at desc, id limit ?""").param(limit).query(this::publication).list();
+		return jdbc
+			.sql("""
+					select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
+					settings_reason, no_comparable_confirmed
+					from publication order by created_at desc, id limit ?""")
+			.param(limit)
+			.query(this::publication)
+			.list();
 	}
 
 	/** A page of the publications, newest first. */
 	public List<Publication> page(int offset, int limit) {
-		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
-				settings_reason, no_comparable_confirmed
-				from publication order by created_at desc, id limit ? offset ?""").params(limit, offset).query(this::publication)
+		return jdbc
+			.sql("""
+					select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
+					settings_reason, no_comparable_confirmed
+					from publication order by created_at desc, id limit ? offset ?""")
+			.params(limit, offset)
+			.query(this::publication)
 			.list();
 	}
 
@@ -192,15 +222,21 @@ public class Publications {
 		return jdbc.sql("select count(*) from publication").query(Long.class).single();
 	}
 
-	/** The publications of a comparison of these two runs (alone or among other contenders), newest first. */
+	/**
+	 * The publications of a comparison of these two runs (alone or among other
+	 * contenders), newest first.
+	 */
 	public List<Publication> ofPair(String baselineId, String contenderId) {
-		return jdbc.sql("""
-				select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
-				settings_reason, no_comparable_confirmed
-				from publication where baseline_id = ?
-				  and (contender_id = ? or contenders @> jsonb_build_array(?::text))
-				order by created_at desc, id""")
-			.params(baselineId, contenderId, contenderId).query(this::publication).list();
+		return jdbc
+			.sql("""
+					select id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_at, created_by, contenders,
+					settings_reason, no_comparable_confirmed
+					from publication where baseline_id = ?
+					  and (contender_id = ? or contenders @> jsonb_build_array(?::text))
+					order by created_at desc, id""")
+			.params(baselineId, contenderId, contenderId)
+			.query(this::publication)
+			.list();
 	}
 
 	/** The runs a publication compares: its baseline and its contender or contenders. */
@@ -216,7 +252,6 @@ public class Publications {
 
 	/**
 	 * Retracts a run or a publication, or supersedes it by another of the same kind.
-	 *
 	 * @param replacementId {@code null} to retract, the replacement's id to supersede
 	 */
 	@Transactional
@@ -245,7 +280,8 @@ public class Publications {
 		jdbc.sql("""
 				insert into retraction (subject_kind, subject_id, kind, reason, replacement_id, created_by)
 				values (?, ?, ?, ?, ?, ?)""")
-			.params(subjectKind, subjectId, replacement == null ? "retracted" : "superseded", reason.strip(), replacement, user)
+			.params(subjectKind, subjectId, replacement == null ? "retracted" : "superseded", reason.strip(),
+					replacement, user)
 			.update();
 		if ("run".equals(subjectKind)) {
 			events.publishEvent(new RecordChanged(Set.of(subjectId)));
@@ -264,7 +300,9 @@ public class Publications {
 		return jdbc.sql("""
 				select subject_kind, subject_id, kind, reason, replacement_id, created_at, created_by
 				from retraction where subject_kind = ? and subject_id = ? order by id desc limit 1""")
-			.params(subjectKind, subjectId).query(Publications::retraction).optional();
+			.params(subjectKind, subjectId)
+			.query(Publications::retraction)
+			.optional();
 	}
 
 	/** What this run or publication superseded (so that the replacement links back). */
@@ -272,29 +310,36 @@ public class Publications {
 		return jdbc.sql("""
 				select subject_kind, subject_id, kind, reason, replacement_id, created_at, created_by
 				from retraction where subject_kind = ? and replacement_id = ? order by id""")
-			.params(subjectKind, replacementId).query(Publications::retraction).list();
+			.params(subjectKind, replacementId)
+			.query(Publications::retraction)
+			.list();
 	}
 
 	/**
-	 * The latest retraction or supersession of each of these runs or publications that has one, by id: what lists
-	 * mark next to each item.
+	 * The latest retraction or supersession of each of these runs or publications that
+	 * has one, by id: what lists mark next to each item.
 	 */
 	public java.util.Map<String, Retraction> retractionsAmong(String subjectKind, java.util.Collection<String> ids) {
 		if (ids.isEmpty()) {
 			return java.util.Map.of();
 		}
 		java.util.Map<String, Retraction> latest = new java.util.HashMap<>();
-		jdbc.sql("""
-				select distinct on (subject_id) subject_kind, subject_id, kind, reason, replacement_id, created_at, created_by
-				from retraction where subject_kind = ? and subject_id = any(?) order by subject_id, id desc""")
-			.params(subjectKind, ids.toArray(String[]::new)).query(Publications::retraction).list()
+		jdbc.sql(
+				"""
+						select distinct on (subject_id) subject_kind, subject_id, kind, reason, replacement_id, created_at, created_by
+						from retraction where subject_kind = ? and subject_id = any(?) order by subject_id, id desc""")
+			.params(subjectKind, ids.toArray(String[]::new))
+			.query(Publications::retraction)
+			.list()
 			.forEach(r -> latest.put(r.subjectId(), r));
 		return java.util.Map.copyOf(latest);
 	}
 
 	/** Every retracted or superseded run. */
 	public Set<String> retractedRuns() {
-		return Set.copyOf(jdbc.sql("select distinct subject_id from retraction where subject_kind = 'run'").query(String.class).list());
+		return Set.copyOf(jdbc.sql("select distinct subject_id from retraction where subject_kind = 'run'")
+			.query(String.class)
+			.list());
 	}
 
 	/** The ids of the retracted or superseded subjects of one kind among these. */
@@ -302,8 +347,11 @@ public class Publications {
 		if (ids.isEmpty()) {
 			return Set.of();
 		}
-		return Set.copyOf(jdbc.sql("select distinct subject_id from retraction where subject_kind = ? and subject_id = any(?)")
-			.params(subjectKind, ids.toArray(String[]::new)).query(String.class).list());
+		return Set.copyOf(
+				jdbc.sql("select distinct subject_id from retraction where subject_kind = ? and subject_id = any(?)")
+					.params(subjectKind, ids.toArray(String[]::new))
+					.query(String.class)
+					.list());
 	}
 
 	private boolean exists(String kind, String id) {
@@ -314,19 +362,21 @@ public class Publications {
 	private Publication publication(ResultSet rs, int row) throws SQLException {
 		return new Publication(rs.getString("id"), rs.getString("baseline_id"), rs.getString("contender_id"),
 				json.readTree(rs.getString("settings")), rs.getString("title"), rs.getString("caption"),
-				json.readTree(rs.getString("result")), rs.getString("rules_version"), rs.getTimestamp("created_at").toInstant(),
-				rs.getString("created_by"), rs.getString("settings_reason"), rs.getBoolean("no_comparable_confirmed"),
-				rs.getString("contenders") == null ? null
+				json.readTree(rs.getString("result")), rs.getString("rules_version"),
+				rs.getTimestamp("created_at").toInstant(), rs.getString("created_by"), rs.getString("settings_reason"),
+				rs.getBoolean("no_comparable_confirmed"), rs.getString("contenders") == null ? null
 						: json.readTree(rs.getString("contenders")).valueStream().map(JsonNode::asString).toList());
 	}
 
 	/** A setting as the refusal names it: {@code output_tolerance 10 (default 0.1)}. */
 	private static String setting(JsonNode entry) {
-		return entry.path("name").asString() + " " + text(entry.path("value")) + " (default " + text(entry.path("default")) + ")";
+		return entry.path("name").asString() + " " + text(entry.path("value")) + " (default "
+				+ text(entry.path("default")) + ")";
 	}
 
 	private static String text(JsonNode value) {
-		return value.isArray() ? String.join(",", value.valueStream().map(JsonNode::asString).toList()) : value.asString();
+		return value.isArray() ? String.join(",", value.valueStream().map(JsonNode::asString).toList())
+				: value.asString();
 	}
 
 	private static Retraction retraction(ResultSet rs, int row) throws SQLException {

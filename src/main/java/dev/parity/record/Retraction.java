@@ -5,7 +5,8 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A run or a publication taken back ({@code retracted}) or replaced by another ({@code superseded}).
+ * A run or a publication taken back ({@code retracted}) or replaced by another
+ * ({@code superseded}).
  *
  * @param subjectKind {@code run} or {@code publication}
  * @param subjectId the run or publication taken back

@@ -1,8 +1,9 @@
 /**
- * The record of claims: published comparisons frozen under their own permalinks, and retractions and
- * supersessions of runs and publications. Nothing here is edited or deleted; every action is a new record.
+ * The record of claims: published comparisons frozen under their own permalinks, and
+ * retractions and supersessions of runs and publications. Nothing here is edited or
+ * deleted; every action is a new record.
  */
-@ApplicationModule(allowedDependencies = {"audit", "caveat", "run"})
+@ApplicationModule(allowedDependencies = { "audit", "caveat", "run" })
 @NullMarked
 package dev.parity.record;
 

@@ -24,23 +24,32 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Computes each stored run's bootstrap medians ({@link CellBootstraps}) after its upload, apart from it:
+ * Computes each stored run's bootstrap medians ({@link CellBootstraps}) after its upload,
+ * apart from it:
  * <ul>
- * <li>the upload's transaction (or a restore's) writes a job for the run ({@link #enqueue}), so that none is lost;</li>
- * <li>after its commit, a worker of this instance — or of any other on the same database: jobs are claimed
- * {@code FOR UPDATE SKIP LOCKED}, so each run is computed once — reads the run's samples, stores its medians and
- * deletes the job, in one transaction; a poll takes up what a failure, a restart or another instance left;</li>
- * <li>until then a comparison computes the same medians from the samples (a run without all its medians stored is
- * read whole: {@link RunRepository#findAll(java.util.Collection, String)}), so what it shows does not change.</li>
+ * <li>the upload's transaction (or a restore's) writes a job for the run
+ * ({@link #enqueue}), so that none is lost;</li>
+ * <li>after its commit, a worker of this instance — or of any other on the same database:
+ * jobs are claimed {@code FOR UPDATE SKIP LOCKED}, so each run is computed once — reads
+ * the run's samples, stores its medians and deletes the job, in one transaction; a poll
+ * takes up what a failure, a restart or another instance left;</li>
+ * <li>until then a comparison computes the same medians from the samples (a run without
+ * all its medians stored is read whole:
+ * {@link RunRepository#findAll(java.util.Collection, String)}), so what it shows does not
+ * change.</li>
  * </ul>
- * A job that fails waits 2^attempts seconds (up to an hour) before its next attempt; no failure leaves the worker.
+ * A job that fails waits 2^attempts seconds (up to an hour) before its next attempt; no
+ * failure leaves the worker.
  */
 @Service
 public class BootstrapJobs {
 
 	private static final Logger log = LoggerFactory.getLogger(BootstrapJobs.class);
 
-	/** How long a run's medians take, from the claim of its job to the commit of its medians. */
+	/**
+	 * How long a run's medians take, from the claim of its job to the commit of its
+	 * medians.
+	 */
 	private static final Timer JOB_TIME = Timer.builder("parity.bootstrap.job")
 		.description("Bootstrap medians of a stored run: claim of its job to the commit of its medians")
 		.register(Metrics.globalRegistry);
@@ -55,10 +64,14 @@ public class BootstrapJobs {
 
 	private final JobWorker worker = new JobWorker("bootstrap-medians", this::drain);
 
-	/** Set by tests that look at a run before its job is done: the worker then leaves jobs waiting. */
+	/**
+	 * Set by tests that look at a run before its job is done: the worker then leaves jobs
+	 * waiting.
+	 */
 	private final AtomicBoolean held = new AtomicBoolean();
 
-	BootstrapJobs(JdbcClient jdbc, RunRepository runs, CellBootstraps bootstraps, PlatformTransactionManager transactions) {
+	BootstrapJobs(JdbcClient jdbc, RunRepository runs, CellBootstraps bootstraps,
+			PlatformTransactionManager transactions) {
 		this.jdbc = jdbc;
 		this.runs = runs;
 		this.bootstraps = bootstraps;
@@ -67,12 +80,13 @@ public class BootstrapJobs {
 	}
 
 	/**
-	 * Asks for the run's bootstrap medians, in the caller's transaction (the upload's, the restore's); the worker
-	 * starts on them after its commit.
+	 * Asks for the run's bootstrap medians, in the caller's transaction (the upload's,
+	 * the restore's); the worker starts on them after its commit.
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public void enqueue(RunId run) {
-		jdbc.sql("insert into bootstrap_job (run_id) values (?) on conflict (run_id) do nothing").param(run.value())
+		jdbc.sql("insert into bootstrap_job (run_id) values (?) on conflict (run_id) do nothing")
+			.param(run.value())
 			.update();
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
@@ -84,8 +98,12 @@ public class BootstrapJobs {
 		}
 	}
 
-	/** Every few seconds: jobs left by a failure, a restart or another instance that stopped. */
-	@Scheduled(fixedDelayString = "${parity.bootstraps.poll:PT10S}", initialDelayString = "${parity.bootstraps.poll:PT10S}")
+	/**
+	 * Every few seconds: jobs left by a failure, a restart or another instance that
+	 * stopped.
+	 */
+	@Scheduled(fixedDelayString = "${parity.bootstraps.poll:PT10S}",
+			initialDelayString = "${parity.bootstraps.poll:PT10S}")
 	void poll() {
 		wake();
 	}
@@ -101,7 +119,10 @@ public class BootstrapJobs {
 		worker.stop();
 	}
 
-	/** Does every due job, one run at a time, until none is left (or the worker is held); returns how many. */
+	/**
+	 * Does every due job, one run at a time, until none is left (or the worker is held);
+	 * returns how many.
+	 */
 	public int drain() {
 		int done = 0;
 		while (!held.get() && doNext()) {
@@ -113,7 +134,9 @@ public class BootstrapJobs {
 	/** Whether the run's medians are still to be computed. */
 	public boolean pending(RunId run) {
 		return Boolean.TRUE.equals(jdbc.sql("select exists (select 1 from bootstrap_job where run_id = ?)")
-			.param(run.value()).query(Boolean.class).single());
+			.param(run.value())
+			.query(Boolean.class)
+			.single());
 	}
 
 	/** Runs whose medians are still to be computed, by any instance. */
@@ -122,8 +145,9 @@ public class BootstrapJobs {
 	}
 
 	/**
-	 * Holds this instance's worker (jobs wait; {@link #drain} does nothing) or lets it go again: for tests that look
-	 * at a run before its job is done. Holding waits for the job in hand.
+	 * Holds this instance's worker (jobs wait; {@link #drain} does nothing) or lets it go
+	 * again: for tests that look at a run before its job is done. Holding waits for the
+	 * job in hand.
 	 */
 	public void hold(boolean hold) {
 		held.set(hold);
@@ -133,21 +157,26 @@ public class BootstrapJobs {
 	}
 
 	/**
-	 * Does the run's job now if it is waiting, or waits for the worker (of any instance) that is doing it; for what
-	 * must see a run with its medians stored (tests, the benchmark, tools).
+	 * Does the run's job now if it is waiting, or waits for the worker (of any instance)
+	 * that is doing it; for what must see a run with its medians stored (tests, the
+	 * benchmark, tools).
 	 */
 	public void complete(RunId run) {
 		doNext(run.value());
 	}
 
-	/** Claims the oldest due job and does it in one transaction; false when none was claimable. */
+	/**
+	 * Claims the oldest due job and does it in one transaction; false when none was
+	 * claimable.
+	 */
 	private boolean doNext() {
 		return doNext(null);
 	}
 
 	/**
-	 * Claims a job — the oldest due one, passing over those another transaction holds, or the run's, waiting for a
-	 * transaction that holds it — and does it in one transaction; false when none was claimed.
+	 * Claims a job — the oldest due one, passing over those another transaction holds, or
+	 * the run's, waiting for a transaction that holds it — and does it in one
+	 * transaction; false when none was claimed.
 	 */
 	private boolean doNext(@Nullable String runId) {
 		String[] claimed = new String[1];
@@ -157,8 +186,10 @@ public class BootstrapJobs {
 				Optional<String> job = runId == null ? jdbc.sql("""
 						select run_id from bootstrap_job where not_before <= now()
 						order by enqueued_at, run_id limit 1 for update skip locked""").query(String.class).optional()
-						: jdbc.sql("select run_id from bootstrap_job where run_id = ? for update").param(runId)
-							.query(String.class).optional();
+						: jdbc.sql("select run_id from bootstrap_job where run_id = ? for update")
+							.param(runId)
+							.query(String.class)
+							.optional();
 				if (job.isEmpty()) {
 					return false;
 				}
@@ -181,16 +212,23 @@ public class BootstrapJobs {
 			transaction.executeWithoutResult(status -> jdbc.sql("""
 					update bootstrap_job set attempts = attempts + 1, last_error = ?,
 					       not_before = now() + least(interval '1 hour', interval '1 second' * power(2, attempts + 1))
-					where run_id = ?""").params(error.length() > 2000 ? error.substring(0, 2000) : error, claimed[0])
+					where run_id = ?""")
+				.params(error.length() > 2000 ? error.substring(0, 2000) : error, claimed[0])
 				.update());
-			return runId == null; // a worker goes on with other runs; this one waits for its back-off
+			return runId == null; // a worker goes on with other runs; this one waits for
+									// its back-off
 		}
 	}
 
-	/** The run's medians from its samples, stored unless some already are (a job written twice). */
+	/**
+	 * The run's medians from its samples, stored unless some already are (a job written
+	 * twice).
+	 */
 	private void compute(RunId id) {
 		boolean stored = Boolean.TRUE.equals(jdbc.sql("select exists (select 1 from cell_bootstrap where run_id = ?)")
-			.param(id.value()).query(Boolean.class).single());
+			.param(id.value())
+			.query(Boolean.class)
+			.single());
 		if (stored) {
 			return;
 		}

@@ -14,12 +14,17 @@ import org.jspecify.annotations.Nullable;
  * @param params grid coordinates, unique within the run
  * @param order 1-based execution order; {@code null} when unknown
  * @param requests how the cell's requests ended
- * @param outputTokens measured output tokens per request (reasoning included); {@code null} when not measured
- * @param reasoningTokens measured reasoning tokens per request, where the harness separates them
+ * @param outputTokens measured output tokens per request (reasoning included);
+ * {@code null} when not measured
+ * @param reasoningTokens measured reasoning tokens per request, where the harness
+ * separates them
  * @param metrics metric values by name; a metric written as {@code null} is absent
- * @param samples per-request or per-repetition values, in completion order; none when read without them
- * @param statistics what the checks read of the samples, as stored at ingest, when the cell was read without its
- * samples ({@link RunRepository#findAll(java.util.Collection, String)}); {@code null} when read with them
+ * @param samples per-request or per-repetition values, in completion order; none when
+ * read without them
+ * @param statistics what the checks read of the samples, as stored at ingest, when the
+ * cell was read without its samples
+ * ({@link RunRepository#findAll(java.util.Collection, String)}); {@code null} when read
+ * with them
  */
 public record Cell(Params params, @Nullable Integer order, RequestCounts requests, @Nullable TokenStats outputTokens,
 		@Nullable TokenStats reasoningTokens, Map<String, MetricValue> metrics, List<Sample> samples,
@@ -49,10 +54,16 @@ public record Cell(Params params, @Nullable Integer order, RequestCounts request
 		return Optional.ofNullable(outputTokens).map(TokenStats::median);
 	}
 
-	/** A metric's values over the completed samples that record it, in completion order. */
+	/**
+	 * A metric's values over the completed samples that record it, in completion order.
+	 */
 	public double[] sampleValues(String metric) {
-		return samples.stream().filter(Sample::ok).map(sample -> sample.metrics().get(metric))
-			.filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+		return samples.stream()
+			.filter(Sample::ok)
+			.map(sample -> sample.metrics().get(metric))
+			.filter(java.util.Objects::nonNull)
+			.mapToDouble(Double::doubleValue)
+			.toArray();
 	}
 
 }

@@ -22,10 +22,12 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Each run's bootstrap medians per cell × metric, computed from the cell's per-request samples after the run's upload
- * ({@link BootstrapJobs}) and stored beside the cells (table {@code cell_bootstrap}, append-only), so that a comparison
- * of two single runs only pairs them. The same medians can always be computed again from the samples ({@link Medians}, seeded from the run id, the
- * anchor and the metric): a run stored before this table existed, or restored from a backup, gives the same numbers.
+ * Each run's bootstrap medians per cell × metric, computed from the cell's per-request
+ * samples after the run's upload ({@link BootstrapJobs}) and stored beside the cells
+ * (table {@code cell_bootstrap}, append-only), so that a comparison of two single runs
+ * only pairs them. The same medians can always be computed again from the samples
+ * ({@link Medians}, seeded from the run id, the anchor and the metric): a run stored
+ * before this table existed, or restored from a backup, gives the same numbers.
  */
 @Repository
 public class CellBootstraps {
@@ -43,8 +45,9 @@ public class CellBootstraps {
 	}
 
 	/**
-	 * Computes and stores a run's medians from its cells (with their samples), in the caller's transaction: what a
-	 * {@link BootstrapJobs} job does for a stored or restored run.
+	 * Computes and stores a run's medians from its cells (with their samples), in the
+	 * caller's transaction: what a {@link BootstrapJobs} job does for a stored or
+	 * restored run.
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public void store(RunId run, List<Cell> cells) {
@@ -76,15 +79,16 @@ public class CellBootstraps {
 	static final int MIN_SAMPLES = 10;
 
 	/**
-	 * Sample values per run resampled after its upload, at most (1,000 resamples each: about 0.3–1 s of one core).
-	 * Beyond it, the remaining cells are left to the comparisons that need them, which compute the same medians from
-	 * the samples (a 100 MB document of 2 million samples would otherwise keep a core busy for minutes).
+	 * Sample values per run resampled after its upload, at most (1,000 resamples each:
+	 * about 0.3–1 s of one core). Beyond it, the remaining cells are left to the
+	 * comparisons that need them, which compute the same medians from the samples (a 100
+	 * MB document of 2 million samples would otherwise keep a core busy for minutes).
 	 */
 	static final long MAX_VALUES_AT_INGEST = 200_000;
 
 	/**
-	 * How a run's bootstrap medians of a cell × metric are computed: by the statistics of comparisons
-	 * ({@code compare.SampleMedians}), which this module does not depend on.
+	 * How a run's bootstrap medians of a cell × metric are computed: by the statistics of
+	 * comparisons ({@code compare.SampleMedians}), which this module does not depend on.
 	 */
 	@FunctionalInterface
 	public interface Medians {
@@ -102,10 +106,12 @@ public class CellBootstraps {
 		}
 		String[] ids = runs.stream().map(RunId::value).toArray(String[]::new);
 		new org.springframework.jdbc.core.JdbcTemplate(dataSource).query(connection -> {
-			java.sql.PreparedStatement statement = connection
-				.prepareStatement("select run_id, anchor, metric, medians, packed from cell_bootstrap where run_id = any(?)");
-			// In PostgreSQL's binary format from the first execution (a threshold of -1 forces it): as text, a comparison
-			// of two 400-cell runs spent most of its time turning 3 million numbers into text and back.
+			java.sql.PreparedStatement statement = connection.prepareStatement(
+					"select run_id, anchor, metric, medians, packed from cell_bootstrap where run_id = any(?)");
+			// In PostgreSQL's binary format from the first execution (a threshold of -1
+			// forces it): as text, a comparison
+			// of two 400-cell runs spent most of its time turning 3 million numbers into
+			// text and back.
 			statement.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(-1);
 			statement.setArray(1, connection.createArrayOf("varchar", ids));
 			return statement;
@@ -128,7 +134,8 @@ public class CellBootstraps {
 	}
 
 	/**
-	 * How many sample values resampling this cell's metrics takes: its samples times the metrics they record.
+	 * How many sample values resampling this cell's metrics takes: its samples times the
+	 * metrics they record.
 	 */
 	static long values(Cell cell) {
 		Set<String> metrics = new LinkedHashSet<>();
@@ -136,7 +143,10 @@ public class CellBootstraps {
 		return (long) cell.samples().size() * metrics.size();
 	}
 
-	/** The medians of every metric a cell's samples record (with enough samples), read from the cell's JSON. */
+	/**
+	 * The medians of every metric a cell's samples record (with enough samples), read
+	 * from the cell's JSON.
+	 */
 	static List<Row> of(RunId run, Cell cell, Medians computed) {
 		Set<String> metrics = new LinkedHashSet<>();
 		cell.samples().forEach(sample -> metrics.addAll(sample.metrics().keySet()));

@@ -25,15 +25,19 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Each run's per-cell sample statistics ({@link SampleSummary}), computed at ingest from the samples in memory and
- * stored beside the cells (tables {@code cell_statistics} and {@code run_statistics}, append-only), so that a
- * comparison reads them instead of the samples. What depends on a threshold is keyed by the thresholds it was
- * computed under ({@link #computedUnder}); a comparison under others reads the samples.
+ * Each run's per-cell sample statistics ({@link SampleSummary}), computed at ingest from
+ * the samples in memory and stored beside the cells (tables {@code cell_statistics} and
+ * {@code run_statistics}, append-only), so that a comparison reads them instead of the
+ * samples. What depends on a threshold is keyed by the thresholds it was computed under
+ * ({@link #computedUnder}); a comparison under others reads the samples.
  */
 @Repository
 public class CellStatistics {
 
-	/** The name of the output tokens' row: never a metric's (a sample's output tokens are not a metric). */
+	/**
+	 * The name of the output tokens' row: never a metric's (a sample's output tokens are
+	 * not a metric).
+	 */
 	static final String OUTPUT_TOKENS = "output_tokens";
 
 	private final JdbcClient jdbc;
@@ -49,30 +53,36 @@ public class CellStatistics {
 	}
 
 	/**
-	 * How a cell's statistics are computed from its samples, under the server's default thresholds: by the
-	 * statistics of the checks ({@code compare.SampleSummaries}), which this module does not depend on.
+	 * How a cell's statistics are computed from its samples, under the server's default
+	 * thresholds: by the statistics of the checks ({@code compare.SampleSummaries}),
+	 * which this module does not depend on.
 	 */
 	public interface Summaries {
 
 		/** The cell's statistics, its samples read. */
 		SampleSummary of(Cell cell);
 
-		/** The key of the thresholds they are computed under ({@link CellStatistics#computedUnder}). */
+		/**
+		 * The key of the thresholds they are computed under
+		 * ({@link CellStatistics#computedUnder}).
+		 */
 		String computedUnder();
 
 	}
 
 	/**
-	 * The key of statistics computed under these thresholds: the only threshold they depend on, the outlier z
-	 * ({@code outlier_z=5}). Statistics computed under one key serve every setting with the same key.
+	 * The key of statistics computed under these thresholds: the only threshold they
+	 * depend on, the outlier z ({@code outlier_z=5}). Statistics computed under one key
+	 * serve every setting with the same key.
 	 */
 	public static String computedUnder(double outlierZ) {
 		return "outlier_z=" + BigDecimal.valueOf(outlierZ).stripTrailingZeros().toPlainString();
 	}
 
 	/**
-	 * Computes and stores a run's statistics from its cells (with their samples), in the caller's transaction: for a
-	 * run that reached the database another way than {@link RunWriter}, such as a restore.
+	 * Computes and stores a run's statistics from its cells (with their samples), in the
+	 * caller's transaction: for a run that reached the database another way than
+	 * {@link RunWriter}, such as a restore.
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public void store(RunId run, List<Cell> cells) {
@@ -103,14 +113,16 @@ public class CellStatistics {
 	}
 
 	/**
-	 * Stores a run's statistics, one row per cell × metric, in one batch on the connection of its upload (after its
-	 * run row), then the row that says they are complete.
+	 * Stores a run's statistics, one row per cell × metric, in one batch on the
+	 * connection of its upload (after its run row), then the row that says they are
+	 * complete.
 	 */
 	static void insert(Connection connection, RunId run, String computedUnder, List<Row> rows) throws SQLException {
-		try (PreparedStatement insert = connection.prepareStatement("""
-				insert into cell_statistics (run_id, anchor, metric, computed_under, position, ok_position, sample_count, count,
-				                             median, mean, sd, mad, min, max, worst_index, worst_value, worst_z, beyond)
-				values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
+		try (PreparedStatement insert = connection.prepareStatement(
+				"""
+						insert into cell_statistics (run_id, anchor, metric, computed_under, position, ok_position, sample_count, count,
+						                             median, mean, sd, mad, min, max, worst_index, worst_value, worst_z, beyond)
+						values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
 			boolean any = false;
 			for (Row row : rows) {
 				SampleSummary summary = row.summary();
@@ -163,9 +175,9 @@ public class CellStatistics {
 	}
 
 	/**
-	 * Of these runs, those whose statistics under this key are complete and whose every cell × metric with enough
-	 * completed samples for bootstrap medians has them stored ({@link CellBootstraps}): a comparison of them needs
-	 * none of their samples.
+	 * Of these runs, those whose statistics under this key are complete and whose every
+	 * cell × metric with enough completed samples for bootstrap medians has them stored
+	 * ({@link CellBootstraps}): a comparison of them needs none of their samples.
 	 */
 	Set<RunId> complete(String[] runs, String computedUnder) {
 		Set<RunId> complete = new HashSet<>();
@@ -195,11 +207,14 @@ public class CellStatistics {
 
 		}
 		Map<String, Map<String, Reading>> read = new HashMap<>();
-		jdbc.sql("""
-				select run_id, anchor, metric, position, ok_position, sample_count, count, median, mean, sd, mad, min, max,
-				       worst_index, worst_value, worst_z, beyond
-				from cell_statistics where run_id = any(?) and computed_under = ?
-				order by run_id, anchor, position""").params(runs, computedUnder).query((ResultSet rs) -> {
+		jdbc.sql(
+				"""
+						select run_id, anchor, metric, position, ok_position, sample_count, count, median, mean, sd, mad, min, max,
+						       worst_index, worst_value, worst_z, beyond
+						from cell_statistics where run_id = any(?) and computed_under = ?
+						order by run_id, anchor, position""")
+			.params(runs, computedUnder)
+			.query((ResultSet rs) -> {
 				Reading cell = read.computeIfAbsent(rs.getString("run_id"), k -> new HashMap<>())
 					.computeIfAbsent(rs.getString("anchor"), k -> new Reading());
 				int okPosition = rs.getInt("ok_position");
@@ -217,7 +232,7 @@ public class CellStatistics {
 				else {
 					cell.metrics.add(values);
 				}
-		});
+			});
 		Map<String, Map<String, SampleSummary>> found = new HashMap<>();
 		read.forEach((run, cells) -> {
 			Map<String, SampleSummary> byAnchor = new HashMap<>();

@@ -3,7 +3,8 @@ package dev.parity.run;
 import java.util.regex.Pattern;
 
 /**
- * A resolved checkpoint commit: 40 hexadecimal characters, accepted in any case, kept lower-case.
+ * A resolved checkpoint commit: 40 hexadecimal characters, accepted in any case, kept
+ * lower-case.
  */
 public record CommitSha(String value) {
 

@@ -9,8 +9,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Rows in PostgreSQL's {@code COPY} text format, built as UTF-8 bytes: columns separated by tabs, rows by newlines,
- * {@code \N} for null, and backslash, tab, newline and carriage return escaped with a backslash.
+ * Rows in PostgreSQL's {@code COPY} text format, built as UTF-8 bytes: columns separated
+ * by tabs, rows by newlines, {@code \N} for null, and backslash, tab, newline and
+ * carriage return escaped with a backslash.
  */
 final class CopyRow {
 
@@ -67,7 +68,10 @@ final class CopyRow {
 		return this;
 	}
 
-	/** UTF-8 never has these ASCII bytes inside a multi-byte character, so bytes can be escaped one by one. */
+	/**
+	 * UTF-8 never has these ASCII bytes inside a multi-byte character, so bytes can be
+	 * escaped one by one.
+	 */
 	private CopyRow escaped(byte[] value) {
 		ensure(value.length * 2);
 		for (byte b : value) {

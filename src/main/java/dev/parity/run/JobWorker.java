@@ -9,8 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One background thread that drains a table of jobs (claimed {@code FOR UPDATE SKIP LOCKED} by whoever drains it, on
- * any instance): woken after a commit that adds jobs and by a poll, never twice at once, and no failure leaves it —
+ * One background thread that drains a table of jobs (claimed
+ * {@code FOR UPDATE SKIP LOCKED} by whoever drains it, on any instance): woken after a
+ * commit that adds jobs and by a poll, never twice at once, and no failure leaves it —
  * the database away, say, leaves the jobs for the next wake.
  */
 public final class JobWorker {

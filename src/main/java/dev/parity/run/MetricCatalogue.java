@@ -15,8 +15,7 @@ public final class MetricCatalogue {
 			new MetricDefinition("prefill_tps", "tokens/s", true, false),
 			new MetricDefinition("decode_tps", "tokens/s per request", true, true),
 			new MetricDefinition("throughput_tps", "output tokens/s", true, true),
-			new MetricDefinition("tpot_ms", "ms", false, true),
-			new MetricDefinition("itl_ms", "ms", false, true),
+			new MetricDefinition("tpot_ms", "ms", false, true), new MetricDefinition("itl_ms", "ms", false, true),
 			new MetricDefinition("e2e_latency_s", "s", false, true),
 			new MetricDefinition("request_throughput", "requests/s", true, true));
 
@@ -31,7 +30,10 @@ public final class MetricCatalogue {
 		return DEFAULTS;
 	}
 
-	/** The defaults plus a run's own definitions (which may not redefine a catalogue metric). */
+	/**
+	 * The defaults plus a run's own definitions (which may not redefine a catalogue
+	 * metric).
+	 */
 	public static MetricCatalogue of(Collection<MetricDefinition> declared) {
 		return DEFAULTS.withAll(declared.toArray(MetricDefinition[]::new));
 	}
@@ -57,7 +59,10 @@ public final class MetricCatalogue {
 		return definitions.values();
 	}
 
-	/** A metric not in the catalogue and not declared: treated as lower-is-better, output-insensitive. */
+	/**
+	 * A metric not in the catalogue and not declared: treated as lower-is-better,
+	 * output-insensitive.
+	 */
 	public MetricDefinition get(String name) {
 		return find(name).orElseGet(() -> new MetricDefinition(name, "", false, false));
 	}

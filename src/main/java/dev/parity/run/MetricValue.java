@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * One metric of one cell: a single number (the median over the cell's requests, or the one
- * aggregate value for throughputs) or a statistics object ({@code median, mean, std, min, max,
+ * One metric of one cell: a single number (the median over the cell's requests, or the
+ * one aggregate value for throughputs) or a statistics object
+ * ({@code median, mean, std, min, max,
  * p1 … p99}).
  *
  * @param statistics the statistics by name; a single number is held as {@code median}
@@ -26,8 +27,8 @@ public record MetricValue(Map<String, Double> statistics, boolean single) {
 	}
 
 	/**
-	 * The value of a statistic; {@code median} and {@code p50} are the same statistic. A mean is
-	 * never returned for a median, nor the other way round.
+	 * The value of a statistic; {@code median} and {@code p50} are the same statistic. A
+	 * mean is never returned for a median, nor the other way round.
 	 */
 	public OptionalDouble statistic(String name) {
 		Double value = statistics.get(name);

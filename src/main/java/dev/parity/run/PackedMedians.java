@@ -4,15 +4,16 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A cell's bootstrap medians as stored ({@code cell_bootstrap.packed}): the distinct values once, in ascending order,
- * then each median as its index among them — one byte each up to 256 distinct values, two up to 65,536. The medians
- * of resamples take few values (each is a sample value or the mean of two neighbouring ones), so 1,000 of them fit in
- * some 1.5 KB instead of 8 KB. When indexing would not be smaller, the values are written as they are. Exact: every
- * value comes back with the same bits.
+ * A cell's bootstrap medians as stored ({@code cell_bootstrap.packed}): the distinct
+ * values once, in ascending order, then each median as its index among them — one byte
+ * each up to 256 distinct values, two up to 65,536. The medians of resamples take few
+ * values (each is a sample value or the mean of two neighbouring ones), so 1,000 of them
+ * fit in some 1.5 KB instead of 8 KB. When indexing would not be smaller, the values are
+ * written as they are. Exact: every value comes back with the same bits.
  * <p>
- * Layout (big-endian): a format byte — {@code 0} plain, {@code 1} one-byte indexes, {@code 2} two-byte indexes —
- * then, plain: the count and the values; indexed: the count of distinct values, the values, the count of medians and
- * their indexes.
+ * Layout (big-endian): a format byte — {@code 0} plain, {@code 1} one-byte indexes,
+ * {@code 2} two-byte indexes — then, plain: the count and the values; indexed: the count
+ * of distinct values, the values, the count of medians and their indexes.
  */
 public final class PackedMedians {
 
@@ -30,7 +31,8 @@ public final class PackedMedians {
 		for (int i = 0; i < medians.length; i++) {
 			bits[i] = Double.doubleToRawLongBits(medians[i]);
 		}
-		// Distinct by their bits (so that 0.0 and -0.0, or two NaNs, each come back as they were), in ascending order.
+		// Distinct by their bits (so that 0.0 and -0.0, or two NaNs, each come back as
+		// they were), in ascending order.
 		long[] distinct = Arrays.stream(bits).sorted().distinct().toArray();
 		int indexBytes = distinct.length <= 256 ? 1 : distinct.length <= 65_536 ? 2 : 0;
 		int indexed = 1 + 4 + 8 * distinct.length + 4 + indexBytes * medians.length;
@@ -42,7 +44,8 @@ public final class PackedMedians {
 			}
 			return buffer.array();
 		}
-		ByteBuffer buffer = ByteBuffer.allocate(indexed).put(indexBytes == 1 ? BYTE_INDEXES : SHORT_INDEXES)
+		ByteBuffer buffer = ByteBuffer.allocate(indexed)
+			.put(indexBytes == 1 ? BYTE_INDEXES : SHORT_INDEXES)
 			.putInt(distinct.length);
 		for (long value : distinct) {
 			buffer.putLong(value);
@@ -79,7 +82,8 @@ public final class PackedMedians {
 		}
 		double[] medians = new double[buffer.getInt()];
 		for (int i = 0; i < medians.length; i++) {
-			medians[i] = values[format == BYTE_INDEXES ? Byte.toUnsignedInt(buffer.get()) : Short.toUnsignedInt(buffer.getShort())];
+			medians[i] = values[format == BYTE_INDEXES ? Byte.toUnsignedInt(buffer.get())
+					: Short.toUnsignedInt(buffer.getShort())];
 		}
 		return medians;
 	}

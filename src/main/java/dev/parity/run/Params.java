@@ -9,9 +9,9 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * A cell's grid coordinates, e.g. {@code prompt_tokens=32768, concurrency=4}. Values are numbers
- * ({@link BigDecimal}) or strings; two cells match when their params are equal, numbers compared
- * numerically (8192 = 8192.0), strings exactly.
+ * A cell's grid coordinates, e.g. {@code prompt_tokens=32768, concurrency=4}. Values are
+ * numbers ({@link BigDecimal}) or strings; two cells match when their params are equal,
+ * numbers compared numerically (8192 = 8192.0), strings exactly.
  */
 public record Params(SortedMap<String, Object> values) {
 
@@ -38,7 +38,9 @@ public record Params(SortedMap<String, Object> values) {
 		throw new IllegalArgumentException("a param is a number or a string, not " + value);
 	}
 
-	/** The value as written in anchors, tables and URLs: whole numbers without a fraction. */
+	/**
+	 * The value as written in anchors, tables and URLs: whole numbers without a fraction.
+	 */
 	public static String format(Object value) {
 		if (value instanceof BigDecimal number) {
 			return number.toPlainString();
@@ -63,11 +65,13 @@ public record Params(SortedMap<String, Object> values) {
 	}
 
 	/**
-	 * The cell's anchor: {@code cell-} + params sorted by name as {@code name-value}, joined by
-	 * {@code --}, lower-cased, every character outside {@code [a-z0-9_.-]} replaced by {@code -}.
+	 * The cell's anchor: {@code cell-} + params sorted by name as {@code name-value},
+	 * joined by {@code --}, lower-cased, every character outside {@code [a-z0-9_.-]}
+	 * replaced by {@code -}.
 	 */
 	public String anchor() {
-		// Written out rather than with a regular expression: every rule and page asks for anchors, cell by cell.
+		// Written out rather than with a regular expression: every rule and page asks for
+		// anchors, cell by cell.
 		StringBuilder anchor = new StringBuilder(64).append("cell-");
 		boolean first = true;
 		for (Map.Entry<String, Object> entry : values.entrySet()) {
@@ -82,11 +86,15 @@ public record Params(SortedMap<String, Object> values) {
 		return anchor.toString();
 	}
 
-	/** Lower-cased, with every character outside {@code [a-z0-9_.-]} replaced by {@code -}, as anchors need. */
+	/**
+	 * Lower-cased, with every character outside {@code [a-z0-9_.-]} replaced by
+	 * {@code -}, as anchors need.
+	 */
 	private static void appendSafe(StringBuilder into, String text) {
 		String lower = text.toLowerCase(java.util.Locale.ROOT);
 		for (int i = 0; i < lower.length(); i += Character.charCount(lower.codePointAt(i))) {
-			char c = lower.charAt(i); // one '-' for a character outside the BMP too, as the expression it replaces gave
+			char c = lower.charAt(i); // one '-' for a character outside the BMP too, as
+										// the expression it replaces gave
 			into.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-' ? c : '-');
 		}
 	}

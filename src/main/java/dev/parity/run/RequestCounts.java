@@ -3,7 +3,8 @@ package dev.parity.run;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a cell's requests ended. A {@code null} count is unknown (the harness does not record it), never zero.
+ * How a cell's requests ended. A {@code null} count is unknown (the harness does not
+ * record it), never zero.
  */
 public record RequestCounts(@Nullable Integer completed, @Nullable Integer failed, @Nullable Integer cancelled) {
 

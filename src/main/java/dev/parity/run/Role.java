@@ -1,7 +1,8 @@
 package dev.parity.run;
 
 /**
- * Whose numbers a run holds: ours ({@code measured}) or someone else's published ones ({@code reference}).
+ * Whose numbers a run holds: ours ({@code measured}) or someone else's published ones
+ * ({@code reference}).
  */
 public enum Role {
 

@@ -4,7 +4,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A stored run: its document, its permanent id and when and by whom it was uploaded. Immutable.
+ * A stored run: its document, its permanent id and when and by whom it was uploaded.
+ * Immutable.
  *
  * @param id the permanent id
  * @param document what the run says

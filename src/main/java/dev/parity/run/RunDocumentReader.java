@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Reads a {@code benchmark-run/1} document that has already been validated into a {@link RunDocument}.
- * The same reading serves uploads and runs loaded back from the database, so both mean the same.
+ * Reads a {@code benchmark-run/1} document that has already been validated into a
+ * {@link RunDocument}. The same reading serves uploads and runs loaded back from the
+ * database, so both mean the same.
  */
 public final class RunDocumentReader {
 
@@ -27,7 +28,10 @@ public final class RunDocumentReader {
 				instant(document.get("recorded_at")), provenance(document), cells(document.get("cells")));
 	}
 
-	/** The provenance part of a document (everything but format, title, role, recorded_at and cells). */
+	/**
+	 * The provenance part of a document (everything but format, title, role, recorded_at
+	 * and cells).
+	 */
 	public static Provenance provenance(JsonNode document) {
 		JsonNode source = document.path("source");
 		JsonNode system = document.path("system");
@@ -42,9 +46,10 @@ public final class RunDocumentReader {
 		List<String> warnings = strings(engine.get("warnings"));
 		List<MetricDefinition> definitions = new ArrayList<>();
 		document.path("metric_definitions")
-			.forEachEntry((name, definition) -> definitions.add(new MetricDefinition(name,
-					definition.path("unit").asString(""), "higher".equals(definition.path("better").asString("")),
-					definition.path("output_sensitive").asBoolean(false))));
+			.forEachEntry((name,
+					definition) -> definitions.add(new MetricDefinition(name, definition.path("unit").asString(""),
+							"higher".equals(definition.path("better").asString("")),
+							definition.path("output_sensitive").asBoolean(false))));
 		JsonNode requestParams = workload.get("request_params");
 		return new Provenance(
 				source.isObject() ? new Provenance.Source(text(source.get("url")), text(source.get("revision")),
@@ -110,7 +115,8 @@ public final class RunDocumentReader {
 
 	public static Params params(JsonNode params) {
 		TreeMap<String, Object> values = new TreeMap<>();
-		params.forEachEntry((name, value) -> values.put(name, value.isNumber() ? value.decimalValue() : value.asString()));
+		params.forEachEntry(
+				(name, value) -> values.put(name, value.isNumber() ? value.decimalValue() : value.asString()));
 		return new Params(values);
 	}
 

@@ -4,7 +4,8 @@ import java.security.SecureRandom;
 import java.util.regex.Pattern;
 
 /**
- * A run's permanent id: 10 random characters from {@code [a-z0-9]} (about 51 bits), never reused.
+ * A run's permanent id: 10 random characters from {@code [a-z0-9]} (about 51 bits), never
+ * reused.
  */
 public record RunId(String value) {
 

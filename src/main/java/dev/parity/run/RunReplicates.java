@@ -7,9 +7,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * Finds a run's replicates: the other runs whose whole provenance is identical (see {@code compare.Replicates}),
- * compared in the database on the stored provenance without what describes a run rather than what it ran (the
- * engine's printed warnings, disclosed caveats, the CI context).
+ * Finds a run's replicates: the other runs whose whole provenance is identical (see
+ * {@code compare.Replicates}), compared in the database on the stored provenance without
+ * what describes a run rather than what it ran (the engine's printed warnings, disclosed
+ * caveats, the CI context).
  */
 @Repository
 public class RunReplicates {

@@ -26,8 +26,9 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Reads stored runs back: a run or several at once, and the bytes of their uploaded files. Loading a run or a pair
- * of runs takes a fixed number of queries whatever the number of cells. {@link RunWriter} stores them.
+ * Reads stored runs back: a run or several at once, and the bytes of their uploaded
+ * files. Loading a run or a pair of runs takes a fixed number of queries whatever the
+ * number of cells. {@link RunWriter} stores them.
  */
 @Repository
 public class RunRepository {
@@ -45,9 +46,11 @@ public class RunRepository {
 	}
 
 	/**
-	 * A run's row as read: everything but its cells and files, the document part as the JSON it was stored from.
+	 * A run's row as read: everything but its cells and files, the document part as the
+	 * JSON it was stored from.
 	 *
-	 * @param document the document without cells ({@code format}, title, role, recorded time and the provenance)
+	 * @param document the document without cells ({@code format}, title, role, recorded
+	 * time and the provenance)
 	 */
 	private record RunRow(RunId id, ObjectNode document, String workloadFingerprint, Instant uploadedAt,
 			String uploadedBy) {
@@ -72,8 +75,8 @@ public class RunRepository {
 	}
 
 	/**
-	 * The run, or empty; read without its samples when it has statistics stored under {@code statisticsUnder}
-	 * ({@link #findAll(Collection, String)}).
+	 * The run, or empty; read without its samples when it has statistics stored under
+	 * {@code statisticsUnder} ({@link #findAll(Collection, String)}).
 	 */
 	@Transactional(readOnly = true)
 	public Optional<Run> find(RunId id, @Nullable String statisticsUnder) {
@@ -81,10 +84,12 @@ public class RunRepository {
 	}
 
 	/**
-	 * Several runs at once, by id, for what needs only their samples' statistics (a comparison): a run whose
-	 * statistics are stored under {@code statisticsUnder} ({@link CellStatistics#computedUnder}), with the bootstrap
-	 * medians of its cells, is read without its samples — the samples are most of a run — each cell carrying its
-	 * {@linkplain Cell#statistics() statistics} instead; any other run is read whole. {@code null} reads every run whole.
+	 * Several runs at once, by id, for what needs only their samples' statistics (a
+	 * comparison): a run whose statistics are stored under {@code statisticsUnder}
+	 * ({@link CellStatistics#computedUnder}), with the bootstrap medians of its cells, is
+	 * read without its samples — the samples are most of a run — each cell carrying its
+	 * {@linkplain Cell#statistics() statistics} instead; any other run is read whole.
+	 * {@code null} reads every run whole.
 	 */
 	@Transactional(readOnly = true)
 	public Map<RunId, Run> findAll(Collection<RunId> ids, @Nullable String statisticsUnder) {
@@ -104,7 +109,10 @@ public class RunRepository {
 		return runs;
 	}
 
-	/** The runs, with their samples when {@code statisticsUnder} is {@code null}, else with their statistics. */
+	/**
+	 * The runs, with their samples when {@code statisticsUnder} is {@code null}, else
+	 * with their statistics.
+	 */
 	private Map<RunId, Run> load(String[] idArray, @Nullable String statisticsUnder) {
 		if (idArray.length == 0) {
 			return Map.of();
@@ -115,18 +123,18 @@ public class RunRepository {
 		List<RunRow> rows = jdbc.sql("""
 				select id, title, role, recorded_at, provenance, workload_fingerprint, uploaded_at, uploaded_by
 				from run where id = any(?)""").param(idArray).query((rs, n) -> {
-				ObjectNode document = json.createObjectNode();
-				document.put("format", RunDocumentReader.FORMAT);
-				document.put("title", rs.getString("title"));
-				document.put("role", rs.getString("role"));
-				Timestamp recordedAt = rs.getTimestamp("recorded_at");
-				if (recordedAt != null) {
-					document.put("recorded_at", recordedAt.toInstant().toString());
-				}
-				json.readTree(rs.getString("provenance")).forEachEntry(document::set);
-				document.putArray("cells");
-				return new RunRow(new RunId(rs.getString("id")), document, rs.getString("workload_fingerprint"),
-						rs.getTimestamp("uploaded_at").toInstant(), rs.getString("uploaded_by"));
+			ObjectNode document = json.createObjectNode();
+			document.put("format", RunDocumentReader.FORMAT);
+			document.put("title", rs.getString("title"));
+			document.put("role", rs.getString("role"));
+			Timestamp recordedAt = rs.getTimestamp("recorded_at");
+			if (recordedAt != null) {
+				document.put("recorded_at", recordedAt.toInstant().toString());
+			}
+			json.readTree(rs.getString("provenance")).forEachEntry(document::set);
+			document.putArray("cells");
+			return new RunRow(new RunId(rs.getString("id")), document, rs.getString("workload_fingerprint"),
+					rs.getTimestamp("uploaded_at").toInstant(), rs.getString("uploaded_by"));
 		}).list();
 		Map<String, List<Cell>> cells = new HashMap<>();
 		// Without samples, the column is not even named: its TOAST is never read.
@@ -135,41 +143,44 @@ public class RunRepository {
 				       metrics""" + (withSamples ? ", samples" : "") + """
 
 				from cell where run_id = any(?) order by run_id, position""").param(idArray).query((ResultSet rs) -> {
-				ObjectNode cell = json.createObjectNode();
-				cell.set("params", json.readTree(rs.getString("params")));
-				putInt(cell, "order", rs, "exec_order");
-				ObjectNode requests = cell.putObject("requests");
-				putInt(requests, "completed", rs, "completed");
-				putInt(requests, "failed", rs, "failed");
-				putInt(requests, "cancelled", rs, "cancelled");
-				putJson(cell, "output_tokens", rs.getString("output_tokens"));
-				putJson(cell, "reasoning_tokens", rs.getString("reasoning_tokens"));
-				putJson(cell, "metrics", rs.getString("metrics"));
-				// Samples are most of a run: read straight into samples, as RunDocumentReader reads them from a tree.
-				Cell read = RunDocumentReader.cell(cell);
-				String runId = rs.getString("run_id");
-				SampleSummary summary = withSamples ? null : summaries.getOrDefault(runId, Map.of())
-					.getOrDefault(read.anchor(), CellStatistics.none(statisticsUnder));
-				cells.computeIfAbsent(runId, k -> new ArrayList<>())
-					.add(new Cell(read.params(), read.order(), read.requests(), read.outputTokens(), read.reasoningTokens(),
-							read.metrics(), withSamples ? samples(rs.getString("samples")) : List.of(), summary));
+			ObjectNode cell = json.createObjectNode();
+			cell.set("params", json.readTree(rs.getString("params")));
+			putInt(cell, "order", rs, "exec_order");
+			ObjectNode requests = cell.putObject("requests");
+			putInt(requests, "completed", rs, "completed");
+			putInt(requests, "failed", rs, "failed");
+			putInt(requests, "cancelled", rs, "cancelled");
+			putJson(cell, "output_tokens", rs.getString("output_tokens"));
+			putJson(cell, "reasoning_tokens", rs.getString("reasoning_tokens"));
+			putJson(cell, "metrics", rs.getString("metrics"));
+			// Samples are most of a run: read straight into samples, as RunDocumentReader
+			// reads them from a tree.
+			Cell read = RunDocumentReader.cell(cell);
+			String runId = rs.getString("run_id");
+			SampleSummary summary = withSamples ? null : summaries.getOrDefault(runId, Map.of())
+				.getOrDefault(read.anchor(), CellStatistics.none(statisticsUnder));
+			cells.computeIfAbsent(runId, k -> new ArrayList<>())
+				.add(new Cell(read.params(), read.order(), read.requests(), read.outputTokens(), read.reasoningTokens(),
+						read.metrics(), withSamples ? samples(rs.getString("samples")) : List.of(), summary));
 		});
 		Map<String, List<Run.RunFile>> files = new HashMap<>();
 		jdbc.sql("""
 				select run_id, position, file_name, media_type, sha256, size_bytes
-				from run_file where run_id = any(?) order by run_id, position""").param(idArray).query((ResultSet rs) -> {
+				from run_file where run_id = any(?) order by run_id, position""")
+			.param(idArray)
+			.query((ResultSet rs) -> {
 				files.computeIfAbsent(rs.getString("run_id"), k -> new ArrayList<>())
 					.add(new Run.RunFile(rs.getInt("position"), rs.getString("file_name"), rs.getString("media_type"),
 							rs.getString("sha256"), rs.getLong("size_bytes")));
-		});
+			});
 		Map<RunId, Run> runs = new LinkedHashMap<>();
 		for (RunRow row : rows) {
 			String id = row.id().value();
 			RunDocument read = RunDocumentReader.read(row.document());
 			RunDocument document = new RunDocument(read.title(), read.role(), read.recordedAt(), read.provenance(),
 					cells.getOrDefault(id, List.of()));
-			runs.put(row.id(), new Run(row.id(), document, row.workloadFingerprint(), row.uploadedAt(), row.uploadedBy(),
-					files.getOrDefault(id, List.of())));
+			runs.put(row.id(), new Run(row.id(), document, row.workloadFingerprint(), row.uploadedAt(),
+					row.uploadedBy(), files.getOrDefault(id, List.of())));
 		}
 		return runs;
 	}
@@ -178,7 +189,8 @@ public class RunRepository {
 	public Optional<StoredFile> file(RunId id, int position) {
 		return jdbc.sql("select file_name, media_type, content from run_file where run_id = ? and position = ?")
 			.params(id.value(), position)
-			.query((rs, n) -> new StoredFile(rs.getString("file_name"), rs.getString("media_type"), rs.getBytes("content")))
+			.query((rs, n) -> new StoredFile(rs.getString("file_name"), rs.getString("media_type"),
+					rs.getBytes("content")))
 			.optional();
 	}
 
@@ -187,9 +199,9 @@ public class RunRepository {
 	}
 
 	/**
-	 * A cell's samples read from their stored JSON without building a tree: the same samples
-	 * {@link RunDocumentReader#cells} makes of the same JSON (status and token counts by name, every other number a
-	 * metric, in stored order).
+	 * A cell's samples read from their stored JSON without building a tree: the same
+	 * samples {@link RunDocumentReader#cells} makes of the same JSON (status and token
+	 * counts by name, every other number a metric, in stored order).
 	 */
 	private List<Sample> samples(@Nullable String text) {
 		List<Sample> samples = new ArrayList<>();

@@ -25,14 +25,20 @@ import org.springframework.util.StringUtils;
  */
 public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpecificationExecutor<RunSummary> {
 
-	/** Runs sharing a checkpoint commit and a workload fingerprint: candidates for a like-for-like comparison. */
+	/**
+	 * Runs sharing a checkpoint commit and a workload fingerprint: candidates for a
+	 * like-for-like comparison.
+	 */
 	List<RunSummary> findTop20ByModelCommitAndWorkloadFingerprintAndIdNotOrderByUploadedAtDesc(String modelCommit,
 			String workloadFingerprint, String id);
 
 	/** The newest runs. */
 	List<RunSummary> findTop10ByOrderByUploadedAtDescIdAsc();
 
-	/** Runs matching the filter, leaving out the given ids (e.g. retracted runs, when a reader hides them). */
+	/**
+	 * Runs matching the filter, leaving out the given ids (e.g. retracted runs, when a
+	 * reader hides them).
+	 */
 	default Page<RunSummary> search(RunFilter filter, java.util.Collection<String> excludedIds, int page, int size) {
 		Specification<RunSummary> specification = filter.specification();
 		if (!excludedIds.isEmpty()) {
@@ -43,8 +49,9 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	}
 
 	/**
-	 * The same page, its total (when the page alone does not tell it) asked of {@code total}, which is given the count
-	 * to run: a caller may keep totals, which change only when a run is added (runs are never removed).
+	 * The same page, its total (when the page alone does not tell it) asked of
+	 * {@code total}, which is given the count to run: a caller may keep totals, which
+	 * change only when a run is added (runs are never removed).
 	 */
 	default Page<RunSummary> search(RunFilter filter, java.util.Collection<String> excludedIds, int page, int size,
 			java.util.function.ToLongFunction<java.util.function.LongSupplier> total) {
@@ -54,8 +61,8 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 		}
 		Specification<RunSummary> matching = specification;
 		PageRequest request = PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id")));
-		org.springframework.data.domain.Slice<RunSummary> slice = findBy(matching, query -> query.sortBy(request.getSort())
-			.slice(request));
+		org.springframework.data.domain.Slice<RunSummary> slice = findBy(matching,
+				query -> query.sortBy(request.getSort()).slice(request));
 		return org.springframework.data.support.PageableExecutionUtils.getPage(slice.getContent(), request,
 				() -> total.applyAsLong(() -> count(matching)));
 	}
@@ -68,8 +75,8 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	/**
 	 * What a run list is filtered by; blank fields do not filter.
 	 *
-	 * @param q free text: every word must match somewhere — in the title, system, model, engine or harness name (any
-	 * part of it), or as the start of the checkpoint commit
+	 * @param q free text: every word must match somewhere — in the title, system, model,
+	 * engine or harness name (any part of it), or as the start of the checkpoint commit
 	 * @param system exact system name
 	 * @param model exact model repo
 	 * @param commit commit, or the start of one
@@ -80,7 +87,10 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 			@Nullable String role, @Nullable String harness) {
 
 		/** What could be the start of a commit: 4 to 40 hexadecimal digits. */
-		/** Hexadecimal digits: every string that starts with them lies between them and them followed by "g". */
+		/**
+		 * Hexadecimal digits: every string that starts with them lies between them and
+		 * them followed by "g".
+		 */
 		private static final java.util.regex.Pattern HEX = java.util.regex.Pattern.compile("[0-9a-f]{1,40}");
 
 		private static final java.util.regex.Pattern COMMIT_PREFIX = java.util.regex.Pattern.compile("[0-9a-f]{4,40}");
@@ -112,8 +122,10 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 					String prefix = commit.trim().toLowerCase(Locale.ROOT);
 					predicates.add(cb.like(root.get("modelCommit"), prefix + "%"));
 					if (HEX.matcher(prefix).matches()) {
-						// The same runs as a range of the commit's index, which the plan of a prepared statement can
-						// use (a LIKE with a parameter cannot: at 10,000 runs its count read the whole table).
+						// The same runs as a range of the commit's index, which the plan
+						// of a prepared statement can
+						// use (a LIKE with a parameter cannot: at 10,000 runs its count
+						// read the whole table).
 						predicates.add(cb.greaterThanOrEqualTo(root.get("modelCommit"), prefix));
 						predicates.add(cb.lessThan(root.get("modelCommit"), prefix + "g"));
 					}
@@ -129,18 +141,20 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 		}
 
 		/**
-		 * One word of the search box: part of a name (each {@code lower(column) LIKE '%word%'} has its trigram index),
-		 * or, when it could be one, the start of a commit (the pattern index).
+		 * One word of the search box: part of a name (each
+		 * {@code lower(column) LIKE '%word%'} has its trigram index), or, when it could
+		 * be one, the start of a commit (the pattern index).
 		 */
-		private static jakarta.persistence.criteria.Predicate matches(jakarta.persistence.criteria.Root<RunSummary> root,
-				jakarta.persistence.criteria.CriteriaBuilder cb, String word) {
+		private static jakarta.persistence.criteria.Predicate matches(
+				jakarta.persistence.criteria.Root<RunSummary> root, jakarta.persistence.criteria.CriteriaBuilder cb,
+				String word) {
 			String pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-			List<jakarta.persistence.criteria.Predicate> anywhere = new java.util.ArrayList<>(List.of(
-					cb.like(cb.lower(root.get("title")), pattern, '\\'),
-					cb.like(cb.lower(root.get("systemName")), pattern, '\\'),
-					cb.like(cb.lower(root.get("modelRepo")), pattern, '\\'),
-					cb.like(cb.lower(root.get("engineName")), pattern, '\\'),
-					cb.like(cb.lower(root.get("harnessName")), pattern, '\\')));
+			List<jakarta.persistence.criteria.Predicate> anywhere = new java.util.ArrayList<>(
+					List.of(cb.like(cb.lower(root.get("title")), pattern, '\\'),
+							cb.like(cb.lower(root.get("systemName")), pattern, '\\'),
+							cb.like(cb.lower(root.get("modelRepo")), pattern, '\\'),
+							cb.like(cb.lower(root.get("engineName")), pattern, '\\'),
+							cb.like(cb.lower(root.get("harnessName")), pattern, '\\')));
 			if (COMMIT_PREFIX.matcher(word).matches()) {
 				anywhere.add(cb.like(root.get("modelCommit"), word + "%"));
 			}
@@ -154,13 +168,12 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	}
 
 	/**
-	 * A search word that names a day or a month of upload ({@code 2026-11-30}, {@code 2026-11}), as UTC instants from
-	 * its start to the start of the next.
+	 * A search word that names a day or a month of upload ({@code 2026-11-30},
+	 * {@code 2026-11}), as UTC instants from its start to the start of the next.
 	 */
 	record UploadDays(Instant from, Instant until) {
 
-		private static final Pattern DAY_OR_MONTH = Pattern
-			.compile("(\\d{4})-(\\d{2})(?:-(\\d{2}))?");
+		private static final Pattern DAY_OR_MONTH = Pattern.compile("(\\d{4})-(\\d{2})(?:-(\\d{2}))?");
 
 		static @Nullable UploadDays of(String word) {
 			Matcher m = DAY_OR_MONTH.matcher(word);

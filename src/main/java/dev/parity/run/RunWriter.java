@@ -26,9 +26,10 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Stores runs, the ingest side: a run's cells go to the database as they are read ({@code COPY}), then its row and
- * its files, all in one transaction. Runs are append-only (the database refuses UPDATE and DELETE); the same upload
- * stored twice, even concurrently, is one run. {@link RunRepository} reads them back.
+ * Stores runs, the ingest side: a run's cells go to the database as they are read
+ * ({@code COPY}), then its row and its files, all in one transaction. Runs are
+ * append-only (the database refuses UPDATE and DELETE); the same upload stored twice,
+ * even concurrently, is one run. {@link RunRepository} reads them back.
  */
 @Repository
 public class RunWriter {
@@ -61,7 +62,10 @@ public class RunWriter {
 		this.json = json;
 	}
 
-	/** A run to store: the validated document (as read and as JSON), what was uploaded, and by whom. */
+	/**
+	 * A run to store: the validated document (as read and as JSON), what was uploaded,
+	 * and by whom.
+	 */
 	public record NewRun(RunDocument document, JsonNode documentJson, String uploadSha256, List<UploadedFile> files,
 			String uploadedBy) {
 	}
@@ -70,13 +74,16 @@ public class RunWriter {
 	public record UploadedFile(String fileName, String mediaType, byte[] content) {
 	}
 
-	/** Where a store ended: the run's id, and whether this call created it or found it already stored. */
+	/**
+	 * Where a store ended: the run's id, and whether this call created it or found it
+	 * already stored.
+	 */
 	public record Stored(RunId id, boolean created) {
 	}
 
 	/**
-	 * Stores a run in one transaction. The same upload (by SHA-256) stored before, or concurrently by
-	 * another request, returns the existing run instead of a duplicate.
+	 * Stores a run in one transaction. The same upload (by SHA-256) stored before, or
+	 * concurrently by another request, returns the existing run instead of a duplicate.
 	 */
 	@Transactional
 	public Stored store(NewRun run) {
@@ -89,14 +96,16 @@ public class RunWriter {
 			for (int i = 0; i < run.document().cells().size(); i++) {
 				storing.cell(run.document().cells().get(i), cells.get(i));
 			}
-			return storing.finish(run.uploadSha256(), run.document(), run.documentJson(), run.files(), run.uploadedBy());
+			return storing.finish(run.uploadSha256(), run.document(), run.documentJson(), run.files(),
+					run.uploadedBy());
 		}
 	}
 
 	/**
-	 * Starts storing a run whose cells are read one at a time, so that a large document is never held whole: each
-	 * cell goes to the database as it comes ({@code COPY}), the run row last, all in the caller's transaction.
-	 * Close it in any case; a run not {@linkplain Storing#finish finished} leaves nothing behind.
+	 * Starts storing a run whose cells are read one at a time, so that a large document
+	 * is never held whole: each cell goes to the database as it comes ({@code COPY}), the
+	 * run row last, all in the caller's transaction. Close it in any case; a run not
+	 * {@linkplain Storing#finish finished} leaves nothing behind.
 	 */
 	@Transactional(propagation = Propagation.MANDATORY)
 	public Storing begin() {
@@ -126,7 +135,10 @@ public class RunWriter {
 
 		private int cells;
 
-		/** The cells' sample statistics, stored after the run row ({@link CellStatistics}). */
+		/**
+		 * The cells' sample statistics, stored after the run row
+		 * ({@link CellStatistics}).
+		 */
 		private final List<CellStatistics.Row> summaries = new ArrayList<>();
 
 		private boolean finished;
@@ -137,8 +149,8 @@ public class RunWriter {
 		}
 
 		/**
-		 * Writes the next cell: {@code cell} as read, {@code node} its JSON (whose jsonb columns are written as they
-		 * are). Ignored after {@link #discard}.
+		 * Writes the next cell: {@code cell} as read, {@code node} its JSON (whose jsonb
+		 * columns are written as they are). Ignored after {@link #discard}.
 		 */
 		public void cell(Cell cell, JsonNode node) {
 			if (finished) {
@@ -150,11 +162,30 @@ public class RunWriter {
 							copy cell (run_id, position, params, anchor, exec_order, completed, failed, cancelled,
 							            output_tokens, reasoning_tokens, metrics, samples) from stdin""");
 				}
-				row.text(id.value()).tab().number(cells++).tab().json(json, node.get("params")).tab().text(cell.anchor())
-					.tab().number(cell.order()).tab().number(cell.requests().completed()).tab()
-					.number(cell.requests().failed()).tab().number(cell.requests().cancelled()).tab()
-					.json(json, node.get("output_tokens")).tab().json(json, node.get("reasoning_tokens")).tab()
-					.json(json, node.get("metrics")).tab().json(json, node.get("samples")).newline();
+				row.text(id.value())
+					.tab()
+					.number(cells++)
+					.tab()
+					.json(json, node.get("params"))
+					.tab()
+					.text(cell.anchor())
+					.tab()
+					.number(cell.order())
+					.tab()
+					.number(cell.requests().completed())
+					.tab()
+					.number(cell.requests().failed())
+					.tab()
+					.number(cell.requests().cancelled())
+					.tab()
+					.json(json, node.get("output_tokens"))
+					.tab()
+					.json(json, node.get("reasoning_tokens"))
+					.tab()
+					.json(json, node.get("metrics"))
+					.tab()
+					.json(json, node.get("samples"))
+					.newline();
 				if (row.size() >= FLUSH_AT) {
 					row.flushTo(copy);
 				}
@@ -162,7 +193,8 @@ public class RunWriter {
 				if (samples == 0) {
 					return;
 				}
-				// The samples are read once, from the tree in memory, for their statistics. Their bootstrap medians
+				// The samples are read once, from the tree in memory, for their
+				// statistics. Their bootstrap medians
 				// are computed after the commit, apart from the upload (BootstrapJobs).
 				summaries.add(statistics.of(RunDocumentReader.cell(node)));
 			}
@@ -171,7 +203,10 @@ public class RunWriter {
 			}
 		}
 
-		/** The document turned out invalid: stop writing cells (the transaction will be rolled back). */
+		/**
+		 * The document turned out invalid: stop writing cells (the transaction will be
+		 * rolled back).
+		 */
 		public void discard() {
 			finished = true;
 			cancelCopy();
@@ -179,10 +214,12 @@ public class RunWriter {
 
 		/**
 		 * Stores the run row and the files after the cells.
-		 *
-		 * @param document the run as read; its cells need only their params (for the workload fingerprint)
-		 * @param documentJson the document, of which everything but the cells is read here
-		 * @return the new run, or the run stored from the same upload by a concurrent request
+		 * @param document the run as read; its cells need only their params (for the
+		 * workload fingerprint)
+		 * @param documentJson the document, of which everything but the cells is read
+		 * here
+		 * @return the new run, or the run stored from the same upload by a concurrent
+		 * request
 		 */
 		public Stored finish(String uploadSha256, RunDocument document, JsonNode documentJson, List<UploadedFile> files,
 				String uploadedBy) {
@@ -203,20 +240,24 @@ public class RunWriter {
 						provenanceJson.set(name, value);
 					}
 				});
-				// ON CONFLICT waits for a concurrent insert of the same upload and then yields nothing:
-				// the other request's run is the one, and no constraint error reaches anybody.
-				List<String> inserted = jdbc.sql("""
-						insert into run (id, upload_sha256, title, role, system_name, model_repo, model_revision, model_commit,
-						                 engine_name, engine_version, harness_name, harness_version, source_url, recorded_at,
-						                 workload_fingerprint, provenance, cell_count, uploaded_by, engine_commit, branch)
-						values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
-						on conflict (upload_sha256) do nothing
-						returning id""")
-					.params(id.value(), uploadSha256, document.title(), document.role().id(), provenance.system().name(),
-							provenance.model().repo(), provenance.model().revision(),
+				// ON CONFLICT waits for a concurrent insert of the same upload and then
+				// yields nothing:
+				// the other request's run is the one, and no constraint error reaches
+				// anybody.
+				List<String> inserted = jdbc
+					.sql("""
+							insert into run (id, upload_sha256, title, role, system_name, model_repo, model_revision, model_commit,
+							                 engine_name, engine_version, harness_name, harness_version, source_url, recorded_at,
+							                 workload_fingerprint, provenance, cell_count, uploaded_by, engine_commit, branch)
+							values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
+							on conflict (upload_sha256) do nothing
+							returning id""")
+					.params(id.value(), uploadSha256, document.title(), document.role().id(),
+							provenance.system().name(), provenance.model().repo(), provenance.model().revision(),
 							provenance.model().commit() == null ? null : provenance.model().commit().value(),
 							provenance.engine().name(), provenance.engine().version(), provenance.harness().name(),
-							provenance.harness().version(), provenance.source() == null ? null : provenance.source().url(),
+							provenance.harness().version(),
+							provenance.source() == null ? null : provenance.source().url(),
 							document.recordedAt() == null ? null : Timestamp.from(document.recordedAt()),
 							WorkloadFingerprint.of(provenance.workload(), document.cells()),
 							json.writeValueAsString(provenanceJson), document.cells().size(), uploadedBy,
@@ -232,7 +273,8 @@ public class RunWriter {
 				insertFiles(id, files);
 				bootstraps.enqueue(id);
 				CellStatistics.insert(connection, id, statistics.computedUnder(), summaries);
-				// Listeners that follow runs (history) join it in this transaction and work after the commit: see RunStored.
+				// Listeners that follow runs (history) join it in this transaction and
+				// work after the commit: see RunStored.
 				events.publishEvent(new RunStored(id, document.role(), provenance));
 				return new Stored(id, true);
 			}
@@ -278,7 +320,8 @@ public class RunWriter {
 		for (int i = 0; i < files.size(); i++) {
 			UploadedFile file = files.get(i);
 			int position = i;
-			// As a stream: the driver's setBytes copies the array, a second copy of a 100 MB upload.
+			// As a stream: the driver's setBytes copies the array, a second copy of a 100
+			// MB upload.
 			jdbcTemplate.update("""
 					insert into run_file (run_id, position, file_name, media_type, sha256, size_bytes, content)
 					values (?, ?, ?, ?, ?, ?, ?)""", statement -> {
@@ -295,7 +338,10 @@ public class RunWriter {
 
 	/** The run stored from the upload with this SHA-256, if any. */
 	public Optional<RunId> findIdByUploadSha(String sha256) {
-		return jdbc.sql("select id from run where upload_sha256 = ?").param(sha256).query(String.class).optional()
+		return jdbc.sql("select id from run where upload_sha256 = ?")
+			.param(sha256)
+			.query(String.class)
+			.optional()
 			.map(RunId::new);
 	}
 

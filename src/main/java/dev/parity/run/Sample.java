@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One request (or one repetition) of a cell, in completion order.
  *
- * @param status {@code ok}, {@code failed} or {@code cancelled}; {@code null} when not given
+ * @param status {@code ok}, {@code failed} or {@code cancelled}; {@code null} when not
+ * given
  * @param outputTokens output tokens, reasoning included
  * @param reasoningTokens the reasoning part of the output, where known
  * @param metrics per-request metric values
@@ -32,8 +33,9 @@ public record Sample(@Nullable String status, @Nullable Double outputTokens, @Nu
 	}
 
 	/**
-	 * These metric names in the order a stored sample gives them back: PostgreSQL's {@code jsonb} keeps an object's
-	 * keys shorter first, then byte by byte (UTF-8), whatever order they were uploaded in.
+	 * These metric names in the order a stored sample gives them back: PostgreSQL's
+	 * {@code jsonb} keeps an object's keys shorter first, then byte by byte (UTF-8),
+	 * whatever order they were uploaded in.
 	 */
 	public static List<String> storedOrder(Collection<String> names) {
 		List<String> sorted = new ArrayList<>(names);

@@ -15,15 +15,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * The uploaded files of runs, as downloads: what a file is (one small query, no cell and no sample read), and its
- * bytes as a stream read from PostgreSQL slice by slice.
+ * The uploaded files of runs, as downloads: what a file is (one small query, no cell and
+ * no sample read), and its bytes as a stream read from PostgreSQL slice by slice.
  * <p>
- * Each slice is one query in PostgreSQL's binary format (the bytes as they are, not the hex text pgjdbc asks for
- * until a statement has run five times on a connection, which doubles what travels and takes a decoding), and the
- * connection goes back to the pool before the slice is written: a slow client holds a thread and at most one slice
- * in memory, never a connection. A file of up to one slice (every run document of up to 16 MB) is one query; a larger
- * one is read in slices, each of which PostgreSQL decompresses from the start of the value, so a 100 MB file reads
- * in about three times the time of one query for it — the price of never holding it whole.
+ * Each slice is one query in PostgreSQL's binary format (the bytes as they are, not the
+ * hex text pgjdbc asks for until a statement has run five times on a connection, which
+ * doubles what travels and takes a decoding), and the connection goes back to the pool
+ * before the slice is written: a slow client holds a thread and at most one slice in
+ * memory, never a connection. A file of up to one slice (every run document of up to 16
+ * MB) is one query; a larger one is read in slices, each of which PostgreSQL decompresses
+ * from the start of the value, so a 100 MB file reads in about three times the time of
+ * one query for it — the price of never holding it whole.
  */
 @Repository
 public class StoredFiles {
@@ -46,30 +48,43 @@ public class StoredFiles {
 		this.slice = slice;
 	}
 
-	/** The file at {@code position} of a run (0 is the document), without its bytes; empty when there is none. */
+	/**
+	 * The file at {@code position} of a run (0 is the document), without its bytes; empty
+	 * when there is none.
+	 */
 	public Optional<Run.RunFile> find(RunId run, int position) {
-		return jdbc.query("""
-				select file_name, media_type, sha256, size_bytes from run_file where run_id = ? and position = ?""",
-				(rs, n) -> new Run.RunFile(position, rs.getString("file_name"), rs.getString("media_type"),
-						rs.getString("sha256"), rs.getLong("size_bytes")),
-				run.value(), position).stream().findFirst();
-	}
-
-	/** Whether a run with this id is stored (to tell an unknown run from an unknown file of a known one). */
-	public boolean runExists(RunId run) {
-		return Boolean.TRUE.equals(jdbc.queryForObject("select exists (select 1 from run where id = ?)", Boolean.class,
-				run.value()));
+		return jdbc
+			.query("""
+					select file_name, media_type, sha256, size_bytes from run_file where run_id = ? and position = ?""",
+					(rs, n) -> new Run.RunFile(position, rs.getString("file_name"), rs.getString("media_type"),
+							rs.getString("sha256"), rs.getLong("size_bytes")),
+					run.value(), position)
+			.stream()
+			.findFirst();
 	}
 
 	/**
-	 * The file's bytes, exactly as uploaded, read when the stream is read: nothing is fetched before the first read,
-	 * and {@link InputStream#skip} moves past bytes without fetching them (a range request reads only its slice).
+	 * Whether a run with this id is stored (to tell an unknown run from an unknown file
+	 * of a known one).
+	 */
+	public boolean runExists(RunId run) {
+		return Boolean.TRUE
+			.equals(jdbc.queryForObject("select exists (select 1 from run where id = ?)", Boolean.class, run.value()));
+	}
+
+	/**
+	 * The file's bytes, exactly as uploaded, read when the stream is read: nothing is
+	 * fetched before the first read, and {@link InputStream#skip} moves past bytes
+	 * without fetching them (a range request reads only its slice).
 	 */
 	public InputStream open(RunId run, Run.RunFile file) {
 		return new Content(run, file);
 	}
 
-	/** Up to {@code length} bytes of the file from {@code offset} (0-based), as PostgreSQL's binary format gives them. */
+	/**
+	 * Up to {@code length} bytes of the file from {@code offset} (0-based), as
+	 * PostgreSQL's binary format gives them.
+	 */
 	private byte[] slice(RunId run, int position, long offset, long length, long size) {
 		boolean whole = offset == 0 && length >= size;
 		String sql = whole ? "select content from run_file where run_id = ? and position = ?"
@@ -111,7 +126,10 @@ public class StoredFiles {
 			this.file = file;
 		}
 
-		/** Whether there are bytes to give: fetches the next slice when the current one is used up. */
+		/**
+		 * Whether there are bytes to give: fetches the next slice when the current one is
+		 * used up.
+		 */
 		private boolean fill() {
 			if (at < current.length) {
 				return true;

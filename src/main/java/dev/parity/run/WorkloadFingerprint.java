@@ -10,12 +10,15 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A stable hash of the declared workload plus the grid definition. Two runs with the same
- * fingerprint <em>intend</em> the same work: same dataset, output tokens, reasoning mode, request
- * parameters, warm-up, and the same set of cell params. Whether they <em>did</em> the same work is
- * decided by measurement (output tokens per request), never by this declaration.
+ * fingerprint <em>intend</em> the same work: same dataset, output tokens, reasoning mode,
+ * request parameters, warm-up, and the same set of cell params. Whether they <em>did</em>
+ * the same work is decided by measurement (output tokens per request), never by this
+ * declaration.
  *
- * <p>Canonical form: JSON with object keys sorted, numbers written without trailing zeros, the
- * grid as the sorted list of each cell's sorted params; SHA-256 of its UTF-8 bytes, in hex.
+ * <p>
+ * Canonical form: JSON with object keys sorted, numbers written without trailing zeros,
+ * the grid as the sorted list of each cell's sorted params; SHA-256 of its UTF-8 bytes,
+ * in hex.
  */
 public final class WorkloadFingerprint {
 
@@ -23,8 +26,8 @@ public final class WorkloadFingerprint {
 	}
 
 	/**
-	 * The declared workload alone (no grid: grids grow), canonically serialised as for the fingerprint: what a
-	 * series of runs keeps constant.
+	 * The declared workload alone (no grid: grids grow), canonically serialised as for
+	 * the fingerprint: what a series of runs keeps constant.
 	 */
 	public static String declared(Provenance.Workload workload) {
 		StringBuilder canonical = new StringBuilder("{");
@@ -34,7 +37,10 @@ public final class WorkloadFingerprint {
 
 	public static String of(Provenance.Workload workload, List<Cell> cells) {
 		StringBuilder canonical = new StringBuilder("{\"grid\":[");
-		cells.stream().map(cell -> canonical(cell.params().values())).sorted().reduce((a, b) -> a + "," + b)
+		cells.stream()
+			.map(cell -> canonical(cell.params().values()))
+			.sorted()
+			.reduce((a, b) -> a + "," + b)
 			.ifPresent(canonical::append);
 		canonical.append("],\"workload\":{");
 		appendObject(canonical, fields(workload));

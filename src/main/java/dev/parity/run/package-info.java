@@ -1,5 +1,6 @@
 /**
- * Runs: what was measured (or quoted), with its provenance and its grid of cells; immutable once stored.
+ * Runs: what was measured (or quoted), with its provenance and its grid of cells;
+ * immutable once stored.
  */
 @ApplicationModule(allowedDependencies = {})
 @NullMarked

@@ -5,7 +5,10 @@ import dev.parity.run.Run;
 
 import org.springframework.stereotype.Component;
 
-/** The rerun commands of an alert's confirmation plan: a run's commands exactly as its page gives them. */
+/**
+ * The rerun commands of an alert's confirmation plan: a run's commands exactly as its
+ * page gives them.
+ */
 @Component
 class AlertRerunCommands implements RerunCommandWriter {
 

@@ -8,7 +8,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Caveats and hypotheses in the API: what they say, what they are about, and a hypothesis's status history.
+ * Caveats and hypotheses in the API: what they say, what they are about, and a
+ * hypothesis's status history.
  */
 final class CaveatJson {
 

@@ -8,7 +8,8 @@ import dev.parity.caveat.CaveatRejected;
 import org.springframework.ui.Model;
 
 /**
- * A caveat the record refused: 400, the reason, and the form again with what the writer typed, so nothing is lost.
+ * A caveat the record refused: 400, the reason, and the form again with what the writer
+ * typed, so nothing is lost.
  */
 final class CaveatRejectedPage {
 

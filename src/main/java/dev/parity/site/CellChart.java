@@ -23,16 +23,19 @@ import javax.imageio.ImageIO;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One bar per cell of one metric, as a picture to paste where a page cannot be framed and as a link's preview: the
- * ratio per cell of a comparison (from 1, on a log scale centred on 1, the ±band shaded), or a run's value per cell
- * (from 0). A greyed bar is drawn grey, never in the colour of a comparable one, and the notices of the item (a
- * supersession, a retraction, loosened settings) are drawn above the bars, so a copy carries them.
+ * One bar per cell of one metric, as a picture to paste where a page cannot be framed and
+ * as a link's preview: the ratio per cell of a comparison (from 1, on a log scale centred
+ * on 1, the ±band shaded), or a run's value per cell (from 0). A greyed bar is drawn
+ * grey, never in the colour of a comparable one, and the notices of the item (a
+ * supersession, a retraction, loosened settings) are drawn above the bars, so a copy
+ * carries them.
  *
  * @param title the item's title
  * @param subtitle the headline sentence of the metric (or what the run is)
  * @param notices what must be read before the numbers, one line each
  * @param bars the cells, in table order
- * @param ratios whether the bars are ratios (log scale centred on 1) or values (linear from 0)
+ * @param ratios whether the bars are ratios (log scale centred on 1) or values (linear
+ * from 0)
  * @param band the ±band shaded around 1, for ratios
  * @param link where the whole item lives
  */
@@ -71,10 +74,11 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 	}
 
 	/**
-	 * The ratio chart of one metric of a comparison: the metric asked for, else the first whose headline counts a
-	 * comparable cell, else the first with bars.
+	 * The ratio chart of one metric of a comparison: the metric asked for, else the first
+	 * whose headline counts a comparable cell, else the first with bars.
 	 */
-	static CellChart ratios(ComparisonPage page, @Nullable String metric, String title, List<String> notices, String link) {
+	static CellChart ratios(ComparisonPage page, @Nullable String metric, String title, List<String> notices,
+			String link) {
 		String chosen = chosenMetric(page, metric, title);
 		List<Bar> bars = new ArrayList<>();
 		Map<String, Object> data = page.chartData();
@@ -92,15 +96,20 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 				}
 			}
 		}
-		String sentence = page.headlines().stream().filter(h -> h.metric().equals(chosen)).map(ComparisonPage.HeadlineView::sentence)
-			.findFirst().orElse(chosen == null ? "no metric to chart" : chosen);
+		String sentence = page.headlines()
+			.stream()
+			.filter(h -> h.metric().equals(chosen))
+			.map(ComparisonPage.HeadlineView::sentence)
+			.findFirst()
+			.orElse(chosen == null ? "no metric to chart" : chosen);
 		return new CellChart(title, sentence, notices, bars, true, band, link);
 	}
 
 	/**
-	 * The metric a comparison's chart and description are about: the one asked for; else the first its title names
-	 * ({@code decode_tps} or just {@code decode}: "+101 % faster at decode"); else the first whose headline counts a
-	 * comparable cell; else the first.
+	 * The metric a comparison's chart and description are about: the one asked for; else
+	 * the first its title names ({@code decode_tps} or just {@code decode}: "+101 %
+	 * faster at decode"); else the first whose headline counts a comparable cell; else
+	 * the first.
 	 */
 	static @Nullable String chosenMetric(ComparisonPage page, @Nullable String metric, String title) {
 		if (metric != null && page.metrics().stream().anyMatch(m -> m.metric().equals(metric))) {
@@ -114,7 +123,11 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 				return head.metric();
 			}
 		}
-		return page.headlines().stream().filter(h -> h.comparable() > 0).map(ComparisonPage.HeadlineView::metric).findFirst()
+		return page.headlines()
+			.stream()
+			.filter(h -> h.comparable() > 0)
+			.map(ComparisonPage.HeadlineView::metric)
+			.findFirst()
 			.or(() -> page.headlines().stream().map(ComparisonPage.HeadlineView::metric).findFirst())
 			.orElse(page.metrics().isEmpty() ? null : page.metrics().get(0).metric());
 	}
@@ -127,8 +140,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 			metric = page.metrics().get(m).name();
 			for (RunPage.Row row : page.rows()) {
 				RunPage.Value value = row.values().get(m);
-				var measured = row.cell().metric(value.metric()).flatMap(v -> v.median().isPresent()
-						? java.util.Optional.of(v.median().getAsDouble()) : java.util.Optional.empty());
+				var measured = row.cell()
+					.metric(value.metric())
+					.flatMap(v -> v.median().isPresent() ? java.util.Optional.of(v.median().getAsDouble())
+							: java.util.Optional.empty());
 				if (measured.isPresent()) {
 					bars.add(new Bar(String.join(" × ", row.paramValues()), measured.get(), value.greyed()));
 				}
@@ -142,7 +157,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		return bars.stream().filter(Bar::greyed).count();
 	}
 
-	/** The chart as an SVG document, {@code height} units high in a view box {@link #WIDTH} wide. */
+	/**
+	 * The chart as an SVG document, {@code height} units high in a view box
+	 * {@link #WIDTH} wide.
+	 */
 	String svg(int height) {
 		SvgCanvas canvas = new SvgCanvas(height, title + " — " + subtitle);
 		draw(canvas, height);
@@ -173,7 +191,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		return out.toByteArray();
 	}
 
-	/** The height an SVG needs: room for the notices, the titles (the subtitle on two lines if it must) and the bars. */
+	/**
+	 * The height an SVG needs: room for the notices, the titles (the subtitle on two
+	 * lines if it must) and the bars.
+	 */
 	int naturalHeight() {
 		return 470 + 34 * notices.size() + 22 * (subtitleLines().size() - 1) + (turnedLabels() ? LABEL_ROOM : 0);
 	}
@@ -181,7 +202,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 	/** The room under the plot for cell labels turned 45 degrees. */
 	private static final int LABEL_ROOM = 96;
 
-	/** Whether the cell labels are turned to fit under their bars (more than twelve bars, or long labels). */
+	/**
+	 * Whether the cell labels are turned to fit under their bars (more than twelve bars,
+	 * or long labels).
+	 */
 	private boolean turnedLabels() {
 		if (bars.size() > 12) {
 			return true;
@@ -207,7 +231,8 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		double y = margin;
 		for (String notice : notices) {
 			canvas.rect(margin, y, WIDTH - 2 * margin, 30, NOTICE_FILL, NOTICE_INK);
-			canvas.text(fit(notice, 17 * 1.12, WIDTH - 2 * margin - 20), margin + 10, y + 21, 17, true, NOTICE_INK, "start");
+			canvas.text(fit(notice, 17 * 1.12, WIDTH - 2 * margin - 20), margin + 10, y + 21, 17, true, NOTICE_INK,
+					"start");
 			y += 34;
 		}
 		y += 30;
@@ -238,8 +263,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		}
 		for (double tick : scale.ticks()) {
 			double ty = scale.y(tick);
-			canvas.line(plotLeft, ty, plotRight, ty, ratios && tick == 1 ? INK : "#e2e8f0", ratios && tick == 1 ? 2 : 1);
-			canvas.text(ratios ? "×" + Numbers.format(tick) : Numbers.format(tick), plotLeft - 8, ty + 6, 15, false, MUTED, "end");
+			canvas.line(plotLeft, ty, plotRight, ty, ratios && tick == 1 ? INK : "#e2e8f0",
+					ratios && tick == 1 ? 2 : 1);
+			canvas.text(ratios ? "×" + Numbers.format(tick) : Numbers.format(tick), plotLeft - 8, ty + 6, 15, false,
+					MUTED, "end");
 		}
 		double slot = (plotRight - plotLeft) / bars.size();
 		double width = Math.max(1, slot * 0.7);
@@ -256,14 +283,16 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 			else {
 				canvas.rect(x, top, width, h, COMPARABLE, null);
 			}
-			// A greyed value beyond the axis (set by the comparable values) ends at its edge, in an arrow with its value.
+			// A greyed value beyond the axis (set by the comparable values) ends at its
+			// edge, in an arrow with its value.
 			int beyond = scale.beyond(bar.value());
 			if (beyond != 0) {
 				double edge = beyond > 0 ? plotTop : plotBottom;
 				double tipY = beyond > 0 ? edge - 8 : edge + 8;
 				canvas.polygon(new double[] { x + width / 2 - 7, x + width / 2 + 7, x + width / 2 },
 						new double[] { edge, edge, tipY }, GREY_STROKE);
-				String value = ratios ? "×" + Numbers.format(Math.round(bar.value() * 100) / 100.0) : Numbers.format(bar.value());
+				String value = ratios ? "×" + Numbers.format(Math.round(bar.value() * 100) / 100.0)
+						: Numbers.format(bar.value());
 				canvas.text(value, x + width / 2, beyond > 0 ? tipY - 3 : tipY + 13, 12, false, INK, "middle");
 			}
 			double centre = x + width / 2;
@@ -290,7 +319,8 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 	}
 
 	/** One legend entry (a box and its words); where the next one starts. */
-	private static double legend(Canvas canvas, double x, double y, String fill, @Nullable String stroke, String words) {
+	private static double legend(Canvas canvas, double x, double y, String fill, @Nullable String stroke,
+			String words) {
 		canvas.rect(x, y - 13, 16, 16, fill, stroke);
 		canvas.text(words, x + 22, y, 16, false, INK, "start");
 		return x + 22 + words.length() * 16 * 0.56 + 24;
@@ -303,7 +333,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 
 		List<Double> ticks();
 
-		/** 1 above the axis's range, -1 below it, 0 within (a value beyond it is drawn at the edge). */
+		/**
+		 * 1 above the axis's range, -1 below it, 0 within (a value beyond it is drawn at
+		 * the edge).
+		 */
 		int beyond(double value);
 
 	}
@@ -384,7 +417,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 		return 10 * power;
 	}
 
-	/** Text cut to fit a width, at an average glyph width of 0.56 em (the same for both drawings). */
+	/**
+	 * Text cut to fit a width, at an average glyph width of 0.56 em (the same for both
+	 * drawings).
+	 */
 	private static String fit(String text, double size, double width) {
 		int max = (int) Math.max(1, width / (size * 0.56));
 		return text.length() <= max ? text : text.substring(0, Math.max(0, max - 1)) + "…";
@@ -399,7 +435,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 
 		void text(String text, double x, double y, double size, boolean bold, String colour, String anchor);
 
-		/** Text ending at {@code (x, y)}, turned 45 degrees up to the left (a cell label under its bar). */
+		/**
+		 * Text ending at {@code (x, y)}, turned 45 degrees up to the left (a cell label
+		 * under its bar).
+		 */
 		void turnedText(String text, double x, double y, double size, String colour);
 
 		void polygon(double[] xs, double[] ys, String fill);
@@ -412,18 +451,38 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 
 		SvgCanvas(int height, String label) {
 			svg.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-				.append("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(height)
-				.append("\" width=\"").append(WIDTH).append("\" height=\"").append(height)
+				.append("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ")
+				.append(WIDTH)
+				.append(' ')
+				.append(height)
+				.append("\" width=\"")
+				.append(WIDTH)
+				.append("\" height=\"")
+				.append(height)
 				.append("\" role=\"img\" aria-labelledby=\"chart-title\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n")
-				.append("<title id=\"chart-title\">").append(escape(label)).append("</title>\n")
-				.append("<rect x=\"0\" y=\"0\" width=\"").append(WIDTH).append("\" height=\"").append(height)
+				.append("<title id=\"chart-title\">")
+				.append(escape(label))
+				.append("</title>\n")
+				.append("<rect x=\"0\" y=\"0\" width=\"")
+				.append(WIDTH)
+				.append("\" height=\"")
+				.append(height)
 				.append("\" fill=\"#ffffff\"/>\n");
 		}
 
 		@Override
 		public void rect(double x, double y, double width, double height, String fill, @Nullable String stroke) {
-			svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(width))
-				.append("\" height=\"").append(n(height)).append("\" fill=\"").append(fill).append('"');
+			svg.append("<rect x=\"")
+				.append(n(x))
+				.append("\" y=\"")
+				.append(n(y))
+				.append("\" width=\"")
+				.append(n(width))
+				.append("\" height=\"")
+				.append(n(height))
+				.append("\" fill=\"")
+				.append(fill)
+				.append('"');
 			if (stroke != null) {
 				svg.append(" stroke=\"").append(stroke).append("\" stroke-width=\"1.5\"");
 			}
@@ -432,23 +491,57 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 
 		@Override
 		public void line(double x1, double y1, double x2, double y2, String colour, double width) {
-			svg.append("<line x1=\"").append(n(x1)).append("\" y1=\"").append(n(y1)).append("\" x2=\"").append(n(x2))
-				.append("\" y2=\"").append(n(y2)).append("\" stroke=\"").append(colour).append("\" stroke-width=\"")
-				.append(n(width)).append("\"/>\n");
+			svg.append("<line x1=\"")
+				.append(n(x1))
+				.append("\" y1=\"")
+				.append(n(y1))
+				.append("\" x2=\"")
+				.append(n(x2))
+				.append("\" y2=\"")
+				.append(n(y2))
+				.append("\" stroke=\"")
+				.append(colour)
+				.append("\" stroke-width=\"")
+				.append(n(width))
+				.append("\"/>\n");
 		}
 
 		@Override
 		public void text(String text, double x, double y, double size, boolean bold, String colour, String anchor) {
-			svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"").append(n(size))
-				.append("\" fill=\"").append(colour).append("\" text-anchor=\"").append(anchor).append('"')
-				.append(bold ? " font-weight=\"bold\"" : "").append('>').append(escape(text)).append("</text>\n");
+			svg.append("<text x=\"")
+				.append(n(x))
+				.append("\" y=\"")
+				.append(n(y))
+				.append("\" font-size=\"")
+				.append(n(size))
+				.append("\" fill=\"")
+				.append(colour)
+				.append("\" text-anchor=\"")
+				.append(anchor)
+				.append('"')
+				.append(bold ? " font-weight=\"bold\"" : "")
+				.append('>')
+				.append(escape(text))
+				.append("</text>\n");
 		}
 
 		@Override
 		public void turnedText(String text, double x, double y, double size, String colour) {
-			svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"").append(n(size))
-				.append("\" fill=\"").append(colour).append("\" text-anchor=\"end\" transform=\"rotate(-45 ").append(n(x))
-				.append(' ').append(n(y)).append(")\">").append(escape(text)).append("</text>\n");
+			svg.append("<text x=\"")
+				.append(n(x))
+				.append("\" y=\"")
+				.append(n(y))
+				.append("\" font-size=\"")
+				.append(n(size))
+				.append("\" fill=\"")
+				.append(colour)
+				.append("\" text-anchor=\"end\" transform=\"rotate(-45 ")
+				.append(n(x))
+				.append(' ')
+				.append(n(y))
+				.append(")\">")
+				.append(escape(text))
+				.append("</text>\n");
 		}
 
 		@Override
@@ -477,9 +570,10 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 					case '>' -> out.append("&gt;");
 					case '"' -> out.append("&quot;");
 					default -> {
-						// Characters XML 1.0 cannot hold are left out rather than breaking the image.
-						if (c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
-								|| c >= 0x10000) {
+						// Characters XML 1.0 cannot hold are left out rather than
+						// breaking the image.
+						if (c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF)
+								|| (c >= 0xE000 && c <= 0xFFFD) || c >= 0x10000) {
 							out.appendCodePoint(c);
 						}
 					}

@@ -24,13 +24,17 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * The pictures that link previews of live comparisons and of runs show: the ratio chart of a comparison, a run's
- * values per cell, greyed bars grey and the notices drawn above them. (A publication's are served with its embeds.)
+ * The pictures that link previews of live comparisons and of runs show: the ratio chart
+ * of a comparison, a run's values per cell, greyed bars grey and the notices drawn above
+ * them. (A publication's are served with its embeds.)
  */
 @Controller
 class ChartImageController {
 
-	/** Kept a minute by anybody (when anybody may read): a retraction shows in previews drawn after that. */
+	/**
+	 * Kept a minute by anybody (when anybody may read): a retraction shows in previews
+	 * drawn after that.
+	 */
 	private static final String CACHE = "public, max-age=60";
 
 	private final ComparisonService comparisons;
@@ -67,8 +71,8 @@ class ChartImageController {
 		ComparisonPage page = comparisonPages.page(snapshot, runPair);
 		String link = siteUrls.link("/compare/" + runPair.path()) + ComparisonController.queryString(settings);
 		List<String> lines = notices.forComparison(snapshot, page, siteUrls.link("")).lines();
-		CellChart chart = CellChart.ratios(page, metric, page.baseline().title() + " → " + page.contender().title(), lines,
-				link);
+		CellChart chart = CellChart.ratios(page, metric, page.baseline().title() + " → " + page.contender().title(),
+				lines, link);
 		return png(chart);
 	}
 
@@ -81,22 +85,31 @@ class ChartImageController {
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
 		List<String> lines = new ArrayList<>(notices.forRun(id, siteUrls.link("")).lines());
-		page.runFlags().stream().filter(RunPage.PageFlag::greying).forEach(f -> lines.add(f.rule() + ": " + f.message()));
+		page.runFlags()
+			.stream()
+			.filter(RunPage.PageFlag::greying)
+			.forEach(f -> lines.add(f.rule() + ": " + f.message()));
 		return png(CellChart.values(page, LinkPreviews.greyedValues(page) + " · " + LinkPreviews.whatRan(page), lines,
 				siteUrls.link(run.url())));
 	}
 
-	/** No turn to compute the comparison came in time: 503 with {@code Retry-After}, as for its page. */
+	/**
+	 * No turn to compute the comparison came in time: 503 with {@code Retry-After}, as
+	 * for its page.
+	 */
 	@org.springframework.web.bind.annotation.ExceptionHandler(ComparisonsBusy.class)
 	ResponseEntity<String> busy(ComparisonsBusy busy) {
 		return ResponseEntity.status(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE)
 			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.contentType(MediaType.TEXT_PLAIN).body(busy.getMessage());
+			.contentType(MediaType.TEXT_PLAIN)
+			.body(busy.getMessage());
 	}
 
 	private ResponseEntity<byte[]> png(CellChart chart) {
 		String cacheControl = caching.forEverybody(CACHE);
-		var answer = ResponseEntity.ok().contentType(MediaType.IMAGE_PNG).header(HttpHeaders.CACHE_CONTROL, cacheControl);
+		var answer = ResponseEntity.ok()
+			.contentType(MediaType.IMAGE_PNG)
+			.header(HttpHeaders.CACHE_CONTROL, cacheControl);
 		if (!caching.anonymousMayRead()) {
 			answer.header(HttpHeaders.VARY, SharedCaching.CREDENTIALS);
 		}

@@ -54,17 +54,18 @@ import org.springframework.web.servlet.View;
 import org.springframework.web.servlet.ViewResolver;
 
 /**
- * The side-by-side comparison of a baseline and a contender, live or as published, and the forms that
- * add caveats to it and publish it.
+ * The side-by-side comparison of a baseline and a contender, live or as published, and
+ * the forms that add caveats to it and publish it.
  */
 @Controller
 class ComparisonController {
 
 	/**
-	 * A comparison of more matched cells than this is shown light: these first cells (and Pareto points) are written
-	 * into the page, the others and the charts' data are fetched by the browser once it shows
-	 * ({@code frontend/js/compare-more.js}), and {@code ?cells=all} writes everything at once. A 400-cell comparison's
-	 * page was 2.9 MB of HTML, most of it the cells' rows and the charts' data.
+	 * A comparison of more matched cells than this is shown light: these first cells (and
+	 * Pareto points) are written into the page, the others and the charts' data are
+	 * fetched by the browser once it shows ({@code frontend/js/compare-more.js}), and
+	 * {@code ?cells=all} writes everything at once. A 400-cell comparison's page was 2.9
+	 * MB of HTML, most of it the cells' rows and the charts' data.
 	 */
 	static final int LIGHT_ROWS = 100;
 
@@ -86,15 +87,18 @@ class ComparisonController {
 
 	private final ContenderComparisons contenders;
 
-	/** Comparison pages as a visitor who is not signed in sees them, by everything they show. */
+	/**
+	 * Comparison pages as a visitor who is not signed in sees them, by everything they
+	 * show.
+	 */
 	private final RenderedComparisons renderedPages;
 
 	private final ControlSections controlSections;
 
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
 			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
-			RecordNotices notices, SiteUrls siteUrls, RenderedComparisons renderedPages, ContenderComparisons contenders,
-			ControlSections controlSections) {
+			RecordNotices notices, SiteUrls siteUrls, RenderedComparisons renderedPages,
+			ContenderComparisons contenders, ControlSections controlSections) {
 		this.controlSections = controlSections;
 		this.renderedPages = renderedPages;
 		this.siteUrls = siteUrls;
@@ -116,18 +120,24 @@ class ComparisonController {
 		}
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		CompareSettings settings = comparisons.settings(query);
-		// The record versions before anything read from the record: see ComparisonService.recordVersions.
+		// The record versions before anything read from the record: see
+		// ComparisonService.recordVersions.
 		long[] versions = comparisons.recordVersions(runs);
 		long baselineVersion = versions[0];
 		long contenderVersion = versions[1];
 		List<Publication> publishedBefore = publishedBefore(runs, versions);
-		// Only a visitor who is not signed in (and has no session) sees the page everybody else sees.
+		// Only a visitor who is not signed in (and has no session) sees the page
+		// everybody else sees.
 		boolean shared = request.getUserPrincipal() == null && request.getSession(false) == null;
-		// A publication of the pair taken back changes how the page marks it: its mark is part of the key.
+		// A publication of the pair taken back changes how the page marks it: its mark is
+		// part of the key.
 		Map<String, Retraction> publicationMarks = notices.publicationMarks(publishedBefore);
 		RenderedComparisons.Key key = new RenderedComparisons.Key(runs.path(), queryString(query), settings.asMap(),
-				publishedBefore.stream().map(p -> p.id() + (publicationMarks.containsKey(p.id())
-						? ":" + publicationMarks.get(p.id()).kind() : "")).toList(), baselineVersion, contenderVersion);
+				publishedBefore.stream()
+					.map(p -> p.id()
+							+ (publicationMarks.containsKey(p.id()) ? ":" + publicationMarks.get(p.id()).kind() : ""))
+					.toList(),
+				baselineVersion, contenderVersion);
 		if (shared) {
 			byte[] html = renderedPages.kept(key);
 			if (html != null) {
@@ -144,9 +154,10 @@ class ComparisonController {
 	}
 
 	/**
-	 * The pairs found without a publication, under their runs' record versions: a publication (or its retraction) is
-	 * part of the record and moves them on, so a pair read as unpublished under these versions still is. Most pairs are
-	 * never published: their kept pages are then served after one query, the versions'.
+	 * The pairs found without a publication, under their runs' record versions: a
+	 * publication (or its retraction) is part of the record and moves them on, so a pair
+	 * read as unpublished under these versions still is. Most pairs are never published:
+	 * their kept pages are then served after one query, the versions'.
 	 */
 	private final Cache<String, Boolean> unpublished = Caffeine.newBuilder().maximumSize(10_000).build();
 
@@ -176,32 +187,35 @@ class ComparisonController {
 		model.addAttribute("notices", notices.forComparison(snapshot, page, ""));
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("noComparable", page.headlines().stream().allMatch(h -> h.comparable() == 0));
-		// A comparison with fixed parameters is not filed as its runs' comparison: no caveat or publication of its own.
+		// A comparison with fixed parameters is not filed as its runs' comparison: no
+		// caveat or publication of its own.
 		model.addAttribute("live", !runs.fixesParams());
 		model.addAttribute("fixedParams", runs.fixesParams() ? FixedParamsNote.of(runs) : null);
 		model.addAttribute("publishErrors", Map.of());
 		model.addAttribute("publishForm", Map.of());
 		model.addAttribute("sweepAction", "/compare/" + runs.path());
 		model.addAttribute("control", controlSections.of(runs, query));
-		model.addAttribute("sweep", light(model, page, SweepPage.of(snapshot, query, json), "/compare/" + runs.path(), query));
+		model.addAttribute("sweep",
+				light(model, page, SweepPage.of(snapshot, query, json), "/compare/" + runs.path(), query));
 		chartsInPage(model, page, json, "/compare/" + runs.path(), query);
 	}
 
 	/**
-	 * The most cells {@code ?cells=all} writes on one page: beyond, it writes them this many at a time
-	 * ({@code &from=1000}, …) with links to the pages before and after. Every cell of a 10,000-cell comparison on one
-	 * page was tens of megabytes of HTML, more than the template engine's expression limits allow.
+	 * The most cells {@code ?cells=all} writes on one page: beyond, it writes them this
+	 * many at a time ({@code &from=1000}, …) with links to the pages before and after.
+	 * Every cell of a 10,000-cell comparison on one page was tens of megabytes of HTML,
+	 * more than the template engine's expression limits allow.
 	 */
 	static final int ALL_ROWS = 1000;
 
 	/**
-	 * A page of more than {@link #LIGHT_ROWS} cells, unless {@code ?cells=all}: the first cells and points written, the
-	 * rest and the charts' data fetched from under {@code base} once it shows (with the same URL parameters). With
-	 * {@code ?cells=all}, every cell, or {@link #ALL_ROWS} of them from {@code from} on when there are more.
-	 *
+	 * A page of more than {@link #LIGHT_ROWS} cells, unless {@code ?cells=all}: the first
+	 * cells and points written, the rest and the charts' data fetched from under
+	 * {@code base} once it shows (with the same URL parameters). With {@code ?cells=all},
+	 * every cell, or {@link #ALL_ROWS} of them from {@code from} on when there are more.
 	 * @return the sweep views as the page shows them
-	 * @throws org.springframework.web.server.ResponseStatusException 400 when {@code from} is not a whole number of
-	 * cells to skip
+	 * @throws org.springframework.web.server.ResponseStatusException 400 when
+	 * {@code from} is not a whole number of cells to skip
 	 */
 	static SweepPage light(Model model, ComparisonPage page, SweepPage sweep, String base, Map<String, String> query) {
 		int cells = page.rows().size();
@@ -215,7 +229,8 @@ class ComparisonController {
 			List<ComparisonPage.Row> rows = page.rows().subList(pages.from(), pages.to());
 			model.addAttribute("cellRows", rows);
 			model.addAttribute("cellPages", pages);
-			java.util.Set<String> anchors = rows.stream().map(ComparisonPage.Row::anchor)
+			java.util.Set<String> anchors = rows.stream()
+				.map(ComparisonPage.Row::anchor)
 				.collect(Collectors.toUnmodifiableSet());
 			return sweep.ofCells(anchors, base + "/pareto.json" + queryString(without(query, "cells", "from")));
 		}
@@ -236,12 +251,14 @@ class ComparisonController {
 	}
 
 	/**
-	 * The charts' data written into the page, unless {@link #light} has the page fetch it. When no value of the
-	 * comparison is comparable (every matched value greyed), the charts would draw nothing that counts: the page says
-	 * so once ({@code chartsFolded}, the rules that grey them) and draws them, hollow grey, only when asked, fetching
+	 * The charts' data written into the page, unless {@link #light} has the page fetch
+	 * it. When no value of the comparison is comparable (every matched value greyed), the
+	 * charts would draw nothing that counts: the page says so once ({@code chartsFolded},
+	 * the rules that grey them) and draws them, hollow grey, only when asked, fetching
 	 * their data (and the Pareto chart's) from under {@code base} then.
 	 */
-	static void chartsInPage(Model model, ComparisonPage page, JsonMapper json, String base, Map<String, String> query) {
+	static void chartsInPage(Model model, ComparisonPage page, JsonMapper json, String base,
+			Map<String, String> query) {
 		List<String> folded = nothingToDraw(page);
 		if (!folded.isEmpty()) {
 			model.addAttribute("chartsFolded", folded);
@@ -259,8 +276,9 @@ class ComparisonController {
 	}
 
 	/**
-	 * The rules that grey every value when no matched value is comparable (the ones said once at the top when there
-	 * are, else every rule that greys a value); empty when some value is comparable or none is greyed.
+	 * The rules that grey every value when no matched value is comparable (the ones said
+	 * once at the top when there are, else every rule that greys a value); empty when
+	 * some value is comparable or none is greyed.
 	 */
 	static List<String> nothingToDraw(ComparisonPage page) {
 		List<ComparisonPage.Value> values = page.rows().stream().flatMap(r -> r.values().stream()).toList();
@@ -282,19 +300,24 @@ class ComparisonController {
 		return queryString(more);
 	}
 
-	@Operation(summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number; "
-			+ "with several contenders ({baseline}...{c1},{c2}, up to 8), {\"baseline\", \"path\", \"comparisons\", \"contenders\": [the body of each pairwise comparison, in URL order]}")
-	@ApiResponse(responseCode = "200", content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
+	@Operation(
+			summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number; "
+					+ "with several contenders ({baseline}...{c1},{c2}, up to 8), {\"baseline\", \"path\", \"comparisons\", \"contenders\": [the body of each pairwise comparison, in URL order]}")
+	@ApiResponse(responseCode = "200",
+			content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
 	@GetMapping(path = "/api/compare/{pair:.+}", produces = "application/json")
 	ResponseEntity<?> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
 		if (Contenders.areSeveral(pair)) {
-			return ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			return ResponseEntity.ok()
+				.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
 				.body(contenders.json(Contenders.parse(pair), query, this));
 		}
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		byte[] snapshot = comparisons.snapshotJson(runs, comparisons.settings(query));
-		byte[] caveatList = json.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
-		// The kept snapshot's text written as it is, the caveats (read now) as its last field: nothing copied.
+		byte[] caveatList = json
+			.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
+		// The kept snapshot's text written as it is, the caveats (read now) as its last
+		// field: nothing copied.
 		int end = objectEnd(snapshot);
 		org.springframework.core.io.Resource body = new org.springframework.core.io.AbstractResource() {
 			@Override
@@ -310,8 +333,9 @@ class ComparisonController {
 			@Override
 			public java.io.InputStream getInputStream() {
 				return new java.io.SequenceInputStream(java.util.Collections.enumeration(List.of(
-						new java.io.ByteArrayInputStream(snapshot, 0, end), new java.io.ByteArrayInputStream(CAVEATS_FIELD),
-						new java.io.ByteArrayInputStream(caveatList), new java.io.ByteArrayInputStream(new byte[] { '}' }))));
+						new java.io.ByteArrayInputStream(snapshot, 0, end),
+						new java.io.ByteArrayInputStream(CAVEATS_FIELD), new java.io.ByteArrayInputStream(caveatList),
+						new java.io.ByteArrayInputStream(new byte[] { '}' }))));
 			}
 		};
 		return ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON).body(body);
@@ -328,11 +352,16 @@ class ComparisonController {
 		return end;
 	}
 
-	/** The body of {@code /api/compare/{baseline}...{contender}}: the snapshot with the comparison's caveats last. */
+	/**
+	 * The body of {@code /api/compare/{baseline}...{contender}}: the snapshot with the
+	 * comparison's caveats last.
+	 */
 	byte[] comparisonJson(ComparisonService.Pair runs, Map<String, String> query) {
 		byte[] snapshot = comparisons.snapshotJson(runs, comparisons.settings(query));
-		byte[] caveatList = json.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
-		// The kept snapshot as text with the caveats, read now, as its last field: no tree is built.
+		byte[] caveatList = json
+			.writeValueAsBytes(CaveatJson.list(caveats.forComparison(runs.baselineId(), runs.contenderId()), json));
+		// The kept snapshot as text with the caveats, read now, as its last field: no
+		// tree is built.
 		int end = objectEnd(snapshot);
 		byte[] body = new byte[end + CAVEATS_FIELD.length + caveatList.length + 1];
 		System.arraycopy(snapshot, 0, body, 0, end);
@@ -344,7 +373,8 @@ class ComparisonController {
 
 	@PostMapping("/compare/{pair:.+}/caveats")
 	String addCaveat(@PathVariable String pair, @RequestParam String text,
-			@RequestParam(required = false) @Nullable String cell, @RequestParam(required = false) @Nullable String metric,
+			@RequestParam(required = false) @Nullable String cell,
+			@RequestParam(required = false) @Nullable String metric,
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
 			@RequestParam(name = "deciding_plan", required = false) @Nullable String decidingPlan,
 			@RequestParam(required = false, defaultValue = "") String query, Principal principal, Model model,
@@ -354,8 +384,9 @@ class ComparisonController {
 		refuseFixed(runs, "a caveat");
 		Caveat added;
 		try {
-			added = caveats.add(Caveat.Target.comparison(runs.baselineId(), runs.contenderId(), blank(cell), blank(metric)),
-					text, decidingExperiment, DecidingPlan.parse(decidingPlan, json), principal.getName());
+			added = caveats.add(
+					Caveat.Target.comparison(runs.baselineId(), runs.contenderId(), blank(cell), blank(metric)), text,
+					decidingExperiment, DecidingPlan.parse(decidingPlan, json), principal.getName());
 		}
 		catch (dev.parity.caveat.CaveatRejected rejected) {
 			return CaveatRejectedPage.show(model, response, rejected, "/compare/" + runs.path() + "/caveats",
@@ -366,13 +397,15 @@ class ComparisonController {
 	}
 
 	/**
-	 * Publishes the comparison as computed now. With settings other than the defaults it needs a {@code reason}; with
-	 * no comparable cell, {@code confirm_no_comparable=true}. Refused, it answers 400 with the comparison page, every
-	 * problem next to the field it concerns and the typed values kept.
+	 * Publishes the comparison as computed now. With settings other than the defaults it
+	 * needs a {@code reason}; with no comparable cell,
+	 * {@code confirm_no_comparable=true}. Refused, it answers 400 with the comparison
+	 * page, every problem next to the field it concerns and the typed values kept.
 	 */
 	@PostMapping("/compare/{pair:.+}/publish")
 	String publish(@PathVariable String pair, @RequestParam(defaultValue = "") String title,
-			@RequestParam(defaultValue = "") String caption, @RequestParam(required = false, defaultValue = "") String query,
+			@RequestParam(defaultValue = "") String caption,
+			@RequestParam(required = false, defaultValue = "") String query,
 			@RequestParam(required = false) @Nullable String reason,
 			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
 			Principal principal, Model model, HttpServletResponse response) {
@@ -408,8 +441,7 @@ class ComparisonController {
 			return "compare/table";
 		}
 		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), frozen.get("settings"),
-				title, caption, frozen, snapshot.rulesVersion(), reason, confirmNoComparable,
-				principal.getName());
+				title, caption, frozen, snapshot.rulesVersion(), reason, confirmNoComparable, principal.getName());
 		return "redirect:" + publication.url();
 	}
 
@@ -430,20 +462,23 @@ class ComparisonController {
 
 	/**
 	 * A comparison as Markdown, CSV or JSON, each starting with its notices.
-	 *
-	 * @param stored for a published comparison, the snapshot as it was stored, written as it is in the JSON;
-	 * {@code null} for a live one
-	 * @param publication for a published comparison, its own fields (title, reason, …), first in the JSON
-	 * @param control the controls declared for the comparison, carried beside the claim (never part of it);
-	 * {@code null} for groups and several contenders
+	 * @param stored for a published comparison, the snapshot as it was stored, written as
+	 * it is in the JSON; {@code null} for a live one
+	 * @param publication for a published comparison, its own fields (title, reason, …),
+	 * first in the JSON
+	 * @param control the controls declared for the comparison, carried beside the claim
+	 * (never part of it); {@code null} for groups and several contenders
 	 */
 	ResponseEntity<String> export(ComparisonPage page, ComparisonSnapshot snapshot, @Nullable JsonNode stored,
 			String format, String title, String permalink, String fileName, Notices notices,
 			@Nullable ObjectNode publication, @Nullable ControlSection control) {
 		return switch (format) {
-			case "md" -> download(ComparisonExport.markdown(page, title, permalink, notices, control)
-					+ SweepExport.markdown(SweepPage.views(snapshot, json), json), "text/markdown", fileName + ".md");
-			case "csv" -> download(ComparisonExport.csv(page, permalink, notices, control), "text/csv", fileName + ".csv");
+			case "md" -> download(
+					ComparisonExport.markdown(page, title, permalink, notices, control)
+							+ SweepExport.markdown(SweepPage.views(snapshot, json), json),
+					"text/markdown", fileName + ".md");
+			case "csv" ->
+				download(ComparisonExport.csv(page, permalink, notices, control), "text/csv", fileName + ".csv");
 			case "json" -> {
 				ObjectNode body = json.createObjectNode();
 				notices.writeJson(body);
@@ -462,7 +497,8 @@ class ComparisonController {
 	}
 
 	/**
-	 * The controls declared for a comparison as its JSON export carries them: {@code [{"run", "title", "url",
+	 * The controls declared for a comparison as its JSON export carries them:
+	 * {@code [{"run", "title", "url",
 	 * "comparison", "tested": ["Tested by control run “…” (id): …"], "missed": ["field: expected …, measured …"],
 	 * "contradicts"}]}.
 	 */
@@ -484,7 +520,8 @@ class ComparisonController {
 	private static ResponseEntity<String> download(String body, String mediaType, String fileName) {
 		return ResponseEntity.ok()
 			.contentType(org.springframework.http.MediaType.parseMediaType(mediaType + ";charset=UTF-8"))
-			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION, "inline; filename=\"" + fileName.replace("...", "--") + "\"")
+			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION,
+					"inline; filename=\"" + fileName.replace("...", "--") + "\"")
 			.body(body);
 	}
 
@@ -493,7 +530,10 @@ class ComparisonController {
 		return notices.forComparison(snapshot, page, base);
 	}
 
-	/** A published comparison's snapshot, read back from what it stored in any format it was ever stored in. */
+	/**
+	 * A published comparison's snapshot, read back from what it stored in any format it
+	 * was ever stored in.
+	 */
 	ComparisonSnapshot published(Publication publication) {
 		return comparisons.published(publication);
 	}
@@ -506,7 +546,8 @@ class ComparisonController {
 	ComparisonPage page(ComparisonSnapshot snapshot, ComparisonService.Pair runs) {
 		List<Caveat> onRuns = new java.util.ArrayList<>(caveats.forRun(runs.baselineId()));
 		onRuns.addAll(caveats.forRun(runs.contenderId()));
-		// The caveats of the runs' comparison concern all their cells, not one slice of each.
+		// The caveats of the runs' comparison concern all their cells, not one slice of
+		// each.
 		List<Caveat> onComparison = runs.fixesParams() ? List.of()
 				: caveats.forComparison(runs.baselineId(), runs.contenderId());
 		return ComparisonPage.of(snapshot, onComparison, onRuns,
@@ -514,7 +555,10 @@ class ComparisonController {
 				publications.retractionOf("run", runs.contenderId()).orElse(null), comparisons.defaultSettings());
 	}
 
-	/** Caveats and publications of several contenders are written on each pairwise comparison. */
+	/**
+	 * Caveats and publications of several contenders are written on each pairwise
+	 * comparison.
+	 */
 	private static void refuseSeveral(String path, String what) {
 		if (Contenders.areSeveral(path)) {
 			throw new Contenders.Rejected(what + " is written on one contender's comparison with the baseline, "
@@ -522,43 +566,55 @@ class ComparisonController {
 		}
 	}
 
-	/** Caveats and publications are filed under the runs' comparison: one with fixed parameters has none of its own. */
+	/**
+	 * Caveats and publications are filed under the runs' comparison: one with fixed
+	 * parameters has none of its own.
+	 */
 	private static void refuseFixed(ComparisonService.Pair runs, String what) {
 		if (runs.fixesParams()) {
-			throw new ComparisonService.FixedParamsRejected(what + " is filed under the comparison of whole runs: add it on /compare/"
-					+ String.join("+", runs.baselineIds()) + "..." + String.join("+", runs.contenderIds())
-					+ " (a comparison with fixed parameters has none of its own)");
+			throw new ComparisonService.FixedParamsRejected(
+					what + " is filed under the comparison of whole runs: add it on /compare/"
+							+ String.join("+", runs.baselineIds()) + "..." + String.join("+", runs.contenderIds())
+							+ " (a comparison with fixed parameters has none of its own)");
 		}
 	}
 
 	@ExceptionHandler({ ComparisonService.FixedParamsRejected.class, Contenders.Rejected.class })
 	ResponseEntity<String> rejectPath(RuntimeException ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(org.springframework.http.MediaType.TEXT_PLAIN)
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
+			.contentType(org.springframework.http.MediaType.TEXT_PLAIN)
 			.body(ex.getMessage());
 	}
 
 	@ExceptionHandler(ComparisonService.NotReplicates.class)
 	ResponseEntity<String> rejectGroup(ComparisonService.NotReplicates ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(org.springframework.http.MediaType.TEXT_PLAIN)
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
+			.contentType(org.springframework.http.MediaType.TEXT_PLAIN)
 			.body(ex.getMessage());
 	}
 
-	/** 503 with {@code Retry-After}: a page for a browser, the usual {@code errors} body for the API and scripts. */
+	/**
+	 * 503 with {@code Retry-After}: a page for a browser, the usual {@code errors} body
+	 * for the API and scripts.
+	 */
 	@ExceptionHandler(ComparisonsBusy.class)
 	Object busy(ComparisonsBusy busy, HttpServletRequest request, HttpServletResponse response) {
-		response.setHeader(org.springframework.http.HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
+		response.setHeader(org.springframework.http.HttpHeaders.RETRY_AFTER,
+				String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
 		String accept = request.getHeader(org.springframework.http.HttpHeaders.ACCEPT);
 		if (!request.getRequestURI().startsWith("/api/") && accept != null && accept.contains("text/html")) {
 			return new ModelAndView("error/busy", Map.of("pageTitle", "Busy", "message", busy.getMessage()),
 					HttpStatus.SERVICE_UNAVAILABLE);
 		}
 		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE, List.of(new Problem("$", String.valueOf(busy.getMessage())))));
+			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
+					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	@ExceptionHandler(IllegalArgumentException.class)
 	ResponseEntity<String> rejectSettings(IllegalArgumentException ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(org.springframework.http.MediaType.TEXT_PLAIN)
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
+			.contentType(org.springframework.http.MediaType.TEXT_PLAIN)
 			.body("Bad comparison setting: " + ex.getMessage());
 	}
 
@@ -566,13 +622,18 @@ class ComparisonController {
 		if (query.isEmpty()) {
 			return "";
 		}
-		return "?" + query.entrySet().stream()
+		return "?" + query.entrySet()
+			.stream()
 			.filter(e -> StringUtils.hasText(e.getValue()))
-			.map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+			.map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+					+ URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
 			.collect(Collectors.joining("&"));
 	}
 
-	/** A query string carried through a form, re-encoded so nothing but parameters comes back. */
+	/**
+	 * A query string carried through a form, re-encoded so nothing but parameters comes
+	 * back.
+	 */
 	static String safeQuery(String query) {
 		String encoded = queryString(parseQuery(query));
 		return encoded.equals("?") ? "" : encoded;

@@ -13,9 +13,9 @@ import org.apache.commons.csv.CSVPrinter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A comparison for a blog post: a Markdown table per metric whose greyed numbers are marked, with every
- * flag and caveat as a footnote, or a CSV with one row per cell × metric. Both carry the permalink and
- * the thresholds used.
+ * A comparison for a blog post: a Markdown table per metric whose greyed numbers are
+ * marked, with every flag and caveat as a footnote, or a CSV with one row per cell ×
+ * metric. Both carry the permalink and the thresholds used.
  */
 final class ComparisonExport {
 
@@ -28,46 +28,77 @@ final class ComparisonExport {
 		md.append("# ").append(escape(title)).append("\n\n");
 		md.append(notices.markdown());
 		md.append("Permalink: <").append(permalink).append(">  \n");
-		md.append("Baseline: [").append(escape(page.baseline().title())).append("](").append(absolute(permalink, page.baseline().url()))
-			.append(") (").append(page.baseline().role()).append(", ").append(commit(page.baseline())).append(")  \n");
-		md.append("Contender: [").append(escape(page.contender().title())).append("](").append(absolute(permalink, page.contender().url()))
-			.append(") (").append(page.contender().role()).append(", ").append(commit(page.contender())).append(")  \n");
+		md.append("Baseline: [")
+			.append(escape(page.baseline().title()))
+			.append("](")
+			.append(absolute(permalink, page.baseline().url()))
+			.append(") (")
+			.append(page.baseline().role())
+			.append(", ")
+			.append(commit(page.baseline()))
+			.append(")  \n");
+		md.append("Contender: [")
+			.append(escape(page.contender().title()))
+			.append("](")
+			.append(absolute(permalink, page.contender().url()))
+			.append(") (")
+			.append(page.contender().role())
+			.append(", ")
+			.append(commit(page.contender()))
+			.append(")  \n");
 		md.append("Thresholds: ").append(escape(thresholds(page))).append("  \n");
 		md.append("Rules version: ").append(page.rulesVersion()).append("\n\n");
 
 		if (!page.comparisonFlags().isEmpty()) {
 			md.append("**What differs:** ");
-			md.append(page.comparisonFlags().stream().map(n -> "**" + escape(n.rule()) + "**[^" + n.number() + "]")
+			md.append(page.comparisonFlags()
+				.stream()
+				.map(n -> "**" + escape(n.rule()) + "**[^" + n.number() + "]")
 				.collect(Collectors.joining(", ")));
 			md.append("\n\n");
 		}
 		for (ComparisonPage.RunRef side : List.of(page.baseline(), page.contender())) {
 			if (!side.flags().isEmpty()) {
 				md.append(side == page.baseline() ? "**Baseline run:** " : "**Contender run:** ");
-				md.append(side.flags().stream().map(n -> "**" + escape(n.rule()) + "**[^" + n.number() + "]")
+				md.append(side.flags()
+					.stream()
+					.map(n -> "**" + escape(n.rule()) + "**[^" + n.number() + "]")
 					.collect(Collectors.joining(", ")));
 				md.append("\n\n");
 			}
 		}
-		// Caveats not shown in a row (on the whole comparison, on a run, or on a cell that is not matched) are
+		// Caveats not shown in a row (on the whole comparison, on a run, or on a cell
+		// that is not matched) are
 		// referenced here: a footnote nobody references is dropped by renderers.
 		Set<String> inRows = new HashSet<>();
 		page.rows().forEach(row -> row.values().forEach(value -> inRows.addAll(value.caveatMarkers())));
-		List<String> elsewhere = page.caveats().stream().map(ComparisonPage.CaveatView::marker)
-			.filter(marker -> !inRows.contains(marker)).map(marker -> "[^" + marker + "]").toList();
+		List<String> elsewhere = page.caveats()
+			.stream()
+			.map(ComparisonPage.CaveatView::marker)
+			.filter(marker -> !inRows.contains(marker))
+			.map(marker -> "[^" + marker + "]")
+			.toList();
 		if (!elsewhere.isEmpty()) {
-			md.append("**Caveats on this comparison and its runs:** ").append(String.join(" ", elsewhere)).append("\n\n");
+			md.append("**Caveats on this comparison and its runs:** ")
+				.append(String.join(" ", elsewhere))
+				.append("\n\n");
 		}
 		md.append("## Headlines\n\n");
 		page.headlines().forEach(h -> md.append("- ").append(escape(h.sentence())).append('\n'));
 		md.append('\n');
-		md.append("Greyed numbers are ~~struck~~ and marked *greyed*: they are shown, but they are not like-for-like and no headline counts them.\n\n");
+		md.append(
+				"Greyed numbers are ~~struck~~ and marked *greyed*: they are shown, but they are not like-for-like and no headline counts them.\n\n");
 		if (control != null && !control.controls().isEmpty()) {
 			md.append("## Tested by control runs\n\n");
 			for (ControlSection.Control tested : control.controls()) {
-				md.append("- Tested by control run [“").append(escape(tested.title())).append("”](")
-					.append(absolute(permalink, tested.url())).append("): ").append(escape(tested.lines().get(0)))
-					.append(" ([the comparison with the control](").append(absolute(permalink, tested.comparisonUrl()))
+				md.append("- Tested by control run [“")
+					.append(escape(tested.title()))
+					.append("”](")
+					.append(absolute(permalink, tested.url()))
+					.append("): ")
+					.append(escape(tested.lines().get(0)))
+					.append(" ([the comparison with the control](")
+					.append(absolute(permalink, tested.comparisonUrl()))
 					.append("))\n");
 				tested.lines().stream().skip(1).forEach(line -> md.append("  - ").append(escape(line)).append('\n'));
 				if (!tested.missed().isEmpty()) {
@@ -79,7 +110,12 @@ final class ComparisonExport {
 
 		for (int m = 0; m < page.metrics().size(); m++) {
 			ComparisonPage.MetricHead metric = page.metrics().get(m);
-			md.append("## ").append(escape(metric.metric())).append(" (").append(escape(metric.unit())).append(", ").append(metric.better())
+			md.append("## ")
+				.append(escape(metric.metric()))
+				.append(" (")
+				.append(escape(metric.unit()))
+				.append(", ")
+				.append(metric.better())
 				.append(" is better)\n\n");
 			md.append('|');
 			page.paramNames().forEach(name -> md.append(' ').append(escape(name)).append(" |"));
@@ -96,16 +132,32 @@ final class ComparisonExport {
 				if (value.greyed()) {
 					baseline = strike(baseline);
 					contender = strike(contender);
-					phrase = phrase.isEmpty() ? "*greyed*" : strike(phrase) + " *greyed: " + escape(String.join(", ", value.greyReasons())) + "*";
+					phrase = phrase.isEmpty() ? "*greyed*"
+							: strike(phrase) + " *greyed: " + escape(String.join(", ", value.greyReasons())) + "*";
 				}
-				md.append(' ').append(baseline).append(" | ").append(contender).append(" | ").append(phrase).append(" | ");
+				md.append(' ')
+					.append(baseline)
+					.append(" | ")
+					.append(contender)
+					.append(" | ")
+					.append(phrase)
+					.append(" | ");
 				List<String> refs = new ArrayList<>();
-				// Every note of the cell, its greying reasons included (the page links those from its reasons).
+				// Every note of the cell, its greying reasons included (the page links
+				// those from its reasons).
 				List<Integer> numbers = new ArrayList<>(value.markers());
-				value.reasons().stream().map(ComparisonPage.Note::number).filter(n -> !numbers.contains(n)).forEach(numbers::add);
+				value.reasons()
+					.stream()
+					.map(ComparisonPage.Note::number)
+					.filter(n -> !numbers.contains(n))
+					.forEach(numbers::add);
 				numbers.stream().sorted().forEach(n -> refs.add("[^" + n + "]"));
-				row.flags().stream().map(ComparisonPage.Note::number).filter(n -> !numbers.contains(n))
-					.distinct().forEach(n -> refs.add("[^" + n + "]"));
+				row.flags()
+					.stream()
+					.map(ComparisonPage.Note::number)
+					.filter(n -> !numbers.contains(n))
+					.distinct()
+					.forEach(n -> refs.add("[^" + n + "]"));
 				value.caveatMarkers().forEach(c -> refs.add("[^" + c + "]"));
 				md.append(String.join(" ", refs)).append(" |\n");
 			}
@@ -113,7 +165,9 @@ final class ComparisonExport {
 		}
 		if (!page.unmatched().isEmpty()) {
 			md.append("## Unmatched cells (never compared)\n\n");
-			page.unmatched().forEach(u -> md.append("- ").append(u.side()).append(" only: ").append(escape(u.label())).append('\n'));
+			page.unmatched()
+				.forEach(
+						u -> md.append("- ").append(u.side()).append(" only: ").append(escape(u.label())).append('\n'));
 			md.append('\n');
 		}
 		List<String> disclosed = new ArrayList<>();
@@ -126,16 +180,30 @@ final class ComparisonExport {
 		}
 		md.append("## Flags and caveats\n\n");
 		for (ComparisonPage.Note note : page.footnotes()) {
-			md.append("[^").append(note.number()).append("]: **").append(escape(note.rule())).append("**")
-				.append(note.side() == null ? "" : " (" + escape(note.side()) + ")").append(": ").append(escape(note.message()))
-				.append(note.greying() ? " — greys " + escape(String.join(", ", note.greys())) : " — annotation").append('\n');
+			md.append("[^")
+				.append(note.number())
+				.append("]: **")
+				.append(escape(note.rule()))
+				.append("**")
+				.append(note.side() == null ? "" : " (" + escape(note.side()) + ")")
+				.append(": ")
+				.append(escape(note.message()))
+				.append(note.greying() ? " — greys " + escape(String.join(", ", note.greys())) : " — annotation")
+				.append('\n');
 		}
 		for (ComparisonPage.CaveatView caveat : page.caveats()) {
-			md.append("[^").append(caveat.marker()).append("]: ")
-				.append(caveat.caveat().hypothesis() ? "*Hypothesis (" + caveat.caveat().status() + ")*: " : "*Caveat*: ")
-				.append(escape(caveat.caveat().text())).append(" — on ").append(escape(caveat.about())).append(", by ")
+			md.append("[^")
+				.append(caveat.marker())
+				.append("]: ")
+				.append(caveat.caveat().hypothesis() ? "*Hypothesis (" + caveat.caveat().status() + ")*: "
+						: "*Caveat*: ")
+				.append(escape(caveat.caveat().text()))
+				.append(" — on ")
+				.append(escape(caveat.about()))
+				.append(", by ")
 				.append(escape(caveat.caveat().createdBy()))
-				.append(caveat.caveat().hypothesis() ? "; deciding experiment: " + escape(String.valueOf(caveat.caveat().decidingExperiment())) : "")
+				.append(caveat.caveat().hypothesis()
+						? "; deciding experiment: " + escape(String.valueOf(caveat.caveat().decidingExperiment())) : "")
 				.append('\n');
 		}
 		return md.toString();
@@ -145,11 +213,13 @@ final class ComparisonExport {
 		StringWriter out = new StringWriter();
 		List<String> header = new ArrayList<>(List.of("anchor"));
 		header.addAll(page.paramNames());
-		header.addAll(List.of("metric", "unit", "baseline", "contender", "ratio", "comparable", "flags", "caveats", "permalink",
-				"thresholds", "verdict", "significant", "interval"));
-		try (CSVPrinter printer = new CSVPrinter(out, CsvCells.FORMAT.builder()
-			.setHeaderComments(comments(notices, control).toArray(Object[]::new))
-			.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new)).get())) {
+		header.addAll(List.of("metric", "unit", "baseline", "contender", "ratio", "comparable", "flags", "caveats",
+				"permalink", "thresholds", "verdict", "significant", "interval"));
+		try (CSVPrinter printer = new CSVPrinter(out,
+				CsvCells.FORMAT.builder()
+					.setHeaderComments(comments(notices, control).toArray(Object[]::new))
+					.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new))
+					.get())) {
 			String thresholds = thresholds(page);
 			for (ComparisonPage.Row row : page.rows()) {
 				for (int m = 0; m < page.metrics().size(); m++) {
@@ -165,8 +235,11 @@ final class ComparisonExport {
 					record.add(value.ratio());
 					record.add(value.comparable());
 					record.add(value.markers().stream().map(n -> note(page, n)).collect(Collectors.joining("; ")));
-					record.add(page.caveats().stream().filter(c -> value.caveatMarkers().contains(c.marker()))
-						.map(c -> c.caveat().text()).collect(Collectors.joining("; ")));
+					record.add(page.caveats()
+						.stream()
+						.filter(c -> value.caveatMarkers().contains(c.marker()))
+						.map(c -> c.caveat().text())
+						.collect(Collectors.joining("; ")));
 					record.add(permalink + "#" + row.anchor());
 					record.add(thresholds);
 					record.add(value.verdict() == null ? "" : value.verdict());
@@ -182,7 +255,10 @@ final class ComparisonExport {
 		return out.toString();
 	}
 
-	/** The notices, then each control's sentences and what it missed: the CSV's comment lines. */
+	/**
+	 * The notices, then each control's sentences and what it missed: the CSV's comment
+	 * lines.
+	 */
 	private static List<String> comments(Notices notices, @Nullable ControlSection control) {
 		List<String> lines = new ArrayList<>(notices.lines());
 		if (control != null) {
@@ -198,8 +274,8 @@ final class ComparisonExport {
 
 	private static String note(ComparisonPage page, int number) {
 		ComparisonPage.Note note = page.footnotes().get(number - 1);
-		return note.rule() + (note.side() == null ? "" : " (" + note.side() + ")") + (note.greying() ? " greys" : " notes")
-				+ ": " + note.message();
+		return note.rule() + (note.side() == null ? "" : " (" + note.side() + ")")
+				+ (note.greying() ? " greys" : " notes") + ": " + note.message();
 	}
 
 	private static String thresholds(ComparisonPage page) {
@@ -218,18 +294,35 @@ final class ComparisonExport {
 		return "—".equals(text) || text.isEmpty() ? text : "~~" + text + "~~";
 	}
 
-	/** A path on the server of the permalink: {@code /runs/x} → {@code http://host/runs/x}. */
+	/**
+	 * A path on the server of the permalink: {@code /runs/x} →
+	 * {@code http://host/runs/x}.
+	 */
 	static String absolute(String permalink, String path) {
 		int scheme = permalink.indexOf("://");
 		int slash = scheme < 0 ? -1 : permalink.indexOf('/', scheme + 3);
 		return slash < 0 ? path : permalink.substring(0, slash) + path;
 	}
 
-	/** Markdown that a user's text cannot break: table pipes, emphasis, links, code, entities and HTML are inert. */
+	/**
+	 * Markdown that a user's text cannot break: table pipes, emphasis, links, code,
+	 * entities and HTML are inert.
+	 */
 	static String escape(String text) {
-		return text.replace("&", "&amp;").replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
-			.replace("[", "\\[").replace("]", "\\]").replace("<", "&lt;").replace(">", "&gt;").replace("`", "\\`")
-			.replace("~", "\\~").replace("\r\n", " ").replace("\r", " ").replace("\n", " ");
+		return text.replace("&", "&amp;")
+			.replace("\\", "\\\\")
+			.replace("|", "\\|")
+			.replace("*", "\\*")
+			.replace("_", "\\_")
+			.replace("[", "\\[")
+			.replace("]", "\\]")
+			.replace("<", "&lt;")
+			.replace(">", "&gt;")
+			.replace("`", "\\`")
+			.replace("~", "\\~")
+			.replace("\r\n", " ")
+			.replace("\r", " ")
+			.replace("\n", " ");
 	}
 
 }

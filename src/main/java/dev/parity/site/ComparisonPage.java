@@ -13,10 +13,10 @@ import dev.parity.record.Retraction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a comparison page shows, read from a comparison snapshot (live or published), so that the
- * template only renders: headlines, one row per matched cell with every metric's two values, ratio,
- * greying and markers, the footnotes those markers lead to, the unmatched cells, the provenance diff,
- * caveats, and the chart data.
+ * What a comparison page shows, read from a comparison snapshot (live or published), so
+ * that the template only renders: headlines, one row per matched cell with every metric's
+ * two values, ratio, greying and markers, the footnotes those markers lead to, the
+ * unmatched cells, the provenance diff, caveats, and the chart data.
  */
 public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> settings, List<Note> comparisonFlags,
 		List<HeadlineView> headlines, List<MetricHead> metrics, List<String> paramNames, List<Row> rows,
@@ -25,16 +25,18 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		List<NoteGroup> noteGroups, List<Everywhere> everywhere, @Nullable String nothingMatches) {
 
 	/**
-	 * A reason that greys every matched cell of one or more metrics, said once at the top of the page rather than in
-	 * each cell: its note, the metrics whose every cell it greys (all of them when {@code allMetrics}), and its control
-	 * (what would lift it, the end of its message).
+	 * A reason that greys every matched cell of one or more metrics, said once at the top
+	 * of the page rather than in each cell: its note, the metrics whose every cell it
+	 * greys (all of them when {@code allMetrics}), and its control (what would lift it,
+	 * the end of its message).
 	 */
 	public record Everywhere(Note note, List<String> metrics, boolean allMetrics, String control) {
 	}
 
 	/**
-	 * Per metric: the ratio per cell and both runs' values (see {@link #chartData(ComparisonSnapshot, List, List)}),
-	 * made the first time it is asked for: a light page fetches it apart, so the page itself never needs it.
+	 * Per metric: the ratio per cell and both runs' values (see
+	 * {@link #chartData(ComparisonSnapshot, List, List)}), made the first time it is
+	 * asked for: a light page fetches it apart, so the page itself never needs it.
 	 */
 	public Map<String, Object> chartData() {
 		return charts.get();
@@ -58,8 +60,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * A flag as a footnote: its number, the rule, its side, its text, what it greys, and its short form (the few words
-	 * shown beside the number it concerns).
+	 * A flag as a footnote: its number, the rule, its side, its text, what it greys, and
+	 * its short form (the few words shown beside the number it concerns).
 	 */
 	public record Note(int number, String rule, @Nullable String side, String message, List<String> greys,
 			String shortForm) {
@@ -74,8 +76,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * The footnotes of one rule (and side), shown once however many cells they concern: "output-length-differs in
-	 * 18 cells", each note with the cells it is about.
+	 * The footnotes of one rule (and side), shown once however many cells they concern:
+	 * "output-length-differs in 18 cells", each note with the cells it is about.
 	 */
 	public record NoteGroup(String rule, @Nullable String side, List<GroupedNote> notes, int cellCount) {
 
@@ -92,15 +94,18 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			return notes.stream().flatMap(n -> n.note().greys().stream()).distinct().toList();
 		}
 
-		/** Whether every note of the group says the same once its numbers are left out. */
+		/**
+		 * Whether every note of the group says the same once its numbers are left out.
+		 */
 		public boolean oneMessage() {
 			return notes.size() == 1;
 		}
 
 		/**
-		 * The group's short forms as one line when they differ only in their numbers, each number that differs as the
-		 * range it takes ("512 vs 2,437–5,680 tokens/request"); {@code null} for a group of one note or of notes that
-		 * say different things.
+		 * The group's short forms as one line when they differ only in their numbers,
+		 * each number that differs as the range it takes ("512 vs 2,437–5,680
+		 * tokens/request"); {@code null} for a group of one note or of notes that say
+		 * different things.
 		 */
 		public @Nullable String merged() {
 			if (notes.size() < 2) {
@@ -110,7 +115,10 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 	}
 
-	/** A footnote and the cells it is about (none for a flag on a run or on the whole comparison). */
+	/**
+	 * A footnote and the cells it is about (none for a flag on a run or on the whole
+	 * comparison).
+	 */
 	public record GroupedNote(Note note, List<CellLink> cells) {
 	}
 
@@ -135,8 +143,9 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	public record Row(String anchor, String label, List<String> paramValues, List<Note> flags, List<Value> values) {
 
 		/**
-		 * The reasons particular to this cell (not said at the top) that grey two or more of its metrics: said once in
-		 * the row (its {@code #anchor-greyed} line), the metrics then link to them by their number in it.
+		 * The reasons particular to this cell (not said at the top) that grey two or more
+		 * of its metrics: said once in the row (its {@code #anchor-greyed} line), the
+		 * metrics then link to them by their number in it.
 		 */
 		public List<Note> shared() {
 			Map<Note, Integer> counts = new LinkedHashMap<>();
@@ -148,13 +157,18 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			return counts.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
 		}
 
-		/** The reasons of this value said in its own cell: those not said once in the row. */
+		/**
+		 * The reasons of this value said in its own cell: those not said once in the row.
+		 */
 		public List<Note> own(Value v) {
 			List<Note> shared = shared();
 			return v.particular().stream().filter(n -> !shared.contains(n)).toList();
 		}
 
-		/** The numbers (from 1) in the row's line of the row's shared reasons that grey this value. */
+		/**
+		 * The numbers (from 1) in the row's line of the row's shared reasons that grey
+		 * this value.
+		 */
 		public List<Integer> inRow(Value v) {
 			List<Note> shared = shared();
 			List<Integer> numbers = new ArrayList<>();
@@ -182,8 +196,9 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 
 		/**
-		 * The same value, its reasons said in the cell only these (the others are said once, at the top), and its
-		 * markers only those of notes no reason of the cell links to already.
+		 * The same value, its reasons said in the cell only these (the others are said
+		 * once, at the top), and its markers only those of notes no reason of the cell
+		 * links to already.
 		 */
 		Value particularTo(List<Note> kept) {
 			return new Value(metric, baseline, contender, ratio, phrase, greyed, comparable, greyReasons,
@@ -192,22 +207,28 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 
 		/**
-		 * The rules of every note greying this value, said in the cell, in its row or above the table, space-separated
-		 * (the page's {@code data-greyed-by}); empty when nothing greys it.
+		 * The rules of every note greying this value, said in the cell, in its row or
+		 * above the table, space-separated (the page's {@code data-greyed-by}); empty
+		 * when nothing greys it.
 		 */
 		public String greyedByRules() {
 			return greyed ? String.join(" ", reasons.stream().map(Note::rule).distinct().toList()) : "";
 		}
 
-		/** Whether the cell is comparable and its verdict is within the band: it carries no words under its number. */
+		/**
+		 * Whether the cell is comparable and its verdict is within the band: it carries
+		 * no words under its number.
+		 */
 		public boolean quiet() {
 			return "within-band".equals(verdict) && !greyed && caveatMarkers.isEmpty();
 		}
 
 		/** The ratio, interval and verdict in words, for the hover of a quiet cell. */
 		public String hover() {
-			return String.join("; ", java.util.stream.Stream.of(phrase, interval, verdictWords)
-				.filter(t -> t != null && !t.isEmpty()).toList());
+			return String.join("; ",
+					java.util.stream.Stream.of(phrase, interval, verdictWords)
+						.filter(t -> t != null && !t.isEmpty())
+						.toList());
 		}
 
 		public Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
@@ -231,7 +252,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	static ComparisonPage of(ComparisonSnapshot snapshot, List<Caveat> comparisonCaveats, List<Caveat> runCaveats,
-			@Nullable Retraction baselineRetraction, @Nullable Retraction contenderRetraction, Map<String, Object> defaults) {
+			@Nullable Retraction baselineRetraction, @Nullable Retraction contenderRetraction,
+			Map<String, Object> defaults) {
 		Footnotes notes = new Footnotes();
 		List<Note> comparisonFlags = notes.all(snapshot.flags());
 		RunRef baseline = runRef(snapshot.baseline(), notes, baselineRetraction);
@@ -245,7 +267,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 					: standard instanceof Double d ? Numbers.format(d) : String.valueOf(standard);
 			String shown = value instanceof Number number ? Numbers.format(number.doubleValue())
 					: value instanceof List<?> list ? String.join(", ", list.stream().map(String::valueOf).toList())
-					: String.valueOf(value);
+							: String.valueOf(value);
 			settings.add(new Setting(name, shown, shown.equals(standardText)));
 		});
 
@@ -267,14 +289,18 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			String marker = "c" + (++n);
 			caveats.add(new CaveatView(marker, caveat, about(caveat)));
 			if (caveat.target().cellAnchor() != null) {
-				caveatMarkers.computeIfAbsent(caveat.target().cellAnchor() + "|" + Objects.toString(caveat.target().metric(), ""),
-						k -> new ArrayList<>()).add(marker);
+				caveatMarkers
+					.computeIfAbsent(
+							caveat.target().cellAnchor() + "|" + Objects.toString(caveat.target().metric(), ""),
+							k -> new ArrayList<>())
+					.add(marker);
 			}
 		}
 		for (Caveat caveat : runCaveats) {
 			String marker = "c" + (++n);
 			caveats.add(new CaveatView(marker, caveat, about(caveat)));
-			// A caveat on a run's cell is about that cell in every comparison: matched cells share their anchor.
+			// A caveat on a run's cell is about that cell in every comparison: matched
+			// cells share their anchor.
 			if (caveat.target().cellAnchor() != null) {
 				caveatMarkers.computeIfAbsent(caveat.target().cellAnchor() + "|", k -> new ArrayList<>()).add(marker);
 			}
@@ -307,8 +333,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			for (MetricHead metric : metrics) {
 				ComparisonSnapshot.MetricView entry = cell.metric(metric.metric());
 				if (entry == null) {
-					values.add(new Value(metric.metric(), "—", "—", "", "", false, false, List.of(), List.of(), List.of(),
-							List.of()));
+					values.add(new Value(metric.metric(), "—", "—", "", "", false, false, List.of(), List.of(),
+							List.of(), List.of()));
 					continue;
 				}
 				List<Integer> markers = new ArrayList<>();
@@ -327,7 +353,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 						greyedBy.add(note);
 					}
 				}
-				List<String> cMarkers = new ArrayList<>(caveatMarkers.getOrDefault(anchor + "|" + metric.metric(), List.of()));
+				List<String> cMarkers = new ArrayList<>(
+						caveatMarkers.getOrDefault(anchor + "|" + metric.metric(), List.of()));
 				cMarkers.addAll(caveatMarkers.getOrDefault(anchor + "|", List.of()));
 				values.add(new Value(metric.metric(), number(entry.baseline()), number(entry.contender()),
 						entry.ratio() != null ? String.format(java.util.Locale.ROOT, "%.3f", entry.ratio()) : "",
@@ -339,16 +366,26 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 
 		List<Everywhere> everywhere = everywhere(rows, metrics);
-		rows = rows.stream().map(row -> new Row(row.anchor(), row.label(), row.paramValues(), row.flags(),
-				row.values().stream().map(v -> v.particularTo(v.reasons().stream()
-					.filter(note -> everywhere.stream().noneMatch(e -> e.note().equals(note) && e.metrics().contains(v.metric())))
-					.toList())).toList())).toList();
+		rows = rows.stream()
+			.map(row -> new Row(row.anchor(), row.label(), row.paramValues(), row.flags(),
+					row.values()
+						.stream()
+						.map(v -> v.particularTo(v.reasons()
+							.stream()
+							.filter(note -> everywhere.stream()
+								.noneMatch(e -> e.note().equals(note) && e.metrics().contains(v.metric())))
+							.toList()))
+						.toList()))
+			.toList();
 
 		List<Unmatched> unmatched = new ArrayList<>();
 		for (ComparisonSnapshot.UnmatchedView cell : snapshot.unmatched()) {
 			StringBuilder label = new StringBuilder();
-			cell.params().forEach((name, value) -> label.append(label.isEmpty() ? "" : ", ").append(name)
-				.append('=').append(param(value)));
+			cell.params()
+				.forEach((name, value) -> label.append(label.isEmpty() ? "" : ", ")
+					.append(name)
+					.append('=')
+					.append(param(value)));
 			unmatched.add(new Unmatched(cell.side(), label.toString(), cell.anchor()));
 		}
 
@@ -365,8 +402,9 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * The notes that grey every matched cell of a metric (of those that have a value on either side), with the metrics
-	 * they grey so, when there is more than one matched cell.
+	 * The notes that grey every matched cell of a metric (of those that have a value on
+	 * either side), with the metrics they grey so, when there is more than one matched
+	 * cell.
 	 */
 	private static List<Everywhere> everywhere(List<Row> rows, List<MetricHead> metrics) {
 		if (rows.size() < 2) {
@@ -374,8 +412,10 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 		Map<Note, List<String>> found = new LinkedHashMap<>();
 		for (MetricHead metric : metrics) {
-			List<Value> values = rows.stream().flatMap(r -> r.values().stream())
-				.filter(v -> v.metric().equals(metric.metric()) && (v.greyed() || v.comparable())).toList();
+			List<Value> values = rows.stream()
+				.flatMap(r -> r.values().stream())
+				.filter(v -> v.metric().equals(metric.metric()) && (v.greyed() || v.comparable()))
+				.toList();
 			if (values.size() < 2) {
 				continue;
 			}
@@ -395,8 +435,9 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * When no cell matches although both runs have cells: the sentence that says so first, naming both grids'
-	 * parameters ("baseline grid: concurrency, prompt_tokens — contender grid: concurrency, target_prompt_tokens").
+	 * When no cell matches although both runs have cells: the sentence that says so
+	 * first, naming both grids' parameters ("baseline grid: concurrency, prompt_tokens —
+	 * contender grid: concurrency, target_prompt_tokens").
 	 */
 	private static @Nullable String nothingMatches(ComparisonSnapshot snapshot, List<Row> rows) {
 		if (!rows.isEmpty() || snapshot.unmatched().isEmpty()) {
@@ -425,7 +466,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * The verdicts of a headline in words, e.g. {@code verdicts: 16 within-band, 2 worse · median ratio 95 % interval
+	 * The verdicts of a headline in words, e.g.
+	 * {@code verdicts: 16 within-band, 2 worse · median ratio 95 % interval
 	 * 0.981–1.020}; empty for a snapshot computed before verdicts existed.
 	 */
 	private static String verdicts(ComparisonSnapshot.HeadlineView headline) {
@@ -440,7 +482,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		StringBuilder text = new StringBuilder(counts.isEmpty() ? "" : "verdicts: " + String.join(", ", counts));
 		ComparisonSnapshot.Interval interval = headline.medianRatioInterval();
 		if (interval != null) {
-			text.append(text.isEmpty() ? "" : " · ").append("median ratio 95 % interval ")
+			text.append(text.isEmpty() ? "" : " · ")
+				.append("median ratio 95 % interval ")
 				.append(String.format(java.util.Locale.ROOT, "%.3f–%.3f", interval.low(), interval.high()));
 			if (interval.caution() != null) {
 				text.append(" (").append(interval.caution()).append(')');
@@ -450,8 +493,9 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * A small bar for an interval, as SVG coordinates on a 0–100 scale spanning ratio 1 ± 3 × band (the content
-	 * security policy allows no inline style): the band shaded, the interval drawn over it, a tick at ratio 1.
+	 * A small bar for an interval, as SVG coordinates on a 0–100 scale spanning ratio 1 ±
+	 * 3 × band (the content security policy allows no inline style): the band shaded, the
+	 * interval drawn over it, a tick at ratio 1.
 	 */
 	public record IntervalBar(double bandX, double bandWidth, double lowX, double width, double oneX, double ratioX) {
 
@@ -509,9 +553,10 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	}
 
 	/**
-	 * Per metric: the ratio per cell (greyed ones marked, the band shaded), and both runs' values against the first
-	 * numeric grid coordinate that varies, one line per value of every other coordinate and side; a greyed value is
-	 * a point of its own, never part of a line, and a cell without a value leaves a gap.
+	 * Per metric: the ratio per cell (greyed ones marked, the band shaded), and both
+	 * runs' values against the first numeric grid coordinate that varies, one line per
+	 * value of every other coordinate and side; a greyed value is a point of its own,
+	 * never part of a line, and a cell without a value leaves a gap.
 	 */
 	private static Map<String, Object> chartData(ComparisonSnapshot snapshot, List<MetricHead> metrics,
 			List<String> paramNames) {
@@ -527,7 +572,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 						continue;
 					}
 					boolean greyed = !entry.comparable();
-					// What greys it, for the chart's tooltip: the rules of the cell's and the metric's notes that grey it.
+					// What greys it, for the chart's tooltip: the rules of the cell's and
+					// the metric's notes that grey it.
 					List<String> reasons = new ArrayList<>();
 					if (greyed) {
 						for (ComparisonSnapshot.FlagView flag : concat(cell.flags(), entry.flags())) {
@@ -551,7 +597,10 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 						for (String name : paramNames) {
 							Object value = cell.params().get(name);
 							if (!name.equals(x) && value != null) {
-								series.append(series.isEmpty() ? "" : ", ").append(name).append('=').append(param(value));
+								series.append(series.isEmpty() ? "" : ", ")
+									.append(name)
+									.append('=')
+									.append(param(value));
 							}
 						}
 						double xValue = ((Number) cell.params().get(x)).doubleValue();
@@ -563,7 +612,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 							if (greyed) {
 								point.put("reasons", reasons);
 							}
-							lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>()).add(point);
+							lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>())
+								.add(point);
 						}
 					}
 				}
@@ -571,7 +621,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			List<Map<String, Object>> series = new ArrayList<>();
 			lines.forEach((label, points) -> {
 				points.sort((p, q) -> Double.compare((Double) p.get("x"), (Double) q.get("x")));
-				series.add(Map.of("label", label, "points", points, "side", label.startsWith("baseline") ? "baseline" : "contender"));
+				series.add(Map.of("label", label, "points", points, "side",
+						label.startsWith("baseline") ? "baseline" : "contender"));
 			});
 			Map<String, Object> chart = new LinkedHashMap<>();
 			chart.put("metric", metric.metric());
@@ -587,7 +638,10 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		return data;
 	}
 
-	/** The first grid coordinate that is a number in every cell and takes more than one value; else the first numeric one. */
+	/**
+	 * The first grid coordinate that is a number in every cell and takes more than one
+	 * value; else the first numeric one.
+	 */
 	private static @Nullable String xCoordinate(List<ComparisonSnapshot.CellView> cells, List<String> paramNames) {
 		String numeric = null;
 		for (String name : paramNames) {
@@ -638,7 +692,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 
 		/** Records that a note concerns a cell. */
 		void about(Note note, String anchor, String label) {
-			cells.computeIfAbsent(note.number(), n -> new LinkedHashMap<>()).putIfAbsent(anchor, new CellLink(anchor, label));
+			cells.computeIfAbsent(note.number(), n -> new LinkedHashMap<>())
+				.putIfAbsent(anchor, new CellLink(anchor, label));
 		}
 
 		/** The notes by rule and side, in the order first met. */
@@ -649,9 +704,14 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 					.add(new GroupedNote(note, List.copyOf(cells.getOrDefault(note.number(), Map.of()).values())));
 			}
 			List<NoteGroup> groups = new ArrayList<>();
-			byRule.values().forEach(grouped -> groups.add(new NoteGroup(grouped.get(0).note().rule(),
-					grouped.get(0).note().side(), grouped,
-					(int) grouped.stream().flatMap(g -> g.cells().stream()).map(CellLink::anchor).distinct().count())));
+			byRule.values()
+				.forEach(grouped -> groups
+					.add(new NoteGroup(grouped.get(0).note().rule(), grouped.get(0).note().side(), grouped,
+							(int) grouped.stream()
+								.flatMap(g -> g.cells().stream())
+								.map(CellLink::anchor)
+								.distinct()
+								.count())));
 			return groups;
 		}
 
@@ -666,7 +726,6 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 
 	}
-
 
 	private static <T> List<T> concat(List<? extends T> first, List<? extends T> second) {
 		List<T> all = new ArrayList<>(first);

@@ -23,9 +23,10 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 
 /**
- * What a light comparison page ({@link ComparisonController#LIGHT_ROWS}) fetches once it shows: the rows of the cells
- * after its first ones, the Pareto table's other points, and the data of its charts — computed from the same kept
- * comparison with the same URL parameters, so they say what the page would have said had it written them all.
+ * What a light comparison page ({@link ComparisonController#LIGHT_ROWS}) fetches once it
+ * shows: the rows of the cells after its first ones, the Pareto table's other points, and
+ * the data of its charts — computed from the same kept comparison with the same URL
+ * parameters, so they say what the page would have said had it written them all.
  */
 @Controller
 class ComparisonParts {
@@ -46,7 +47,10 @@ class ComparisonParts {
 		this.publications = publications;
 	}
 
-	/** The table's rows from the {@code from}-th cell on ({@code tr} elements), as the page writes them. */
+	/**
+	 * The table's rows from the {@code from}-th cell on ({@code tr} elements), as the
+	 * page writes them.
+	 */
 	@GetMapping(path = "/compare/{pair:.+}/cells", produces = MediaType.TEXT_HTML_VALUE)
 	String cells(@PathVariable String pair, @RequestParam Map<String, String> query, Model model) {
 		ComparisonService.Pair runs = pair(pair);
@@ -69,7 +73,9 @@ class ComparisonParts {
 	ResponseEntity<byte[]> charts(@PathVariable String pair, @RequestParam Map<String, String> query) {
 		ComparisonService.Pair runs = pair(pair);
 		ComparisonPage page = pages.page(snapshot(runs, query), runs);
-		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(page.chartData()));
+		return ResponseEntity.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(json.writeValueAsBytes(page.chartData()));
 	}
 
 	/** The Pareto view, as {@code data-pareto} would hold it. */
@@ -81,7 +87,10 @@ class ComparisonParts {
 			.body(json.writeValueAsBytes(snapshot(runs, query).pareto()));
 	}
 
-	/** A published comparison's rows from the {@code from}-th cell on, as frozen at publication. */
+	/**
+	 * A published comparison's rows from the {@code from}-th cell on, as frozen at
+	 * publication.
+	 */
 	@GetMapping(path = "/published/{id}/cells", produces = MediaType.TEXT_HTML_VALUE)
 	String publishedCells(@PathVariable String id, @RequestParam Map<String, String> query, Model model) {
 		Publication publication = publication(id);
@@ -104,17 +113,23 @@ class ComparisonParts {
 	ResponseEntity<byte[]> publishedCharts(@PathVariable String id) {
 		Publication publication = publication(id);
 		ComparisonPage page = pages.page(publication, comparisons.published(publication));
-		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(page.chartData()));
+		return ResponseEntity.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(json.writeValueAsBytes(page.chartData()));
 	}
 
 	/** A published comparison's Pareto view. */
 	@GetMapping(path = "/published/{id}/pareto.json", produces = MediaType.APPLICATION_JSON_VALUE)
 	ResponseEntity<byte[]> publishedPareto(@PathVariable String id) {
 		ComparisonSnapshot snapshot = comparisons.published(publication(id));
-		return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(snapshot.pareto()));
+		return ResponseEntity.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(json.writeValueAsBytes(snapshot.pareto()));
 	}
 
-	/** A publication of one contender (several have no light page, so none of its parts). */
+	/**
+	 * A publication of one contender (several have no light page, so none of its parts).
+	 */
 	private Publication publication(String id) {
 		if (!dev.parity.run.RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
@@ -156,7 +171,8 @@ class ComparisonParts {
 	@ExceptionHandler(ComparisonsBusy.class)
 	ResponseEntity<String> busy(ComparisonsBusy busy) {
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.header(org.springframework.http.HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
+			.header(org.springframework.http.HttpHeaders.RETRY_AFTER,
+					String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
 			.contentType(MediaType.TEXT_PLAIN)
 			.body(busy.getMessage());
 	}

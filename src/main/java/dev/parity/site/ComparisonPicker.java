@@ -23,10 +23,11 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 /**
- * Choosing runs to compare by name: the compare page searches runs by title, system, model, engine, harness, commit
- * and upload day ({@code q}), each found run offered as the baseline or the contender; the run list's checkboxes send
- * 2 to 9 runs ({@code runs}), compared against the one marked as baseline (else a reference among them, else the
- * earliest uploaded).
+ * Choosing runs to compare by name: the compare page searches runs by title, system,
+ * model, engine, harness, commit and upload day ({@code q}), each found run offered as
+ * the baseline or the contender; the run list's checkboxes send 2 to 9 runs
+ * ({@code runs}), compared against the one marked as baseline (else a reference among
+ * them, else the earliest uploaded).
  */
 @Controller
 class ComparisonPicker {
@@ -71,8 +72,8 @@ class ComparisonPicker {
 					+ (chosen.size() == 1 ? " run was" : " runs were") + " chosen.");
 		}
 		else if (StringUtils.hasText(baseline) && StringUtils.hasText(contender)) {
-			return "redirect:/compare/" + RequestChecks.forRedirect("baseline", query.getFirst("baseline")).strip() + "..."
-					+ RequestChecks.forRedirect("contender", query.getFirst("contender")).strip()
+			return "redirect:/compare/" + RequestChecks.forRedirect("baseline", query.getFirst("baseline")).strip()
+					+ "..." + RequestChecks.forRedirect("contender", query.getFirst("contender")).strip()
 					+ ComparisonController.queryString(rest);
 		}
 		RequestChecks.searchWords(q);
@@ -100,7 +101,10 @@ class ComparisonPicker {
 		return "compare/pick";
 	}
 
-	/** The ids checked, each once, in the order sent; each checked as an id before it goes into an address. */
+	/**
+	 * The ids checked, each once, in the order sent; each checked as an id before it goes
+	 * into an address.
+	 */
 	private static List<String> chosenRuns(List<String> runs) {
 		if (runs == null) {
 			return List.of();
@@ -114,7 +118,10 @@ class ComparisonPicker {
 		return List.copyOf(ids);
 	}
 
-	/** A reference among the chosen runs (the earliest uploaded), else the earliest uploaded run. */
+	/**
+	 * A reference among the chosen runs (the earliest uploaded), else the earliest
+	 * uploaded run.
+	 */
 	private String defaultBaseline(List<String> chosen) {
 		List<RunSummary> known = summaries.findAllById(chosen);
 		return known.stream()

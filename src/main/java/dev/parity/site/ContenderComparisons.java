@@ -30,10 +30,11 @@ import org.springframework.ui.Model;
 import org.springframework.web.servlet.ModelAndView;
 
 /**
- * Several contenders against one baseline ({@code /compare/{baseline}...{c1},{c2}}): the page, the API and the
- * exports, each built from the contenders' pairwise comparisons with the baseline, in URL order, and nothing else.
- * The API lists for each contender exactly the body of {@code /api/compare/{baseline}...{contender}}; the JSON export
- * each contender's pairwise JSON export.
+ * Several contenders against one baseline ({@code /compare/{baseline}...{c1},{c2}}): the
+ * page, the API and the exports, each built from the contenders' pairwise comparisons
+ * with the baseline, in URL order, and nothing else. The API lists for each contender
+ * exactly the body of {@code /api/compare/{baseline}...{contender}}; the JSON export each
+ * contender's pairwise JSON export.
  */
 @Component
 class ContenderComparisons {
@@ -53,14 +54,19 @@ class ContenderComparisons {
 		this.siteUrls = siteUrls;
 	}
 
-	/** {@code {"baseline", "path", "contenders": [pairwise body, …]}}, the pairwise bodies copied byte for byte. */
+	/**
+	 * {@code {"baseline", "path", "contenders": [pairwise body, …]}}, the pairwise bodies
+	 * copied byte for byte.
+	 */
 	byte[] json(Contenders contenders, Map<String, String> query, ComparisonController pairwise) {
 		comparisons.settings(query);
 		ByteArrayOutputStream body = new ByteArrayOutputStream();
 		body.writeBytes(("{\"baseline\":" + json.writeValueAsString(contenders.baseline()) + ",\"path\":"
 				+ json.writeValueAsString(contenders.path()) + ",\"comparisons\":"
-				+ json.writeValueAsString(contenders.pairs().stream().map(pair -> "/api/compare/" + pair.path()).toList())
-				+ ",\"contenders\":[").getBytes(StandardCharsets.UTF_8));
+				+ json
+					.writeValueAsString(contenders.pairs().stream().map(pair -> "/api/compare/" + pair.path()).toList())
+				+ ",\"contenders\":[")
+			.getBytes(StandardCharsets.UTF_8));
 		for (int i = 0; i < contenders.pairs().size(); i++) {
 			if (i > 0) {
 				body.write(',');
@@ -71,7 +77,8 @@ class ContenderComparisons {
 		return body.toByteArray();
 	}
 
-	ModelAndView showPage(Contenders contenders, Map<String, String> query, Model model, ComparisonController pairwise) {
+	ModelAndView showPage(Contenders contenders, Map<String, String> query, Model model,
+			ComparisonController pairwise) {
 		CompareSettings settings = comparisons.settings(query);
 		List<ComparisonSnapshot> snapshots = new ArrayList<>();
 		for (ComparisonService.Pair pair : contenders.pairs()) {
@@ -81,12 +88,13 @@ class ContenderComparisons {
 	}
 
 	/**
-	 * The page of these snapshots, its publish form empty or, refused, with every problem next to its field.
-	 *
+	 * The page of these snapshots, its publish form empty or, refused, with every problem
+	 * next to its field.
 	 * @param snapshots each contender's comparison with the baseline, in order
 	 */
 	private ModelAndView showPage(Contenders contenders, Map<String, String> query, List<ComparisonSnapshot> snapshots,
-			Map<String, String> publishErrors, Map<String, String> publishForm, Model model, ComparisonController pairwise) {
+			Map<String, String> publishErrors, Map<String, String> publishForm, Model model,
+			ComparisonController pairwise) {
 		List<ContendersPage.Contender> each = new ArrayList<>();
 		List<String> notices = new ArrayList<>();
 		Notices first = null;
@@ -101,11 +109,12 @@ class ContenderComparisons {
 			first = first == null ? said : first;
 			said.lines().forEach(line -> notices.add("vs " + contender.path() + ": " + line));
 		}
-		// The publish form asks what a publication of all of them needs: the settings' reason, the confirmation
+		// The publish form asks what a publication of all of them needs: the settings'
+		// reason, the confirmation
 		// when no contender has a comparable cell.
 		model.addAttribute("notices", first);
-		model.addAttribute("noComparable", each.stream().allMatch(k -> k.page().headlines().stream()
-			.allMatch(h -> h.comparable() == 0)));
+		model.addAttribute("noComparable",
+				each.stream().allMatch(k -> k.page().headlines().stream().allMatch(h -> h.comparable() == 0)));
 		model.addAttribute("live", contenders.pairs().stream().noneMatch(ComparisonService.Pair::fixesParams));
 		model.addAttribute("publishErrors", publishErrors);
 		model.addAttribute("publishForm", publishForm);
@@ -120,8 +129,9 @@ class ContenderComparisons {
 	}
 
 	/**
-	 * Each contender's comparison with the baseline computed now, as a publication freezes them:
-	 * {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result, in order]}}.
+	 * Each contender's comparison with the baseline computed now, as a publication
+	 * freezes them: {@code {"baseline", "path", "comparisons", "contenders": [each
+	 * pairwise result, in order]}}.
 	 */
 	ObjectNode freeze(Contenders contenders, List<ComparisonSnapshot> snapshots) {
 		ObjectNode result = json.createObjectNode();
@@ -137,14 +147,15 @@ class ContenderComparisons {
 	}
 
 	/**
-	 * Publishes several contenders from their page's form: each contender's comparison computed now, the guard rails of a
-	 * pair held over all of them; refused, the page again (400) with every problem next to its field.
-	 *
+	 * Publishes several contenders from their page's form: each contender's comparison
+	 * computed now, the guard rails of a pair held over all of them; refused, the page
+	 * again (400) with every problem next to its field.
 	 * @return the publication's URL, or {@code null} with the refused page in the model
 	 */
-	@org.jspecify.annotations.Nullable String publish(Contenders contenders, Map<String, String> query, String title,
-			String caption, @org.jspecify.annotations.Nullable String reason, boolean confirmNoComparable, String user,
-			Model model, ComparisonController pairwise) {
+	@org.jspecify.annotations.Nullable
+	String publish(Contenders contenders, Map<String, String> query, String title, String caption,
+			@org.jspecify.annotations.Nullable String reason, boolean confirmNoComparable, String user, Model model,
+			ComparisonController pairwise) {
 		CompareSettings settings = comparisons.settings(query);
 		List<ComparisonSnapshot> snapshots = new ArrayList<>();
 		for (ComparisonService.Pair pair : contenders.pairs()) {
@@ -163,8 +174,9 @@ class ContenderComparisons {
 		}
 		tools.jackson.databind.JsonNode first = result.get("contenders").get(0);
 		return publications.publish(contenders.pairs().get(0).baselineId(),
-				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), first.get("settings"), title,
-				caption, result, snapshots.get(0).rulesVersion(), reason, confirmNoComparable, user).url();
+				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), first.get("settings"),
+				title, caption, result, snapshots.get(0).rulesVersion(), reason, confirmNoComparable, user)
+			.url();
 	}
 
 	ResponseEntity<String> export(Contenders contenders, String format, Map<String, String> query,
@@ -181,35 +193,39 @@ class ContenderComparisons {
 
 	/**
 	 * The contenders' pairwise exports as one file.
-	 *
-	 * @param head for a publication, the fields its JSON export starts with (notices, title, …)
+	 * @param head for a publication, the fields its JSON export starts with (notices,
+	 * title, …)
 	 */
 	ResponseEntity<String> export(Contenders contenders, String format, List<String> bodies, String title,
 			String permalink, String fileName, @org.jspecify.annotations.Nullable ObjectNode head) {
 		return switch (format) {
 			case "md" -> download(markdown(title, bodies, permalink), "text/markdown", fileName + ".md");
 			case "csv" -> download(csv(contenders, bodies), "text/csv", fileName + ".csv");
-			// Each pairwise export's text as it is, so that it is exactly what that export gives.
+			// Each pairwise export's text as it is, so that it is exactly what that
+			// export gives.
 			case "json" -> {
 				String start = head == null || head.isEmpty() ? "{"
 						: json.writeValueAsString(head).substring(0, json.writeValueAsString(head).length() - 1) + ",";
 				yield download(start + "\"baseline\":" + json.writeValueAsString(contenders.baseline()) + ",\"path\":"
-						+ json.writeValueAsString(contenders.path()) + ",\"permalink\":" + json.writeValueAsString(permalink)
-						+ ",\"contenders\":[" + String.join(",", bodies) + "]}", "application/json", fileName + ".json");
+						+ json.writeValueAsString(contenders.path()) + ",\"permalink\":"
+						+ json.writeValueAsString(permalink) + ",\"contenders\":[" + String.join(",", bodies) + "]}",
+						"application/json", fileName + ".json");
 			}
 			default -> throw new dev.parity.run.RunNotFoundException("export." + format);
 		};
 	}
 
 	/**
-	 * Each contender's pairwise Markdown under a heading of its own, its headings one level down and its footnote
-	 * labels prefixed with the contender's number, so no two footnotes share a label.
+	 * Each contender's pairwise Markdown under a heading of its own, its headings one
+	 * level down and its footnote labels prefixed with the contender's number, so no two
+	 * footnotes share a label.
 	 */
 	private static String markdown(String title, List<String> bodies, String permalink) {
 		StringBuilder md = new StringBuilder();
 		md.append("# ").append(ComparisonExport.escape(title)).append("\n\n");
 		md.append("Permalink: <").append(permalink).append(">  \n");
-		md.append("Each contender below is compared with the baseline only; contenders are never compared with each other.\n\n");
+		md.append(
+				"Each contender below is compared with the baseline only; contenders are never compared with each other.\n\n");
 		for (int i = 0; i < bodies.size(); i++) {
 			String prefix = "[^vs" + (i + 1) + "-";
 			for (String line : bodies.get(i).split("\n", -1)) {
@@ -221,8 +237,9 @@ class ContenderComparisons {
 	}
 
 	/**
-	 * The contenders' pairwise CSVs as one: a {@code contender} column first, then every pairwise column (the union,
-	 * in order of first appearance); each pairwise file's notices as comment lines, prefixed with its contender.
+	 * The contenders' pairwise CSVs as one: a {@code contender} column first, then every
+	 * pairwise column (the union, in order of first appearance); each pairwise file's
+	 * notices as comment lines, prefixed with its contender.
 	 */
 	private static String csv(Contenders contenders, List<String> bodies) {
 		List<String> header = new ArrayList<>(List.of("contender_path"));
@@ -230,7 +247,10 @@ class ContenderComparisons {
 		List<List<CSVRecord>> records = new ArrayList<>();
 		for (int i = 0; i < bodies.size(); i++) {
 			String contender = Contenders.contenderPath(contenders.pairs().get(i));
-			try (CSVParser parser = CsvCells.FORMAT.builder().setHeader().setSkipHeaderRecord(true).get()
+			try (CSVParser parser = CsvCells.FORMAT.builder()
+				.setHeader()
+				.setSkipHeaderRecord(true)
+				.get()
 				.parse(new StringReader(bodies.get(i)))) {
 				parser.getHeaderNames().stream().filter(name -> !header.contains(name)).forEach(header::add);
 				List<CSVRecord> rows = parser.getRecords();
@@ -245,16 +265,19 @@ class ContenderComparisons {
 			}
 		}
 		StringWriter out = new StringWriter();
-		try (CSVPrinter printer = new CSVPrinter(out, CsvCells.FORMAT.builder()
-			.setHeaderComments(comments.toArray(Object[]::new))
-			.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new)).get())) {
+		try (CSVPrinter printer = new CSVPrinter(out,
+				CsvCells.FORMAT.builder()
+					.setHeaderComments(comments.toArray(Object[]::new))
+					.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new))
+					.get())) {
 			for (int i = 0; i < records.size(); i++) {
 				String contender = Contenders.contenderPath(contenders.pairs().get(i));
 				for (CSVRecord record : records.get(i)) {
 					List<Object> row = new ArrayList<>();
 					row.add(contender);
 					for (String name : header.subList(1, header.size())) {
-						// Read back as text, each cell is written again as the pairwise file wrote it.
+						// Read back as text, each cell is written again as the pairwise
+						// file wrote it.
 						row.add(record.isMapped(name) ? record.get(name) : "");
 					}
 					printer.printRecord(CsvCells.row(row));

@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Several contenders against one baseline, as written in URLs: {@code baseline...c1,c2,c3} (each side may be a
- * group of replicates or fix parameters, as in a pairwise comparison). Each contender is compared with the baseline
- * alone; contenders are never compared with each other.
+ * Several contenders against one baseline, as written in URLs:
+ * {@code baseline...c1,c2,c3} (each side may be a group of replicates or fix parameters,
+ * as in a pairwise comparison). Each contender is compared with the baseline alone;
+ * contenders are never compared with each other.
  *
  * @param baseline the baseline as written in the URL
  * @param pairs each contender's comparison with the baseline, in URL order
@@ -31,8 +32,8 @@ record Contenders(String baseline, List<ComparisonService.Pair> pairs) {
 
 	/**
 	 * Reads {@code baseline...c1,c2,…}.
-	 *
-	 * @throws Rejected naming the problem: more than {@link #MAX} contenders, an empty one, one listed twice
+	 * @throws Rejected naming the problem: more than {@link #MAX} contenders, an empty
+	 * one, one listed twice
 	 */
 	static Contenders parse(String path) {
 		int dots = path.indexOf("...");

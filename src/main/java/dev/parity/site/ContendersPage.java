@@ -8,26 +8,29 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Several contenders against one baseline, on one page: each contender's own comparison with the baseline (its
- * values, ratios, flags and greying exactly as its pairwise page shows them), gathered into one table by cell and
- * metric. Contenders are never compared with each other: every ratio is contender / baseline.
+ * Several contenders against one baseline, on one page: each contender's own comparison
+ * with the baseline (its values, ratios, flags and greying exactly as its pairwise page
+ * shows them), gathered into one table by cell and metric. Contenders are never compared
+ * with each other: every ratio is contender / baseline.
  *
  * @param baseline the baseline's run (or group)
  * @param contenders each contender's comparison with the baseline, in URL order
  * @param metrics every metric any of the comparisons shows
  * @param paramNames the grid coordinates of the rows
  * @param rows every cell matched by at least one contender, in the baseline's order
- * @param provenance the provenance diff of each contender against the baseline, field by field
+ * @param provenance the provenance diff of each contender against the baseline, field by
+ * field
  * @param settings the thresholds in force (the same for every contender)
  */
 public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> contenders,
-		List<ComparisonPage.MetricHead> metrics, List<String> paramNames, List<Row> rows, List<ProvenanceRow> provenance,
-		List<ComparisonPage.Setting> settings) {
+		List<ComparisonPage.MetricHead> metrics, List<String> paramNames, List<Row> rows,
+		List<ProvenanceRow> provenance, List<ComparisonPage.Setting> settings) {
 
 	/**
 	 * One contender's comparison with the baseline.
 	 *
-	 * @param key the prefix of its notes' anchors on this page: {@code vs1}, {@code vs2}, …
+	 * @param key the prefix of its notes' anchors on this page: {@code vs1}, {@code vs2},
+	 * …
 	 * @param path the contender as written in the URL
 	 * @param pairPath its pairwise comparison's path, {@code baseline...contender}
 	 * @param page its pairwise comparison
@@ -46,20 +49,30 @@ public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> con
 	/**
 	 * One metric of one cell.
 	 *
-	 * @param values per contender, in URL order: its value and ratio there, or {@code null} where it has no such cell
+	 * @param values per contender, in URL order: its value and ratio there, or
+	 * {@code null} where it has no such cell
 	 */
 	public record MetricCells(String metric, String baseline, List<@Nullable ContenderValue> values) {
 	}
 
-	/** A contender's value of one cell × metric, with its ratio to the baseline, flags and greying. */
+	/**
+	 * A contender's value of one cell × metric, with its ratio to the baseline, flags and
+	 * greying.
+	 */
 	public record ContenderValue(String key, ComparisonPage.Value value) {
 	}
 
-	/** A provenance field: the baseline's value and, per contender, its value and how it compares to the baseline's. */
+	/**
+	 * A provenance field: the baseline's value and, per contender, its value and how it
+	 * compares to the baseline's.
+	 */
 	public record ProvenanceRow(String field, String baseline, List<ProvenanceCell> contenders) {
 	}
 
-	/** A contender's value of a provenance field; {@code status} "same" when it equals the baseline's. */
+	/**
+	 * A contender's value of a provenance field; {@code status} "same" when it equals the
+	 * baseline's.
+	 */
 	public record ProvenanceCell(String value, String status, @Nullable String rule) {
 	}
 
@@ -100,7 +113,8 @@ public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> con
 				}
 				byMetric.add(new MetricCells(metric.metric(), baseline, values));
 			}
-			rows.add(new Row(cell.anchor(), cell.label(), paramValues(cell, cellParamNames.get(cell.anchor()), paramNames), byMetric));
+			rows.add(new Row(cell.anchor(), cell.label(),
+					paramValues(cell, cellParamNames.get(cell.anchor()), paramNames), byMetric));
 		}
 		return new ContendersPage(first.baseline(), List.copyOf(contenders), List.copyOf(metrics.values()),
 				List.copyOf(paramNames), rows, provenance(contenders), first.settings());
@@ -110,7 +124,10 @@ public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> con
 		return row.values().stream().filter(value -> value.metric().equals(metric)).findFirst().orElse(null);
 	}
 
-	/** The row's coordinates in the order of {@code names}; "—" for one its comparison does not have. */
+	/**
+	 * The row's coordinates in the order of {@code names}; "—" for one its comparison
+	 * does not have.
+	 */
 	private static List<String> paramValues(ComparisonPage.Row row, List<String> rowNames, List<String> names) {
 		Map<String, String> byName = new LinkedHashMap<>();
 		for (int i = 0; i < rowNames.size() && i < row.paramValues().size(); i++) {
@@ -119,7 +136,10 @@ public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> con
 		return names.stream().map(name -> byName.getOrDefault(name, "—")).toList();
 	}
 
-	/** Every field any pairwise diff shows, the baseline's value once, each contender's beside it. */
+	/**
+	 * Every field any pairwise diff shows, the baseline's value once, each contender's
+	 * beside it.
+	 */
 	private static List<ProvenanceRow> provenance(List<Contender> contenders) {
 		Map<String, String> baseline = new LinkedHashMap<>();
 		List<Map<String, ComparisonPage.ProvenanceRow>> byContender = new ArrayList<>();
@@ -132,11 +152,13 @@ public record ContendersPage(ComparisonPage.RunRef baseline, List<Contender> con
 			byContender.add(fields);
 		}
 		List<ProvenanceRow> rows = new ArrayList<>();
-		baseline.forEach((field, value) -> rows.add(new ProvenanceRow(field, value, byContender.stream()
-			.map(fields -> fields.get(field))
-			.map(row -> row == null ? new ProvenanceCell("", "", null)
-					: new ProvenanceCell(row.contender(), row.status(), row.rule()))
-			.toList())));
+		baseline.forEach((field,
+				value) -> rows.add(new ProvenanceRow(field, value,
+						byContender.stream()
+							.map(fields -> fields.get(field))
+							.map(row -> row == null ? new ProvenanceCell("", "", null)
+									: new ProvenanceCell(row.contender(), row.status(), row.rule()))
+							.toList())));
 		return rows;
 	}
 

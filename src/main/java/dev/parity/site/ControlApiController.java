@@ -37,8 +37,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * What would settle a comparison ({@code GET /api/compare/{baseline}...{contender}/control}) and the controls declared
- * for it ({@code POST /api/controls}).
+ * What would settle a comparison ({@code GET
+ * /api/compare/{baseline}...{contender}/control}) and the controls declared for it
+ * ({@code POST /api/controls}).
  */
 @RestController
 class ControlApiController {
@@ -62,12 +63,17 @@ class ControlApiController {
 	/** A declared control, as the plan lists it. */
 	record ControlView(String run, String title, List<String> holds, List<ControlOutcome.Missed> missed,
 			String comparison,
-			@ArraySchema(arraySchema = @Schema(description = "exactly the headlines of GET /api/compare/{baseline}...{control}"),
+			@ArraySchema(
+					arraySchema = @Schema(
+							description = "exactly the headlines of GET /api/compare/{baseline}...{control}"),
 					schema = @Schema(implementation = HeadlineSchema.class)) List<JsonNode> headlines,
 			List<ControlOutcome.Before> before) {
 	}
 
-	/** One headline of a comparison, as {@code GET /api/compare/…} writes it (documentation of its shape). */
+	/**
+	 * One headline of a comparison, as {@code GET /api/compare/…} writes it
+	 * (documentation of its shape).
+	 */
 	@Schema(name = "Headline")
 	record HeadlineSchema(String metric, int comparable, @JsonProperty("within_band") int withinBand,
 			@JsonProperty("median_ratio") @Nullable Double medianRatio, int excluded,
@@ -75,7 +81,10 @@ class ControlApiController {
 			@JsonProperty("median_ratio_interval") @Nullable IntervalSchema medianRatioInterval) {
 	}
 
-	/** A ratio's interval, as the comparison's JSON writes it (documentation of its shape). */
+	/**
+	 * A ratio's interval, as the comparison's JSON writes it (documentation of its
+	 * shape).
+	 */
 	@Schema(name = "RatioInterval")
 	record IntervalSchema(double low, double high, double confidence, String method, @Nullable String caution) {
 	}
@@ -95,14 +104,15 @@ class ControlApiController {
 			@JsonProperty("declared_by") String declaredBy, String plan) {
 	}
 
-	@Operation(summary = "What would settle a comparison of two single runs: the side to rerun (the measured one, never a "
-			+ "reference; with two measured runs, the contender), each change that removes a greying flag with from/to "
-			+ "taken from both runs (and a check to run before measuring), what no rerun removes, the cells a control would "
-			+ "make comparable, the rerun commands with the changes applied, and every declared control with what it holds, "
-			+ "missed, its headlines and the claim before it")
+	@Operation(
+			summary = "What would settle a comparison of two single runs: the side to rerun (the measured one, never a "
+					+ "reference; with two measured runs, the contender), each change that removes a greying flag with from/to "
+					+ "taken from both runs (and a check to run before measuring), what no rerun removes, the cells a control would "
+					+ "make comparable, the rerun commands with the changes applied, and every declared control with what it holds, "
+					+ "missed, its headlines and the claim before it")
 	@GetMapping(path = "/api/compare/{pair:.+}/control", produces = "application/json")
-	PlanView showPlan(@PathVariable String pair,
-			@Parameter(description = "the comparison's URL parameters (vary, band, output_tolerance, …)") @RequestParam Map<String, String> query) {
+	PlanView showPlan(@PathVariable String pair, @Parameter(
+			description = "the comparison's URL parameters (vary, band, output_tolerance, …)") @RequestParam Map<String, String> query) {
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		return view(plans.plan(runs, comparisons.settings(query)));
 	}
@@ -116,29 +126,32 @@ class ControlApiController {
 					rerun.cells());
 			commands = new Commands(rebuilt.serve(), rebuilt.bench());
 		}
-		List<ControlView> views = planned.controls().stream()
-			.map(control -> new ControlView(control.run().id().value(), control.run().title(), control.outcome().holds(),
-					control.outcome().missed(), control.path(), control.headlines().valueStream().toList(),
-					control.outcome().before()))
+		List<ControlView> views = planned.controls()
+			.stream()
+			.map(control -> new ControlView(control.run().id().value(), control.run().title(),
+					control.outcome().holds(), control.outcome().missed(), control.path(),
+					control.headlines().valueStream().toList(), control.outcome().before()))
 			.toList();
 		return new PlanView(plan.baseline(), plan.contender(), plan.settled(), plan.rerun(), plan.changes(),
 				plan.cannotSettle(), plan.cells(), commands, views);
 	}
 
-	@Operation(summary = "Declare a run the control of a comparison of two single runs: {control, of: \"<baseline>...<contender>\"} "
-			+ "→ 201; 404 naming a run that does not exist, 400 naming what is written wrong; nothing stored on error")
+	@Operation(
+			summary = "Declare a run the control of a comparison of two single runs: {control, of: \"<baseline>...<contender>\"} "
+					+ "→ 201; 404 naming a run that does not exist, 400 naming what is written wrong; nothing stored on error")
 	@ApiResponse(responseCode = "201", description = "declared; Location is the plan")
 	@PostMapping(path = "/api/controls", consumes = "application/json", produces = "application/json")
 	ResponseEntity<DeclaredView> declare(@RequestBody Declaration body, Principal principal) {
 		if (body.control() == null || body.control().isBlank()) {
-			throw new ControlRejectedByRequest("control", "name the control run: {\"control\": \"<run id>\", \"of\": \"<baseline>...<contender>\"}");
+			throw new ControlRejectedByRequest("control",
+					"name the control run: {\"control\": \"<run id>\", \"of\": \"<baseline>...<contender>\"}");
 		}
-		Controls.Declared declared = controls.declare(body.control().strip(), body.of() == null ? null : body.of().strip(),
-				principal.getName());
+		Controls.Declared declared = controls.declare(body.control().strip(),
+				body.of() == null ? null : body.of().strip(), principal.getName());
 		String of = declared.baseline() + "..." + declared.contender();
 		String plan = "/api/compare/" + of + "/control";
-		return ResponseEntity.created(URI.create(plan)).body(new DeclaredView(declared.control(), of,
-				declared.declaredIn(), declared.declaredBy(), plan));
+		return ResponseEntity.created(URI.create(plan))
+			.body(new DeclaredView(declared.control(), of, declared.declaredIn(), declared.declaredBy(), plan));
 	}
 
 	/** A request without a field the declaration needs. */

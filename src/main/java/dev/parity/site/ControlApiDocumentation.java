@@ -9,8 +9,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The schemas of the OpenAPI document that no endpoint's type brings in by itself: a comparison's headline (the items
- * of a declared control's {@code headlines}) and its ratio interval.
+ * The schemas of the OpenAPI document that no endpoint's type brings in by itself: a
+ * comparison's headline (the items of a declared control's {@code headlines}) and its
+ * ratio interval.
  */
 @Configuration(proxyBeanMethods = false)
 class ControlApiDocumentation {

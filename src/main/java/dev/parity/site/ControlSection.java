@@ -16,22 +16,26 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The "What would settle it" section of a comparison page (live or published) and each control's line beside the
- * claim: "Tested by control run ‹title›: decode_tps median ratio 1.52 over 9 cells (confounded) → 9 of 9 comparable
- * within ±10 %, median 1.011", with what it missed.
+ * The "What would settle it" section of a comparison page (live or published) and each
+ * control's line beside the claim: "Tested by control run ‹title›: decode_tps median
+ * ratio 1.52 over 9 cells (confounded) → 9 of 9 comparable within ±10 %, median 1.011",
+ * with what it missed.
  *
- * @param open whether the section shows open: something is greyed (collapsed when nothing is)
+ * @param open whether the section shows open: something is greyed (collapsed when nothing
+ * is)
  * @param settled whether no rerun would make more of it comparable
  * @param rerunSide the side to rerun; {@code null} when both runs are references
  * @param rerunRun the run to rerun
  * @param changes the planned changes, one line each
  * @param cannotSettle what no rerun removes, one line each
  * @param cells how many cells the control would make comparable
- * @param serve the serve command with the changes applied; {@code null} when there is none
+ * @param serve the serve command with the changes applied; {@code null} when there is
+ * none
  * @param bench the harness command with the changes applied; {@code null} without a rerun
  * @param planUrl the plan in JSON
  * @param controls the declared controls
- * @param planJson the plan's changes as a hypothesis's deciding plan takes them: {@code {"changes": [...]}}
+ * @param planJson the plan's changes as a hypothesis's deciding plan takes them:
+ * {@code {"changes": [...]}}
  */
 record ControlSection(boolean open, boolean settled, @Nullable String rerunSide, @Nullable String rerunRun,
 		List<Change> changes, List<String> cannotSettle, int cells, @Nullable String serve, @Nullable String bench,
@@ -64,16 +68,21 @@ record ControlSection(boolean open, boolean settled, @Nullable String rerunSide,
 		}
 
 		/**
-		 * What the exports carry, one sentence per metric the control tested (the most distorted first): "Tested by
-		 * control run “title” (id): decode_tps median ratio … (confounded) → … comparable within ±10 %, median …".
+		 * What the exports carry, one sentence per metric the control tested (the most
+		 * distorted first): "Tested by control run “title” (id): decode_tps median ratio
+		 * … (confounded) → … comparable within ±10 %, median …".
 		 */
 		public List<String> sentences() {
 			return lines.stream().map(line -> "Tested by control run “" + title + "” (" + run + "): " + line).toList();
 		}
 
-		/** What it missed, in one sentence; {@code null} when it made every planned change. */
+		/**
+		 * What it missed, in one sentence; {@code null} when it made every planned
+		 * change.
+		 */
 		public @Nullable String missedSentence() {
-			return missed.isEmpty() ? null : "Control run “" + title + "” (" + run + ") missed: " + String.join("; ", missed);
+			return missed.isEmpty() ? null
+					: "Control run “" + title + "” (" + run + ") missed: " + String.join("; ", missed);
 		}
 
 	}
@@ -112,8 +121,11 @@ record ControlSection(boolean open, boolean settled, @Nullable String rerunSide,
 			if (lines.isEmpty()) {
 				lines.add("no greyed number of this comparison is comparable in the control's");
 			}
-			List<String> missed = checked.outcome().missed().stream()
-				.map(miss -> miss.field() + ": expected " + text(miss.expected()) + ", measured " + text(miss.measured()))
+			List<String> missed = checked.outcome()
+				.missed()
+				.stream()
+				.map(miss -> miss.field() + ": expected " + text(miss.expected()) + ", measured "
+						+ text(miss.measured()))
 				.toList();
 			String reason = "Control run “" + checked.run().title() + "” (" + checked.path() + "): "
 					+ (lines.isEmpty() ? "" : lines.get(0));
@@ -126,21 +138,22 @@ record ControlSection(boolean open, boolean settled, @Nullable String rerunSide,
 				json.writeValueAsString(Map.of("changes", plan.changes())));
 	}
 
-	/** {@code decode_tps median ratio 1.52 over 9 cells (confounded) → 9 of 9 comparable within ±10 %, median 1.011}. */
+	/**
+	 * {@code decode_tps median ratio 1.52 over 9 cells (confounded) → 9 of 9 comparable within ±10 %, median 1.011}.
+	 */
 	static String line(ControlOutcome.Before claim, @Nullable Headline now, double band) {
 		String then = claim.metric() + " median ratio " + ratio(claim.medianRatio()) + " over " + claim.cells()
 				+ (claim.cells() == 1 ? " cell" : " cells") + " (confounded) → ";
 		if (now == null || now.comparable() == 0 || now.medianRatio() == null) {
 			return then + "no comparable cells";
 		}
-		return then + now.withinBand() + " of " + now.comparable() + " comparable within ±"
-				+ Math.round(band * 100) + " %, median " + ratio(now.medianRatio());
+		return then + now.withinBand() + " of " + now.comparable() + " comparable within ±" + Math.round(band * 100)
+				+ " %, median " + ratio(now.medianRatio());
 	}
 
 	private static Change change(ControlChange change) {
-		String check = change.check() == null ? null
-				: "check before measuring: " + change.check().measure() + " " + number(change.check().target()) + " ±"
-						+ Math.round(change.check().tolerance() * 100) + " %";
+		String check = change.check() == null ? null : "check before measuring: " + change.check().measure() + " "
+				+ number(change.check().target()) + " ±" + Math.round(change.check().tolerance() * 100) + " %";
 		return new Change(change.rule(), change.field(), text(change.from()), text(change.to()), change.how(), check);
 	}
 

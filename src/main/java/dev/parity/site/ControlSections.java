@@ -12,8 +12,9 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.stereotype.Component;
 
 /**
- * The "What would settle it" section of the pages of a comparison of two single runs, live or published; none for
- * groups or fixed params, and none (rather than no page) when no turn to compute the plan came in time.
+ * The "What would settle it" section of the pages of a comparison of two single runs,
+ * live or published; none for groups or fixed params, and none (rather than no page) when
+ * no turn to compute the plan came in time.
  */
 @Component
 class ControlSections {

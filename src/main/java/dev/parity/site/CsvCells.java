@@ -8,19 +8,26 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.QuoteMode;
 
 /**
- * CSV cells that a spreadsheet cannot run, after OWASP's advice on CSV injection: text that starts with {@code =},
- * {@code +}, {@code -}, {@code @}, a tab or a carriage return gets a leading {@code '}, and every text cell is quoted.
+ * CSV cells that a spreadsheet cannot run, after OWASP's advice on CSV injection: text
+ * that starts with {@code =}, {@code +}, {@code -}, {@code @}, a tab or a carriage return
+ * gets a leading {@code '}, and every text cell is quoted.
  *
- * <p>A plain number stays a number, unquoted, so that the columns of values and ratios still add up: a cell that is
- * exactly an optional minus, digits and an optional fraction ({@code -0.27}) cannot be a formula — a formula needs
- * an operator, a function or a reference after its first character, and this pattern admits none — so only such a
- * cell is written as a number. Anything else that starts with {@code -} ({@code -1+2}, {@code -cmd|…}) is text and
- * neutralised.
+ * <p>
+ * A plain number stays a number, unquoted, so that the columns of values and ratios still
+ * add up: a cell that is exactly an optional minus, digits and an optional fraction
+ * ({@code -0.27}) cannot be a formula — a formula needs an operator, a function or a
+ * reference after its first character, and this pattern admits none — so only such a cell
+ * is written as a number. Anything else that starts with {@code -} ({@code -1+2},
+ * {@code -cmd|…}) is text and neutralised.
  */
 final class CsvCells {
 
-	/** Quotes every cell that is not a number, and starts comment lines with {@code #}. */
-	static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setQuoteMode(QuoteMode.NON_NUMERIC).setCommentMarker('#')
+	/**
+	 * Quotes every cell that is not a number, and starts comment lines with {@code #}.
+	 */
+	static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder()
+		.setQuoteMode(QuoteMode.NON_NUMERIC)
+		.setCommentMarker('#')
 		.get();
 
 	private static final Pattern PLAIN_NUMBER = Pattern.compile("-?\\d{1,300}(\\.\\d{1,300})?");
@@ -28,7 +35,10 @@ final class CsvCells {
 	private CsvCells() {
 	}
 
-	/** A cell as it may be written: a plain number as a number, any other text neutralised. */
+	/**
+	 * A cell as it may be written: a plain number as a number, any other text
+	 * neutralised.
+	 */
 	static Object cell(Object value) {
 		if (value instanceof Number || value instanceof Boolean) {
 			return value;
@@ -40,7 +50,10 @@ final class CsvCells {
 		return text(text);
 	}
 
-	/** Text with a leading {@code '} when a spreadsheet would read its first character as the start of a formula. */
+	/**
+	 * Text with a leading {@code '} when a spreadsheet would read its first character as
+	 * the start of a formula.
+	 */
 	static String text(String text) {
 		if (!text.isEmpty() && "=+-@\t\r".indexOf(text.charAt(0)) >= 0) {
 			return "'" + text;

@@ -7,7 +7,8 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ModelAttribute;
 
 /**
- * The path of the page being shown, for the "Sign in" link to come back to it after signing in.
+ * The path of the page being shown, for the "Sign in" link to come back to it after
+ * signing in.
  */
 @ControllerAdvice
 class CurrentPage {

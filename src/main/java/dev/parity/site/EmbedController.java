@@ -26,9 +26,10 @@ import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * A published comparison for other sites: embeds that a blog may frame ({@code /embed/…}, the only pages any site
- * may frame), the whole table or the chart alone, and the ratio chart as an SVG or PNG image to paste where frames
- * are not allowed. Each shows the frozen numbers with their greying, the caveat footnotes and any supersession,
+ * A published comparison for other sites: embeds that a blog may frame ({@code /embed/…},
+ * the only pages any site may frame), the whole table or the chart alone, and the ratio
+ * chart as an SVG or PNG image to paste where frames are not allowed. Each shows the
+ * frozen numbers with their greying, the caveat footnotes and any supersession,
  * retraction or live-comparison banner inside itself, so a copy never drops them.
  */
 @Controller
@@ -68,7 +69,10 @@ class EmbedController {
 			@Nullable String replacementTitle, List<Retraction> supersedes, @Nullable String liveDiffers,
 			String permalink, @Nullable Shown shown, @Nullable ControlSection control) {
 
-		/** Every banner as one line, the publication's own retraction first: what an image draws above its bars. */
+		/**
+		 * Every banner as one line, the publication's own retraction first: what an image
+		 * draws above its bars.
+		 */
 		List<String> bannerLines() {
 			List<String> lines = new ArrayList<>();
 			if (shown != null) {
@@ -83,7 +87,8 @@ class EmbedController {
 	}
 
 	/**
-	 * Which contender an embed of a publication of several contenders shows, contender by contender.
+	 * Which contender an embed of a publication of several contenders shows, contender by
+	 * contender.
 	 *
 	 * @param number from 1
 	 * @param total how many contenders the publication has
@@ -107,8 +112,8 @@ class EmbedController {
 	}
 
 	@GetMapping("/embed/published/{id}/chart")
-	@Nullable String embedChart(@PathVariable String id, @RequestParam(defaultValue = "1") int vs,
-			ServletWebRequest request, Model model) {
+	@Nullable String embedChart(@PathVariable String id, @RequestParam(defaultValue = "1") int vs, ServletWebRequest request,
+			Model model) {
 		return show(id, vs, "embed-chart", "embed/chart", request, model);
 	}
 
@@ -120,7 +125,8 @@ class EmbedController {
 			return null;
 		}
 		CellChart chart = chart(embedded(load(id), vs), metric);
-		return ResponseEntity.ok().contentType(MediaType.parseMediaType("image/svg+xml;charset=UTF-8"))
+		return ResponseEntity.ok()
+			.contentType(MediaType.parseMediaType("image/svg+xml;charset=UTF-8"))
 			.body(chart.svg(chart.naturalHeight()).getBytes(StandardCharsets.UTF_8));
 	}
 
@@ -132,7 +138,8 @@ class EmbedController {
 			return null;
 		}
 		CellChart chart = chart(embedded(load(id), vs), metric);
-		return ResponseEntity.ok().contentType(MediaType.IMAGE_PNG)
+		return ResponseEntity.ok()
+			.contentType(MediaType.IMAGE_PNG)
 			.body(chart.png(Math.max(CellChart.PREVIEW_HEIGHT, chart.naturalHeight())));
 	}
 
@@ -151,11 +158,15 @@ class EmbedController {
 		return view;
 	}
 
-	/** What an embed shows; of a publication of several contenders, contender {@code vs} (from 1) against the baseline. */
+	/**
+	 * What an embed shows; of a publication of several contenders, contender {@code vs}
+	 * (from 1) against the baseline.
+	 */
 	private Embedded embedded(Publication publication, int vs) {
 		String base = siteUrls.link("");
 		Retraction retraction = publications.retractionOf("publication", publication.id()).orElse(null);
-		// The live banner of the whole publication, kept by its id: every contender's, not the one shown.
+		// The live banner of the whole publication, kept by its id: every contender's,
+		// not the one shown.
 		String differs = liveDifferences.of(publication);
 		Publication shownPublication = publication;
 		ComparisonPage page;
@@ -164,8 +175,8 @@ class EmbedController {
 		ControlSection control;
 		if (publication.several()) {
 			if (vs < 1 || vs > publication.contenders().size()) {
-				throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "vs=" + vs + ": this publication has contenders 1 to "
-						+ publication.contenders().size());
+				throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+						"vs=" + vs + ": this publication has contenders 1 to " + publication.contenders().size());
 			}
 			PublicationController.Several several = publicationPages.several(publication, base);
 			shownPublication = several.each().get(vs - 1);
@@ -191,7 +202,8 @@ class EmbedController {
 		}
 		return new Embedded(shownPublication, page, said, retraction, notices.replacementTitle(retraction),
 				publications.superseded("publication", publication.id()),
-				LiveDifferences.UNKNOWN.equals(differs) ? null : differs, siteUrls.link(publication.url()), shown, control);
+				LiveDifferences.UNKNOWN.equals(differs) ? null : differs, siteUrls.link(publication.url()), shown,
+				control);
 	}
 
 	private static CellChart chart(Embedded embedded, @Nullable String metric) {

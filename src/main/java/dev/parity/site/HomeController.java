@@ -14,7 +14,8 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
 /**
- * The start page: open alerts and the latest verdicts in words, recent runs, search, and how to upload.
+ * The start page: open alerts and the latest verdicts in words, recent runs, search, and
+ * how to upload.
  */
 @Controller
 class HomeController {

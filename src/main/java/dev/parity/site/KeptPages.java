@@ -16,9 +16,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.View;
 
 /**
- * Published pages as everybody who is not signed in sees them, kept by their ETag ({@link PublishedFreshness}): the
- * tag is a digest of everything such a page shows, so a kept page is served again only while it is still what the
- * template would draw. A blog's readers then cost one small query each, whether they revalidate or not.
+ * Published pages as everybody who is not signed in sees them, kept by their ETag
+ * ({@link PublishedFreshness}): the tag is a digest of everything such a page shows, so a
+ * kept page is served again only while it is still what the template would draw. A blog's
+ * readers then cost one small query each, whether they revalidate or not.
  */
 @Component
 class KeptPages {
@@ -39,7 +40,10 @@ class KeptPages {
 		return keeping(template, html -> pages.put(tag, html));
 	}
 
-	/** A view that draws the template as usual and hands the page's bytes to {@code keep} (any cache of pages). */
+	/**
+	 * A view that draws the template as usual and hands the page's bytes to {@code keep}
+	 * (any cache of pages).
+	 */
 	static View keeping(View template, java.util.function.Consumer<byte[]> keep) {
 		return new Keeping(template, keep);
 	}

@@ -17,11 +17,13 @@ import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.ModelAndView;
 
 /**
- * Open Graph and Twitter card meta for run, comparison and publication pages, so that a link pasted into a blog, a
- * chat or a social post shows a truthful preview: the title, the headline sentence (after any retraction or
- * supersession) and a picture of the chart with its greyed bars grey. Read from what the page already shows, after
- * its controller ran and before the template draws it. Links are absolute from {@code parity.base-url} only (never
- * from the request's {@code Host}); without it there is no absolute address, and only title and description are given.
+ * Open Graph and Twitter card meta for run, comparison and publication pages, so that a
+ * link pasted into a blog, a chat or a social post shows a truthful preview: the title,
+ * the headline sentence (after any retraction or supersession) and a picture of the chart
+ * with its greyed bars grey. Read from what the page already shows, after its controller
+ * ran and before the template draws it. Links are absolute from {@code parity.base-url}
+ * only (never from the request's {@code Host}); without it there is no absolute address,
+ * and only title and description are given.
  */
 @Component
 class LinkPreviews implements HandlerInterceptor {
@@ -38,10 +40,12 @@ class LinkPreviews implements HandlerInterceptor {
 	 * @param title the item's title
 	 * @param description the headline sentence
 	 * @param url the page's absolute address, {@code null} without a base URL
-	 * @param image the chart's absolute address (a PNG, {@link CellChart#WIDTH} × {@link CellChart#PREVIEW_HEIGHT})
+	 * @param image the chart's absolute address (a PNG, {@link CellChart#WIDTH} ×
+	 * {@link CellChart#PREVIEW_HEIGHT})
 	 * @param imageAlt the chart in words
 	 */
-	record LinkPreview(String title, String description, @Nullable String url, @Nullable String image, String imageAlt) {
+	record LinkPreview(String title, String description, @Nullable String url, @Nullable String image,
+			String imageAlt) {
 	}
 
 	@Override
@@ -52,12 +56,14 @@ class LinkPreviews implements HandlerInterceptor {
 		}
 		Map<String, Object> model = view.getModelMap();
 		LinkPreview preview = null;
-		if (model.get("page") instanceof ComparisonPage page && model.get("publication") instanceof Publication publication) {
+		if (model.get("page") instanceof ComparisonPage page
+				&& model.get("publication") instanceof Publication publication) {
 			Retraction retraction = model.get("publicationRetraction") instanceof Retraction r ? r : null;
-			preview = comparison(page, publication.title(), taken(retraction), publication.url(), publication.url() + "/chart.png");
+			preview = comparison(page, publication.title(), taken(retraction), publication.url(),
+					publication.url() + "/chart.png");
 		}
-		else if (model.get("page") instanceof ContendersPage several && model.get("publication") instanceof Publication publication
-				&& !several.contenders().isEmpty()) {
+		else if (model.get("page") instanceof ContendersPage several
+				&& model.get("publication") instanceof Publication publication && !several.contenders().isEmpty()) {
 			Retraction retraction = model.get("publicationRetraction") instanceof Retraction r ? r : null;
 			preview = contenders(several, publication, taken(retraction));
 		}
@@ -77,30 +83,46 @@ class LinkPreviews implements HandlerInterceptor {
 		}
 	}
 
-	/** A publication of several contenders: each contender's headline on one metric; the chart of the first. */
+	/**
+	 * A publication of several contenders: each contender's headline on one metric; the
+	 * chart of the first.
+	 */
 	private LinkPreview contenders(ContendersPage several, Publication publication, String prefix) {
 		ComparisonPage first = several.contenders().get(0).page();
 		String metric = CellChart.chosenMetric(first, null, publication.title());
 		List<String> sentences = new java.util.ArrayList<>();
 		for (ContendersPage.Contender contender : several.contenders()) {
-			sentences.add("#" + contender.number() + " " + contender.path() + ": " + contender.page().headlines().stream()
-				.filter(h -> h.metric().equals(metric)).map(ComparisonPage.HeadlineView::sentence).findFirst()
-				.orElse("no " + metric + " in common"));
+			sentences.add("#" + contender.number() + " " + contender.path() + ": "
+					+ contender.page()
+						.headlines()
+						.stream()
+						.filter(h -> h.metric().equals(metric))
+						.map(ComparisonPage.HeadlineView::sentence)
+						.findFirst()
+						.orElse("no " + metric + " in common"));
 		}
 		return new LinkPreview(publication.title(), prefix + String.join("; ", sentences), absolute(publication.url()),
-				absolute(publication.url() + "/chart.png"), "Ratio per cell of " + metric + " for contender 1 of "
-						+ several.contenders().size() + " (contender / baseline); grey bars are greyed cells, not comparable.");
+				absolute(publication.url() + "/chart.png"),
+				"Ratio per cell of " + metric + " for contender 1 of " + several.contenders().size()
+						+ " (contender / baseline); grey bars are greyed cells, not comparable.");
 	}
 
 	private LinkPreview comparison(ComparisonPage page, String title, String prefix, String path, String image) {
 		String metric = CellChart.chosenMetric(page, null, title);
-		String sentence = page.headlines().stream().filter(h -> h.metric().equals(metric))
-			.map(ComparisonPage.HeadlineView::sentence).findFirst().orElse("no metric in common");
+		String sentence = page.headlines()
+			.stream()
+			.filter(h -> h.metric().equals(metric))
+			.map(ComparisonPage.HeadlineView::sentence)
+			.findFirst()
+			.orElse("no metric in common");
 		return new LinkPreview(title, prefix + sentence, absolute(path), absolute(image),
 				"Ratio per cell of " + metric + " (contender / baseline); grey bars are greyed cells, not comparable.");
 	}
 
-	/** What a run says of itself in one sentence: what ran where, and how many of its values are greyed. */
+	/**
+	 * What a run says of itself in one sentence: what ran where, and how many of its
+	 * values are greyed.
+	 */
 	static String runSentence(RunPage page) {
 		return whatRan(page) + " — " + greyedValues(page);
 	}

@@ -17,15 +17,20 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.stereotype.Component;
 
 /**
- * Whether the live comparison of a publication's runs, with its settings, now says something else than the frozen
- * one (what the published page's banner says). Runs are immutable and a snapshot holds no record, so the answer
- * depends only on the publication and on the rules and defaults this server runs: it is kept by publication for
- * as long as the server runs — except when no turn was free to compute it, which is asked again next time.
+ * Whether the live comparison of a publication's runs, with its settings, now says
+ * something else than the frozen one (what the published page's banner says). Runs are
+ * immutable and a snapshot holds no record, so the answer depends only on the publication
+ * and on the rules and defaults this server runs: it is kept by publication for as long
+ * as the server runs — except when no turn was free to compute it, which is asked again
+ * next time.
  */
 @Component
 class LiveDifferences {
 
-	/** The answer when the live comparison could not be computed for want of a turn: not kept, asked again. */
+	/**
+	 * The answer when the live comparison could not be computed for want of a turn: not
+	 * kept, asked again.
+	 */
 	static final String UNKNOWN = "\u0000unknown";
 
 	private final ComparisonService comparisons;
@@ -37,8 +42,9 @@ class LiveDifferences {
 	}
 
 	/**
-	 * Why the live comparison differs from the published one; {@code null} when it says the same; {@link #UNKNOWN}
-	 * when no turn was free to compute it (the frozen numbers are shown now, the banner once a turn is free).
+	 * Why the live comparison differs from the published one; {@code null} when it says
+	 * the same; {@link #UNKNOWN} when no turn was free to compute it (the frozen numbers
+	 * are shown now, the banner once a turn is free).
 	 */
 	@Nullable String of(Publication publication) {
 		Optional<String> known = kept.getIfPresent(publication.id());
@@ -56,14 +62,17 @@ class LiveDifferences {
 		return differs;
 	}
 
-	/** Known without loading the publication, or {@code null} when it must be computed. */
+	/**
+	 * Known without loading the publication, or {@code null} when it must be computed.
+	 */
 	@Nullable Optional<String> known(String publicationId) {
 		return kept.getIfPresent(publicationId);
 	}
 
 	private @Nullable String compute(Publication publication) {
 		if (publication.several()) {
-			// Each contender's frozen comparison against its live one; the differences named by contender.
+			// Each contender's frozen comparison against its live one; the differences
+			// named by contender.
 			List<String> differences = new java.util.ArrayList<>();
 			for (Publication one : publication.eachContender()) {
 				String differs = compute(one);
@@ -80,7 +89,8 @@ class LiveDifferences {
 			live = comparisons.snapshot(pair, comparisons.settings(settings));
 		}
 		catch (RunNotFoundException | IllegalArgumentException ex) {
-			return "it cannot be recomputed: " + (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
+			return "it cannot be recomputed: "
+					+ (ex instanceof RunNotFoundException missing ? missing.getReason() : ex.getMessage());
 		}
 		JsonNode frozen = ComparisonSnapshot.claim(publication.result());
 		if (frozen.equals(live.claim())) {

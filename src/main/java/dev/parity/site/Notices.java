@@ -11,21 +11,25 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What a page or an export must say before its numbers: that the item was superseded (and by what) or retracted,
- * that its settings differ from the server's defaults and what that lets through, the reason given for them, that it
- * was published with no comparable cell, and that one of its runs was taken back. Every export starts with these,
- * so that a copy pasted into a blog post carries them.
+ * What a page or an export must say before its numbers: that the item was superseded (and
+ * by what) or retracted, that its settings differ from the server's defaults and what
+ * that lets through, the reason given for them, that it was published with no comparable
+ * cell, and that one of its runs was taken back. Every export starts with these, so that
+ * a copy pasted into a blog post carries them.
  *
  * @param retraction the retraction or supersession of the item itself, if any
  * @param replacementTitle the title of what supersedes it
  * @param replacementUrl where that lives, absolute for exports
- * @param settings the line that discloses non-default settings, {@code null} under the defaults
+ * @param settings the line that discloses non-default settings, {@code null} under the
+ * defaults
  * @param settingsReason the reason given for publishing with those settings
- * @param noComparable whether the item is a publication of a comparison with no comparable cell
+ * @param noComparable whether the item is a publication of a comparison with no
+ * comparable cell
  * @param others further notices, e.g. a retracted run of a comparison
  */
-public record Notices(@Nullable Retraction retraction, @Nullable String replacementTitle, @Nullable String replacementUrl,
-		@Nullable String settings, @Nullable String settingsReason, boolean noComparable, List<String> others) {
+public record Notices(@Nullable Retraction retraction, @Nullable String replacementTitle,
+		@Nullable String replacementUrl, @Nullable String settings, @Nullable String settingsReason,
+		boolean noComparable, List<String> others) {
 
 	/** Said by a publication with no comparable cell; the page's banner says the same. */
 	static final String NO_COMPARABLE = "No cell of this comparison is comparable: every number in it is greyed. "
@@ -37,7 +41,10 @@ public record Notices(@Nullable Retraction retraction, @Nullable String replacem
 		others = List.copyOf(others);
 	}
 
-	/** The notice of a retraction or supersession, in words: "Superseded on 2026-12-01 by “Title” (url): reason". */
+	/**
+	 * The notice of a retraction or supersession, in words: "Superseded on 2026-12-01 by
+	 * “Title” (url): reason".
+	 */
 	static String sentence(Retraction retraction, @Nullable String replacementTitle, @Nullable String replacementUrl) {
 		if (retraction.superseded()) {
 			return "Superseded on " + DAY.format(retraction.createdAt()) + " by “"
@@ -66,16 +73,24 @@ public record Notices(@Nullable Retraction retraction, @Nullable String replacem
 		return lines;
 	}
 
-	/** The notices as Markdown quotes, user text escaped and the replacement linked; empty when there is none. */
+	/**
+	 * The notices as Markdown quotes, user text escaped and the replacement linked; empty
+	 * when there is none.
+	 */
 	String markdown() {
 		StringBuilder md = new StringBuilder();
 		if (retraction != null) {
-			md.append("> **").append(retraction.superseded() ? "Superseded" : "Retracted").append("** on ")
+			md.append("> **")
+				.append(retraction.superseded() ? "Superseded" : "Retracted")
+				.append("** on ")
 				.append(DAY.format(retraction.createdAt()));
 			if (retraction.superseded()) {
-				md.append(" by [").append(ComparisonExport.escape(replacementTitle == null
-						? String.valueOf(retraction.replacementId()) : replacementTitle))
-					.append("](").append(replacementUrl).append(')');
+				md.append(" by [")
+					.append(ComparisonExport.escape(
+							replacementTitle == null ? String.valueOf(retraction.replacementId()) : replacementTitle))
+					.append("](")
+					.append(replacementUrl)
+					.append(')');
 			}
 			md.append(": ").append(ComparisonExport.escape(retraction.reason())).append("\n\n");
 		}
@@ -88,8 +103,9 @@ public record Notices(@Nullable Retraction retraction, @Nullable String replacem
 	}
 
 	/**
-	 * The notices as the first fields of a JSON export: {@code notices} (always, {@code []} when there is none), and
-	 * {@code superseded: {by, by_title, url, reason, at}} or {@code retracted: {reason, at}} when taken back.
+	 * The notices as the first fields of a JSON export: {@code notices} (always,
+	 * {@code []} when there is none), and {@code superseded: {by, by_title, url, reason,
+	 * at}} or {@code retracted: {reason, at}} when taken back.
 	 */
 	void writeJson(ObjectNode json) {
 		ArrayNode notices = json.putArray("notices");

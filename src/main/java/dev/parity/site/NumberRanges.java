@@ -9,20 +9,25 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Lines that say the same thing with other numbers, said once: "512 vs 2,437 tokens/request" and "512 vs 5,680
- * tokens/request" become "512 vs 2,437–5,680 tokens/request" (each number that differs as the range it takes, in the
- * lines' own writing).
+ * Lines that say the same thing with other numbers, said once: "512 vs 2,437
+ * tokens/request" and "512 vs 5,680 tokens/request" become "512 vs 2,437–5,680
+ * tokens/request" (each number that differs as the range it takes, in the lines' own
+ * writing).
  */
 final class NumberRanges {
 
-	/** A number as the pages write it: an optional sign, digits with thousands commas, an optional fraction. */
+	/**
+	 * A number as the pages write it: an optional sign, digits with thousands commas, an
+	 * optional fraction.
+	 */
 	private static final Pattern NUMBER = Pattern.compile("[+\u2212-]?\\d[\\d,]*(?:\\.\\d+)?");
 
 	private NumberRanges() {
 	}
 
 	/**
-	 * The lines as one, or {@code null} when they differ in more than their numbers (or there are none).
+	 * The lines as one, or {@code null} when they differ in more than their numbers (or
+	 * there are none).
 	 */
 	static @Nullable String merge(List<String> lines) {
 		if (lines.isEmpty()) {

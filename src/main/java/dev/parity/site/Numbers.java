@@ -9,11 +9,15 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How numbers are written on pages: as stored (up to four decimals), thousands grouped with commas.
+ * How numbers are written on pages: as stored (up to four decimals), thousands grouped
+ * with commas.
  */
 public final class Numbers {
 
-	/** One format per thread (not thread-safe; made once rather than for every number of a page). */
+	/**
+	 * One format per thread (not thread-safe; made once rather than for every number of a
+	 * page).
+	 */
 	private static final ThreadLocal<DecimalFormat> FORMAT = ThreadLocal
 		.withInitial(() -> new DecimalFormat("#,##0.####", DecimalFormatSymbols.getInstance(Locale.ROOT)));
 

@@ -33,16 +33,20 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Publishing from a script: the same comparison, the same guard rails as the form (a reason for settings other than
- * the defaults, an explicit confirmation when no cell is comparable, a title), every problem named with its JSON path
- * and nothing stored on a 400; and the list of publications.
+ * Publishing from a script: the same comparison, the same guard rails as the form (a
+ * reason for settings other than the defaults, an explicit confirmation when no cell is
+ * comparable, a title), every problem named with its JSON path and nothing stored on a
+ * 400; and the list of publications.
  */
 @RestController
 class PublicationApiController {
 
-	/** The fields a publish request may have; any other is a typo, refused rather than ignored. */
-	private static final Set<String> FIELDS = Set.of("baseline", "contender", "contenders", "title", "caption", "settings",
-			"reason", "confirm_no_comparable");
+	/**
+	 * The fields a publish request may have; any other is a typo, refused rather than
+	 * ignored.
+	 */
+	private static final Set<String> FIELDS = Set.of("baseline", "contender", "contenders", "title", "caption",
+			"settings", "reason", "confirm_no_comparable");
 
 	private static final int MAX_PAGE_SIZE = 100;
 
@@ -63,12 +67,13 @@ class PublicationApiController {
 	}
 
 	/** A publish request that is shaped right; what it asks may still be refused. */
-	private record Request(String baseline, List<String> contenders, String title, String caption, Map<String, String> settings,
-			@Nullable String reason, boolean confirmNoComparable) {
+	private record Request(String baseline, List<String> contenders, String title, String caption,
+			Map<String, String> settings, @Nullable String reason, boolean confirmNoComparable) {
 	}
 
-	@Operation(summary = "Publish a comparison: {baseline, contender (or contenders: [1 to 8, each against the baseline]), title, caption, settings, "
-			+ "reason, confirm_no_comparable} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
+	@Operation(
+			summary = "Publish a comparison: {baseline, contender (or contenders: [1 to 8, each against the baseline]), title, caption, settings, "
+					+ "reason, confirm_no_comparable} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
 	@PostMapping(path = "/api/published", consumes = "application/json", produces = "application/json")
 	ResponseEntity<?> publish(@RequestBody JsonNode body, Principal principal) {
 		List<Problem> problems = new ArrayList<>();
@@ -100,28 +105,29 @@ class PublicationApiController {
 			snapshot = json.valueToTree(comparisons.freshSnapshot(pair, settings));
 		}
 		catch (RunNotFoundException ex) {
-			return rejected(List.of(new Problem(pair.baselineIds().contains(idOf(ex)) ? "$.baseline" : contenderPath(body),
-					reason(ex))));
+			return rejected(List.of(new Problem(
+					pair.baselineIds().contains(idOf(ex)) ? "$.baseline" : contenderPath(body), reason(ex))));
 		}
 		catch (ComparisonService.NotReplicates ex) {
-			return rejected(List.of(new Problem(ex.getMessage().startsWith("The baseline") ? "$.baseline" : contenderPath(body),
-					ex.getMessage())));
+			return rejected(List.of(new Problem(
+					ex.getMessage().startsWith("The baseline") ? "$.baseline" : contenderPath(body), ex.getMessage())));
 		}
-		Map<String, String> refused = Publications.problems(request.title(), request.caption(), snapshot, request.reason(),
-				request.confirmNoComparable());
+		Map<String, String> refused = Publications.problems(request.title(), request.caption(), snapshot,
+				request.reason(), request.confirmNoComparable());
 		if (!refused.isEmpty()) {
 			refused.forEach((field, message) -> problems.add(new Problem("$." + field, message)));
 			return rejected(problems);
 		}
 		Publication publication = publications.publish(pair.baselineId(), pair.contenderId(), snapshot.get("settings"),
-				request.title(), request.caption(), snapshot, snapshot.get("rules_version").asString(), request.reason(),
-				request.confirmNoComparable(), principal.getName());
+				request.title(), request.caption(), snapshot, snapshot.get("rules_version").asString(),
+				request.reason(), request.confirmNoComparable(), principal.getName());
 		return created(publication);
 	}
 
 	/**
-	 * Several contenders against one baseline: each contender's comparison with the baseline computed now, frozen
-	 * together as {@code {"baseline", "path", "comparisons", "contenders": [each pairwise result, in order]}}.
+	 * Several contenders against one baseline: each contender's comparison with the
+	 * baseline computed now, frozen together as {@code {"baseline", "path",
+	 * "comparisons", "contenders": [each pairwise result, in order]}}.
 	 */
 	private ResponseEntity<?> publishSeveral(Request request, Principal principal) {
 		List<String> written = request.contenders();
@@ -159,17 +165,19 @@ class PublicationApiController {
 				each.add((JsonNode) json.valueToTree(comparisons.freshSnapshot(pair, settings)));
 			}
 			catch (RunNotFoundException ex) {
-				return rejected(List.of(new Problem(pair.baselineIds().contains(idOf(ex)) ? "$.baseline"
-						: "$.contenders[" + i + "]", reason(ex))));
+				return rejected(List.of(new Problem(
+						pair.baselineIds().contains(idOf(ex)) ? "$.baseline" : "$.contenders[" + i + "]", reason(ex))));
 			}
 			catch (ComparisonService.NotReplicates ex) {
-				return rejected(List.of(new Problem(ex.getMessage().startsWith("The baseline") ? "$.baseline"
-						: "$.contenders[" + i + "]", ex.getMessage())));
+				return rejected(List.of(new Problem(
+						ex.getMessage().startsWith("The baseline") ? "$.baseline" : "$.contenders[" + i + "]",
+						ex.getMessage())));
 			}
 			links.add("/api/compare/" + pair.path());
 		}
 		List<Problem> problems = new ArrayList<>();
-		Publications.problems(request.title(), request.caption(), result, request.reason(), request.confirmNoComparable())
+		Publications
+			.problems(request.title(), request.caption(), result, request.reason(), request.confirmNoComparable())
 			.forEach((field, message) -> problems.add(new Problem("$." + field, message)));
 		if (!problems.isEmpty()) {
 			return rejected(problems);
@@ -205,9 +213,11 @@ class PublicationApiController {
 		return ResponseEntity.created(java.net.URI.create(publication.url())).body(created);
 	}
 
-	@Operation(summary = "The publications, newest first: {total, page, size, published: [...]}, each marked when retracted or superseded")
+	@Operation(
+			summary = "The publications, newest first: {total, page, size, published: [...]}, each marked when retracted or superseded")
 	@GetMapping(path = "/api/published", produces = "application/json")
-	ObjectNode listPublished(@RequestParam(defaultValue = "0") String page, @RequestParam(defaultValue = "25") int size) {
+	ObjectNode listPublished(@RequestParam(defaultValue = "0") String page,
+			@RequestParam(defaultValue = "25") int size) {
 		int number = RequestChecks.page(page);
 		int limit = Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
 		List<Publication> listed = publications.page(number * limit, limit);
@@ -245,7 +255,10 @@ class PublicationApiController {
 		return body;
 	}
 
-	/** The request's fields, checked for their types; {@code null} with every problem added when one is wrong. */
+	/**
+	 * The request's fields, checked for their types; {@code null} with every problem
+	 * added when one is wrong.
+	 */
 	private static @Nullable Request read(JsonNode body, List<Problem> problems) {
 		if (!body.isObject()) {
 			problems.add(new Problem("$", "the body is a JSON object {\"baseline\", \"contender\", \"title\", …}"));
@@ -253,8 +266,8 @@ class PublicationApiController {
 		}
 		body.propertyNames().forEach(name -> {
 			if (!FIELDS.contains(name)) {
-				problems.add(new Problem("$." + name, "unknown field; a publish request has " + String.join(", ",
-						FIELDS.stream().sorted().toList())));
+				problems.add(new Problem("$." + name, "unknown field; a publish request has "
+						+ String.join(", ", FIELDS.stream().sorted().toList())));
 			}
 		});
 		String baseline = text(body, "baseline", true, problems);
@@ -283,13 +296,17 @@ class PublicationApiController {
 			return null;
 		}
 		if (!value.isString()) {
-			problems.add(new Problem("$." + field, "must be a string, not " + value.getNodeType().toString().toLowerCase()));
+			problems.add(
+					new Problem("$." + field, "must be a string, not " + value.getNodeType().toString().toLowerCase()));
 			return null;
 		}
 		return value.asString();
 	}
 
-	/** {@code contender}, or {@code contenders} with 1 to 8 elements: each one run or group of replicates (a1+a2). */
+	/**
+	 * {@code contender}, or {@code contenders} with 1 to 8 elements: each one run or
+	 * group of replicates (a1+a2).
+	 */
 	private static @Nullable List<String> contenders(JsonNode body, List<Problem> problems) {
 		boolean one = body.has("contender") && !body.get("contender").isNull();
 		boolean several = body.has("contenders") && !body.get("contenders").isNull();
@@ -307,14 +324,17 @@ class PublicationApiController {
 			return null;
 		}
 		if (list.size() > Contenders.MAX) {
-			problems.add(new Problem("$.contenders", list.size() + " contenders: a publication takes at most "
-					+ Contenders.MAX));
+			problems.add(new Problem("$.contenders",
+					list.size() + " contenders: a publication takes at most " + Contenders.MAX));
 			return null;
 		}
 		return list.valueStream().map(JsonNode::asString).toList();
 	}
 
-	/** The comparison settings, by the names of the URL parameters; a value is a string, number or list. */
+	/**
+	 * The comparison settings, by the names of the URL parameters; a value is a string,
+	 * number or list.
+	 */
 	private static Map<String, String> settings(JsonNode settings, List<Problem> problems) {
 		Map<String, String> query = new LinkedHashMap<>();
 		if (settings.isMissingNode() || settings.isNull()) {
@@ -326,7 +346,8 @@ class PublicationApiController {
 		}
 		settings.forEachEntry((name, value) -> {
 			if (value.isArray() && value.valueStream().allMatch(JsonNode::isString)) {
-				query.put(name, value.isEmpty() ? "none" : String.join(",", value.valueStream().map(JsonNode::asString).toList()));
+				query.put(name, value.isEmpty() ? "none"
+						: String.join(",", value.valueStream().map(JsonNode::asString).toList()));
 			}
 			else if (value.isString() || value.isNumber()) {
 				query.put(name, value.asString());
@@ -342,7 +363,10 @@ class PublicationApiController {
 		return body.has("contenders") ? "$.contenders[0]" : "$.contender";
 	}
 
-	/** The id a RunNotFoundException names ("No run with id 'x'"), or "" for another failure. */
+	/**
+	 * The id a RunNotFoundException names ("No run with id 'x'"), or "" for another
+	 * failure.
+	 */
 	private static String idOf(RuntimeException ex) {
 		if (ex instanceof RunNotFoundException missing && missing.getReason() != null) {
 			String reason = missing.getReason();
@@ -354,15 +378,21 @@ class PublicationApiController {
 	}
 
 	private static String reason(RuntimeException ex) {
-		return ex instanceof RunNotFoundException missing ? String.valueOf(missing.getReason()) : String.valueOf(ex.getMessage());
+		return ex instanceof RunNotFoundException missing ? String.valueOf(missing.getReason())
+				: String.valueOf(ex.getMessage());
 	}
 
-	/** 503 with {@code Retry-After} when no turn to compute the comparison came in time; nothing stored. */
+	/**
+	 * 503 with {@code Retry-After} when no turn to compute the comparison came in time;
+	 * nothing stored.
+	 */
 	@org.springframework.web.bind.annotation.ExceptionHandler(ComparisonsBusy.class)
 	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
 		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.header(org.springframework.http.HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE, List.of(new Problem("$", String.valueOf(busy.getMessage())))));
+			.header(org.springframework.http.HttpHeaders.RETRY_AFTER,
+					String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
+			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
+					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	private static ResponseEntity<ProblemDetail> rejected(List<Problem> problems) {

@@ -35,8 +35,9 @@ import org.springframework.web.servlet.View;
 import org.springframework.web.servlet.ViewResolver;
 
 /**
- * Published comparisons: the frozen claim under its permalink, with the caveats added since beside it,
- * and banners when it was superseded or when the live comparison now says something else.
+ * Published comparisons: the frozen claim under its permalink, with the caveats added
+ * since beside it, and banners when it was superseded or when the live comparison now
+ * says something else.
  */
 @Controller
 class PublicationController {
@@ -65,8 +66,8 @@ class PublicationController {
 
 	private final ControlSections controlSections;
 
-	PublicationController(Publications publications, ComparisonController comparisonPages,
-			Caveats caveats, JsonMapper json, RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences,
+	PublicationController(Publications publications, ComparisonController comparisonPages, Caveats caveats,
+			JsonMapper json, RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences,
 			PublishedFreshness freshness, KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views,
 			ContenderComparisons contenderExports, ControlSections controlSections) {
 		this.controlSections = controlSections;
@@ -83,7 +84,10 @@ class PublicationController {
 		this.json = json;
 	}
 
-	/** The query of a page of every cell: {@code cells=all}, and from which cell when it is not the first page. */
+	/**
+	 * The query of a page of every cell: {@code cells=all}, and from which cell when it
+	 * is not the first page.
+	 */
 	private static Map<String, String> allCells(@Nullable String from) {
 		Map<String, String> query = new java.util.LinkedHashMap<>();
 		query.put("cells", "all");
@@ -99,15 +103,17 @@ class PublicationController {
 		if (!dev.parity.run.RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
 		}
-		// Every cell written at once is another representation of the page (a light page fetches the rest).
+		// Every cell written at once is another representation of the page (a light page
+		// fetches the rest).
 		boolean allCells = "all".equals(request.getParameter("cells"));
 		String from = allCells && request.getParameter("from") != null
 				? String.valueOf(CellPages.from(request.getParameter("from"))) : null;
-		if (freshness.notModified(id, allCells ? "page-all-cells" + (from == null ? "" : "-from-" + from) : "page", true,
-				request, () -> load(id))) {
+		if (freshness.notModified(id, allCells ? "page-all-cells" + (from == null ? "" : "-from-" + from) : "page",
+				true, request, () -> load(id))) {
 			return null;
 		}
-		// A page everybody sees alike is kept by its tag, which changes with anything it shows.
+		// A page everybody sees alike is kept by its tag, which changes with anything it
+		// shows.
 		String shared = (String) request.getRequest().getAttribute(PublishedFreshness.SHARED_TAG);
 		View kept = shared == null ? null : keptPages.kept(shared);
 		if (kept != null) {
@@ -127,27 +133,32 @@ class PublicationController {
 		model.addAttribute("notices", notices.forPublication(publication, snapshot, page, ""));
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("live", false);
-		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was published with.
+		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was
+		// published with.
 		model.addAttribute("sweep", ComparisonController.light(model, page, SweepPage.of(snapshot, settings, json),
 				"/published/" + id, allCells ? allCells(from) : Map.of()));
 		ComparisonController.chartsInPage(model, page, json, "/published/" + id, Map.of());
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
-		// The controls declared for the comparison, beside the published claim (never part of what it compares).
+		// The controls declared for the comparison, beside the published claim (never
+		// part of what it compares).
 		model.addAttribute("control", controlSections.of(pair, settings));
 		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
 		return render(publication, liveUrl, "compare/table", model, shared, locale);
 	}
 
 	/** The banners every published page shows above its numbers, and the page. */
-	private ModelAndView render(Publication publication, String liveUrl, String view, Model model, @Nullable String shared,
-			Locale locale) throws Exception {
+	private ModelAndView render(Publication publication, String liveUrl, String view, Model model,
+			@Nullable String shared, Locale locale) throws Exception {
 		String id = publication.id();
 		Retraction retraction = publications.retractionOf("publication", id).orElse(null);
 		model.addAttribute("pageTitle", publication.title());
 		model.addAttribute("publication", publication);
 		model.addAttribute("publicationRetraction", retraction);
-		model.addAttribute("replacementTitle", retraction == null || retraction.replacementId() == null ? null
-				: publications.find(retraction.replacementId()).map(Publication::title).orElse(retraction.replacementId()));
+		model.addAttribute("replacementTitle",
+				retraction == null || retraction.replacementId() == null ? null
+						: publications.find(retraction.replacementId())
+							.map(Publication::title)
+							.orElse(retraction.replacementId()));
 		List<Retraction> supersedes = publications.superseded("publication", id);
 		model.addAttribute("supersedes", supersedes);
 		Map<String, String> supersededTitles = new java.util.HashMap<>();
@@ -165,7 +176,10 @@ class PublicationController {
 		return new ModelAndView(keptPages.keeping(views.resolveViewName(view, locale), shared));
 	}
 
-	/** A publication of several contenders: the N-way table of each contender's frozen comparison with the baseline. */
+	/**
+	 * A publication of several contenders: the N-way table of each contender's frozen
+	 * comparison with the baseline.
+	 */
 	private ModelAndView showSeveral(Publication publication, Model model, @Nullable String shared, Locale locale)
 			throws Exception {
 		Several several = several(publication, "");
@@ -177,16 +191,22 @@ class PublicationController {
 		model.addAttribute("query", query.equals("?") ? "" : query);
 		model.addAttribute("notices", several.notices());
 		model.addAttribute("noticeLines", several.notices().others());
-		return render(publication, "/compare/" + several.contenders().path() + query, "compare/contenders", model, shared,
-				locale);
+		return render(publication, "/compare/" + several.contenders().path() + query, "compare/contenders", model,
+				shared, locale);
 	}
 
-	/** A publication of several contenders read back: each contender's frozen pairwise page, and its notices. */
+	/**
+	 * A publication of several contenders read back: each contender's frozen pairwise
+	 * page, and its notices.
+	 */
 	record Several(Contenders contenders, List<ContendersPage.Contender> pages, List<Publication> each,
 			List<ComparisonSnapshot> snapshots, List<ComparisonPage> comparisonPages, Notices notices) {
 	}
 
-	/** Reads a publication of several contenders; the notices of its runs are each prefixed with their contender. */
+	/**
+	 * Reads a publication of several contenders; the notices of its runs are each
+	 * prefixed with their contender.
+	 */
 	Several several(Publication publication, String base) {
 		List<Publication> each = publication.eachContender();
 		List<ComparisonService.Pair> pairs = new java.util.ArrayList<>();
@@ -209,12 +229,13 @@ class PublicationController {
 			one.others().forEach(line -> others.add("vs " + contender + ": " + line));
 		}
 		Contenders contenders = new Contenders(publication.result().path("baseline").asString(), pairs);
-		Notices all = new Notices(first.retraction(), first.replacementTitle(), first.replacementUrl(), first.settings(),
-				first.settingsReason(), first.noComparable(), others.stream().distinct().toList());
+		Notices all = new Notices(first.retraction(), first.replacementTitle(), first.replacementUrl(),
+				first.settings(), first.settingsReason(), first.noComparable(), others.stream().distinct().toList());
 		return new Several(contenders, pages, each, snapshots, comparisons, all);
 	}
 
-	@Operation(summary = "A published comparison: the result as computed at publication, with title, caption and record")
+	@Operation(
+			summary = "A published comparison: the result as computed at publication, with title, caption and record")
 	@GetMapping("/api/published/{id}")
 	@ResponseBody
 	@Nullable ObjectNode showPublicationJson(@PathVariable String id, ServletWebRequest request) {
@@ -280,7 +301,8 @@ class PublicationController {
 		}
 		ComparisonSnapshot snapshot = comparisonPages.published(publication);
 		ComparisonPage page = comparisonPages.page(publication, snapshot);
-		// The controls declared for the comparison, beside the frozen claim (never part of what it compares).
+		// The controls declared for the comparison, beside the frozen claim (never part
+		// of what it compares).
 		ControlSection control = controlSections.of(ComparisonService.Pair.of(publication, snapshot),
 				settingsQuery(publication.settings()));
 		return comparisonPages.export(page, snapshot, publication.result(), format, publication.title(), permalink,
@@ -290,8 +312,9 @@ class PublicationController {
 	}
 
 	/**
-	 * Each contender's frozen comparison exported as its pairwise publication would be (with the publication's
-	 * notices), put together as the live view of several contenders puts them.
+	 * Each contender's frozen comparison exported as its pairwise publication would be
+	 * (with the publication's notices), put together as the live view of several
+	 * contenders puts them.
 	 */
 	private org.springframework.http.ResponseEntity<String> exportSeveral(Publication publication, String format,
 			String permalink, ObjectNode fields) {
@@ -302,10 +325,13 @@ class PublicationController {
 			Publication one = several.each().get(i);
 			ComparisonPage page = several.comparisonPages().get(i);
 			ComparisonSnapshot snapshot = several.snapshots().get(i);
-			bodies.add(comparisonPages.export(page, snapshot, one.result(), format, publication.title() + " — contender "
-					+ (i + 1) + " of " + several.each().size() + ", " + several.pages().get(i).path(), permalink,
-					"published-" + publication.id(), notices.forPublication(one, snapshot, page, base), fields,
-					controlSections.of(ComparisonService.Pair.of(one, snapshot), settingsQuery(one.settings())))
+			bodies.add(comparisonPages
+				.export(page, snapshot, one.result(), format,
+						publication.title() + " — contender " + (i + 1) + " of " + several.each().size() + ", "
+								+ several.pages().get(i).path(),
+						permalink, "published-" + publication.id(), notices.forPublication(one, snapshot, page, base),
+						fields,
+						controlSections.of(ComparisonService.Pair.of(one, snapshot), settingsQuery(one.settings())))
 				.getBody());
 		}
 		ObjectNode head = json.createObjectNode();
@@ -334,16 +360,16 @@ class PublicationController {
 	String addRunCaveat(@PathVariable String id, @RequestParam String text,
 			@RequestParam(required = false) @Nullable String cell,
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
-			@RequestParam(name = "deciding_plan", required = false) @Nullable String decidingPlan,
-			Principal principal, org.springframework.ui.Model model, jakarta.servlet.http.HttpServletResponse response) {
+			@RequestParam(name = "deciding_plan", required = false) @Nullable String decidingPlan, Principal principal,
+			org.springframework.ui.Model model, jakarta.servlet.http.HttpServletResponse response) {
 		Caveat added;
 		try {
 			added = caveats.add(Caveat.Target.run(id, cell == null || cell.isBlank() ? null : cell.strip()), text,
 					decidingExperiment, DecidingPlan.parse(decidingPlan, json), principal.getName());
 		}
 		catch (dev.parity.caveat.CaveatRejected rejected) {
-			return CaveatRejectedPage.show(model, response, rejected, "/runs/" + id + "/caveats", "/runs/" + id, text, cell,
-					null, decidingExperiment, decidingPlan, "", false);
+			return CaveatRejectedPage.show(model, response, rejected, "/runs/" + id + "/caveats", "/runs/" + id, text,
+					cell, null, decidingExperiment, decidingPlan, "", false);
 		}
 		return "redirect:/runs/" + id + "#caveat-" + added.id();
 	}

@@ -16,12 +16,14 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.ServletWebRequest;
 
 /**
- * {@code ETag} and {@code Cache-Control} for published pages, their exports, embeds and images, so that a CDN or a
- * browser can keep them and ask again cheaply ({@code If-None-Match} → 304). The tag is a digest of everything they
- * show that can change after publication — the record (retraction, supersession, caveats, hypothesis statuses,
- * retracted runs: {@link PublicationRecordState}), the live-comparison banner — and of this server's start (so a new
- * release, with other templates or defaults, never answers 304 for a page it would draw differently), and of who
- * asks: a signed-in user's page holds their forms, so it is theirs alone ({@code private}). When reading needs a
+ * {@code ETag} and {@code Cache-Control} for published pages, their exports, embeds and
+ * images, so that a CDN or a browser can keep them and ask again cheaply
+ * ({@code If-None-Match} → 304). The tag is a digest of everything they show that can
+ * change after publication — the record (retraction, supersession, caveats, hypothesis
+ * statuses, retracted runs: {@link PublicationRecordState}), the live-comparison banner —
+ * and of this server's start (so a new release, with other templates or defaults, never
+ * answers 304 for a page it would draw differently), and of who asks: a signed-in user's
+ * page holds their forms, so it is theirs alone ({@code private}). When reading needs a
  * sign-in, every representation is {@code private} ({@link SharedCaching}).
  */
 @Component
@@ -33,7 +35,10 @@ class PublishedFreshness {
 	/** A signed-in user's page: their browser keeps it and asks again every time. */
 	static final String PRIVATE = SharedCaching.PRIVATE;
 
-	/** The request attribute holding the tag of a representation that is the same for everybody (public). */
+	/**
+	 * The request attribute holding the tag of a representation that is the same for
+	 * everybody (public).
+	 */
 	static final String SHARED_TAG = PublishedFreshness.class.getName() + ".sharedTag";
 
 	private final PublicationRecordState records;
@@ -53,12 +58,15 @@ class PublishedFreshness {
 	}
 
 	/**
-	 * Sets {@code ETag} and {@code Cache-Control} for one representation of a publication and tells whether the
-	 * client's copy is still current (then the answer is a 304 already and nothing else must be written).
-	 *
-	 * @param representation which representation ({@code page}, {@code export.md}, {@code embed}, …)
-	 * @param personal whether this representation differs by signed-in user (the page does; exports do not)
-	 * @param publication loads the publication, when the live-comparison banner is not known yet
+	 * Sets {@code ETag} and {@code Cache-Control} for one representation of a publication
+	 * and tells whether the client's copy is still current (then the answer is a 304
+	 * already and nothing else must be written).
+	 * @param representation which representation ({@code page}, {@code export.md},
+	 * {@code embed}, …)
+	 * @param personal whether this representation differs by signed-in user (the page
+	 * does; exports do not)
+	 * @param publication loads the publication, when the live-comparison banner is not
+	 * known yet
 	 * @throws PublicationNotFoundException when there is no such publication
 	 */
 	boolean notModified(String publicationId, String representation, boolean personal, ServletWebRequest request,
@@ -68,8 +76,10 @@ class PublishedFreshness {
 		String differs = known != null ? known.orElse(null) : live.of(publication.get());
 		differs = differs == null ? "same" : differs;
 		String audience = personal ? audience(request.getRequest()) : null;
-		// Weak: the page is sent gzip-compressed to a client that accepts it (Tomcat compresses no response with a
-		// strong tag), and a weak tag is what a representation that differs in its encoding only may share.
+		// Weak: the page is sent gzip-compressed to a client that accepts it (Tomcat
+		// compresses no response with a
+		// strong tag), and a weak tag is what a representation that differs in its
+		// encoding only may share.
 		String tag = "W/\"" + digest(release + "|" + representation + "|" + state + "|" + differs + "|"
 				+ (audience == null ? "public" : audience)) + "\"";
 		caching.write(request.getResponse(), audience == null ? caching.forEverybody(PUBLIC) : PRIVATE);
@@ -83,7 +93,10 @@ class PublishedFreshness {
 		return request.checkNotModified(tag);
 	}
 
-	/** Who a personal page is drawn for: nobody (anyone may share it), or this session's user. */
+	/**
+	 * Who a personal page is drawn for: nobody (anyone may share it), or this session's
+	 * user.
+	 */
 	private static @Nullable String audience(HttpServletRequest request) {
 		var session = request.getSession(false);
 		if (request.getUserPrincipal() == null && session == null) {
@@ -95,7 +108,8 @@ class PublishedFreshness {
 
 	private static String digest(String text) {
 		try {
-			byte[] hash = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+			byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+				.digest(text.getBytes(StandardCharsets.UTF_8));
 			return HexFormat.of().formatHex(hash, 0, 16);
 		}
 		catch (java.security.NoSuchAlgorithmException ex) {

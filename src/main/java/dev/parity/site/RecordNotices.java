@@ -17,8 +17,9 @@ import dev.parity.compare.ComparisonSnapshot;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads the record for what pages, lists and exports must say about an item before its numbers: retractions and
- * supersessions (with the replacement's title), non-default settings and the reasons given for them.
+ * Reads the record for what pages, lists and exports must say about an item before its
+ * numbers: retractions and supersessions (with the replacement's title), non-default
+ * settings and the reasons given for them.
  */
 @Component
 class RecordNotices {
@@ -38,11 +39,14 @@ class RecordNotices {
 	/** The notices of a run: its retraction or supersession. */
 	Notices forRun(String runId, String base) {
 		Retraction retraction = publications.retractionOf("run", runId).orElse(null);
-		return new Notices(retraction, replacementTitle(retraction), replacementUrl(retraction, base), null, null, false,
-				List.of());
+		return new Notices(retraction, replacementTitle(retraction), replacementUrl(retraction, base), null, null,
+				false, List.of());
 	}
 
-	/** The notices of a publication: its own retraction, its settings and their reason, no comparable cell, its runs'. */
+	/**
+	 * The notices of a publication: its own retraction, its settings and their reason, no
+	 * comparable cell, its runs'.
+	 */
 	Notices forPublication(Publication publication, ComparisonSnapshot snapshot, ComparisonPage page, String base) {
 		Retraction retraction = publications.retractionOf("publication", publication.id()).orElse(null);
 		String settings = snapshot.settingsNotice(comparisons.defaults());
@@ -52,11 +56,13 @@ class RecordNotices {
 
 	/** The notices of a live comparison: its settings and its runs' retractions. */
 	Notices forComparison(ComparisonSnapshot snapshot, ComparisonPage page, String base) {
-		return new Notices(null, null, null, snapshot.settingsNotice(comparisons.defaults()), null,
-				false, sides(page, base));
+		return new Notices(null, null, null, snapshot.settingsNotice(comparisons.defaults()), null, false,
+				sides(page, base));
 	}
 
-	/** The title of what supersedes a run or publication, its id when it cannot be read. */
+	/**
+	 * The title of what supersedes a run or publication, its id when it cannot be read.
+	 */
 	@Nullable String replacementTitle(@Nullable Retraction retraction) {
 		if (retraction == null || retraction.replacementId() == null) {
 			return null;
@@ -68,7 +74,10 @@ class RecordNotices {
 		return publications.find(id).map(Publication::title).orElse(id);
 	}
 
-	/** The titles of the runs that supersede either side of a comparison, by id: its banners name them. */
+	/**
+	 * The titles of the runs that supersede either side of a comparison, by id: its
+	 * banners name them.
+	 */
 	Map<String, String> replacementTitles(ComparisonPage page) {
 		Map<String, String> titles = new java.util.HashMap<>();
 		for (ComparisonPage.RunRef side : List.of(page.baseline(), page.contender())) {
@@ -80,7 +89,10 @@ class RecordNotices {
 		return titles;
 	}
 
-	/** How lists mark runs: the latest retraction or supersession of each run among these that has one. */
+	/**
+	 * How lists mark runs: the latest retraction or supersession of each run among these
+	 * that has one.
+	 */
 	Map<String, Retraction> runMarks(Collection<String> runIds) {
 		return publications.retractionsAmong("run", runIds);
 	}
@@ -99,9 +111,11 @@ class RecordNotices {
 		for (ComparisonPage.RunRef side : List.of(page.baseline(), page.contender())) {
 			if (side.retraction() != null) {
 				Retraction r = side.retraction();
-				lines.add("The " + (side == page.baseline() ? "baseline" : "contender") + " run “" + side.title() + "” ("
-						+ base + side.url() + ") was " + Notices.sentence(r, replacementTitle(r), replacementUrl(r, base))
-							.replaceFirst("^Superseded", "superseded").replaceFirst("^Retracted", "retracted"));
+				lines.add("The " + (side == page.baseline() ? "baseline" : "contender") + " run “" + side.title()
+						+ "” (" + base + side.url() + ") was "
+						+ Notices.sentence(r, replacementTitle(r), replacementUrl(r, base))
+							.replaceFirst("^Superseded", "superseded")
+							.replaceFirst("^Retracted", "retracted"));
 			}
 		}
 		return lines;

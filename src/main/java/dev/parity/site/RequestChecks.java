@@ -4,12 +4,15 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * Request parameters that would otherwise reach a redirect or the database as they came: refused with a 400
- * that names the parameter.
+ * Request parameters that would otherwise reach a redirect or the database as they came:
+ * refused with a 400 that names the parameter.
  */
 final class RequestChecks {
 
-	/** The highest page number of a run list (a million pages of runs, far beyond any list that exists). */
+	/**
+	 * The highest page number of a run list (a million pages of runs, far beyond any list
+	 * that exists).
+	 */
 	static final int MAX_PAGE = 1_000_000;
 
 	private RequestChecks() {
@@ -21,7 +24,8 @@ final class RequestChecks {
 		if (text.isEmpty()) {
 			return 0;
 		}
-		if (text.length() > 7 || !text.chars().allMatch(c -> c >= '0' && c <= '9') || Integer.parseInt(text) > MAX_PAGE) {
+		if (text.length() > 7 || !text.chars().allMatch(c -> c >= '0' && c <= '9')
+				|| Integer.parseInt(text) > MAX_PAGE) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
 					"page is a whole number from 0 to " + MAX_PAGE + ", not " + abbreviated(page));
 		}
@@ -29,8 +33,8 @@ final class RequestChecks {
 	}
 
 	/**
-	 * The most words a run search takes: each is matched in five columns, so a search of thousands of words costs
-	 * seconds of the database's time per request.
+	 * The most words a run search takes: each is matched in five columns, so a search of
+	 * thousands of words costs seconds of the database's time per request.
 	 */
 	static final int MAX_SEARCH_WORDS = 32;
 
@@ -46,7 +50,10 @@ final class RequestChecks {
 		}
 	}
 
-	/** A parameter that goes into a redirect's Location: no line breaks or other control characters. */
+	/**
+	 * A parameter that goes into a redirect's Location: no line breaks or other control
+	 * characters.
+	 */
 	static String forRedirect(String name, String value) {
 		if (value.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,

@@ -17,14 +17,17 @@ import dev.parity.run.Run;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How to run a run again, as far as its document says: the serve command rebuilt from the engine's name, the model
- * (pinned to the resolved commit when there is one) and the engine flags as recorded; the harness command exactly as
- * recorded; and, as comments, what neither command carries — engine version, container, workload, grid.
- * Nothing is guessed: an engine Parity knows no command for, or a harness command not recorded, is said so.
+ * How to run a run again, as far as its document says: the serve command rebuilt from the
+ * engine's name, the model (pinned to the resolved commit when there is one) and the
+ * engine flags as recorded; the harness command exactly as recorded; and, as comments,
+ * what neither command carries — engine version, container, workload, grid. Nothing is
+ * guessed: an engine Parity knows no command for, or a harness command not recorded, is
+ * said so.
  *
- * @param serve the serve command, with comment lines before it; {@code null} for an engine Parity knows no command for
- * @param bench the harness command as recorded, with the harness, the workload and the grid as comment lines before
- * it; without a recorded command, those comment lines alone
+ * @param serve the serve command, with comment lines before it; {@code null} for an
+ * engine Parity knows no command for
+ * @param bench the harness command as recorded, with the harness, the workload and the
+ * grid as comment lines before it; without a recorded command, those comment lines alone
  * @param benchRecorded whether the run records its harness command
  * @param missing what could not be rebuilt and why, one sentence each
  */
@@ -40,7 +43,10 @@ record RerunCommands(@Nullable String serve, String bench, boolean benchRecorded
 		return of(run.provenance(), run.cells());
 	}
 
-	/** The commands of a run whose provenance is this one, e.g. a run's with a control plan's changes applied. */
+	/**
+	 * The commands of a run whose provenance is this one, e.g. a run's with a control
+	 * plan's changes applied.
+	 */
 	static RerunCommands of(Provenance provenance, List<Cell> cells) {
 		List<String> missing = new ArrayList<>();
 		String serve = serve(provenance, missing);
@@ -128,18 +134,28 @@ record RerunCommands(@Nullable String serve, String bench, boolean benchRecorded
 		return String.join("\n", lines);
 	}
 
-	/** Each grid coordinate with its values in the cells' order: "prompt_tokens 280, 8192; concurrency 1, 2". */
+	/**
+	 * Each grid coordinate with its values in the cells' order: "prompt_tokens 280, 8192;
+	 * concurrency 1, 2".
+	 */
 	private static String grid(List<Cell> cells) {
 		Map<String, Set<String>> values = new LinkedHashMap<>();
 		for (Cell cell : cells) {
-			cell.params().values().forEach((name, value) ->
-					values.computeIfAbsent(name, k -> new LinkedHashSet<>()).add(Params.format(value)));
+			cell.params()
+				.values()
+				.forEach((name, value) -> values.computeIfAbsent(name, k -> new LinkedHashSet<>())
+					.add(Params.format(value)));
 		}
-		return values.entrySet().stream().map(e -> e.getKey() + " " + String.join(", ", e.getValue()))
+		return values.entrySet()
+			.stream()
+			.map(e -> e.getKey() + " " + String.join(", ", e.getValue()))
 			.collect(Collectors.joining("; "));
 	}
 
-	/** {@code --name value} per flag as recorded; {@code true} or an empty value is a bare switch. */
+	/**
+	 * {@code --name value} per flag as recorded; {@code true} or an empty value is a bare
+	 * switch.
+	 */
 	private static List<String> flags(Map<String, String> flags) {
 		List<String> words = new ArrayList<>();
 		flags.forEach((name, value) -> {

@@ -54,9 +54,9 @@ class RunApiController {
 
 	private final StoredFiles storedFiles;
 
-	RunApiController(RunRepository runs, StoredFiles storedFiles, RunListing listing, RunFlagging flagging, JsonMapper json,
-			dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications, RecordNotices notices,
-			SiteUrls siteUrls, SweepViewing sweeps) {
+	RunApiController(RunRepository runs, StoredFiles storedFiles, RunListing listing, RunFlagging flagging,
+			JsonMapper json, dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications,
+			RecordNotices notices, SiteUrls siteUrls, SweepViewing sweeps) {
 		this.sweeps = sweeps;
 		this.storedFiles = storedFiles;
 		this.notices = notices;
@@ -76,7 +76,8 @@ class RunApiController {
 			@RequestParam(defaultValue = "25") int size,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
 		Page<RunSummary> found = listing.search(filter == null ? RunFilter.none() : filter,
-				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page), Math.min(Math.max(size, 1), 200));
+				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page),
+				Math.min(Math.max(size, 1), 200));
 		ObjectNode body = json.createObjectNode();
 		body.put("total", found.getTotalElements());
 		body.put("page", found.getNumber());
@@ -85,7 +86,8 @@ class RunApiController {
 		java.util.Map<String, Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
 		found.forEach(run -> {
 			Retraction mark = marks.get(run.getId());
-			list.add(runJson.summary(run).put("retracted", mark != null)
+			list.add(runJson.summary(run)
+				.put("retracted", mark != null)
 				.put("record_status", mark == null ? null : mark.kind()));
 		});
 		return body;
@@ -119,9 +121,11 @@ class RunApiController {
 	}
 
 	/**
-	 * An uploaded file, streamed from PostgreSQL in binary with its length, and its SHA-256 as the ETag: a client that
-	 * holds it gets a 304 (Spring answers If-None-Match from the ETag set here, before the body is read) and a
-	 * {@code Range} request gets its bytes only (a 206, from the resource's stream, which skips without reading).
+	 * An uploaded file, streamed from PostgreSQL in binary with its length, and its
+	 * SHA-256 as the ETag: a client that holds it gets a 304 (Spring answers
+	 * If-None-Match from the ETag set here, before the body is read) and a {@code Range}
+	 * request gets its bytes only (a 206, from the resource's stream, which skips without
+	 * reading).
 	 */
 	@Operation(summary = "An uploaded file of a run, byte for byte (ETag: its SHA-256; Range requests answered)")
 	@GetMapping("/api/runs/{id}/files/{position}")
@@ -136,7 +140,10 @@ class RunApiController {
 			.contentType(MediaType.parseMediaType(file.mediaType()))
 			.eTag(file.sha256())
 			.header(HttpHeaders.CONTENT_DISPOSITION,
-					ContentDisposition.attachment().filename(file.fileName(), java.nio.charset.StandardCharsets.UTF_8).build().toString())
+					ContentDisposition.attachment()
+						.filename(file.fileName(), java.nio.charset.StandardCharsets.UTF_8)
+						.build()
+						.toString())
 			.body(new StoredFileResource(storedFiles, run, file));
 	}
 

@@ -15,8 +15,9 @@ import dev.parity.run.Provenance;
 import org.apache.commons.csv.CSVPrinter;
 
 /**
- * A run for a blog post: its grid as a Markdown table (greyed numbers marked, flags and caveats as
- * footnotes) or as CSV (one row per cell × metric), with its permalink and the thresholds its checks used.
+ * A run for a blog post: its grid as a Markdown table (greyed numbers marked, flags and
+ * caveats as footnotes) or as CSV (one row per cell × metric), with its permalink and the
+ * thresholds its checks used.
  */
 final class RunExport {
 
@@ -28,24 +29,38 @@ final class RunExport {
 		StringBuilder md = new StringBuilder("# ").append(ComparisonExport.escape(page.run().title())).append("\n\n");
 		md.append(notices.markdown());
 		md.append("Permalink: <").append(permalink).append(">  \n");
-		md.append("Role: ").append(page.run().role().id()).append(" · System: ").append(ComparisonExport.escape(p.system().name()))
-			.append(" · Model: ").append(ComparisonExport.escape(p.model().repo()))
-			.append(p.model().commit() == null ? " (unpinned)" : " @ " + p.model().commit().value()).append("  \n");
-		md.append("Engine: ").append(ComparisonExport.escape(p.engine().name()))
+		md.append("Role: ")
+			.append(page.run().role().id())
+			.append(" · System: ")
+			.append(ComparisonExport.escape(p.system().name()))
+			.append(" · Model: ")
+			.append(ComparisonExport.escape(p.model().repo()))
+			.append(p.model().commit() == null ? " (unpinned)" : " @ " + p.model().commit().value())
+			.append("  \n");
+		md.append("Engine: ")
+			.append(ComparisonExport.escape(p.engine().name()))
 			.append(p.engine().version() == null ? "" : " " + ComparisonExport.escape(p.engine().version()))
-			.append(" · Harness: ").append(ComparisonExport.escape(p.harness().name())).append("  \n");
+			.append(" · Harness: ")
+			.append(ComparisonExport.escape(p.harness().name()))
+			.append("  \n");
 		md.append("Thresholds of the run checks: ").append(ComparisonExport.escape(thresholds)).append("\n\n");
 		Map<String, Integer> notes = new LinkedHashMap<>();
 		List<String> noteTexts = new ArrayList<>();
 		for (RunPage.PageFlag flag : page.runFlags()) {
-			md.append("**").append(ComparisonExport.escape(flag.rule())).append("**").append(ref(notes, noteTexts, flag)).append(' ');
+			md.append("**")
+				.append(ComparisonExport.escape(flag.rule()))
+				.append("**")
+				.append(ref(notes, noteTexts, flag))
+				.append(' ');
 		}
 		md.append(page.runFlags().isEmpty() ? "" : "\n\n");
-		// Every caveat is a footnote referenced where it applies: the run's from here, a cell's from its row.
+		// Every caveat is a footnote referenced where it applies: the run's from here, a
+		// cell's from its row.
 		List<String> caveatNotes = new ArrayList<>();
 		List<String> runCaveatRefs = new ArrayList<>();
 		Map<String, List<String>> cellCaveatRefs = new LinkedHashMap<>();
-		// Markers as on the run page: c1, c2, … for the caveats people wrote, d1, d2, … for the uploader's.
+		// Markers as on the run page: c1, c2, … for the caveats people wrote, d1, d2, …
+		// for the uploader's.
 		for (String disclosed : p.caveats()) {
 			String marker = "d" + (runCaveatRefs.size() + 1);
 			caveatNotes.add("[^" + marker + "]: *Disclosed by the uploader*: " + ComparisonExport.escape(disclosed));
@@ -54,14 +69,17 @@ final class RunExport {
 		int written = 0;
 		for (Caveat caveat : caveats) {
 			String marker = "c" + (++written);
-			caveatNotes.add("[^" + marker + "]: " + (caveat.hypothesis() ? "*Hypothesis (" + caveat.status() + ")*: " : "*Caveat*: ")
-					+ ComparisonExport.escape(caveat.text())
-					+ (caveat.target().cellAnchor() == null ? "" : " — on " + ComparisonExport.escape(caveat.target().cellAnchor())));
-			if (caveat.target().cellAnchor() == null || page.rows().stream().noneMatch(r -> r.anchor().equals(caveat.target().cellAnchor()))) {
+			caveatNotes.add("[^" + marker + "]: "
+					+ (caveat.hypothesis() ? "*Hypothesis (" + caveat.status() + ")*: " : "*Caveat*: ")
+					+ ComparisonExport.escape(caveat.text()) + (caveat.target().cellAnchor() == null ? ""
+							: " — on " + ComparisonExport.escape(caveat.target().cellAnchor())));
+			if (caveat.target().cellAnchor() == null
+					|| page.rows().stream().noneMatch(r -> r.anchor().equals(caveat.target().cellAnchor()))) {
 				runCaveatRefs.add("[^" + marker + "]");
 			}
 			else {
-				cellCaveatRefs.computeIfAbsent(caveat.target().cellAnchor(), k -> new ArrayList<>()).add("[^" + marker + "]");
+				cellCaveatRefs.computeIfAbsent(caveat.target().cellAnchor(), k -> new ArrayList<>())
+					.add("[^" + marker + "]");
 			}
 		}
 		if (!runCaveatRefs.isEmpty()) {
@@ -70,8 +88,12 @@ final class RunExport {
 		md.append('|');
 		page.paramNames().forEach(n -> md.append(' ').append(ComparisonExport.escape(n)).append(" |"));
 		md.append(" completed | failed | cancelled | output tokens |");
-		page.metrics().forEach(m -> md.append(' ').append(ComparisonExport.escape(m.name())).append(" (")
-			.append(ComparisonExport.escape(m.unit())).append(") |"));
+		page.metrics()
+			.forEach(m -> md.append(' ')
+				.append(ComparisonExport.escape(m.name()))
+				.append(" (")
+				.append(ComparisonExport.escape(m.unit()))
+				.append(") |"));
 		md.append(" notes |\n|");
 		page.paramNames().forEach(n -> md.append("---:|"));
 		md.append("---:|---:|---:|---:|");
@@ -80,10 +102,19 @@ final class RunExport {
 		for (RunPage.Row row : page.rows()) {
 			md.append('|');
 			row.paramValues().forEach(v -> md.append(' ').append(ComparisonExport.escape(v)).append(" |"));
-			md.append(' ').append(row.completed()).append(" | ").append(row.failed()).append(" | ").append(row.cancelled())
-				.append(" | ").append(row.outputTokens()).append(" |");
+			md.append(' ')
+				.append(row.completed())
+				.append(" | ")
+				.append(row.failed())
+				.append(" | ")
+				.append(row.cancelled())
+				.append(" | ")
+				.append(row.outputTokens())
+				.append(" |");
 			for (RunPage.Value value : row.values()) {
-				md.append(' ').append(value.greyed() && !"—".equals(value.text()) ? "~~" + value.text() + "~~ *greyed*" : value.text())
+				md.append(' ')
+					.append(value.greyed() && !"—".equals(value.text()) ? "~~" + value.text() + "~~ *greyed*"
+							: value.text())
 					.append(" |");
 			}
 			StringBuilder refs = new StringBuilder();
@@ -106,8 +137,10 @@ final class RunExport {
 		if (number == null) {
 			number = notes.size() + 1;
 			notes.put(key, number);
-			texts.add("[^" + number + "]: **" + ComparisonExport.escape(flag.rule()) + "**: " + ComparisonExport.escape(flag.message())
-					+ (flag.greying() ? " — greys " + ComparisonExport.escape(String.join(", ", flag.greys())) : " — annotation"));
+			texts.add("[^" + number + "]: **" + ComparisonExport.escape(flag.rule()) + "**: "
+					+ ComparisonExport.escape(flag.message())
+					+ (flag.greying() ? " — greys " + ComparisonExport.escape(String.join(", ", flag.greys()))
+							: " — annotation"));
 		}
 		return "[^" + number + "]";
 	}
@@ -118,9 +151,11 @@ final class RunExport {
 		header.addAll(page.paramNames());
 		header.addAll(List.of("completed", "failed", "cancelled", "output_tokens_median", "metric", "unit", "value",
 				"statistics", "greyed", "flags", "permalink", "thresholds"));
-		try (CSVPrinter printer = new CSVPrinter(out, CsvCells.FORMAT.builder()
-			.setHeaderComments(notices.lines().toArray(Object[]::new))
-			.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new)).get())) {
+		try (CSVPrinter printer = new CSVPrinter(out,
+				CsvCells.FORMAT.builder()
+					.setHeaderComments(notices.lines().toArray(Object[]::new))
+					.setHeader(header.stream().map(CsvCells::text).toArray(String[]::new))
+					.get())) {
 			for (RunPage.Row row : page.rows()) {
 				for (int m = 0; m < page.metrics().size(); m++) {
 					MetricDefinition metric = page.metrics().get(m);
@@ -139,9 +174,11 @@ final class RunExport {
 					record.add(value.greyed());
 					List<RunPage.PageFlag> flags = new ArrayList<>(page.runFlags());
 					flags.addAll(row.flags());
-					record.add(flags.stream().filter(f -> f.greys().contains(metric.name()) || metric.name().equals(f.metric())
-							|| (f.greys().isEmpty() && f.metric() == null))
-						.map(f -> f.rule() + ": " + f.message()).collect(Collectors.joining("; ")));
+					record.add(flags.stream()
+						.filter(f -> f.greys().contains(metric.name()) || metric.name().equals(f.metric())
+								|| (f.greys().isEmpty() && f.metric() == null))
+						.map(f -> f.rule() + ": " + f.message())
+						.collect(Collectors.joining("; ")));
 					record.add(permalink + "#" + row.anchor());
 					record.add(thresholds);
 					printer.printRecord(CsvCells.row(record));

@@ -38,14 +38,19 @@ class RunFlagging {
 
 	/** The thresholds the checks use, as {@code name=value, …}. */
 	String thresholds() {
-		return defaults.settings().asMap().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+		return defaults.settings()
+			.asMap()
+			.entrySet()
+			.stream()
+			.map(e -> e.getKey() + "=" + e.getValue())
 			.collect(java.util.stream.Collectors.joining(", "));
 	}
 
 	private static List<RunPage.PageFlag> pageFlags(List<Flag> flags) {
 		List<RunPage.PageFlag> result = new ArrayList<>();
 		for (Flag flag : flags) {
-			result.add(new RunPage.PageFlag(flag.rule(), flag.shortForm(), flag.message(), flag.greys(), flag.metric()));
+			result
+				.add(new RunPage.PageFlag(flag.rule(), flag.shortForm(), flag.message(), flag.greys(), flag.metric()));
 		}
 		return result;
 	}

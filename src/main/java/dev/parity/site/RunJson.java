@@ -20,8 +20,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The JSON shape of runs in the API: the provenance and cells as in the run document, plus id, links,
- * upload facts and the flags computed for the run.
+ * The JSON shape of runs in the API: the provenance and cells as in the run document,
+ * plus id, links, upload facts and the flags computed for the run.
  */
 final class RunJson {
 

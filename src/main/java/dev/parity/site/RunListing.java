@@ -13,11 +13,12 @@ import org.springframework.data.domain.Page;
 import org.springframework.stereotype.Component;
 
 /**
- * The run lists' pages (page and API) with their totals kept: counting the runs a broad search matches reads most of
- * the run table (9,000 of 10,000 runs match "sweep": 20 ms, most of page 3's time), and that number changes only when
- * a run is added. Runs are never removed, so the number of runs stored tells whether any was added: a total is kept
- * under the filter, the runs left out and that number, read (from the primary key's index) only when a total is
- * needed — never older than that number.
+ * The run lists' pages (page and API) with their totals kept: counting the runs a broad
+ * search matches reads most of the run table (9,000 of 10,000 runs match "sweep": 20 ms,
+ * most of page 3's time), and that number changes only when a run is added. Runs are
+ * never removed, so the number of runs stored tells whether any was added: a total is
+ * kept under the filter, the runs left out and that number, read (from the primary key's
+ * index) only when a total is needed — never older than that number.
  */
 @Component
 class RunListing {
@@ -35,8 +36,8 @@ class RunListing {
 
 	/**
 	 * The runs that match, newest first.
-	 * @throws org.springframework.web.server.ResponseStatusException 400 when the search has more words than
-	 * {@link RequestChecks#MAX_SEARCH_WORDS}
+	 * @throws org.springframework.web.server.ResponseStatusException 400 when the search
+	 * has more words than {@link RequestChecks#MAX_SEARCH_WORDS}
 	 */
 	Page<RunSummary> search(RunFilter filter, Collection<String> excludedIds, int page, int size) {
 		RequestChecks.searchWords(filter.q());

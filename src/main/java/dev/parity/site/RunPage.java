@@ -23,16 +23,17 @@ import dev.parity.run.TokenStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a run page shows, decided here so that the template only renders: the metric columns, one
- * row per cell with its values, counts and flags, and the data of the charts.
+ * What a run page shows, decided here so that the template only renders: the metric
+ * columns, one row per cell with its values, counts and flags, and the data of the
+ * charts.
  */
 public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> metrics, List<Row> rows,
 		Map<String, Object> chartData, List<PageFlag> runFlags, List<String> disclosedCaveats, String measuredOutput,
 		String measuredReasoning, boolean hasReasoning) {
 
 	/**
-	 * A flag as shown: its rule id, its short form (the few words beside a number), its message, the metrics it greys,
-	 * and the one metric an annotation is about.
+	 * A flag as shown: its rule id, its short form (the few words beside a number), its
+	 * message, the metrics it greys, and the one metric an annotation is about.
 	 */
 	public record PageFlag(String rule, String shortForm, String message, Set<String> greys, @Nullable String metric) {
 
@@ -48,14 +49,18 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 	}
 
 	/**
-	 * One metric value of a cell: greyed by the rules in {@code markers} (the flags themselves in {@code greyedBy}),
-	 * annotated by those in {@code notes} (the flags in {@code notedBy}).
+	 * One metric value of a cell: greyed by the rules in {@code markers} (the flags
+	 * themselves in {@code greyedBy}), annotated by those in {@code notes} (the flags in
+	 * {@code notedBy}).
 	 */
 	public record Value(String metric, String text, String detail, boolean greyed, List<String> markers,
 			List<String> notes, List<PageFlag> greyedBy, List<PageFlag> notedBy) {
 	}
 
-	/** Builds the page of a run, with the flags computed for it (by anchor; "" = run-level). */
+	/**
+	 * Builds the page of a run, with the flags computed for it (by anchor; "" =
+	 * run-level).
+	 */
 	public static RunPage of(Run run, List<PageFlag> runFlags, Map<String, List<PageFlag>> cellFlags) {
 		MetricCatalogue catalogue = run.provenance().catalogue();
 		Set<String> present = new LinkedHashSet<>();
@@ -133,8 +138,11 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			detail.append("median (or aggregate)");
 		}
 		else {
-			value.statistics().forEach((name, number) -> detail.append(detail.isEmpty() ? "" : ", ")
-				.append(name).append(' ').append(Numbers.format(number)));
+			value.statistics()
+				.forEach((name, number) -> detail.append(detail.isEmpty() ? "" : ", ")
+					.append(name)
+					.append(' ')
+					.append(Numbers.format(number)));
 		}
 		return new Value(metric, text, detail.toString(), greyed, markers, notes, greyedBy, notedBy);
 	}
@@ -158,8 +166,12 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			text.append(Numbers.format(tokens.median()));
 		}
 		if (tokens.min() != null && tokens.max() != null) {
-			text.append(text.isEmpty() ? "" : " ").append('(').append(Numbers.format(tokens.min())).append('–')
-				.append(Numbers.format(tokens.max())).append(')');
+			text.append(text.isEmpty() ? "" : " ")
+				.append('(')
+				.append(Numbers.format(tokens.min()))
+				.append('–')
+				.append(Numbers.format(tokens.max()))
+				.append(')');
 		}
 		if (text.isEmpty() && tokens.mean() != null) {
 			text.append("mean ").append(Numbers.format(tokens.mean()));
@@ -167,7 +179,10 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		return text.toString();
 	}
 
-	/** prompt_tokens and concurrency first (the usual grid), then the other params by name. */
+	/**
+	 * prompt_tokens and concurrency first (the usual grid), then the other params by
+	 * name.
+	 */
 	static List<String> paramNames(List<Cell> cells) {
 		Set<String> names = new TreeSet<>();
 		cells.forEach(cell -> names.addAll(cell.params().values().keySet()));
@@ -197,16 +212,21 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 	}
 
 	/**
-	 * Chart data: for each metric, its value (median) against the first numeric grid coordinate that varies (prompt
-	 * length in the usual grid), one series per value of every other coordinate, greyed values marked so that they are
-	 * drawn apart and left out of the lines; and, where the cells hold per-request samples, each metric's
+	 * Chart data: for each metric, its value (median) against the first numeric grid
+	 * coordinate that varies (prompt length in the usual grid), one series per value of
+	 * every other coordinate, greyed values marked so that they are drawn apart and left
+	 * out of the lines; and, where the cells hold per-request samples, each metric's
 	 * distribution per cell (sorted values, for a CDF).
 	 */
 	static Map<String, Object> chartData(Run run, List<MetricDefinition> metrics, List<Row> rows) {
 		List<String> names = paramNames(run.cells());
 		String x = names.stream()
 			.filter(name -> run.cells().stream().allMatch(cell -> cell.params().number(name).isPresent()))
-			.filter(name -> run.cells().stream().map(cell -> cell.params().number(name).orElseThrow().doubleValue()).distinct().count() > 1)
+			.filter(name -> run.cells()
+				.stream()
+				.map(cell -> cell.params().number(name).orElseThrow().doubleValue())
+				.distinct()
+				.count() > 1)
 			.findFirst()
 			.or(() -> names.stream()
 				.filter(name -> run.cells().stream().allMatch(cell -> cell.params().number(name).isPresent()))
@@ -219,8 +239,12 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			Map<String, List<String>> why = new LinkedHashMap<>();
 			row.values().forEach(value -> {
 				byMetric.put(value.metric(), value.greyed());
-				why.put(value.metric(), value.greyedBy().stream().map(f -> f.shortForm() != null ? f.shortForm() : f.rule())
-					.distinct().toList());
+				why.put(value.metric(),
+						value.greyedBy()
+							.stream()
+							.map(f -> f.shortForm() != null ? f.shortForm() : f.rule())
+							.distinct()
+							.toList());
 			});
 			greyed.put(row.anchor(), byMetric);
 			reasons.put(row.anchor(), why);
@@ -247,7 +271,8 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 				boolean isGreyed = greyed.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), false);
 				point.put("greyed", isGreyed);
 				if (isGreyed) {
-					point.put("reasons", reasons.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), List.of()));
+					point.put("reasons",
+							reasons.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), List.of()));
 				}
 				series.computeIfAbsent(label.isEmpty() ? metric.name() : label, k -> new ArrayList<>()).add(point);
 			}
@@ -266,17 +291,24 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		return data;
 	}
 
-	/** At most this many values per cell in a distribution: evenly spaced order statistics beyond it. */
+	/**
+	 * At most this many values per cell in a distribution: evenly spaced order statistics
+	 * beyond it.
+	 */
 	private static final int DISTRIBUTION_POINTS = 200;
 
-	/** Per metric found in successful samples: one sorted list of values per cell, in the grid's order. */
+	/**
+	 * Per metric found in successful samples: one sorted list of values per cell, in the
+	 * grid's order.
+	 */
 	private static List<Map<String, Object>> distributions(Run run, List<Row> rows) {
 		Map<String, List<Map<String, Object>>> byMetric = new LinkedHashMap<>();
 		for (Row row : rows) {
 			Map<String, List<Double>> values = new LinkedHashMap<>();
 			for (var sample : row.cell().samples()) {
 				if (sample.ok()) {
-					sample.metrics().forEach((metric, value) -> values.computeIfAbsent(metric, m -> new ArrayList<>()).add(value));
+					sample.metrics()
+						.forEach((metric, value) -> values.computeIfAbsent(metric, m -> new ArrayList<>()).add(value));
 					if (sample.outputTokens() != null) {
 						values.computeIfAbsent("output_tokens", m -> new ArrayList<>()).add(sample.outputTokens());
 					}
@@ -293,8 +325,9 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 					kept.add(sorted.get((int) Math.round(i * (sorted.size() - 1) / (double) Math.max(1, n - 1))));
 				}
 				String label = row.cell().params().label();
-				byMetric.computeIfAbsent(metric, m -> new ArrayList<>()).add(Map.of("label", label.isEmpty() ? row.anchor() : label,
-						"values", kept, "count", sorted.size()));
+				byMetric.computeIfAbsent(metric, m -> new ArrayList<>())
+					.add(Map.of("label", label.isEmpty() ? row.anchor() : label, "values", kept, "count",
+							sorted.size()));
 			});
 		}
 		List<Map<String, Object>> result = new ArrayList<>();
@@ -305,7 +338,10 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		return result;
 	}
 
-	/** Series sort numerically on their first number ("concurrency=2" before "concurrency=10"). */
+	/**
+	 * Series sort numerically on their first number ("concurrency=2" before
+	 * "concurrency=10").
+	 */
 	private static String seriesOrder(String label) {
 		java.util.regex.Matcher number = java.util.regex.Pattern.compile("-?[0-9]+(\\.[0-9]+)?").matcher(label);
 		if (number.find()) {
@@ -318,7 +354,10 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 		return run.provenance();
 	}
 
-	/** The source URL as a link target, only when it is an http(s) address; anything else is shown as text. */
+	/**
+	 * The source URL as a link target, only when it is an http(s) address; anything else
+	 * is shown as text.
+	 */
 	public @Nullable String sourceLink() {
 		Provenance.Source source = run.provenance().source();
 		if (source == null || source.url() == null) {

@@ -33,13 +33,17 @@ class RunPageController {
 	static final int PAGE_SIZE = 25;
 
 	/**
-	 * A run of more cells than this has a light page, as a comparison does: these first cells written, the others
-	 * fetched once the page shows ({@code /runs/{id}/cells}), the charts' and the Pareto view's data too. A 10,000-cell
-	 * run's page was 9 to 24 MB of HTML.
+	 * A run of more cells than this has a light page, as a comparison does: these first
+	 * cells written, the others fetched once the page shows ({@code /runs/{id}/cells}),
+	 * the charts' and the Pareto view's data too. A 10,000-cell run's page was 9 to 24 MB
+	 * of HTML.
 	 */
 	static final int LIGHT_ROWS = ComparisonController.LIGHT_ROWS;
 
-	/** The most cells {@code ?cells=all} writes on one page; beyond, a page at a time ({@code &from=1000}, …). */
+	/**
+	 * The most cells {@code ?cells=all} writes on one page; beyond, a page at a time
+	 * ({@code &from=1000}, …).
+	 */
 	static final int ALL_ROWS = ComparisonController.ALL_ROWS;
 
 	private final RunRepository runs;
@@ -68,8 +72,8 @@ class RunPageController {
 
 	private final dev.parity.history.RunHistoryLinks historyLinks;
 
-	RunPageController(RunRepository runs, RunSummaries summaries, RunListing listing, RunFlagging flagging, JsonMapper json,
-			Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
+	RunPageController(RunRepository runs, RunSummaries summaries, RunListing listing, RunFlagging flagging,
+			JsonMapper json, Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
 			dev.parity.history.SeriesRepository series, RunReplicates replicates, SweepViewing sweeps,
 			dev.parity.history.RunHistoryLinks historyLinks) {
 		this.historyLinks = historyLinks;
@@ -91,8 +95,8 @@ class RunPageController {
 	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted, Model model) {
 		RunFilter applied = filter == null ? RunFilter.none() : filter;
-		Page<RunSummary> found = listing.search(applied, hideRetracted ? publications.retractedRuns() : java.util.Set.of(),
-				RequestChecks.page(page), PAGE_SIZE);
+		Page<RunSummary> found = listing.search(applied,
+				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page), PAGE_SIZE);
 		model.addAttribute("hideRetracted", hideRetracted);
 		model.addAttribute("pageTitle", "Runs");
 		model.addAttribute("filter", applied);
@@ -104,7 +108,8 @@ class RunPageController {
 	@GetMapping("/runs/{id}")
 	String showRun(@PathVariable String id, @RequestParam Map<String, String> query, Model model) {
 		Run run = load(id);
-		// Pareto view, SLOs and goodput (slo_* in the URL), and the commands that would run it again
+		// Pareto view, SLOs and goodput (slo_* in the URL), and the commands that would
+		// run it again
 		SweepPage sweep = sweeps.page(sweeps.ofRun(run, query), query);
 		model.addAttribute("sweepAction", run.url());
 		model.addAttribute("rerun", RerunCommands.of(run));
@@ -154,13 +159,17 @@ class RunPageController {
 		Map<String, List<ComparisonPage.CaveatView>> cellCaveats = new java.util.HashMap<>();
 		for (ComparisonPage.CaveatView view : views) {
 			if (view.caveat().target().cellAnchor() != null) {
-				cellCaveats.computeIfAbsent(view.caveat().target().cellAnchor(), k -> new java.util.ArrayList<>()).add(view);
+				cellCaveats.computeIfAbsent(view.caveat().target().cellAnchor(), k -> new java.util.ArrayList<>())
+					.add(view);
 			}
 		}
 		return cellCaveats;
 	}
 
-	/** The grid's rows from the {@code from}-th cell on ({@code tr} elements), as the run page writes them. */
+	/**
+	 * The grid's rows from the {@code from}-th cell on ({@code tr} elements), as the run
+	 * page writes them.
+	 */
 	@GetMapping(path = "/runs/{id}/cells", produces = org.springframework.http.MediaType.TEXT_HTML_VALUE)
 	String cells(@PathVariable String id, @RequestParam(defaultValue = "0") String from, Model model) {
 		Run run = load(id);
@@ -179,7 +188,8 @@ class RunPageController {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
-		return org.springframework.http.ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+		return org.springframework.http.ResponseEntity.ok()
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
 			.body(json.writeValueAsBytes(page.chartData()));
 	}
 
@@ -187,15 +197,16 @@ class RunPageController {
 	@GetMapping(path = "/runs/{id}/pareto.json", produces = org.springframework.http.MediaType.APPLICATION_JSON_VALUE)
 	org.springframework.http.ResponseEntity<byte[]> pareto(@PathVariable String id) {
 		Run run = load(id);
-		return org.springframework.http.ResponseEntity.ok().contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+		return org.springframework.http.ResponseEntity.ok()
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
 			.body(json.writeValueAsBytes(sweeps.ofRun(run, Map.of()).get("pareto")));
 	}
 
 	/**
-	 * A run page of more than {@link #LIGHT_ROWS} cells: the first ones written and the rest fetched once it shows, or
-	 * with {@code ?cells=all} every cell, {@link #ALL_ROWS} at a time; the charts' and Pareto view's data fetched, the
-	 * Pareto table's points those of the cells written.
-	 *
+	 * A run page of more than {@link #LIGHT_ROWS} cells: the first ones written and the
+	 * rest fetched once it shows, or with {@code ?cells=all} every cell,
+	 * {@link #ALL_ROWS} at a time; the charts' and Pareto view's data fetched, the Pareto
+	 * table's points those of the cells written.
 	 * @return the sweep views as the page shows them
 	 */
 	static SweepPage light(Model model, RunPage page, SweepPage sweep, String base, Map<String, String> query) {
@@ -214,12 +225,13 @@ class RunPageController {
 		}
 		else {
 			rows = page.rows().subList(0, LIGHT_ROWS);
-			model.addAttribute("moreCellsSrc", base + "/cells" + ComparisonController.with(settings, "from",
-					String.valueOf(LIGHT_ROWS)));
+			model.addAttribute("moreCellsSrc",
+					base + "/cells" + ComparisonController.with(settings, "from", String.valueOf(LIGHT_ROWS)));
 			model.addAttribute("allCellsUrl", base + ComparisonController.with(settings, "cells", "all"));
 		}
 		model.addAttribute("gridRows", rows);
-		java.util.Set<String> anchors = rows.stream().map(RunPage.Row::anchor)
+		java.util.Set<String> anchors = rows.stream()
+			.map(RunPage.Row::anchor)
 			.collect(java.util.stream.Collectors.toUnmodifiableSet());
 		return sweep.ofCells(anchors, base + "/pareto.json");
 	}
@@ -240,15 +252,18 @@ class RunPageController {
 			default -> throw new RunNotFoundException(id + "/export." + format);
 		};
 		return org.springframework.http.ResponseEntity.ok()
-			.contentType(org.springframework.http.MediaType.parseMediaType(("md".equals(format) ? "text/markdown" : "text/csv") + ";charset=UTF-8"))
-			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION, "inline; filename=\"run-" + id + "." + format + "\"")
+			.contentType(org.springframework.http.MediaType
+				.parseMediaType(("md".equals(format) ? "text/markdown" : "text/csv") + ";charset=UTF-8"))
+			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION,
+					"inline; filename=\"run-" + id + "." + format + "\"")
 			.body(body);
 	}
 
 	/** The titles of the runs a run supersedes, by id, so that its banner names them. */
 	private Map<String, String> supersededTitles(List<Retraction> superseded) {
 		Map<String, String> titles = new java.util.HashMap<>();
-		superseded.forEach(r -> titles.put(r.subjectId(), summaries.findById(r.subjectId()).map(RunSummary::getTitle).orElse(r.subjectId())));
+		superseded.forEach(r -> titles.put(r.subjectId(),
+				summaries.findById(r.subjectId()).map(RunSummary::getTitle).orElse(r.subjectId())));
 		return titles;
 	}
 

@@ -6,8 +6,9 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
- * Absolute links (permalinks in exports) from the configured {@code parity.base-url}, never from the request's
- * {@code Host} header, which anybody can forge; without a base URL, links are relative to the site.
+ * Absolute links (permalinks in exports) from the configured {@code parity.base-url},
+ * never from the request's {@code Host} header, which anybody can forge; without a base
+ * URL, links are relative to the site.
  */
 @Component
 class SiteUrls {
@@ -20,13 +21,17 @@ class SiteUrls {
 			URI uri = URI.create(base);
 			if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
 					|| uri.getQuery() != null || uri.getFragment() != null) {
-				throw new IllegalStateException("parity.base-url is an http(s) address such as https://parity.example.org, not " + base);
+				throw new IllegalStateException(
+						"parity.base-url is an http(s) address such as https://parity.example.org, not " + base);
 			}
 		}
 		this.baseUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
 	}
 
-	/** The link to a path of the site ({@code /runs/…}): absolute with the base URL, else the path itself. */
+	/**
+	 * The link to a path of the site ({@code /runs/…}): absolute with the base URL, else
+	 * the path itself.
+	 */
 	String link(String path) {
 		return baseUrl + path;
 	}

@@ -9,8 +9,9 @@ import dev.parity.run.StoredFiles;
 import org.springframework.core.io.AbstractResource;
 
 /**
- * An uploaded file as a response body: its length known without reading it, its bytes streamed from PostgreSQL
- * each time a stream is opened (Spring opens one per range of a {@code Range} request and skips to its start).
+ * An uploaded file as a response body: its length known without reading it, its bytes
+ * streamed from PostgreSQL each time a stream is opened (Spring opens one per range of a
+ * {@code Range} request and skips to its start).
  */
 final class StoredFileResource extends AbstractResource {
 

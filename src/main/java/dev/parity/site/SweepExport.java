@@ -6,15 +6,18 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The Pareto view and goodput as Markdown sections, appended to a run's or a comparison's Markdown export: the same
- * numbers and words as the page.
+ * The Pareto view and goodput as Markdown sections, appended to a run's or a comparison's
+ * Markdown export: the same numbers and words as the page.
  */
 final class SweepExport {
 
 	private SweepExport() {
 	}
 
-	/** The sections for these views ({@code pareto}, and {@code goodput} when objectives are set). */
+	/**
+	 * The sections for these views ({@code pareto}, and {@code goodput} when objectives
+	 * are set).
+	 */
 	static String markdown(JsonNode views, JsonMapper json) {
 		if (!views.has("pareto")) {
 			return "";
@@ -28,9 +31,15 @@ final class SweepExport {
 		}
 		md.append("| side | cell | interactivity | throughput | front |\n|---|---|---:|---:|---|\n");
 		for (SweepPage.PointRow point : page.points()) {
-			md.append("| ").append(point.side().isEmpty() ? "run" : point.side()).append(" | ")
-				.append(ComparisonExport.escape(point.label())).append(" | ").append(point.interactivity()).append(" | ")
-				.append(point.throughput()).append(" | ")
+			md.append("| ")
+				.append(point.side().isEmpty() ? "run" : point.side())
+				.append(" | ")
+				.append(ComparisonExport.escape(point.label()))
+				.append(" | ")
+				.append(point.interactivity())
+				.append(" | ")
+				.append(point.throughput())
+				.append(" | ")
 				.append(point.greyed() ? "greyed: " + ComparisonExport.escape(point.greyedBy())
 						: point.onFront() ? "on the front" : "dominated")
 				.append(" |\n");
@@ -43,15 +52,25 @@ final class SweepExport {
 			return md.append(page.goodputUnknown()).append(".\n").toString();
 		}
 		for (SweepPage.GoodputSide side : page.goodput()) {
-			md.append("Highest concurrency meeting them (").append(side.side()).append("): ")
-				.append(ComparisonExport.escape(String.join("; ", side.highest()))).append("\n\n");
+			md.append("Highest concurrency meeting them (")
+				.append(side.side())
+				.append("): ")
+				.append(ComparisonExport.escape(String.join("; ", side.highest())))
+				.append("\n\n");
 		}
 		md.append("| side | cell | meeting the objectives | requests | meets |\n|---|---|---:|---:|---|\n");
 		for (SweepPage.GoodputSide side : page.goodput()) {
 			for (SweepPage.GoodputRow row : side.rows()) {
-				md.append("| ").append(side.side()).append(" | ").append(ComparisonExport.escape(row.label()))
-					.append(" | ").append(ComparisonExport.escape(row.share())).append(" | ").append(row.counts())
-					.append(" | ").append(ComparisonExport.escape(row.verdict()))
+				md.append("| ")
+					.append(side.side())
+					.append(" | ")
+					.append(ComparisonExport.escape(row.label()))
+					.append(" | ")
+					.append(ComparisonExport.escape(row.share()))
+					.append(" | ")
+					.append(row.counts())
+					.append(" | ")
+					.append(ComparisonExport.escape(row.verdict()))
 					.append(" |\n");
 			}
 		}

@@ -10,35 +10,41 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What a run or comparison page shows of its sweep views (see {@code SweepViews}): the Pareto chart's data and the
- * same numbers as a table, the throughput ratio at equal interactivity, the objectives form and each side's goodput.
+ * What a run or comparison page shows of its sweep views (see {@code SweepViews}): the
+ * Pareto chart's data and the same numbers as a table, the throughput ratio at equal
+ * interactivity, the objectives form and each side's goodput.
  *
  * @param paretoJson the {@code pareto} view, for the chart's {@code data-pareto}
  * @param axes the two axes in words
  * @param points every point of every side, for the table beside the chart
- * @param equalInteractivity the ratio at equal interactivity in words, one sentence per front; empty on a run page
+ * @param equalInteractivity the ratio at equal interactivity in words, one sentence per
+ * front; empty on a run page
  * @param fields the objectives as the form shows them
  * @param hidden the URL's other parameters, kept by the form
  * @param objectives the objectives in words; {@code null} when none is set
  * @param goodput each side's goodput; empty when no objective is set
- * @param paretoSrc where the chart's data is fetched from instead, on a light page; {@code null} when it is inline
- * @param pointsSrc where the table's other points are fetched from, on a light page; {@code null} when all are here
- * @param allPoints how many points the table has in all ({@code points} holds the first of them on a light page)
+ * @param paretoSrc where the chart's data is fetched from instead, on a light page;
+ * {@code null} when it is inline
+ * @param pointsSrc where the table's other points are fetched from, on a light page;
+ * {@code null} when all are here
+ * @param allPoints how many points the table has in all ({@code points} holds the first
+ * of them on a light page)
  */
 record SweepPage(String paretoJson, String axes, List<PointRow> points, List<String> equalInteractivity,
 		List<Field> fields, List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput,
 		@Nullable String paretoSrc, @Nullable String pointsSrc, int allPoints, @Nullable String goodputUnknown) {
 
-	SweepPage(String paretoJson, String axes, List<PointRow> points, List<String> equalInteractivity, List<Field> fields,
-			List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput, @Nullable String paretoSrc,
-			@Nullable String pointsSrc, int allPoints) {
+	SweepPage(String paretoJson, String axes, List<PointRow> points, List<String> equalInteractivity,
+			List<Field> fields, List<Field> hidden, @Nullable String objectives, List<GoodputSide> goodput,
+			@Nullable String paretoSrc, @Nullable String pointsSrc, int allPoints) {
 		this(paretoJson, axes, points, equalInteractivity, fields, hidden, objectives, goodput, paretoSrc, pointsSrc,
 				allPoints, goodputUnknown(goodput));
 	}
 
 	/**
-	 * Why goodput cannot be computed on any side, said once for the page ("neither run has per-request samples");
-	 * {@code null} when a side has a cell whose goodput is known.
+	 * Why goodput cannot be computed on any side, said once for the page ("neither run
+	 * has per-request samples"); {@code null} when a side has a cell whose goodput is
+	 * known.
 	 */
 	private static @Nullable String goodputUnknown(List<GoodputSide> goodput) {
 		if (goodput.isEmpty() || goodput.stream().anyMatch(side -> side.unknown() == null)) {
@@ -46,12 +52,17 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 		}
 		boolean noSamples = goodput.stream().allMatch(side -> NO_SAMPLES.equals(side.unknown()));
 		if (goodput.size() == 1 && "run".equals(goodput.get(0).side())) {
-			return "Goodput cannot be computed: the run has no per-request samples" + (noSamples ? ""
-					: " that record what the objectives bound (" + goodput.get(0).unknown() + ")");
+			return "Goodput cannot be computed: the run has no per-request samples"
+					+ (noSamples ? "" : " that record what the objectives bound (" + goodput.get(0).unknown() + ")");
 		}
 		return "Goodput cannot be computed: neither run has per-request samples" + (noSamples ? ""
-				: " that record what the objectives bound (" + String.join("; ", goodput.stream().map(GoodputSide::unknown)
-					.flatMap(reasons -> List.of(reasons.split("; ")).stream()).distinct().toList()) + ")");
+				: " that record what the objectives bound (" + String.join("; ",
+						goodput.stream()
+							.map(GoodputSide::unknown)
+							.flatMap(reasons -> List.of(reasons.split("; ")).stream())
+							.distinct()
+							.toList())
+						+ ")");
 	}
 
 	/** How many points the table leaves for later. */
@@ -60,8 +71,9 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	}
 
 	/**
-	 * The same views for a light page: the chart's data fetched from {@code paretoSrc} (not written into the page), the
-	 * table's first {@code keep} points written and the others fetched from {@code pointsSrc}.
+	 * The same views for a light page: the chart's data fetched from {@code paretoSrc}
+	 * (not written into the page), the table's first {@code keep} points written and the
+	 * others fetched from {@code pointsSrc}.
 	 */
 	SweepPage light(int keep, String paretoSrc, String pointsSrc) {
 		List<PointRow> first = points.size() > keep ? points.subList(0, keep) : points;
@@ -69,25 +81,35 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 				first.size() < points.size() ? pointsSrc : null, allPoints);
 	}
 
-	/** The same views, the chart's data fetched from {@code paretoSrc} when it is drawn rather than written in the page. */
+	/**
+	 * The same views, the chart's data fetched from {@code paretoSrc} when it is drawn
+	 * rather than written in the page.
+	 */
 	SweepPage fetched(String paretoSrc) {
 		return new SweepPage("", axes, points, equalInteractivity, fields, hidden, objectives, goodput, paretoSrc,
 				pointsSrc, allPoints, goodputUnknown);
 	}
 
 	/**
-	 * The same views for one page of a grid's cells: the chart's data fetched from {@code paretoSrc}, and the table's
-	 * points and goodput rows those of these cells only.
+	 * The same views for one page of a grid's cells: the chart's data fetched from
+	 * {@code paretoSrc}, and the table's points and goodput rows those of these cells
+	 * only.
 	 */
 	SweepPage ofCells(java.util.Set<String> anchors, String paretoSrc) {
 		List<PointRow> shown = points.stream().filter(p -> anchors.contains(p.anchor())).toList();
-		List<GoodputSide> sides = goodput.stream().map(side -> new GoodputSide(side.side(),
-				side.rows().stream().filter(r -> anchors.contains(r.anchor())).toList(), side.highest(), side.unknown())).toList();
+		List<GoodputSide> sides = goodput.stream()
+			.map(side -> new GoodputSide(side.side(),
+					side.rows().stream().filter(r -> anchors.contains(r.anchor())).toList(), side.highest(),
+					side.unknown()))
+			.toList();
 		return new SweepPage("", axes, shown, equalInteractivity, fields, hidden, objectives, sides, paretoSrc, null,
 				allPoints);
 	}
 
-	/** A point in the table: side, cell, both numbers, and whether it is on the front or greyed (and by what). */
+	/**
+	 * A point in the table: side, cell, both numbers, and whether it is on the front or
+	 * greyed (and by what).
+	 */
 	record PointRow(String side, String anchor, String label, String interactivity, String throughput, boolean onFront,
 			boolean greyed, String greyedBy) {
 	}
@@ -97,9 +119,11 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	}
 
 	/**
-	 * One side's goodput: its cells and the highest concurrency meeting the objectives per other coordinates.
+	 * One side's goodput: its cells and the highest concurrency meeting the objectives
+	 * per other coordinates.
 	 *
-	 * @param unknown why no cell's goodput is known on this side (all cells say the same), else {@code null}
+	 * @param unknown why no cell's goodput is known on this side (all cells say the
+	 * same), else {@code null}
 	 */
 	record GoodputSide(String side, List<GoodputRow> rows, List<String> highest, @Nullable String unknown) {
 	}
@@ -107,10 +131,11 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	/**
 	 * One cell's goodput in words.
 	 *
-	 * @param meets whether it meets the objectives; {@code null} when that is unknown (no share)
+	 * @param meets whether it meets the objectives; {@code null} when that is unknown (no
+	 * share)
 	 */
-	record GoodputRow(String anchor, String label, String share, String counts, @Nullable Boolean meets,
-			boolean greyed, String greyedBy, String verdict) {
+	record GoodputRow(String anchor, String label, String share, String counts, @Nullable Boolean meets, boolean greyed,
+			String greyedBy, String verdict) {
 
 		GoodputRow(String anchor, String label, String share, String counts, @Nullable Boolean meets, boolean greyed,
 				String greyedBy) {
@@ -132,7 +157,9 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	private static final Map<String, String> LABELS = Map.of("slo_ttft_s", "TTFT at most (s)", "slo_tpot_ms",
 			"TPOT at most (ms)", "slo_e2e_s", "end-to-end at most (s)", "slo_share", "share of requests (default 0.9)");
 
-	/** The sweep views of a comparison: its Pareto view and, with objectives set, goodput. */
+	/**
+	 * The sweep views of a comparison: its Pareto view and, with objectives set, goodput.
+	 */
 	static SweepPage of(dev.parity.compare.ComparisonSnapshot snapshot, Map<String, String> query, JsonMapper json) {
 		return of(views(snapshot, json), query, json);
 	}
@@ -156,21 +183,25 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 				+ pareto.path("interactivity_unit").asString() + "); throughput: "
 				+ pareto.path("throughput_metric").asString() + " (" + pareto.path("throughput_unit").asString() + ")";
 		List<PointRow> points = new ArrayList<>();
-		boolean comparison = pareto.path("sides").valueStream().anyMatch(side -> side.path("side").asString().equals("contender"));
-		pareto.path("sides").forEach(side -> side.path("points").forEach(point -> points.add(new PointRow(
-				comparison ? side.path("side").asString() : "", point.path("anchor").asString(),
-				point.path("label").asString(), round(point.path("interactivity").asDouble()),
-				round(point.path("throughput").asDouble()), point.path("on_front").asBoolean(),
-				point.path("greyed").asBoolean(),
-				String.join(", ", point.path("greyed_by").valueStream().map(JsonNode::asString).toList())))));
+		boolean comparison = pareto.path("sides")
+			.valueStream()
+			.anyMatch(side -> side.path("side").asString().equals("contender"));
+		pareto.path("sides")
+			.forEach(side -> side.path("points")
+				.forEach(point -> points.add(new PointRow(comparison ? side.path("side").asString() : "",
+						point.path("anchor").asString(), point.path("label").asString(),
+						round(point.path("interactivity").asDouble()), round(point.path("throughput").asDouble()),
+						point.path("on_front").asBoolean(), point.path("greyed").asBoolean(),
+						String.join(", ", point.path("greyed_by").valueStream().map(JsonNode::asString).toList())))));
 		List<String> equal = new ArrayList<>();
 		if (comparison) {
-			pareto.path("equal_interactivity").forEach(ratio -> equal.add(ratio.path("group").asString()
-					+ ": at equal interactivity, from " + round(ratio.path("low").asDouble()) + " to "
-					+ round(ratio.path("high").asDouble()) + " " + pareto.path("interactivity_unit").asString()
-					+ " (where both fronts exist), the contender's throughput is "
-					+ range(ratio.path("lowest_ratio").asDouble(), ratio.path("highest_ratio").asDouble())
-					+ " the baseline's (interpolated on each front)."));
+			pareto.path("equal_interactivity")
+				.forEach(ratio -> equal.add(ratio.path("group").asString() + ": at equal interactivity, from "
+						+ round(ratio.path("low").asDouble()) + " to " + round(ratio.path("high").asDouble()) + " "
+						+ pareto.path("interactivity_unit").asString()
+						+ " (where both fronts exist), the contender's throughput is "
+						+ range(ratio.path("lowest_ratio").asDouble(), ratio.path("highest_ratio").asDouble())
+						+ " the baseline's (interpolated on each front)."));
 			if (equal.isEmpty()) {
 				equal.add("No throughput ratio at equal interactivity: no two fronts share an interactivity (a greyed "
 						+ "point is on no front).");
@@ -196,8 +227,8 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 				}
 			}
 		}
-		return new SweepPage(json.writeValueAsString(pareto), axes, points, equal, fields, hidden, objectives, sides, null,
-				null, points.size());
+		return new SweepPage(json.writeValueAsString(pareto), axes, points, equal, fields, hidden, objectives, sides,
+				null, null, points.size());
 	}
 
 	private static GoodputSide side(String name, JsonNode side) {
@@ -214,15 +245,22 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 					String.join(", ", cell.path("greyed_by").valueStream().map(JsonNode::asString).toList())));
 		});
 		List<String> highest = new ArrayList<>();
-		side.path("highest_concurrency").forEach(best -> highest.add(best.path("label").asString() + ": "
-				+ (best.path("concurrency").isNumber() ? "concurrency " + best.path("concurrency").asString()
-						: best.hasNonNull("missing") ? "unknown (" + best.path("missing").asString() + ")"
-								: "no concurrency meets them")));
+		side.path("highest_concurrency")
+			.forEach(best -> highest.add(best.path("label").asString() + ": "
+					+ (best.path("concurrency").isNumber() ? "concurrency " + best.path("concurrency").asString()
+							: best.hasNonNull("missing") ? "unknown (" + best.path("missing").asString() + ")"
+									: "no concurrency meets them")));
 		// Said once for the side when no cell's goodput is known, with the reasons.
 		boolean noneKnown = side.path("cells").size() > 0
 				&& side.path("cells").valueStream().noneMatch(cell -> cell.path("meets").isBoolean());
-		String unknown = noneKnown ? String.join("; ", side.path("cells").valueStream()
-			.map(cell -> cell.path("missing").asString("")).filter(reason -> !reason.isEmpty()).distinct().toList()) : null;
+		String unknown = noneKnown ? String.join("; ",
+				side.path("cells")
+					.valueStream()
+					.map(cell -> cell.path("missing").asString(""))
+					.filter(reason -> !reason.isEmpty())
+					.distinct()
+					.toList())
+				: null;
 		return new GoodputSide(name, rows, highest, unknown);
 	}
 

@@ -17,9 +17,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * The Pareto view and goodput of one run, for its page and its JSON, with the service-level objectives of the URL
- * ({@code slo_ttft_s}, {@code slo_tpot_ms}, {@code slo_e2e_s}, {@code slo_share}) and the run's checks under the
- * server's thresholds.
+ * The Pareto view and goodput of one run, for its page and its JSON, with the
+ * service-level objectives of the URL ({@code slo_ttft_s}, {@code slo_tpot_ms},
+ * {@code slo_e2e_s}, {@code slo_share}) and the run's checks under the server's
+ * thresholds.
  */
 @Component
 class SweepViewing {

@@ -15,8 +15,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The CI verdict of a run: status, baseline, the worse cells, why it is not comparable, and a Markdown summary fit
- * for a pull-request comment (the verdict, then the comparison's own export) with a link to the comparison.
+ * The CI verdict of a run: status, baseline, the worse cells, why it is not comparable,
+ * and a Markdown summary fit for a pull-request comment (the verdict, then the
+ * comparison's own export) with a link to the comparison.
  */
 @RestController
 class VerdictApiController {
@@ -42,12 +43,13 @@ class VerdictApiController {
 
 	/**
 	 * @param baselineTitle the baseline run's title, null without a baseline
-	 * @param inWords what the verdict rests on in words ("decode −8.7 % at c=1 × 512 tokens")
+	 * @param inWords what the verdict rests on in words ("decode −8.7 % at c=1 × 512
+	 * tokens")
 	 */
-	record VerdictView(String status, @Nullable String baseline, @JsonProperty("comparison_url") @Nullable String comparisonUrl,
-			List<RegressionView> regressions, List<ReasonView> reasons, @JsonProperty("alert_magnitude") double alertMagnitude,
-			String markdown, @JsonProperty("baseline_title") @Nullable String baselineTitle,
-			@JsonProperty("in_words") String inWords) {
+	record VerdictView(String status, @Nullable String baseline,
+			@JsonProperty("comparison_url") @Nullable String comparisonUrl, List<RegressionView> regressions,
+			List<ReasonView> reasons, @JsonProperty("alert_magnitude") double alertMagnitude, String markdown,
+			@JsonProperty("baseline_title") @Nullable String baselineTitle, @JsonProperty("in_words") String inWords) {
 	}
 
 	@Operation(summary = "The CI verdict of a run against its baseline (baseline=auto, or a run id)")
@@ -60,21 +62,38 @@ class VerdictApiController {
 		StringBuilder md = new StringBuilder();
 		md.append("**Parity verdict: ").append(verdict.status()).append("**");
 		switch (verdict.status()) {
-			case "no-baseline" -> md.append(" — no earlier run of this series on the default branch to compare with.\n");
+			case "no-baseline" ->
+				md.append(" — no earlier run of this series on the default branch to compare with.\n");
 			case "not-comparable" -> {
 				md.append(" — the comparison is not like for like:\n\n");
-				verdict.reasons().forEach(r -> md.append("- `").append(r.rule()).append("`: ").append(ComparisonExport.escape(r.message())).append('\n'));
+				verdict.reasons()
+					.forEach(r -> md.append("- `")
+						.append(r.rule())
+						.append("`: ")
+						.append(ComparisonExport.escape(r.message()))
+						.append('\n'));
 			}
 			case "pass" -> md.append(" — no comparable cell is worse by ")
-				.append(Math.round(verdict.alertMagnitude() * 100)).append(" % or more.\n");
+				.append(Math.round(verdict.alertMagnitude() * 100))
+				.append(" % or more.\n");
 			default -> {
-				md.append(" — ").append(verdict.regressions().size()).append(" cell × metric")
-					.append(verdict.regressions().size() == 1 ? "" : "s").append(" worse by ")
-					.append(Math.round(verdict.alertMagnitude() * 100)).append(" % or more:\n\n");
-				verdict.regressions().forEach(r -> md.append("- ").append(r.anchor()).append(" `").append(r.metric())
-					.append("` ratio ").append(String.format(java.util.Locale.ROOT, "%.3f", r.ratio()))
-					.append(r.significant() ? " (beyond the noise)" : r.spread() == null ? " (no noise estimate)" : " (within the noise)")
-					.append('\n'));
+				md.append(" — ")
+					.append(verdict.regressions().size())
+					.append(" cell × metric")
+					.append(verdict.regressions().size() == 1 ? "" : "s")
+					.append(" worse by ")
+					.append(Math.round(verdict.alertMagnitude() * 100))
+					.append(" % or more:\n\n");
+				verdict.regressions()
+					.forEach(r -> md.append("- ")
+						.append(r.anchor())
+						.append(" `")
+						.append(r.metric())
+						.append("` ratio ")
+						.append(String.format(java.util.Locale.ROOT, "%.3f", r.ratio()))
+						.append(r.significant() ? " (beyond the noise)"
+								: r.spread() == null ? " (no noise estimate)" : " (within the noise)")
+						.append('\n'));
 			}
 		}
 		if (pair != null) {
@@ -85,10 +104,14 @@ class VerdictApiController {
 			}
 		}
 		return new VerdictView(verdict.status(), verdict.baseline(), url,
-				verdict.regressions().stream().map(r -> new RegressionView(r.params(), r.anchor(), r.metric(), r.ratio(),
-						r.significant(), r.spread(), r.noisePoints())).toList(),
+				verdict.regressions()
+					.stream()
+					.map(r -> new RegressionView(r.params(), r.anchor(), r.metric(), r.ratio(), r.significant(),
+							r.spread(), r.noisePoints()))
+					.toList(),
 				verdict.reasons().stream().map(r -> new ReasonView(r.rule(), r.message())).toList(),
-				verdict.alertMagnitude(), md.toString(), said.baseline() == null ? null : said.baseline().title(), said.words());
+				verdict.alertMagnitude(), md.toString(), said.baseline() == null ? null : said.baseline().title(),
+				said.words());
 	}
 
 }

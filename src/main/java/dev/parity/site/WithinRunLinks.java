@@ -12,21 +12,25 @@ import dev.parity.run.Params;
 import dev.parity.run.Run;
 
 /**
- * The comparisons within one run that its page links: for each grid parameter with 2 to {@value Contenders#MAX} + 1
- * values, its first value (in the run's order) against each of the others, matched on the other coordinates.
+ * The comparisons within one run that its page links: for each grid parameter with 2 to
+ * {@value Contenders#MAX} + 1 values, its first value (in the run's order) against each
+ * of the others, matched on the other coordinates.
  *
  * @param param the grid parameter
  * @param baseline its first value
  * @param contenders its other values
- * @param path the comparison's path, {@code run@param=first...run@param=second,run@param=third}
+ * @param path the comparison's path,
+ * {@code run@param=first...run@param=second,run@param=third}
  */
 public record WithinRunLinks(String param, String baseline, List<String> contenders, String path) {
 
 	static List<WithinRunLinks> of(Run run) {
 		Map<String, Set<String>> values = new LinkedHashMap<>();
 		for (Cell cell : run.cells()) {
-			cell.params().values().forEach((name, value) -> values.computeIfAbsent(name, n -> new LinkedHashSet<>())
-				.add(Params.format(value)));
+			cell.params()
+				.values()
+				.forEach((name, value) -> values.computeIfAbsent(name, n -> new LinkedHashSet<>())
+					.add(Params.format(value)));
 		}
 		List<WithinRunLinks> links = new ArrayList<>();
 		values.forEach((param, taken) -> {
@@ -39,8 +43,8 @@ public record WithinRunLinks(String param, String baseline, List<String> contend
 			String id = run.id().value();
 			String side = id + "@" + param + "=";
 			links.add(new WithinRunLinks(param, ordered.get(0), ordered.subList(1, ordered.size()),
-					side + ordered.get(0) + "..." + String.join(",", ordered.subList(1, ordered.size()).stream()
-						.map(value -> side + value).toList())));
+					side + ordered.get(0) + "..." + String.join(",",
+							ordered.subList(1, ordered.size()).stream().map(value -> side + value).toList())));
 		});
 		return links;
 	}

@@ -5,8 +5,8 @@ import java.util.Comparator;
 import java.util.stream.IntStream;
 
 /**
- * The Benjamini–Hochberg adjustment of p-values for the false discovery rate: many cells × metrics tested at once
- * would otherwise call some of them significant by chance alone.
+ * The Benjamini–Hochberg adjustment of p-values for the false discovery rate: many cells
+ * × metrics tested at once would otherwise call some of them significant by chance alone.
  */
 public final class BenjaminiHochberg {
 
@@ -17,7 +17,8 @@ public final class BenjaminiHochberg {
 	}
 
 	/**
-	 * Adjusted p-values, in the order given: p(i) · m / rank(i), made monotone from the largest down, at most 1.
+	 * Adjusted p-values, in the order given: p(i) · m / rank(i), made monotone from the
+	 * largest down, at most 1.
 	 */
 	public static double[] adjust(double[] pValues) {
 		int m = pValues.length;

@@ -13,16 +13,21 @@ import org.apache.commons.statistics.inference.DataDispersion;
 import org.apache.commons.statistics.inference.TTest;
 
 /**
- * The 95 % interval of a ratio contender / baseline, from what is known of each side's noise:
+ * The 95 % interval of a ratio contender / baseline, from what is known of each side's
+ * noise:
  * <ul>
- * <li>3–7 runs on the smaller side: Welch's t on the log of each run's value (interval and p-value);</li>
- * <li>8 runs or more on each side: percentile bootstrap over runs, p-value by the same resampling;</li>
- * <li>one run per side with at least 10 samples each: percentile bootstrap over samples, which measures the noise
- * of requests within a run, not the drift between runs (several times larger): it says so;</li>
- * <li>otherwise no interval: a normal approximation on 3 numbers or fewer is not an interval.</li>
+ * <li>3–7 runs on the smaller side: Welch's t on the log of each run's value (interval
+ * and p-value);</li>
+ * <li>8 runs or more on each side: percentile bootstrap over runs, p-value by the same
+ * resampling;</li>
+ * <li>one run per side with at least 10 samples each: percentile bootstrap over samples,
+ * which measures the noise of requests within a run, not the drift between runs (several
+ * times larger): it says so;</li>
+ * <li>otherwise no interval: a normal approximation on 3 numbers or fewer is not an
+ * interval.</li>
  * </ul>
- * Every resampling draws from a {@link SplittableRandom} seeded by the caller ({@link Seed}), so the same inputs give
- * the same interval everywhere. Stateless.
+ * Every resampling draws from a {@link SplittableRandom} seeded by the caller
+ * ({@link Seed}), so the same inputs give the same interval everywhere. Stateless.
  */
 public final class Noise {
 
@@ -48,21 +53,22 @@ public final class Noise {
 	}
 
 	/**
-	 * The interval from each run's value on each side; empty with fewer than 3 runs on a side or a value that is not
-	 * positive (a ratio's logarithm needs positive values).
+	 * The interval from each run's value on each side; empty with fewer than 3 runs on a
+	 * side or a value that is not positive (a ratio's logarithm needs positive values).
 	 */
 	public static Optional<RatioInterval> overRuns(double[] baseline, double[] contender, long seed) {
 		int runs = Math.min(baseline.length, contender.length);
 		if (runs < MIN_RUNS || !positive(baseline) || !positive(contender)) {
 			return Optional.empty();
 		}
-		return Optional.of(runs < MIN_RUNS_BOOTSTRAP ? welch(baseline, contender)
-				: bootstrapRuns(baseline, contender, seed));
+		return Optional
+			.of(runs < MIN_RUNS_BOOTSTRAP ? welch(baseline, contender) : bootstrapRuns(baseline, contender, seed));
 	}
 
 	/**
-	 * Welch's t on log values: the interval of exp(mean log contender − mean log baseline), a ratio of geometric
-	 * means, with the Welch–Satterthwaite degrees of freedom.
+	 * Welch's t on log values: the interval of exp(mean log contender − mean log
+	 * baseline), a ratio of geometric means, with the Welch–Satterthwaite degrees of
+	 * freedom.
 	 */
 	static RatioInterval welch(double[] baseline, double[] contender) {
 		double[] logBase = logs(baseline);
@@ -71,7 +77,8 @@ public final class Noise {
 		double standardError = Math.sqrt(Variance.of(logOther).getAsDouble() / logOther.length
 				+ Variance.of(logBase).getAsDouble() / logBase.length);
 		if (standardError == 0) {
-			// Every run measured the same on each side: nothing varies, the difference is exact.
+			// Every run measured the same on each side: nothing varies, the difference is
+			// exact.
 			double ratio = Math.exp(difference);
 			return new RatioInterval(ratio, ratio, CONFIDENCE, RatioInterval.WELCH, difference == 0 ? 1.0 : 0.0);
 		}
@@ -81,7 +88,10 @@ public final class Noise {
 				Math.exp(difference + quantile * standardError), CONFIDENCE, RatioInterval.WELCH, test.getPValue());
 	}
 
-	/** Percentile bootstrap over runs: each side's runs resampled with replacement, the ratio of their medians. */
+	/**
+	 * Percentile bootstrap over runs: each side's runs resampled with replacement, the
+	 * ratio of their medians.
+	 */
 	static RatioInterval bootstrapRuns(double[] baseline, double[] contender, long seed) {
 		SplittableRandom random = new SplittableRandom(seed);
 		Median median = Median.withDefaults();
@@ -97,9 +107,9 @@ public final class Noise {
 	}
 
 	/**
-	 * A run's bootstrap medians of one cell × metric: {@link #RESAMPLES} medians of its samples resampled with
-	 * replacement. Computed once at ingest; a comparison only pairs them ({@link #overSamples}).
-	 *
+	 * A run's bootstrap medians of one cell × metric: {@link #RESAMPLES} medians of its
+	 * samples resampled with replacement. Computed once at ingest; a comparison only
+	 * pairs them ({@link #overSamples}).
 	 * @return the medians; empty with fewer than {@link #MIN_SAMPLES} samples
 	 */
 	public static double[] bootstrapMedians(double[] samples, long seed) {
@@ -109,16 +119,21 @@ public final class Noise {
 		if (Arrays.stream(samples).anyMatch(value -> Double.isNaN(value) || value == 0)) {
 			return bootstrapMediansBySelection(samples, seed);
 		}
-		// A resample's median depends only on how often each sample was drawn: count the draws by the sample's rank
-		// in sorted order, then walk the counts to the middle. The same draws, the same order statistics and the same
-		// midpoint as selecting the median of each resample (what earlier versions did, for NaN and zeros still), in a
-		// fraction of the time: this runs 1,000 times for every cell × metric of every run stored.
+		// A resample's median depends only on how often each sample was drawn: count the
+		// draws by the sample's rank
+		// in sorted order, then walk the counts to the middle. The same draws, the same
+		// order statistics and the same
+		// midpoint as selecting the median of each resample (what earlier versions did,
+		// for NaN and zeros still), in a
+		// fraction of the time: this runs 1,000 times for every cell × metric of every
+		// run stored.
 		int n = samples.length;
 		double[] sorted = samples.clone();
 		Arrays.sort(sorted);
 		int[] rank = new int[n];
 		for (int i = 0; i < n; i++) {
-			rank[i] = Arrays.binarySearch(sorted, samples[i]); // any of equal values: they are the same value
+			rank[i] = Arrays.binarySearch(sorted, samples[i]); // any of equal values:
+																// they are the same value
 		}
 		int lowMiddle = (n - 1) >>> 1;
 		int highMiddle = n >>> 1;
@@ -147,13 +162,16 @@ public final class Noise {
 			else {
 				middle[0] = low;
 				middle[1] = sorted[r];
-				medians[b] = ofTwo.evaluate(middle); // the library's midpoint, to the last bit
+				medians[b] = ofTwo.evaluate(middle); // the library's midpoint, to the
+														// last bit
 			}
 		}
 		return medians;
 	}
 
-	/** {@link #bootstrapMedians} as first written: the median selected from each resample. */
+	/**
+	 * {@link #bootstrapMedians} as first written: the median selected from each resample.
+	 */
 	static double[] bootstrapMediansBySelection(double[] samples, long seed) {
 		SplittableRandom random = new SplittableRandom(seed);
 		// The resample is drawn again each time: the median may reorder it in place.
@@ -168,9 +186,8 @@ public final class Noise {
 	}
 
 	/**
-	 * The interval from one run per side, pairing each side's bootstrap medians in an order drawn from the seed:
-	 * within-run noise only.
-	 *
+	 * The interval from one run per side, pairing each side's bootstrap medians in an
+	 * order drawn from the seed: within-run noise only.
 	 * @return empty unless both sides have {@link #RESAMPLES} positive medians
 	 */
 	public static Optional<RatioInterval> overSamples(double[] baselineMedians, double[] contenderMedians, long seed) {
@@ -180,24 +197,29 @@ public final class Noise {
 		return Optional.of(overPairedRatios(pairedRatios(baselineMedians, contenderMedians, seed)));
 	}
 
-	/** Whether both sides have {@link #RESAMPLES} positive medians: what {@link #overSamples} needs. */
+	/**
+	 * Whether both sides have {@link #RESAMPLES} positive medians: what
+	 * {@link #overSamples} needs.
+	 */
 	public static boolean pairable(double[] baselineMedians, double[] contenderMedians) {
 		return baselineMedians.length == RESAMPLES && contenderMedians.length == RESAMPLES && positive(baselineMedians)
 				&& positive(contenderMedians);
 	}
 
 	/**
-	 * The interval {@link #overSamples} gives, from the ratios {@link #pairedRatios} gave for the same medians and seed
-	 * (a comparison keeps them for its headline, so they are drawn once). The ratios are left as they are (the
-	 * quantiles are taken over a copy: commons-statistics' {@code Quantile} partitions the array it is given).
+	 * The interval {@link #overSamples} gives, from the ratios {@link #pairedRatios} gave
+	 * for the same medians and seed (a comparison keeps them for its headline, so they
+	 * are drawn once). The ratios are left as they are (the quantiles are taken over a
+	 * copy: commons-statistics' {@code Quantile} partitions the array it is given).
 	 */
 	public static RatioInterval overPairedRatios(double[] ratios) {
 		return percentile(ratios.clone(), RatioInterval.BOOTSTRAP_SAMPLES);
 	}
 
 	/**
-	 * The resampled ratios behind {@link #overSamples}: contender medians in an order drawn from the seed over the
-	 * baseline's medians. Must be given {@link #RESAMPLES} medians on each side.
+	 * The resampled ratios behind {@link #overSamples}: contender medians in an order
+	 * drawn from the seed over the baseline's medians. Must be given {@link #RESAMPLES}
+	 * medians on each side.
 	 */
 	public static double[] pairedRatios(double[] baselineMedians, double[] contenderMedians, long seed) {
 		int[] order = permutation(seed);
@@ -209,9 +231,10 @@ public final class Noise {
 	}
 
 	/**
-	 * An order of {@code 0 … RESAMPLES − 1} drawn from the seed: the distinct values of the seeded draws, in the order
-	 * they first come ({@code random.ints(0, RESAMPLES).distinct().limit(RESAMPLES)}, without boxing every draw into a
-	 * set: this runs for every compared cell × metric).
+	 * An order of {@code 0 … RESAMPLES − 1} drawn from the seed: the distinct values of
+	 * the seeded draws, in the order they first come
+	 * ({@code random.ints(0, RESAMPLES).distinct().limit(RESAMPLES)}, without boxing
+	 * every draw into a set: this runs for every compared cell × metric).
 	 */
 	static int[] permutation(long seed) {
 		SplittableRandom random = new SplittableRandom(seed);
@@ -225,7 +248,8 @@ public final class Noise {
 				order[found++] = next;
 			}
 		}
-		// The last value is the one not seen yet, however many draws it would take to come (a thousand, on average).
+		// The last value is the one not seen yet, however many draws it would take to
+		// come (a thousand, on average).
 		for (int last = 0; last < RESAMPLES; last++) {
 			if (!seen[last]) {
 				order[found] = last;
@@ -235,8 +259,9 @@ public final class Noise {
 	}
 
 	/**
-	 * The median ratio over cells, resampled: for each resample, the median over the cells of their resampled
-	 * ratios ({@code ratios[cell][b]}), then the percentile interval of those medians.
+	 * The median ratio over cells, resampled: for each resample, the median over the
+	 * cells of their resampled ratios ({@code ratios[cell][b]}), then the percentile
+	 * interval of those medians.
 	 */
 	public static RatioInterval medianOverCells(double[][] ratios, String method) {
 		Median median = Median.withDefaults().with(org.apache.commons.statistics.descriptive.NaNPolicy.EXCLUDE);
@@ -252,9 +277,10 @@ public final class Noise {
 	}
 
 	/**
-	 * The median ratio over cells with the runs resampled together (a run is drawn for all its cells at once, so
-	 * what a run shares across cells stays together): {@code baseline[cell][run]}, {@code NaN} where a run has no
-	 * value. Only from {@link #MIN_RUNS_BOOTSTRAP} runs per side; empty otherwise.
+	 * The median ratio over cells with the runs resampled together (a run is drawn for
+	 * all its cells at once, so what a run shares across cells stays together):
+	 * {@code baseline[cell][run]}, {@code NaN} where a run has no value. Only from
+	 * {@link #MIN_RUNS_BOOTSTRAP} runs per side; empty otherwise.
 	 */
 	public static Optional<RatioInterval> medianOverCellsByRuns(double[][] baseline, double[][] contender, long seed) {
 		if (baseline.length == 0 || Math.min(baseline[0].length, contender[0].length) < MIN_RUNS_BOOTSTRAP) {
@@ -287,9 +313,13 @@ public final class Noise {
 		return Optional.of(medianOverCells(ratios, RatioInterval.BOOTSTRAP_RUNS));
 	}
 
-	/** The 2.5 % and 97.5 % quantiles of resampled ratios; p-value: twice the smaller tail beyond ratio 1. */
+	/**
+	 * The 2.5 % and 97.5 % quantiles of resampled ratios; p-value: twice the smaller tail
+	 * beyond ratio 1.
+	 */
 	private static RatioInterval percentile(double[] ratios, String method) {
-		double[] ends = Quantile.withDefaults().with(org.apache.commons.statistics.descriptive.NaNPolicy.EXCLUDE)
+		double[] ends = Quantile.withDefaults()
+			.with(org.apache.commons.statistics.descriptive.NaNPolicy.EXCLUDE)
 			.evaluate(ratios, LOW, HIGH);
 		long atOrBelow = Arrays.stream(ratios).filter(ratio -> ratio <= 1).count();
 		long atOrAbove = Arrays.stream(ratios).filter(ratio -> ratio >= 1).count();

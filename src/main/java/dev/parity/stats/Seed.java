@@ -5,15 +5,19 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The seed of a resampling, derived from what it resamples (run ids, anchor, metric, statistic) and nothing else,
- * so that the same comparison gives the same interval on every load, on every server, under any other setting.
+ * The seed of a resampling, derived from what it resamples (run ids, anchor, metric,
+ * statistic) and nothing else, so that the same comparison gives the same interval on
+ * every load, on every server, under any other setting.
  */
 public final class Seed {
 
 	private Seed() {
 	}
 
-	/** The first 8 bytes of the SHA-256 of the parts, joined by a character none of them contains. */
+	/**
+	 * The first 8 bytes of the SHA-256 of the parts, joined by a character none of them
+	 * contains.
+	 */
 	public static long of(String... parts) {
 		try {
 			byte[] digest = MessageDigest.getInstance("SHA-256")

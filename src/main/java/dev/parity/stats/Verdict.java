@@ -3,8 +3,8 @@ package dev.parity.stats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a ratio says against the band, in the metric's direction: from its interval when it has one, else from the
- * point ratio.
+ * What a ratio says against the band, in the metric's direction: from its interval when
+ * it has one, else from the point ratio.
  */
 public enum Verdict {
 
@@ -39,7 +39,6 @@ public enum Verdict {
 
 	/**
 	 * The verdict of a ratio contender / baseline.
-	 *
 	 * @param ratio the point ratio
 	 * @param interval its interval, {@code null} when there is none
 	 * @param band the band, a fraction (0.10 for ±10 %)
@@ -48,7 +47,8 @@ public enum Verdict {
 	public static Verdict of(double ratio, @Nullable RatioInterval interval, double band, boolean higherIsBetter) {
 		double low = interval == null ? ratio : interval.low();
 		double high = interval == null ? ratio : interval.high();
-		// Inclusive, as "within the band" is everywhere: |ratio − 1| ≤ band, up to rounding (1.1 − 1 ≠ 0.1).
+		// Inclusive, as "within the band" is everywhere: |ratio − 1| ≤ band, up to
+		// rounding (1.1 − 1 ≠ 0.1).
 		double slack = 1e-9 * Math.max(1, band);
 		double lowEdge = 1 - band - slack;
 		double highEdge = 1 + band + slack;

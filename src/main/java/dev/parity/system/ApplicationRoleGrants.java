@@ -16,19 +16,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * After every migration, as the schema's owner: gives the application's role exactly what it needs on every table
- * of the schema, whichever migration made it. A table with an append-only trigger (one that calls
- * {@code parity_refuse_change}) gets {@code SELECT} and {@code INSERT} only; every other table {@code SELECT},
- * {@code INSERT}, {@code UPDATE} and {@code DELETE}; sequences {@code USAGE}, {@code SELECT} and {@code UPDATE} (a
- * restore sets them past the ids it brought); Flyway's history and views {@code SELECT} (a backup names the schema
- * version). Nothing else: no {@code TRUNCATE}, no ownership, so the role can neither change a record nor alter,
+ * After every migration, as the schema's owner: gives the application's role exactly what
+ * it needs on every table of the schema, whichever migration made it. A table with an
+ * append-only trigger (one that calls {@code parity_refuse_change}) gets {@code SELECT}
+ * and {@code INSERT} only; every other table {@code SELECT}, {@code INSERT},
+ * {@code UPDATE} and {@code DELETE}; sequences {@code USAGE}, {@code SELECT} and
+ * {@code UPDATE} (a restore sets them past the ids it brought); Flyway's history and
+ * views {@code SELECT} (a backup names the schema version). Nothing else: no
+ * {@code TRUNCATE}, no ownership, so the role can neither change a record nor alter,
  * disable or drop a trigger.
  */
 class ApplicationRoleGrants extends BaseCallback {
 
 	private static final Logger log = LoggerFactory.getLogger(ApplicationRoleGrants.class);
 
-	/** The schema's tables and views: which the application only reads, and which an append-only trigger guards. */
+	/**
+	 * The schema's tables and views: which the application only reads, and which an
+	 * append-only trigger guards.
+	 */
 	private static final String TABLES = """
 			select format('%I.%I', n.nspname, c.relname) as name,
 			       c.relkind in ('v', 'm') or c.relname = ? as read_only,
@@ -91,7 +96,8 @@ class ApplicationRoleGrants extends BaseCallback {
 			query.setString(1, historyTable);
 			try (ResultSet rs = query.executeQuery()) {
 				while (rs.next()) {
-					tables.add(new Table(rs.getString("name"), rs.getBoolean("read_only"), rs.getBoolean("append_only")));
+					tables
+						.add(new Table(rs.getString("name"), rs.getBoolean("read_only"), rs.getBoolean("append_only")));
 				}
 			}
 		}
@@ -106,10 +112,13 @@ class ApplicationRoleGrants extends BaseCallback {
 		}
 	}
 
-	/** The whole point is lost when the application's role could do anything anyway: say so loudly. */
+	/**
+	 * The whole point is lost when the application's role could do anything anyway: say
+	 * so loudly.
+	 */
 	private void warnIfPrivileged(Connection connection) throws SQLException {
-		try (PreparedStatement query = connection.prepareStatement(
-				"select rolsuper or rolbypassrls or rolcreaterole from pg_roles where rolname = ?")) {
+		try (PreparedStatement query = connection
+			.prepareStatement("select rolsuper or rolbypassrls or rolcreaterole from pg_roles where rolname = ?")) {
 			query.setString(1, owner.applicationUser());
 			try (ResultSet rs = query.executeQuery()) {
 				if (!rs.next()) {

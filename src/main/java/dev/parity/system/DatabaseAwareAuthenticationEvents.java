@@ -8,10 +8,11 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.stereotype.Component;
 
 /**
- * Publishes sign-in events as Spring Security does, except for a sign-in that failed because the database is
- * away: that is no failed sign-in. Spring Security would answer it as wrong credentials (401, or the login form
- * again), so a script would be told its password is wrong while the database restarts, and would not retry; and a
- * rate limit would count it. Its cause is thrown instead, out of the security filters, and
+ * Publishes sign-in events as Spring Security does, except for a sign-in that failed
+ * because the database is away: that is no failed sign-in. Spring Security would answer
+ * it as wrong credentials (401, or the login form again), so a script would be told its
+ * password is wrong while the database restarts, and would not retry; and a rate limit
+ * would count it. Its cause is thrown instead, out of the security filters, and
  * {@link DatabaseUnavailableFilter} answers 503 with {@code Retry-After}.
  */
 @Component
@@ -30,7 +31,8 @@ class DatabaseAwareAuthenticationEvents implements AuthenticationEventPublisher 
 
 	@Override
 	public void publishAuthenticationFailure(AuthenticationException exception, Authentication authentication) {
-		if (exception.getCause() instanceof RuntimeException cause && DatabaseUnavailableAdvice.isDatabaseUnavailable(cause)) {
+		if (exception.getCause() instanceof RuntimeException cause
+				&& DatabaseUnavailableAdvice.isDatabaseUnavailable(cause)) {
 			throw cause;
 		}
 		events.publishAuthenticationFailure(exception, authentication);

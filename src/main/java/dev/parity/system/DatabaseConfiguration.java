@@ -29,10 +29,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.util.StringUtils;
 
 /**
- * The one database: an external PostgreSQL when {@code PARITY_DB_URL} is set, otherwise an
- * embedded PostgreSQL whose data directory persists across restarts. Two roles use it: the schema's owner, which
- * Flyway migrates as, and the application's role, which serves requests and may only read and insert on the
- * append-only tables (see {@link SchemaOwner}).
+ * The one database: an external PostgreSQL when {@code PARITY_DB_URL} is set, otherwise
+ * an embedded PostgreSQL whose data directory persists across restarts. Two roles use it:
+ * the schema's owner, which Flyway migrates as, and the application's role, which serves
+ * requests and may only read and insert on the append-only tables (see
+ * {@link SchemaOwner}).
  */
 @Configuration(proxyBeanMethods = false)
 class DatabaseConfiguration {
@@ -45,14 +46,15 @@ class DatabaseConfiguration {
 	 * @param url JDBC URL of an external PostgreSQL; blank means "start the embedded one"
 	 * @param user the role the application serves as on the external server
 	 * @param password its password
-	 * @param ownerUser the role that owns the schema on the external server, which Flyway migrates as; blank means
-	 * "the same as {@code user}" (one role for both: it can bypass the append-only triggers, so a warning is logged)
+	 * @param ownerUser the role that owns the schema on the external server, which Flyway
+	 * migrates as; blank means "the same as {@code user}" (one role for both: it can
+	 * bypass the append-only triggers, so a warning is logged)
 	 * @param ownerPassword its password
 	 * @param embedded settings of the embedded server
 	 * @param poolSize maximum number of pooled connections
-	 * @param connectionTimeout how long a request waits for a connection before it fails (with a 503): short, so
-	 * that a database that went away is reported at once instead of holding every request for the pool's default
-	 * 30 seconds
+	 * @param connectionTimeout how long a request waits for a connection before it fails
+	 * (with a 503): short, so that a database that went away is reported at once instead
+	 * of holding every request for the pool's default 30 seconds
 	 */
 	@ConfigurationProperties("parity.db")
 	record DatabaseProperties(String url, String user, String password, String ownerUser, String ownerPassword,
@@ -75,7 +77,8 @@ class DatabaseConfiguration {
 		 *
 		 * @param dataDir where its data lives (kept across restarts unless {@code clean})
 		 * @param port a fixed port, or 0 for a free one
-		 * @param durable fsync and synchronous commit on; off only for throw-away test data
+		 * @param durable fsync and synchronous commit on; off only for throw-away test
+		 * data
 		 * @param clean start from an empty data directory (tests only)
 		 */
 		record Embedded(String dataDir, int port, boolean durable, boolean clean) {
@@ -91,7 +94,8 @@ class DatabaseConfiguration {
 		pool.setMaximumPoolSize(properties.poolSize());
 		pool.setPoolName("parity");
 		pool.setConnectionTimeout(properties.connectionTimeout().toMillis());
-		pool.setValidationTimeout(Math.min(properties.connectionTimeout().toMillis(), Duration.ofSeconds(5).toMillis()));
+		pool.setValidationTimeout(
+				Math.min(properties.connectionTimeout().toMillis(), Duration.ofSeconds(5).toMillis()));
 		if (StringUtils.hasText(properties.url())) {
 			log.info("Using the external PostgreSQL at {}", properties.url());
 			pool.setJdbcUrl(properties.url());
@@ -103,8 +107,9 @@ class DatabaseConfiguration {
 	}
 
 	/**
-	 * The schema's owner: the embedded server's superuser, or {@code PARITY_DB_OWNER_USER} on an external server
-	 * (without it, the application's own user, with a warning).
+	 * The schema's owner: the embedded server's superuser, or
+	 * {@code PARITY_DB_OWNER_USER} on an external server (without it, the application's
+	 * own user, with a warning).
 	 */
 	@Bean
 	SchemaOwner schemaOwner(DataSource dataSource, DatabaseProperties properties) throws SQLException {
@@ -141,8 +146,9 @@ class DatabaseConfiguration {
 	}
 
 	/**
-	 * Starts the embedded server: password authentication for every connection, {@value EmbeddedCredentials#OWNER}
-	 * owning the schema, and the pool connecting as {@value EmbeddedCredentials#APPLICATION}.
+	 * Starts the embedded server: password authentication for every connection,
+	 * {@value EmbeddedCredentials#OWNER} owning the schema, and the pool connecting as
+	 * {@value EmbeddedCredentials#APPLICATION}.
 	 */
 	private static EmbeddedDataSource startEmbedded(DatabaseProperties.Embedded settings, HikariDataSource pool)
 			throws IOException, SQLException {
@@ -151,7 +157,8 @@ class DatabaseConfiguration {
 		stopOrphanedPostmaster(dataDir);
 		boolean fresh = settings.clean() || !Files.exists(dataDir.resolve("postgresql.conf"));
 		Optional<EmbeddedCredentials> kept = fresh ? Optional.empty() : EmbeddedCredentials.read(dataDir);
-		// A data directory from a version of Parity that trusted every local connection: no passwords yet.
+		// A data directory from a version of Parity that trusted every local connection:
+		// no passwords yet.
 		boolean trusting = !fresh && kept.isEmpty();
 		EmbeddedCredentials credentials = kept.orElseGet(EmbeddedCredentials::generate);
 		String onOff = settings.durable() ? "on" : "off";
@@ -171,7 +178,8 @@ class DatabaseConfiguration {
 		}
 		Path initdbPassword = null;
 		if (fresh) {
-			// zonky hands these to initdb as --name=value: the superuser gets its password before the server ever runs.
+			// zonky hands these to initdb as --name=value: the superuser gets its
+			// password before the server ever runs.
 			initdbPassword = credentials.ownerPasswordFile(dataDir.getParent());
 			builder.setLocaleConfig("pwfile", initdbPassword.toString()).setLocaleConfig("auth", "scram-sha-256");
 		}
@@ -208,8 +216,8 @@ class DatabaseConfiguration {
 			pool.setJdbcUrl(url);
 			pool.setUsername(EmbeddedCredentials.APPLICATION);
 			pool.setPassword(credentials.applicationPassword());
-			log.info("Embedded PostgreSQL on port {} with data in {} (durable: {}); passwords in {}", postgres.getPort(),
-					dataDir, settings.durable(), dataDir.resolve(EmbeddedCredentials.FILE));
+			log.info("Embedded PostgreSQL on port {} with data in {} (durable: {}); passwords in {}",
+					postgres.getPort(), dataDir, settings.durable(), dataDir.resolve(EmbeddedCredentials.FILE));
 			return new EmbeddedDataSource(pool, postgres, owner);
 		}
 		catch (SQLException | IOException | RuntimeException ex) {
@@ -219,8 +227,9 @@ class DatabaseConfiguration {
 	}
 
 	/**
-	 * A data directory made by an earlier version trusted every local connection: give the superuser its password
-	 * (over a trusted connection, the last one), keep the passwords, and from now on ask every connection for one.
+	 * A data directory made by an earlier version trusted every local connection: give
+	 * the superuser its password (over a trusted connection, the last one), keep the
+	 * passwords, and from now on ask every connection for one.
 	 */
 	private static void requirePasswords(String url, Path dataDir, EmbeddedCredentials credentials)
 			throws SQLException, IOException {
@@ -228,18 +237,23 @@ class DatabaseConfiguration {
 				+ " (kept in {})", dataDir, dataDir.resolve(EmbeddedCredentials.FILE));
 		try (Connection connection = DriverManager.getConnection(url, EmbeddedCredentials.OWNER, "");
 				Statement statement = connection.createStatement()) {
-			statement.execute("alter role " + EmbeddedCredentials.OWNER + " password '" + credentials.ownerPassword() + "'");
+			statement
+				.execute("alter role " + EmbeddedCredentials.OWNER + " password '" + credentials.ownerPassword() + "'");
 			credentials.write(dataDir);
 			EmbeddedCredentials.writeHba(dataDir);
 			statement.execute("select pg_reload_conf()");
 		}
 		catch (SQLException ex) {
-			throw new SQLException("The embedded PostgreSQL in " + dataDir + " asks for a password, and " + EmbeddedCredentials.FILE
-					+ " is missing: restore it from a backup of the data directory", ex.getSQLState(), ex);
+			throw new SQLException("The embedded PostgreSQL in " + dataDir + " asks for a password, and "
+					+ EmbeddedCredentials.FILE + " is missing: restore it from a backup of the data directory",
+					ex.getSQLState(), ex);
 		}
 	}
 
-	/** The role the application serves as: no superuser, no right to make roles or databases; its password kept. */
+	/**
+	 * The role the application serves as: no superuser, no right to make roles or
+	 * databases; its password kept.
+	 */
 	private static void createApplicationRole(DataSource owner, EmbeddedCredentials credentials) throws SQLException {
 		String role = EmbeddedCredentials.APPLICATION;
 		try (Connection connection = owner.getConnection(); Statement statement = connection.createStatement()) {
@@ -254,8 +268,8 @@ class DatabaseConfiguration {
 	}
 
 	/**
-	 * After a {@code kill -9} of the application the postmaster lives on and holds the data
-	 * directory; stop it before starting a new one.
+	 * After a {@code kill -9} of the application the postmaster lives on and holds the
+	 * data directory; stop it before starting a new one.
 	 */
 	private static void stopOrphanedPostmaster(Path dataDir) throws IOException {
 		Path pidFile = dataDir.resolve("postmaster.pid");
@@ -297,8 +311,8 @@ class DatabaseConfiguration {
 			rs.next();
 			Path actual = Path.of(rs.getString(1)).toRealPath();
 			if (!actual.equals(expected.toAbsolutePath().toRealPath())) {
-				throw new IllegalStateException(
-						"The embedded PostgreSQL serves " + actual + ", not " + expected + ": another instance holds the port");
+				throw new IllegalStateException("The embedded PostgreSQL serves " + actual + ", not " + expected
+						+ ": another instance holds the port");
 			}
 		}
 	}

@@ -28,10 +28,11 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.servlet.ModelAndView;
 
 /**
- * Answers 503 Service Unavailable with {@code Retry-After} when the database cannot be reached (stopped,
- * restarting, unreachable, or out of connections): a readable page for a browser, problem details (with
- * {@code errors}) for the API. Every write is one transaction, so nothing is stored in part; and repeating an upload is safe even
- * when its commit was cut off after the fact: the same bytes resolve to the same run.
+ * Answers 503 Service Unavailable with {@code Retry-After} when the database cannot be
+ * reached (stopped, restarting, unreachable, or out of connections): a readable page for
+ * a browser, problem details (with {@code errors}) for the API. Every write is one
+ * transaction, so nothing is stored in part; and repeating an upload is safe even when
+ * its commit was cut off after the fact: the same bytes resolve to the same run.
  */
 @ControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -55,9 +56,10 @@ class DatabaseUnavailableAdvice {
 	}
 
 	/**
-	 * A commit or a rollback that failed because the connection broke (the server stopped under it); any other
-	 * failure of these kinds is left to the default handling (a 500). A handler chosen here hides the handlers of
-	 * other advice for the same types, so only these and the ones above are handled.
+	 * A commit or a rollback that failed because the connection broke (the server stopped
+	 * under it); any other failure of these kinds is left to the default handling (a
+	 * 500). A handler chosen here hides the handlers of other advice for the same types,
+	 * so only these and the ones above are handled.
 	 */
 	@ExceptionHandler({ TransactionSystemException.class, UncategorizedDataAccessException.class })
 	Object transactionFailed(RuntimeException ex, HttpServletRequest request, HttpServletResponse response) {
@@ -84,8 +86,8 @@ class DatabaseUnavailableAdvice {
 	}
 
 	/**
-	 * Whether the failure, or one of its causes, is the database being out of reach (as opposed to a statement it
-	 * refused, which is a bug or a bad request).
+	 * Whether the failure, or one of its causes, is the database being out of reach (as
+	 * opposed to a statement it refused, which is a bug or a bad request).
 	 */
 	static boolean isDatabaseUnavailable(Throwable failure) {
 		if (limitExceeded(failure)) {
@@ -94,16 +96,20 @@ class DatabaseUnavailableAdvice {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
 			if (cause instanceof DataAccessResourceFailureException || cause instanceof CannotCreateTransactionException
 					|| cause instanceof TransientDataAccessException || cause instanceof RecoverableDataAccessException
-					|| cause instanceof SQLTransientConnectionException || cause instanceof SQLNonTransientConnectionException
-					|| cause instanceof SQLRecoverableException || cause instanceof ConnectException) {
+					|| cause instanceof SQLTransientConnectionException
+					|| cause instanceof SQLNonTransientConnectionException || cause instanceof SQLRecoverableException
+					|| cause instanceof ConnectException) {
 				return true;
 			}
 			if (cause instanceof SQLException sql && connectionLost(sql.getSQLState())) {
 				return true;
 			}
-			// Hibernate's "Unable to rollback (or commit) against JDBC Connection" over the pool's "Connection is
-			// closed" (no SQL state): the connection broke under the transaction, which therefore did not commit
-			// (a rollback) or may have (a commit: an upload repeated then resolves to the run it stored).
+			// Hibernate's "Unable to rollback (or commit) against JDBC Connection" over
+			// the pool's "Connection is
+			// closed" (no SQL state): the connection broke under the transaction, which
+			// therefore did not commit
+			// (a rollback) or may have (a commit: an upload repeated then resolves to the
+			// run it stored).
 			if (cause instanceof org.hibernate.TransactionException && cause.getCause() instanceof SQLException sql
 					&& (sql.getSQLState() == null || connectionLost(sql.getSQLState()))) {
 				return true;
@@ -113,8 +119,9 @@ class DatabaseUnavailableAdvice {
 	}
 
 	/**
-	 * A statement beyond a limit of PostgreSQL (54xxx: an index row too large, a statement too complex): Spring
-	 * reports it as a resource failure, but it fails the same way however often it is repeated.
+	 * A statement beyond a limit of PostgreSQL (54xxx: an index row too large, a
+	 * statement too complex): Spring reports it as a resource failure, but it fails the
+	 * same way however often it is repeated.
 	 */
 	private static boolean limitExceeded(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
@@ -125,7 +132,10 @@ class DatabaseUnavailableAdvice {
 		return false;
 	}
 
-	/** 08: connection exception; 57P01-57P03: the server is shutting down, or cannot take connections now. */
+	/**
+	 * 08: connection exception; 57P01-57P03: the server is shutting down, or cannot take
+	 * connections now.
+	 */
 	private static boolean connectionLost(String sqlState) {
 		return sqlState != null && (sqlState.startsWith("08") || sqlState.startsWith("57P0"));
 	}

@@ -19,12 +19,14 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The 503 of {@link DatabaseUnavailableAdvice} for a database outage met before any controller, in the filters:
- * above all signing in, which looks the user up in the database (see {@link DatabaseAwareAuthenticationEvents}), and
- * the session's own store in PostgreSQL, written when a request ends.
+ * The 503 of {@link DatabaseUnavailableAdvice} for a database outage met before any
+ * controller, in the filters: above all signing in, which looks the user up in the
+ * database (see {@link DatabaseAwareAuthenticationEvents}), and the session's own store
+ * in PostgreSQL, written when a request ends.
  */
 @Component
-// Outside Spring Session's filter, whose commit of a session (signing in, a form's CSRF token) meets the outage too.
+// Outside Spring Session's filter, whose commit of a session (signing in, a form's CSRF
+// token) meets the outage too.
 @Order(org.springframework.session.web.http.SessionRepositoryFilter.DEFAULT_ORDER - 1)
 class DatabaseUnavailableFilter extends OncePerRequestFilter {
 
@@ -54,7 +56,8 @@ class DatabaseUnavailableFilter extends OncePerRequestFilter {
 				response.sendError(HttpStatus.SERVICE_UNAVAILABLE.value(), DatabaseUnavailableAdvice.MESSAGE);
 				return;
 			}
-			ApiProblems.write(request, response, HttpStatus.SERVICE_UNAVAILABLE.value(), DatabaseUnavailableAdvice.MESSAGE);
+			ApiProblems.write(request, response, HttpStatus.SERVICE_UNAVAILABLE.value(),
+					DatabaseUnavailableAdvice.MESSAGE);
 		}
 	}
 

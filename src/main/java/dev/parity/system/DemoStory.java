@@ -16,9 +16,10 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.stereotype.Component;
 
 /**
- * With {@code --parity.demo=true}, loads a small example story (a published reference, a confounded
- * first try and a control run) so that a newcomer sees real-looking pages at once. Loading it again
- * changes nothing: the same documents resolve to the runs stored the first time.
+ * With {@code --parity.demo=true}, loads a small example story (a published reference, a
+ * confounded first try and a control run) so that a newcomer sees real-looking pages at
+ * once. Loading it again changes nothing: the same documents resolve to the runs stored
+ * the first time.
  */
 @Component
 @Order(10)

@@ -18,9 +18,10 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The passwords of the embedded PostgreSQL's two roles: {@value #OWNER}, the superuser that owns the schema and
- * migrates it, and {@value #APPLICATION}, the role the application serves as. Made at random at the first start and
- * kept in {@value #FILE} in the data directory, readable and writable by its owner only (0600).
+ * The passwords of the embedded PostgreSQL's two roles: {@value #OWNER}, the superuser
+ * that owns the schema and migrates it, and {@value #APPLICATION}, the role the
+ * application serves as. Made at random at the first start and kept in {@value #FILE} in
+ * the data directory, readable and writable by its owner only (0600).
  *
  * @param ownerPassword the password of {@value #OWNER}
  * @param applicationPassword the password of {@value #APPLICATION}
@@ -33,7 +34,10 @@ record EmbeddedCredentials(String ownerPassword, String applicationPassword) {
 
 	static final String FILE = "parity-credentials";
 
-	/** What the passwords are made of: base64url, so that they never need quoting in SQL or a connection URL. */
+	/**
+	 * What the passwords are made of: base64url, so that they never need quoting in SQL
+	 * or a connection URL.
+	 */
 	private static final Pattern PASSWORD = Pattern.compile("[A-Za-z0-9_-]{32,}");
 
 	private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
@@ -43,8 +47,9 @@ record EmbeddedCredentials(String ownerPassword, String applicationPassword) {
 	private static final SecureRandom RANDOM = new SecureRandom();
 
 	/**
-	 * Every connection, local socket or TCP, signs in with a password; nothing is trusted. Written at every start, so
-	 * that the rule holds whatever the file said before.
+	 * Every connection, local socket or TCP, signs in with a password; nothing is
+	 * trusted. Written at every start, so that the rule holds whatever the file said
+	 * before.
 	 */
 	static final String HBA = """
 			# Written by Parity at every start: every connection signs in with a password (scram-sha-256).
@@ -74,7 +79,10 @@ record EmbeddedCredentials(String ownerPassword, String applicationPassword) {
 		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
 	}
 
-	/** The passwords kept in this data directory, if any; the file is made private again if it was not. */
+	/**
+	 * The passwords kept in this data directory, if any; the file is made private again
+	 * if it was not.
+	 */
 	static Optional<EmbeddedCredentials> read(Path dataDir) throws IOException {
 		Path file = dataDir.resolve(FILE);
 		if (!Files.exists(file)) {
@@ -94,16 +102,21 @@ record EmbeddedCredentials(String ownerPassword, String applicationPassword) {
 		return Optional.of(new EmbeddedCredentials(owner.strip(), application.strip()));
 	}
 
-	/** Keeps the passwords in the data directory, readable by the file's owner only, replacing the file whole. */
+	/**
+	 * Keeps the passwords in the data directory, readable by the file's owner only,
+	 * replacing the file whole.
+	 */
 	void write(Path dataDir) throws IOException {
 		Path file = dataDir.resolve(FILE);
 		Path next = privateFile(dataDir, FILE + ".new");
-		Files.writeString(next, """
-				# The passwords of the embedded PostgreSQL's roles, made by Parity at its first start. Keep this file private:
-				# %s owns the schema (a superuser); %s is the role the application serves as.
-				%s=%s
-				%s=%s
-				""".formatted(OWNER, APPLICATION, OWNER, ownerPassword, APPLICATION, applicationPassword),
+		Files.writeString(next,
+				"""
+						# The passwords of the embedded PostgreSQL's roles, made by Parity at its first start. Keep this file private:
+						# %s owns the schema (a superuser); %s is the role the application serves as.
+						%s=%s
+						%s=%s
+						"""
+					.formatted(OWNER, APPLICATION, OWNER, ownerPassword, APPLICATION, applicationPassword),
 				StandardCharsets.UTF_8);
 		try {
 			Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -115,8 +128,9 @@ record EmbeddedCredentials(String ownerPassword, String applicationPassword) {
 	}
 
 	/**
-	 * The owner's password alone in a new private file in {@code directory}, for {@code initdb --pwfile} (which
-	 * needs an empty data directory, so the file cannot be there yet). The caller deletes it.
+	 * The owner's password alone in a new private file in {@code directory}, for
+	 * {@code initdb --pwfile} (which needs an empty data directory, so the file cannot be
+	 * there yet). The caller deletes it.
 	 */
 	Path ownerPasswordFile(Path directory) throws IOException {
 		Path file = Files.createTempFile(directory, ".parity-initdb-", ".pw");

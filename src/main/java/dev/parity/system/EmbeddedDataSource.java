@@ -9,7 +9,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
- * The connection pool of the embedded PostgreSQL (as the application's role); closing it stops the server too.
+ * The connection pool of the embedded PostgreSQL (as the application's role); closing it
+ * stops the server too.
  */
 class EmbeddedDataSource extends DelegatingDataSource implements Closeable {
 

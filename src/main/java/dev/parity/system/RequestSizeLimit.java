@@ -21,8 +21,9 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses request bodies over {@code parity.limits.max-request-size} (default 128 MB, so a 100 MB run
- * still fits) with 413, before anything is read — also for a body sent without a length.
+ * Refuses request bodies over {@code parity.limits.max-request-size} (default 128 MB, so
+ * a 100 MB run still fits) with 413, before anything is read — also for a body sent
+ * without a length.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -91,8 +92,9 @@ class RequestSizeLimit extends OncePerRequestFilter {
 		response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
 		// The body is not read: close the connection rather than wait for it.
 		response.setHeader("Connection", "close");
-		ApiProblems.write(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "the request body is larger than "
-				+ DataSize.ofBytes(limit).toMegabytes() + " MB (parity.limits.max-request-size)");
+		ApiProblems.write(request, response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+				"the request body is larger than " + DataSize.ofBytes(limit).toMegabytes()
+						+ " MB (parity.limits.max-request-size)");
 	}
 
 	/** A request whose body may not grow past the limit. */

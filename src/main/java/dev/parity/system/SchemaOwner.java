@@ -5,13 +5,16 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 /**
- * The database role that owns the schema: Flyway migrates as it, and {@link ApplicationRoleGrants} gives the
- * application's role what it needs after every migration. The application itself serves as the other role, which on
- * the append-only tables may only read and insert, so nothing it runs can change or bypass a trigger.
+ * The database role that owns the schema: Flyway migrates as it, and
+ * {@link ApplicationRoleGrants} gives the application's role what it needs after every
+ * migration. The application itself serves as the other role, which on the append-only
+ * tables may only read and insert, so nothing it runs can change or bypass a trigger.
  *
- * <p>With the embedded PostgreSQL the two are always apart ({@value EmbeddedCredentials#OWNER} and
- * {@value EmbeddedCredentials#APPLICATION}). An external PostgreSQL configured with one user only
- * ({@code PARITY_DB_USER} without {@code PARITY_DB_OWNER_USER}) is served as its owner: {@link #separate()} is false.
+ * <p>
+ * With the embedded PostgreSQL the two are always apart
+ * ({@value EmbeddedCredentials#OWNER} and {@value EmbeddedCredentials#APPLICATION}). An
+ * external PostgreSQL configured with one user only ({@code PARITY_DB_USER} without
+ * {@code PARITY_DB_OWNER_USER}) is served as its owner: {@link #separate()} is false.
  */
 public final class SchemaOwner {
 
@@ -40,12 +43,18 @@ public final class SchemaOwner {
 		return applicationUser;
 	}
 
-	/** Whether the application serves as another role than the owner (false: one user for both, a warning at start). */
+	/**
+	 * Whether the application serves as another role than the owner (false: one user for
+	 * both, a warning at start).
+	 */
 	public boolean separate() {
 		return !user.equals(applicationUser);
 	}
 
-	/** Connections as the owner, one per call, not pooled: for migrations (and tests that check the schema itself). */
+	/**
+	 * Connections as the owner, one per call, not pooled: for migrations (and tests that
+	 * check the schema itself).
+	 */
 	public DataSource dataSource() {
 		return new SimpleDriverDataSource(new org.postgresql.Driver(), url, user, password);
 	}
@@ -61,7 +70,8 @@ public final class SchemaOwner {
 	/** Never the password. */
 	@Override
 	public String toString() {
-		return "SchemaOwner[" + user + " at " + url.replaceFirst("\\?.*", "") + ", application: " + applicationUser + "]";
+		return "SchemaOwner[" + user + " at " + url.replaceFirst("\\?.*", "") + ", application: " + applicationUser
+				+ "]";
 	}
 
 }

@@ -39,17 +39,21 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Keeps clients that send a request body slowly, or not at all, from taking every worker thread (which left
- * {@code /actuator/health} and every page without an answer). Tomcat waits at most
- * {@code server.tomcat.connection-timeout} for each read; on top of that:
+ * Keeps clients that send a request body slowly, or not at all, from taking every worker
+ * thread (which left {@code /actuator/health} and every page without an answer). Tomcat
+ * waits at most {@code server.tomcat.connection-timeout} for each read; on top of that:
  * <ul>
- * <li>at most {@code parity.limits.max-concurrent-bodies} requests with a body are served at once; one more is
- * answered 503 with {@code Retry-After} at once, so requests without a body (pages, health) always find a thread;</li>
- * <li>a body the application reads must arrive at {@code parity.limits.body-min-rate} per second on average, counted
- * from {@code parity.limits.body-grace} of waiting for it: slower is cut off with 408 and the connection closed;</li>
- * <li>a body nobody read (a refused request) is read here, paced the same way, up to {@value #DRAIN_LIMIT} bytes, so
- * that the connection can be kept; beyond, the connection is closed, as Tomcat itself swallows nothing
- * ({@code server.tomcat.max-swallow-size=0}), which would otherwise hold the thread for as long as the client trickles.</li>
+ * <li>at most {@code parity.limits.max-concurrent-bodies} requests with a body are served
+ * at once; one more is answered 503 with {@code Retry-After} at once, so requests without
+ * a body (pages, health) always find a thread;</li>
+ * <li>a body the application reads must arrive at {@code parity.limits.body-min-rate} per
+ * second on average, counted from {@code parity.limits.body-grace} of waiting for it:
+ * slower is cut off with 408 and the connection closed;</li>
+ * <li>a body nobody read (a refused request) is read here, paced the same way, up to
+ * {@value #DRAIN_LIMIT} bytes, so that the connection can be kept; beyond, the connection
+ * is closed, as Tomcat itself swallows nothing
+ * ({@code server.tomcat.max-swallow-size=0}), which would otherwise hold the thread for
+ * as long as the client trickles.</li>
  * </ul>
  */
 @Component
@@ -59,8 +63,10 @@ class SlowRequestBodies extends OncePerRequestFilter {
 	/**
 	 * The limits on request bodies in flight.
 	 *
-	 * @param maxConcurrentBodies requests with a body served at once (default 100, half of Tomcat's threads)
-	 * @param bodyMinRate the slowest average a body may arrive at, per second (default 16 KB)
+	 * @param maxConcurrentBodies requests with a body served at once (default 100, half
+	 * of Tomcat's threads)
+	 * @param bodyMinRate the slowest average a body may arrive at, per second (default 16
+	 * KB)
 	 * @param bodyGrace how long a body may take before its rate counts (default 20 s)
 	 */
 	@ConfigurationProperties("parity.limits")
@@ -73,7 +79,10 @@ class SlowRequestBodies extends OncePerRequestFilter {
 		}
 	}
 
-	/** The largest form read here (Tomcat's own limit, {@code maxPostSize}); a larger one is left to Tomcat to refuse. */
+	/**
+	 * The largest form read here (Tomcat's own limit, {@code maxPostSize}); a larger one
+	 * is left to Tomcat to refuse.
+	 */
 	static final long FORM_LIMIT = 2 * 1024 * 1024;
 
 	/** The most of an unread body read here so that the connection can be kept. */
@@ -113,7 +122,8 @@ class SlowRequestBodies extends OncePerRequestFilter {
 			return;
 		}
 		if (!bodies.tryAcquire()) {
-			log.warn("{} {}: 503, {} requests with a body are being served already (parity.limits.max-concurrent-bodies)",
+			log.warn(
+					"{} {}: 503, {} requests with a body are being served already (parity.limits.max-concurrent-bodies)",
 					request.getMethod(), request.getRequestURI(), limits.maxConcurrentBodies());
 			response.setHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
 			refuse(request, response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the server is receiving "
@@ -144,7 +154,8 @@ class SlowRequestBodies extends OncePerRequestFilter {
 		}
 	}
 
-	private void refuse(HttpServletRequest request, HttpServletResponse response, int status, String message) throws IOException {
+	private void refuse(HttpServletRequest request, HttpServletResponse response, int status, String message)
+			throws IOException {
 		response.setStatus(status);
 		// The body is not read: close the connection rather than wait for it.
 		response.setHeader(HttpHeaders.CONNECTION, "close");
@@ -175,7 +186,10 @@ class SlowRequestBodies extends OncePerRequestFilter {
 
 		private long received;
 
-		/** Time spent waiting in reads for the client, not the application's own work between reads. */
+		/**
+		 * Time spent waiting in reads for the client, not the application's own work
+		 * between reads.
+		 */
 		private long waitedNanos;
 
 		private @Nullable ServletInputStream stream;
@@ -195,7 +209,8 @@ class SlowRequestBodies extends OncePerRequestFilter {
 			return stream;
 		}
 
-		// A form (the sign-in form above all) is read here, paced, rather than by Tomcat, which would wait for a
+		// A form (the sign-in form above all) is read here, paced, rather than by Tomcat,
+		// which would wait for a
 		// trickling one for ever: its parameters are the query string's and the form's.
 
 		@Override
@@ -247,7 +262,8 @@ class SlowRequestBodies extends OncePerRequestFilter {
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
-			// The query string's (Tomcat no longer reads the body, whose stream was taken here), then the form's.
+			// The query string's (Tomcat no longer reads the body, whose stream was taken
+			// here), then the form's.
 			Map<String, String[]> merged = new LinkedHashMap<>(super.getParameterMap());
 			fields.forEach((name, values) -> {
 				List<String> all = new ArrayList<>(Arrays.asList(merged.getOrDefault(name, new String[0])));
@@ -266,8 +282,9 @@ class SlowRequestBodies extends OncePerRequestFilter {
 		}
 
 		/**
-		 * Reads what nobody read of the body, up to {@value SlowRequestBodies#DRAIN_LIMIT} bytes, paced; past that,
-		 * or too slow, the rest is left and Tomcat closes the connection.
+		 * Reads what nobody read of the body, up to
+		 * {@value SlowRequestBodies#DRAIN_LIMIT} bytes, paced; past that, or too slow,
+		 * the rest is left and Tomcat closes the connection.
 		 */
 		void drain() {
 			try {
@@ -275,12 +292,14 @@ class SlowRequestBodies extends OncePerRequestFilter {
 				byte[] buffer = new byte[8192];
 				long drained = 0;
 				int n;
-				while (drained < DRAIN_LIMIT && (n = in.read(buffer, 0, (int) Math.min(buffer.length, DRAIN_LIMIT - drained))) >= 0) {
+				while (drained < DRAIN_LIMIT
+						&& (n = in.read(buffer, 0, (int) Math.min(buffer.length, DRAIN_LIMIT - drained))) >= 0) {
 					drained += n;
 				}
 			}
 			catch (IOException | IllegalStateException notAnymore) {
-				// Too slow, stalled, gone, or read as characters by the application: the connection closes.
+				// Too slow, stalled, gone, or read as characters by the application: the
+				// connection closes.
 			}
 		}
 

@@ -1,7 +1,7 @@
 /**
  * The application's plumbing: the database, error handling and the demo story.
  */
-@ApplicationModule(allowedDependencies = {"ingest", "run", "web"})
+@ApplicationModule(allowedDependencies = { "ingest", "run", "web" })
 @NullMarked
 package dev.parity.system;
 

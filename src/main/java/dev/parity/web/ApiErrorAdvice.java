@@ -24,10 +24,11 @@ import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 
 /**
- * The errors Spring MVC raises itself (a missing parameter, a body that cannot be read, a method or media type not
- * supported, an unknown path, a {@code ResponseStatusException}) as problem details with their 4xx status, never a
- * 500. Outside {@code /api/} a page keeps its HTML error page: the exception goes on to Spring's own handling. The
- * advice of each feature, and of each controller, is asked first.
+ * The errors Spring MVC raises itself (a missing parameter, a body that cannot be read, a
+ * method or media type not supported, an unknown path, a {@code ResponseStatusException})
+ * as problem details with their 4xx status, never a 500. Outside {@code /api/} a page
+ * keeps its HTML error page: the exception goes on to Spring's own handling. The advice
+ * of each feature, and of each controller, is asked first.
  */
 @RestControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -39,7 +40,10 @@ class ApiErrorAdvice {
 				"the request body could not be read: " + ex.getMostSpecificCause().getMessage());
 	}
 
-	/** A multipart body that cannot be parsed (cut short, a part that claims to be multipart itself): the client's. */
+	/**
+	 * A multipart body that cannot be parsed (cut short, a part that claims to be
+	 * multipart itself): the client's.
+	 */
 	@ExceptionHandler(MultipartException.class)
 	ResponseEntity<ProblemDetail> rejectMultipart(MultipartException ex) {
 		if (ex instanceof MaxUploadSizeExceededException) {
@@ -54,8 +58,8 @@ class ApiErrorAdvice {
 	ResponseEntity<ProblemDetail> rejectMediaType(HttpMediaTypeNotSupportedException ex) {
 		return ApiProblems.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
 			.headers(ex.getHeaders())
-			.body(ApiProblems.detail(HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-					List.of(new Problem("$", "send the run document as application/json; got " + ex.getContentType()))));
+			.body(ApiProblems.detail(HttpStatus.UNSUPPORTED_MEDIA_TYPE, List
+				.of(new Problem("$", "send the run document as application/json; got " + ex.getContentType()))));
 	}
 
 	/** A query parameter that is not of its type: 400 naming it (the API only). */
@@ -72,8 +76,9 @@ class ApiErrorAdvice {
 	}
 
 	/**
-	 * What Spring MVC answers with a status of its own (missing parameter, method not allowed, not found, a
-	 * {@code ResponseStatusException}): the same status and headers, as problem details (the API only).
+	 * What Spring MVC answers with a status of its own (missing parameter, method not
+	 * allowed, not found, a {@code ResponseStatusException}): the same status and
+	 * headers, as problem details (the API only).
 	 */
 	@ExceptionHandler({ ServletException.class, ErrorResponseException.class })
 	ResponseEntity<ProblemDetail> rejectRequest(Exception ex, HttpServletRequest request) throws Exception {

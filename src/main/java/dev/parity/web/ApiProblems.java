@@ -22,10 +22,11 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * The one error body of the API: RFC 9457 problem details ({@code application/problem+json}) with {@code status},
- * {@code title} (the status' reason phrase), {@code detail} (the first problem's message), {@code instance} (the
- * request's path) and the extension member {@code errors}, every problem as {@code {path, message}}, as the API has
- * always listed them.
+ * The one error body of the API: RFC 9457 problem details
+ * ({@code application/problem+json}) with {@code status}, {@code title} (the status'
+ * reason phrase), {@code detail} (the first problem's message), {@code instance} (the
+ * request's path) and the extension member {@code errors}, every problem as {@code {path,
+ * message}}, as the API has always listed them.
  */
 public final class ApiProblems {
 
@@ -59,7 +60,9 @@ public final class ApiProblems {
 
 	/** An answer with this status listing these problems (at least one). */
 	public static ResponseEntity<ProblemDetail> of(HttpStatusCode status, List<Problem> problems) {
-		return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(detail(status, problems));
+		return ResponseEntity.status(status)
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.body(detail(status, problems));
 	}
 
 	/** An answer with this status and one problem, at this JSON path. */
@@ -67,14 +70,17 @@ public final class ApiProblems {
 		return of(status, List.of(new Problem(path, message)));
 	}
 
-	/** A builder of an answer with this status (to add headers), to finish with {@link #body}. */
+	/**
+	 * A builder of an answer with this status (to add headers), to finish with
+	 * {@link #body}.
+	 */
 	public static ResponseEntity.BodyBuilder status(HttpStatusCode status) {
 		return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
 	}
 
 	/**
-	 * Writes the problem details straight to a response, for a filter that answers before Spring MVC does; the
-	 * headers already set stay.
+	 * Writes the problem details straight to a response, for a filter that answers before
+	 * Spring MVC does; the headers already set stay.
 	 */
 	public static void write(HttpServletRequest request, HttpServletResponse response, int status, String message)
 			throws IOException {
@@ -87,7 +93,10 @@ public final class ApiProblems {
 		response.flushBuffer();
 	}
 
-	/** The members as they are written: the standard ones, then the extensions at the same level. */
+	/**
+	 * The members as they are written: the standard ones, then the extensions at the same
+	 * level.
+	 */
 	static Map<String, Object> flat(ProblemDetail detail) {
 		Map<String, Object> body = new LinkedHashMap<>();
 		if (detail.getType() != null) {
@@ -113,7 +122,10 @@ public final class ApiProblems {
 		return path.equals("/api") || path.startsWith("/api/");
 	}
 
-	/** Whether a browser asked for this request as a page (outside the API, accepting HTML). */
+	/**
+	 * Whether a browser asked for this request as a page (outside the API, accepting
+	 * HTML).
+	 */
 	public static boolean wantsPage(HttpServletRequest request) {
 		if (isApi(request)) {
 			return false;

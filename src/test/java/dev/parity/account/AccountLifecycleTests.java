@@ -24,7 +24,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.redirectedUrl;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** Role changes, disabled accounts and new passwords take effect at once, also on sessions already open. */
+/**
+ * Role changes, disabled accounts and new passwords take effect at once, also on sessions
+ * already open.
+ */
 @ParityTest
 class AccountLifecycleTests {
 
@@ -43,14 +46,18 @@ class AccountLifecycleTests {
 		Cookie session = signIn(boss, SECRET);
 		mvc.perform(get("/admin/users").cookie(session)).andExpect(status().isOk());
 
-		mvc.perform(post("/admin/users/{name}/role", boss).param("role", "viewer").with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andExpect(status().is3xxRedirection());
+		mvc.perform(post("/admin/users/{name}/role", boss).param("role", "viewer")
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().is3xxRedirection());
 
-		mvc.perform(post("/admin/users/{name}/role", boss).param("role", "admin").cookie(session).with(csrf())
-			.accept(MediaType.TEXT_HTML))
-			.andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
+		mvc.perform(post("/admin/users/{name}/role", boss).param("role", "admin")
+			.cookie(session)
+			.with(csrf())
+			.accept(MediaType.TEXT_HTML)).andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
 		assertThat(role(boss)).isEqualTo("viewer");
-		mvc.perform(get("/admin/users").cookie(session).accept(MediaType.TEXT_HTML)).andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
+		mvc.perform(get("/admin/users").cookie(session).accept(MediaType.TEXT_HTML))
+			.andExpect(status().is3xxRedirection())
+			.andExpect(redirectedUrl("/login"));
 	}
 
 	@Test
@@ -59,28 +66,37 @@ class AccountLifecycleTests {
 		addUser(name, SECRET, "uploader");
 		Cookie session = signIn(name, SECRET);
 		MvcResult created = mvc.perform(post("/account/tokens").param("name", "ci").cookie(session).with(csrf()))
-			.andExpect(status().is3xxRedirection()).andReturn();
+			.andExpect(status().is3xxRedirection())
+			.andReturn();
 		String token = (String) created.getFlashMap().get("newToken");
 		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
 
-		mvc.perform(post("/admin/users/{name}/enabled", name).param("enabled", "false").with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andExpect(status().is3xxRedirection());
-		String users = mvc.perform(get("/admin/users").with(httpBasic(USER, PASSWORD))).andReturn().getResponse()
+		mvc.perform(post("/admin/users/{name}/enabled", name).param("enabled", "false")
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().is3xxRedirection());
+		String users = mvc.perform(get("/admin/users").with(httpBasic(USER, PASSWORD)))
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(users).contains("disabled");
 
 		long[] before = runs();
-		mvc.perform(get("/account").cookie(session).accept(MediaType.TEXT_HTML)).andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/login"));
-		mvc.perform(post("/api/runs").header("Authorization", "Bearer " + token).contentType(MediaType.APPLICATION_JSON)
+		mvc.perform(get("/account").cookie(session).accept(MediaType.TEXT_HTML))
+			.andExpect(status().is3xxRedirection())
+			.andExpect(redirectedUrl("/login"));
+		mvc.perform(post("/api/runs").header("Authorization", "Bearer " + token)
+			.contentType(MediaType.APPLICATION_JSON)
 			.content(TestUploads.fresh("run-b-effort-low.json"))).andExpect(status().isUnauthorized());
-		mvc.perform(post("/api/runs").with(httpBasic(name, SECRET)).contentType(MediaType.APPLICATION_JSON)
+		mvc.perform(post("/api/runs").with(httpBasic(name, SECRET))
+			.contentType(MediaType.APPLICATION_JSON)
 			.content(TestUploads.fresh("run-b-effort-low.json"))).andExpect(status().isUnauthorized());
 		mvc.perform(post("/login").param("username", name).param("password", SECRET).with(csrf()))
 			.andExpect(redirectedUrl("/login?error"));
 		assertThat(runs()).isEqualTo(before);
 
-		mvc.perform(post("/admin/users/{name}/enabled", name).param("enabled", "true").with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andExpect(status().is3xxRedirection());
+		mvc.perform(post("/admin/users/{name}/enabled", name).param("enabled", "true")
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().is3xxRedirection());
 		signIn(name, SECRET);
 		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
 	}
@@ -97,8 +113,9 @@ class AccountLifecycleTests {
 
 	@Test
 	void anAdministratorCannotDisableThemselves() throws Exception {
-		mvc.perform(post("/admin/users/{name}/enabled", USER).param("enabled", "false").with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andExpect(status().isBadRequest());
+		mvc.perform(post("/admin/users/{name}/enabled", USER).param("enabled", "false")
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().isBadRequest());
 		mvc.perform(get("/admin/users").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk());
 	}
 
@@ -109,13 +126,22 @@ class AccountLifecycleTests {
 		Cookie elsewhere = signIn(name, SECRET);
 		Cookie here = signIn(name, SECRET);
 
-		String wrong = mvc.perform(post("/account/password").param("current", "not-the-password").param("password", "brand-new-secret-9")
-			.cookie(here).with(csrf())).andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
+		String wrong = mvc
+			.perform(post("/account/password").param("current", "not-the-password")
+				.param("password", "brand-new-secret-9")
+				.cookie(here)
+				.with(csrf()))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(wrong).contains("current password");
 		mvc.perform(get("/account").with(httpBasic(name, SECRET))).andExpect(status().isOk());
 
-		mvc.perform(post("/account/password").param("current", SECRET).param("password", "brand-new-secret-9").cookie(here).with(csrf()))
-			.andExpect(status().is3xxRedirection());
+		mvc.perform(post("/account/password").param("current", SECRET)
+			.param("password", "brand-new-secret-9")
+			.cookie(here)
+			.with(csrf())).andExpect(status().is3xxRedirection());
 		mvc.perform(get("/account").with(httpBasic(name, "brand-new-secret-9"))).andExpect(status().isOk());
 		mvc.perform(get("/account").with(httpBasic(name, SECRET))).andExpect(status().isUnauthorized());
 		mvc.perform(get("/account").cookie(elsewhere).accept(MediaType.TEXT_HTML)).andExpect(redirectedUrl("/login"));
@@ -129,12 +155,15 @@ class AccountLifecycleTests {
 		assertRefused(name, "my-" + name + "-password", "user name");
 		assertRefused(name, "é".repeat(40), "72 bytes");
 		assertRefused(name, "x".repeat(100), "72 bytes");
-		assertThat(jdbc.sql("select count(*) from app_user where username = ?").param(name).query(Long.class).single()).isZero();
+		assertThat(jdbc.sql("select count(*) from app_user where username = ?").param(name).query(Long.class).single())
+			.isZero();
 
 		addUser(name, SECRET, "uploader");
 		for (String bad : new String[] { "qwerty123456", name + "-secret-1", "y".repeat(73) }) {
-			mvc.perform(post("/account/password").param("current", SECRET).param("password", bad).with(httpBasic(name, SECRET)).with(csrf()))
-				.andExpect(status().isBadRequest());
+			mvc.perform(post("/account/password").param("current", SECRET)
+				.param("password", bad)
+				.with(httpBasic(name, SECRET))
+				.with(csrf())).andExpect(status().isBadRequest());
 		}
 		mvc.perform(get("/account").with(httpBasic(name, SECRET))).andExpect(status().isOk());
 	}
@@ -149,22 +178,37 @@ class AccountLifecycleTests {
 	}
 
 	private void assertRefused(String name, String password, String reason) throws Exception {
-		String page = mvc.perform(post("/admin/users").param("username", name).param("password", password).param("role", "uploader")
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isBadRequest()).andReturn().getResponse()
+		String page = mvc
+			.perform(post("/admin/users").param("username", name)
+				.param("password", password)
+				.param("role", "uploader")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(page).as(password).contains(reason);
 	}
 
-	/** Signs in with the form; the session (kept in the database) is the cookie a browser would send back. */
+	/**
+	 * Signs in with the form; the session (kept in the database) is the cookie a browser
+	 * would send back.
+	 */
 	private Cookie signIn(String name, String password) throws Exception {
 		MvcResult result = mvc.perform(post("/login").param("username", name).param("password", password).with(csrf()))
-			.andExpect(status().is3xxRedirection()).andExpect(redirectedUrl("/")).andReturn();
+			.andExpect(status().is3xxRedirection())
+			.andExpect(redirectedUrl("/"))
+			.andReturn();
 		return result.getResponse().getCookie("JSESSIONID");
 	}
 
 	private void addUser(String name, String password, String role) throws Exception {
-		mvc.perform(post("/admin/users").param("username", name).param("password", password).param("role", role)
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
+		mvc.perform(post("/admin/users").param("username", name)
+			.param("password", password)
+			.param("role", role)
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().is3xxRedirection());
 	}
 
 	private String role(String name) {

@@ -8,8 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 23, findings 6 and 12: one password policy, which refuses repetition, sequences, keyboard walks and common
- * passwords, and which the first administrator from the environment meets too (Parity refuses to start otherwise).
+ * Issue 23, findings 6 and 12: one password policy, which refuses repetition, sequences,
+ * keyboard walks and common passwords, and which the first administrator from the
+ * environment meets too (Parity refuses to start otherwise).
  */
 class PasswordPolicyTests {
 
@@ -19,14 +20,15 @@ class PasswordPolicyTests {
 	@ValueSource(strings = { "aaaaaaaaaaaa", "            ", "qwertyuiopasdfgh", "abcdefghijkl", "123456789012",
 			"1qaz2wsx3edc4rfv", "Password1234", "zxcvbnmasdfg", "abcabcabcabcabc" })
 	void repetitionSequencesAndKeyboardWalksAreRefused(String password) {
-		assertThat(POLICY.problem("someone", password)).as(password).isNotNull().containsAnyOf("too easy to guess",
-				"most common");
+		assertThat(POLICY.problem("someone", password)).as(password)
+			.isNotNull()
+			.containsAnyOf("too easy to guess", "most common");
 	}
 
 	@Test
 	void theRefusalSaysWhy() {
-		assertThat(POLICY.problem("someone", "aaaaaaaaaaaa")).contains("too easy to guess").containsAnyOf("Repeats",
-				"Sequences");
+		assertThat(POLICY.problem("someone", "aaaaaaaaaaaa")).contains("too easy to guess")
+			.containsAnyOf("Repeats", "Sequences");
 		assertThat(POLICY.problem("someone", " ".repeat(12))).contains("too easy to guess").contains("Repeats");
 		assertThat(POLICY.problem("someone", "qwertyuiopasdfgh")).containsAnyOf("keys", "common");
 		assertThat(POLICY.problem("someone", "admin")).contains("at least 12 characters");
@@ -48,8 +50,10 @@ class PasswordPolicyTests {
 	@ParameterizedTest(name = "\"{0}\"")
 	@ValueSource(strings = { "admin", "aaaaaaaaaaaa", "            ", "qwertyuiopasdfgh", "admin-admin-admin" })
 	void aWeakFirstAdministratorFromTheEnvironmentStopsTheStart(String password) {
-		assertThatThrownBy(() -> FirstAdministrator.check(new FirstAdministrator.AdminProperties("admin", password), POLICY))
-			.isInstanceOf(IllegalStateException.class).hasMessageContaining("PARITY_ADMIN_PASSWORD")
+		assertThatThrownBy(
+				() -> FirstAdministrator.check(new FirstAdministrator.AdminProperties("admin", password), POLICY))
+			.isInstanceOf(IllegalStateException.class)
+			.hasMessageContaining("PARITY_ADMIN_PASSWORD")
 			.hasMessageContaining("admin");
 	}
 

@@ -19,8 +19,11 @@ final class SecurityTestUsers {
 
 	static String add(MockMvc mvc, String prefix, String password) throws Exception {
 		String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-		mvc.perform(post("/admin/users").param("username", name).param("password", password).param("role", "uploader")
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
+		mvc.perform(post("/admin/users").param("username", name)
+			.param("password", password)
+			.param("role", "uploader")
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().is3xxRedirection());
 		return name;
 	}
 

@@ -25,8 +25,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Sign-in limiting: no spelling of the credentials or of {@code /login} goes around it, an attacker cannot lock a
- * user out from everywhere, and what it remembers stays bounded.
+ * Sign-in limiting: no spelling of the credentials or of {@code /login} goes around it,
+ * an attacker cannot lock a user out from everywhere, and what it remembers stays
+ * bounded.
  */
 @ParityTest
 class SignInLimitTests {
@@ -50,8 +51,10 @@ class SignInLimitTests {
 		String name = lockedOut();
 		String basic = Base64.getEncoder().encodeToString((name + ":" + RIGHT).getBytes(StandardCharsets.UTF_8));
 		String spaced = Base64.getEncoder().encodeToString((" " + name + ":" + RIGHT).getBytes(StandardCharsets.UTF_8));
-		for (String authorization : List.of("Basic " + basic, "Basic\t" + basic, "Basicx" + basic, "BASIC " + basic, "Basic " + spaced)) {
-			mvc.perform(get("/account").header("Authorization", authorization)).andExpect(status().isTooManyRequests())
+		for (String authorization : List.of("Basic " + basic, "Basic\t" + basic, "Basicx" + basic, "BASIC " + basic,
+				"Basic " + spaced)) {
+			mvc.perform(get("/account").header("Authorization", authorization))
+				.andExpect(status().isTooManyRequests())
 				.andExpect(header().exists("Retry-After"));
 		}
 		// Not a credential Spring Security can read: refused, and not a way in either.
@@ -68,10 +71,11 @@ class SignInLimitTests {
 		RawHttp http = new RawHttp(port);
 		for (String path : List.of("/login", "/%6Cogin", "/%6c%6F%67%69%6E")) {
 			RawHttp.Answer form = http.get("/login");
-			String body = "username=" + URLEncoder.encode(name, StandardCharsets.UTF_8) + "&password=" + RIGHT + "&_csrf="
-					+ URLEncoder.encode(form.csrfToken(), StandardCharsets.UTF_8);
-			RawHttp.Answer answer = http.send("POST", path, List.of("Cookie: " + form.sessionCookie(),
-					"Content-Type: application/x-www-form-urlencoded"), body);
+			String body = "username=" + URLEncoder.encode(name, StandardCharsets.UTF_8) + "&password=" + RIGHT
+					+ "&_csrf=" + URLEncoder.encode(form.csrfToken(), StandardCharsets.UTF_8);
+			RawHttp.Answer answer = http.send("POST", path,
+					List.of("Cookie: " + form.sessionCookie(), "Content-Type: application/x-www-form-urlencoded"),
+					body);
 			assertThat(answer.status()).as(path).isEqualTo(429);
 		}
 	}
@@ -79,9 +83,12 @@ class SignInLimitTests {
 	@Test
 	void anAttackerFromOneAddressCannotLockTheUserOutFromAnother() throws Exception {
 		String name = lockedOut();
-		mvc.perform(get("/account").with(httpBasic(name, RIGHT)).with(from("198.51.100.20"))).andExpect(status().isOk());
-		mvc.perform(post("/login").param("username", name).param("password", RIGHT).with(csrf()).with(from("198.51.100.21")))
-			.andExpect(status().is3xxRedirection());
+		mvc.perform(get("/account").with(httpBasic(name, RIGHT)).with(from("198.51.100.20")))
+			.andExpect(status().isOk());
+		mvc.perform(post("/login").param("username", name)
+			.param("password", RIGHT)
+			.with(csrf())
+			.with(from("198.51.100.21"))).andExpect(status().is3xxRedirection());
 	}
 
 	@Test
@@ -90,7 +97,9 @@ class SignInLimitTests {
 		int refused = 0;
 		for (int i = 0; i < 60; i++) {
 			int status = mvc.perform(get("/account").with(httpBasic(name, "wrong-" + i)).with(from("192.0.2." + i)))
-				.andReturn().getResponse().getStatus();
+				.andReturn()
+				.getResponse()
+				.getStatus();
 			refused += status == 429 ? 1 : 0;
 		}
 		assertThat(refused).as("a back-off per user name once many addresses failed").isPositive();
@@ -99,9 +108,10 @@ class SignInLimitTests {
 	}
 
 	/**
-	 * Issue 23, finding 7: failures spread over many addresses (20 from 4 addresses, then more from others) slow the
-	 * user name down for addresses it never signed in from, but never keep its owner out where they signed in before;
-	 * and the owner's sign-in gives the attacker no new guesses.
+	 * Issue 23, finding 7: failures spread over many addresses (20 from 4 addresses, then
+	 * more from others) slow the user name down for addresses it never signed in from,
+	 * but never keep its owner out where they signed in before; and the owner's sign-in
+	 * gives the attacker no new guesses.
 	 */
 	@Test
 	void failuresSpreadOverAddressesCannotKeepTheOwnerOutWhereTheySignedInBefore() throws Exception {
@@ -120,17 +130,20 @@ class SignInLimitTests {
 			.andExpect(status().isTooManyRequests());
 		mvc.perform(get("/account").with(httpBasic(name, RIGHT)).with(from(home))).andExpect(status().isOk());
 		mvc.perform(post("/login").param("username", name).param("password", RIGHT).with(csrf()).with(from(home)))
-			.andExpect(status().is3xxRedirection()).andExpect(header().string("Location", "/"));
+			.andExpect(status().is3xxRedirection())
+			.andExpect(header().string("Location", "/"));
 		assertThat(limiter.refusedFor(name, "192.0.2.252")).as("the owner's sign-in resets nothing for others")
 			.isPositive();
-		// A wrong password from the owner's own address is still counted there, as from any address.
+		// A wrong password from the owner's own address is still counted there, as from
+		// any address.
 		assertThat(limiter.refusedFor(name, home)).isZero();
 	}
 
 	@Test
 	void whatTheLimiterRemembersStaysBounded() {
 		DatabaseSignInLimiter database = (DatabaseSignInLimiter) limiter;
-		// Twice as many names and pairs as it keeps (each failure is one statement to the shared database)
+		// Twice as many names and pairs as it keeps (each failure is one statement to the
+		// shared database)
 		int names = 2 * database.maxTracked();
 		for (int i = 0; i < names; i++) {
 			limiter.failed("nobody-" + i, "10.1." + (i % 250) + "." + (i / 250 % 250));
@@ -145,8 +158,10 @@ class SignInLimitTests {
 	void everyInstanceCountsTheSameFailures() throws Exception {
 		String name = lockedOut();
 		// Another instance of the deployment: its own limiter, the same database.
-		SignInLimiter otherInstance = new DatabaseSignInLimiter(new DatabaseSignInLimiter.LoginLimits(0, null, 0, null, 0, null), jdbc);
-		assertThat(otherInstance.refusedFor(name, "127.0.0.1")).isPositive().isLessThanOrEqualTo(java.time.Duration.ofMinutes(5));
+		SignInLimiter otherInstance = new DatabaseSignInLimiter(
+				new DatabaseSignInLimiter.LoginLimits(0, null, 0, null, 0, null), jdbc);
+		assertThat(otherInstance.refusedFor(name, "127.0.0.1")).isPositive()
+			.isLessThanOrEqualTo(java.time.Duration.ofMinutes(5));
 		assertThat(otherInstance.refusedFor(name, "198.51.100.30")).isZero();
 		otherInstance.succeeded(name, "127.0.0.1");
 		assertThat(limiter.refusedFor(name, "127.0.0.1")).isZero();
@@ -157,7 +172,10 @@ class SignInLimitTests {
 		mvc.perform(get("/account").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk());
 	}
 
-	/** A new user with five failed sign-ins from the default address (127.0.0.1): locked out there. */
+	/**
+	 * A new user with five failed sign-ins from the default address (127.0.0.1): locked
+	 * out there.
+	 */
 	private String lockedOut() throws Exception {
 		String name = SecurityTestUsers.add(mvc, "target", RIGHT);
 		for (int i = 0; i < 5; i++) {

@@ -23,7 +23,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A run restored from a backup gets what ingest derives from its samples, as an uploaded run has it. */
+/**
+ * A run restored from a backup gets what ingest derives from its samples, as an uploaded
+ * run has it.
+ */
 @ParityTest
 class RunRestoreTests {
 
@@ -52,39 +55,55 @@ class RunRestoreTests {
 	@Test
 	void aRestoredRunHasTheSampleStatisticsAndBootstrapMediansOfAnUploadedOne() throws Exception {
 		String uploaded = TestUploads.upload(mvc, withSamples());
-		// The run's rows as a backup holds them, under another id (this instance is not empty).
+		// The run's rows as a backup holds them, under another id (this instance is not
+		// empty).
 		String restored = RunId.random().value();
 		ObjectNode run = (ObjectNode) JSON.readTree(jdbc.sql("select to_jsonb(r)::text from run r where id = ?")
-			.param(uploaded).query(String.class).single());
+			.param(uploaded)
+			.query(String.class)
+			.single());
 		run.put("id", restored).put("upload_sha256", "0".repeat(48) + restored);
 		ArrayNode cells = (ArrayNode) JSON.readTree(jdbc.sql("""
 				select jsonb_agg(to_jsonb(c) order by c.position)::text from cell c where c.run_id = ?""")
-			.param(uploaded).query(String.class).single());
+			.param(uploaded)
+			.query(String.class)
+			.single());
 		for (JsonNode cell : cells) {
-			((ObjectNode) cell).put("run_id", restored).put("id",
-					jdbc.sql("select nextval(pg_get_serial_sequence('cell', 'id'))").query(Long.class).single());
+			((ObjectNode) cell).put("run_id", restored)
+				.put("id", jdbc.sql("select nextval(pg_get_serial_sequence('cell', 'id'))").query(Long.class).single());
 		}
 
 		new TransactionTemplate(transactions).executeWithoutResult(status -> {
 			restore.restore(new RunRestore.RestoredRun(run, List.of(), List.of(), cells));
-			// Its bootstrap medians, as an upload's, are left to a job done after the commit.
+			// Its bootstrap medians, as an upload's, are left to a job done after the
+			// commit.
 			assertThat(jobs.pending(new RunId(restored))).isTrue();
 		});
 		jobs.complete(new RunId(restored));
 
 		assertThat(statistics(restored)).isEqualTo(statistics(uploaded)).isNotEmpty();
-		assertThat(jdbc.sql("select count(*) from cell_bootstrap where run_id = ?").param(restored).query(Integer.class)
-			.single()).isEqualTo(jdbc.sql("select count(*) from cell_bootstrap where run_id = ?").param(uploaded)
-				.query(Integer.class).single()).isPositive();
+		assertThat(jdbc.sql("select count(*) from cell_bootstrap where run_id = ?")
+			.param(restored)
+			.query(Integer.class)
+			.single())
+			.isEqualTo(jdbc.sql("select count(*) from cell_bootstrap where run_id = ?")
+				.param(uploaded)
+				.query(Integer.class)
+				.single())
+			.isPositive();
 		Run light = runs.find(new RunId(restored), DEFAULTS).orElseThrow();
 		assertThat(light.cells()).allSatisfy(cell -> assertThat(cell.samples()).isEmpty());
 	}
 
 	private List<Map<String, Object>> statistics(String run) {
-		return jdbc.sql("""
-				select anchor, metric, computed_under, position, ok_position, sample_count, count, median, mean, sd, mad,
-				       min, max, worst_index, worst_value, worst_z, beyond
-				from cell_statistics where run_id = ? order by anchor, metric""").param(run).query().listOfRows();
+		return jdbc
+			.sql("""
+					select anchor, metric, computed_under, position, ok_position, sample_count, count, median, mean, sd, mad,
+					       min, max, worst_index, worst_value, worst_z, beyond
+					from cell_statistics where run_id = ? order by anchor, metric""")
+			.param(run)
+			.query()
+			.listOfRows();
 	}
 
 	/** The control run with 12 ttft samples in each of its first three cells. */

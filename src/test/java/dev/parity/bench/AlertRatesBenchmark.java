@@ -11,13 +11,15 @@ import dev.parity.history.AlertSimulation;
 import org.junit.jupiter.api.Test;
 
 /**
- * How often alerts are false, and how small a shift they find, on simulated nightly series analysed night after night
- * (no HTTP, no database: the analysis and the alert decision themselves). False alerts per 1,000 runs on series of
- * pure run-to-run noise (1–10 %) for grids of 1 to 400 cells (decode and TTFT per cell), and per noise level the
- * smallest shift found at its night in one cell of a 200-cell grid and in every cell. Seeds are fixed (printed);
- * {@code -Dbench.alertSeed=} changes the first, {@code -Dbench.alertSeries=} the series per configuration (25: 1,000
- * runs of 40 nights). Run with {@code ./mvnw -B -Pbench verify -Dtest=AlertRatesBenchmark}; figures in
- * {@code target/bench/alerts.md}.
+ * How often alerts are false, and how small a shift they find, on simulated nightly
+ * series analysed night after night (no HTTP, no database: the analysis and the alert
+ * decision themselves). False alerts per 1,000 runs on series of pure run-to-run noise
+ * (1–10 %) for grids of 1 to 400 cells (decode and TTFT per cell), and per noise level
+ * the smallest shift found at its night in one cell of a 200-cell grid and in every cell.
+ * Seeds are fixed (printed); {@code -Dbench.alertSeed=} changes the first,
+ * {@code -Dbench.alertSeries=} the series per configuration (25: 1,000 runs of 40
+ * nights). Run with {@code ./mvnw -B -Pbench verify -Dtest=AlertRatesBenchmark}; figures
+ * in {@code target/bench/alerts.md}.
  */
 class AlertRatesBenchmark {
 
@@ -32,9 +34,15 @@ class AlertRatesBenchmark {
 		int[] cells = { 1, 20, 100, 200, 400 };
 		double[] noises = { 0.01, 0.02, 0.03, 0.05, 0.08, 0.10 };
 		StringBuilder report = new StringBuilder();
-		report.append("# Alerts on simulated series\n\nseed ").append(seed).append(", ").append(series)
-			.append(" series of ").append(NIGHTS).append(" nights per configuration (")
-			.append(series * NIGHTS).append(" runs)\n\n");
+		report.append("# Alerts on simulated series\n\nseed ")
+			.append(seed)
+			.append(", ")
+			.append(series)
+			.append(" series of ")
+			.append(NIGHTS)
+			.append(" nights per configuration (")
+			.append(series * NIGHTS)
+			.append(" runs)\n\n");
 		report.append("## False alerts per 1,000 runs (pure noise; raised, withdrawn later or not)\n\n| noise |");
 		for (int c : cells) {
 			report.append(' ').append(c).append(" cells |");
@@ -67,16 +75,16 @@ class AlertRatesBenchmark {
 	}
 
 	/**
-	 * The smallest shift, in steps of 1 % from 5 % (the default {@code alert_magnitude}: no smaller change alerts) up
-	 * to 30 %, found at its night with every seed.
+	 * The smallest shift, in steps of 1 % from 5 % (the default {@code alert_magnitude}:
+	 * no smaller change alerts) up to 30 %, found at its night with every seed.
 	 */
 	private static String smallest(long seed, double noise, List<Integer> shifted) {
 		for (int percent = 5; percent <= 30; percent++) {
 			double factor = 1 - percent / 100.0;
 			boolean found = true;
 			for (long s = seed; s < seed + 3 && found; s++) {
-				List<AlertSimulation.Raised> alerts = AlertSimulation.run(s, grid(200), NIGHTS, noise,
-						List.of(new AlertSimulation.Shift(SHIFT_NIGHT, shifted, factor, shifted.isEmpty() ? 1 / factor : 1)));
+				List<AlertSimulation.Raised> alerts = AlertSimulation.run(s, grid(200), NIGHTS, noise, List
+					.of(new AlertSimulation.Shift(SHIFT_NIGHT, shifted, factor, shifted.isEmpty() ? 1 / factor : 1)));
 				found = alerts.size() == 1 && alerts.get(0).night() == SHIFT_NIGHT && !alerts.get(0).withdrawn();
 			}
 			if (found) {

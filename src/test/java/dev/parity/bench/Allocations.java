@@ -13,8 +13,9 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Where a JVM's memory went: the allocation samples of a flight recording in a time window, weighed in bytes and
- * grouped by the code that allocated (the first frame outside the JDK, with the type allocated).
+ * Where a JVM's memory went: the allocation samples of a flight recording in a time
+ * window, weighed in bytes and grouped by the code that allocated (the first frame
+ * outside the JDK, with the type allocated).
  */
 final class Allocations {
 
@@ -24,8 +25,8 @@ final class Allocations {
 	static List<String> top(Path recording, Instant from, Instant to, int count) throws IOException {
 		Map<String, Long> bytes = new HashMap<>();
 		for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
-			if (!event.getEventType().getName().equals("jdk.ObjectAllocationSample") || event.getStartTime().isBefore(from)
-					|| event.getStartTime().isAfter(to)) {
+			if (!event.getEventType().getName().equals("jdk.ObjectAllocationSample")
+					|| event.getStartTime().isBefore(from) || event.getStartTime().isAfter(to)) {
 				continue;
 			}
 			String site = "?";
@@ -39,10 +40,15 @@ final class Allocations {
 				}
 			}
 			String what = event.getClass("objectClass").getName();
-			bytes.merge(site + " (" + what.substring(what.lastIndexOf('.') + 1) + ")", event.getLong("weight"), Long::sum);
+			bytes.merge(site + " (" + what.substring(what.lastIndexOf('.') + 1) + ")", event.getLong("weight"),
+					Long::sum);
 		}
-		return bytes.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(count)
-			.map(e -> String.format(Locale.ROOT, "%s %.0f MB", e.getKey(), e.getValue() / 1e6)).toList();
+		return bytes.entrySet()
+			.stream()
+			.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+			.limit(count)
+			.map(e -> String.format(Locale.ROOT, "%s %.0f MB", e.getKey(), e.getValue() / 1e6))
+			.toList();
 	}
 
 }

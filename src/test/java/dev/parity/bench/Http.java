@@ -18,8 +18,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A client on loopback: single timed requests, and closed-loop load from a fixed number of clients for a
- * fixed time (each client sends its next request when the previous answer has been read in full).
+ * A client on loopback: single timed requests, and closed-loop load from a fixed number
+ * of clients for a fixed time (each client sends its next request when the previous
+ * answer has been read in full).
  */
 final class Http {
 
@@ -35,7 +36,10 @@ final class Http {
 			.build();
 	}
 
-	/** One answer: its status, its body and how long from sending the request to reading the last byte. */
+	/**
+	 * One answer: its status, its body and how long from sending the request to reading
+	 * the last byte.
+	 */
 	record Timed(int status, byte[] body, long nanos) {
 
 		double millis() {
@@ -84,7 +88,8 @@ final class Http {
 	/** Milliseconds of a GET sent with HTTP Basic credentials. */
 	double getWithBasic(String path, String user, String password) {
 		String basic = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-		return send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Basic " + basic).GET().build())
+		return send(
+				HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", "Basic " + basic).GET().build())
 			.ok()
 			.millis();
 	}
@@ -105,11 +110,14 @@ final class Http {
 	}
 
 	/** What a load of concurrent clients saw. */
-	record Load(String path, int clients, double seconds, long requests, long errors, long bytes, double p50, double p99,
-			double max, double perSecond) {
+	record Load(String path, int clients, double seconds, long requests, long errors, long bytes, double p50,
+			double p99, double max, double perSecond) {
 	}
 
-	/** {@code clients} clients each sending GET {@code path} back to back for {@code duration}; bounded. */
+	/**
+	 * {@code clients} clients each sending GET {@code path} back to back for
+	 * {@code duration}; bounded.
+	 */
 	Load load(String path, int clients, Duration duration) {
 		long deadline = System.nanoTime() + duration.toNanos();
 		AtomicLong errors = new AtomicLong();
@@ -158,8 +166,12 @@ final class Http {
 	/** The ETag of a full GET, or {@code null}. */
 	String etag(String path) {
 		try {
-			return client.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
-					HttpResponse.BodyHandlers.discarding()).headers().firstValue("ETag").orElse(null);
+			return client
+				.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+						HttpResponse.BodyHandlers.discarding())
+				.headers()
+				.firstValue("ETag")
+				.orElse(null);
 		}
 		catch (IOException ex) {
 			throw new java.io.UncheckedIOException(ex);
@@ -171,8 +183,9 @@ final class Http {
 	}
 
 	/**
-	 * {@code clients} clients each asking again back to back for {@code duration} with the tag they hold, as a cache
-	 * revalidates; an answer other than 304 counts as an error.
+	 * {@code clients} clients each asking again back to back for {@code duration} with
+	 * the tag they hold, as a cache revalidates; an answer other than 304 counts as an
+	 * error.
 	 */
 	Load revalidate(String path, String etag, int clients, Duration duration) {
 		long deadline = System.nanoTime() + duration.toNanos();
@@ -180,8 +193,11 @@ final class Http {
 		AtomicLong bytes = new AtomicLong();
 		ExecutorService pool = Executors.newFixedThreadPool(clients);
 		List<Future<long[]>> results = new ArrayList<>();
-		HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(2))
-			.header("If-None-Match", etag).GET().build();
+		HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
+			.timeout(Duration.ofMinutes(2))
+			.header("If-None-Match", etag)
+			.GET()
+			.build();
 		long start = System.nanoTime();
 		for (int c = 0; c < clients; c++) {
 			results.add(pool.submit(() -> {

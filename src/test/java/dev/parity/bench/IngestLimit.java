@@ -16,9 +16,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The physical limit of storing a run document: reading its bytes with Jackson, and {@code COPY}ing the rows
- * the application stores for it (one run row, a row per cell with its jsonb columns, the file's bytes) into
- * scratch tables of the same database, in one committed transaction.
+ * The physical limit of storing a run document: reading its bytes with Jackson, and
+ * {@code COPY}ing the rows the application stores for it (one run row, a row per cell
+ * with its jsonb columns, the file's bytes) into scratch tables of the same database, in
+ * one committed transaction.
  */
 final class IngestLimit {
 
@@ -39,7 +40,10 @@ final class IngestLimit {
 		}
 	}
 
-	/** Milliseconds for one pass of Jackson's tokenizer over every token of the document (names and values read). */
+	/**
+	 * Milliseconds for one pass of Jackson's tokenizer over every token of the document
+	 * (names and values read).
+	 */
 	static double parseMillis(byte[] document) {
 		long start = System.nanoTime();
 		long sink = 0;
@@ -76,32 +80,63 @@ final class IngestLimit {
 		StringBuilder provenance = new StringBuilder("{");
 		tree.forEachEntry((name, value) -> {
 			if (!java.util.Set.of("format", "title", "role", "recorded_at", "cells").contains(name)) {
-				provenance.append(provenance.length() == 1 ? "" : ",").append(JSON.writeValueAsString(name)).append(':')
+				provenance.append(provenance.length() == 1 ? "" : ",")
+					.append(JSON.writeValueAsString(name))
+					.append(':')
 					.append(JSON.writeValueAsString(value));
 			}
 		});
 		provenance.append('}');
-		run.append(id).append('\t').append(Integer.toHexString(id.hashCode())).append("sha\t")
-			.append(escape(tree.get("title").asString())).append("\tmeasured\t")
-			.append(escape(tree.at("/system/name").asString())).append('\t').append(escape(tree.at("/model/repo").asString()))
-			.append("\tmain\t").append(tree.at("/model/commit").asString()).append("\tvllm\t0.11.2\tbench-harness\t1.0\t\\N\t")
-			.append(tree.get("recorded_at").asString()).append('\t').append("f".repeat(64)).append('\t')
-			.append(escape(provenance.toString())).append('\t').append(tree.get("cells").size()).append("\tbench\n");
+		run.append(id)
+			.append('\t')
+			.append(Integer.toHexString(id.hashCode()))
+			.append("sha\t")
+			.append(escape(tree.get("title").asString()))
+			.append("\tmeasured\t")
+			.append(escape(tree.at("/system/name").asString()))
+			.append('\t')
+			.append(escape(tree.at("/model/repo").asString()))
+			.append("\tmain\t")
+			.append(tree.at("/model/commit").asString())
+			.append("\tvllm\t0.11.2\tbench-harness\t1.0\t\\N\t")
+			.append(tree.get("recorded_at").asString())
+			.append('\t')
+			.append("f".repeat(64))
+			.append('\t')
+			.append(escape(provenance.toString()))
+			.append('\t')
+			.append(tree.get("cells").size())
+			.append("\tbench\n");
 		StringBuilder cells = new StringBuilder(document.length + document.length / 10);
 		int position = 0;
 		for (JsonNode cell : tree.get("cells")) {
-			cells.append(id).append('\t').append(position++).append('\t')
-				.append(escape(JSON.writeValueAsString(cell.get("params")))).append("\tcell-anchor-").append(position)
-				.append('\t').append(cell.get("order").asInt()).append('\t').append(cell.at("/requests/completed").asInt())
-				.append("\t0\t0\t").append(escape(JSON.writeValueAsString(cell.get("output_tokens")))).append("\t\\N\t")
-				.append(escape(JSON.writeValueAsString(cell.get("metrics")))).append('\t')
-				.append(escape(JSON.writeValueAsString(cell.get("samples")))).append('\n');
+			cells.append(id)
+				.append('\t')
+				.append(position++)
+				.append('\t')
+				.append(escape(JSON.writeValueAsString(cell.get("params"))))
+				.append("\tcell-anchor-")
+				.append(position)
+				.append('\t')
+				.append(cell.get("order").asInt())
+				.append('\t')
+				.append(cell.at("/requests/completed").asInt())
+				.append("\t0\t0\t")
+				.append(escape(JSON.writeValueAsString(cell.get("output_tokens"))))
+				.append("\t\\N\t")
+				.append(escape(JSON.writeValueAsString(cell.get("metrics"))))
+				.append('\t')
+				.append(escape(JSON.writeValueAsString(cell.get("samples"))))
+				.append('\n');
 		}
-		return new Rows(run.toString().getBytes(StandardCharsets.UTF_8), cells.toString().getBytes(StandardCharsets.UTF_8),
-				binaryFileRow(id, document));
+		return new Rows(run.toString().getBytes(StandardCharsets.UTF_8),
+				cells.toString().getBytes(StandardCharsets.UTF_8), binaryFileRow(id, document));
 	}
 
-	/** Milliseconds to COPY the rows into the scratch tables and commit; the tables are emptied afterwards. */
+	/**
+	 * Milliseconds to COPY the rows into the scratch tables and commit; the tables are
+	 * emptied afterwards.
+	 */
 	static double copyMillis(Connection connection, CopyManager copy, Rows rows) throws SQLException, IOException {
 		boolean autoCommit = connection.getAutoCommit();
 		connection.setAutoCommit(false);

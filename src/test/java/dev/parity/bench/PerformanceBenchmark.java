@@ -35,12 +35,14 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Measures what a user waits for, each figure side by side with its physical limit in the same run: ingest
- * against parse + COPY (series updates and bootstrap medians, which run after the commit, apart), a 100 MB import at
- * {@code -Xmx512m}, the download of a run's stored document against a static file of the same bytes, the first
- * (uncached, anonymous) comparison against max(300 ms, 3 × that download), the comparison under 16 clients against a
- * static file of the same size, and the pages of a 10,000-run database against a near-empty one (page 3 of the lists
- * included), with the plan of every query those pages ran. Run with {@code ./mvnw -Pbench verify}; figures in
+ * Measures what a user waits for, each figure side by side with its physical limit in the
+ * same run: ingest against parse + COPY (series updates and bootstrap medians, which run
+ * after the commit, apart), a 100 MB import at {@code -Xmx512m}, the download of a run's
+ * stored document against a static file of the same bytes, the first (uncached,
+ * anonymous) comparison against max(300 ms, 3 × that download), the comparison under 16
+ * clients against a static file of the same size, and the pages of a 10,000-run database
+ * against a near-empty one (page 3 of the lists included), with the plan of every query
+ * those pages ran. Run with {@code ./mvnw -Pbench verify}; figures in
  * {@code target/bench/}.
  */
 class PerformanceBenchmark {
@@ -87,13 +89,15 @@ class PerformanceBenchmark {
 				}
 				createUploader(app);
 				http = new Http("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
-				// -Dbench.only=published (a comma list of ingest, import, document, comparison, published, scale) runs only
+				// -Dbench.only=published (a comma list of ingest, import, document,
+				// comparison, published, scale) runs only
 				// those.
 				List<String> big = runs("ingest") || runs("document") || runs("comparison") ? ingest() : List.of();
 				if (runs("import")) {
 					largeImport();
 				}
-				// The stored bytes of one of those runs: against a static file of their size, and the limit of the first
+				// The stored bytes of one of those runs: against a static file of their
+				// size, and the limit of the first
 				// uncached comparison of two of them.
 				double documentMs = runs("document") || runs("comparison") ? document(big) : Double.NaN;
 				if (runs("comparison")) {
@@ -139,14 +143,17 @@ class PerformanceBenchmark {
 
 	private ConfigurableApplicationContext startApplication() {
 		log("starting the application");
-		return new SpringApplicationBuilder(ParityApplication.class).run(applicationArguments(0).toArray(String[]::new));
+		return new SpringApplicationBuilder(ParityApplication.class)
+			.run(applicationArguments(0).toArray(String[]::new));
 	}
 
 	private List<String> applicationArguments(int port) {
 		return List.of("--server.port=" + port, "--parity.db.url=" + jdbcUrl, "--parity.db.user=postgres",
-				"--parity.db.password=", "--parity.admin.user=bench-admin", "--parity.admin.password=bench-quay-lantern-7",
-				"--logging.level.root=WARN", "--spring.main.banner-mode=off",
-				// The static files the pages are held against, served by Boot's resource handler under /bench/** only
+				"--parity.db.password=", "--parity.admin.user=bench-admin",
+				"--parity.admin.password=bench-quay-lantern-7", "--logging.level.root=WARN",
+				"--spring.main.banner-mode=off",
+				// The static files the pages are held against, served by Boot's resource
+				// handler under /bench/** only
 				// (the application maps no /**: see system/StaticResources).
 				"--spring.web.resources.add-mappings=true", "--spring.mvc.static-path-pattern=/bench/**",
 				"--spring.web.resources.static-locations=file:" + OUT.resolve("static").resolve("bench") + "/",
@@ -186,8 +193,8 @@ class PerformanceBenchmark {
 		List<Double> copied = new ArrayList<>();
 		long size = 0;
 		for (int i = 0; i < 5; i++) {
-			byte[] document = RunDocuments.document("Bench sweep " + i, i % 2 == 0 ? "bench-system-A" : "bench-system-B",
-					CELLS, SAMPLES, i);
+			byte[] document = RunDocuments.document("Bench sweep " + i,
+					i % 2 == 0 ? "bench-system-A" : "bench-system-B", CELLS, SAMPLES, i);
 			size = document.length;
 			IngestLimit.Rows rows = IngestLimit.rows("limit" + i, document);
 			System.gc();
@@ -200,14 +207,17 @@ class PerformanceBenchmark {
 			assertThat(stored.status()).isEqualTo(201);
 			app.add(stored.millis());
 			ids.add(JSON.readTree(stored.body()).get("id").asString());
-			// The run's series update and its bootstrap medians, after the commit and apart from the POST: done before
-			// the next upload, so that they take no time of the next measurement, and before the comparisons below,
+			// The run's series update and its bootstrap medians, after the commit and
+			// apart from the POST: done before
+			// the next upload, so that they take no time of the next measurement, and
+			// before the comparisons below,
 			// which then measure runs as they are once settled (their medians stored).
 			double[] after = afterCommitDone();
 			series.add(after[0]);
 			medians.add(after[1]);
 		}
-		// What HTTP Basic itself costs per request (the password hash is checked on every request).
+		// What HTTP Basic itself costs per request (the password hash is checked on every
+		// request).
 		List<Double> basic = new ArrayList<>();
 		List<Double> anonymous = new ArrayList<>();
 		for (int i = 0; i < 10; i++) {
@@ -229,17 +239,23 @@ class PerformanceBenchmark {
 		details.set("bootstrap_medians_after_commit_ms", array(medians));
 		long inSeries = countWhere("series_run", "run_id = any(?)", ids);
 		details.put("runs_in_a_series", inSeries);
-		report.ratio("ingest", String.format(Locale.ROOT, "POST %.1f MB run (%d cells, %,d samples), request → committed "
-				+ "(series updates after the commit: apart)", size / 1e6, CELLS, CELLS * SAMPLES), appMs, "ms",
-				"parse " + Report.fmt(Http.median(parse)) + " + COPY " + Report.fmt(Http.median(copied)) + " =", limitMs,
-				"≤ 2×", false, 2.0);
-		report.note(String.format(Locale.ROOT, "ingest: series updates run after the commit, apart from the POST (%d of "
-				+ "the %d runs joined a series): done a median %.0f ms after the POST's answer (%s ms), reported apart",
-				inSeries, ids.size(), Http.median(series), series.stream().map(Report::fmt).toList()));
-		report.note(String.format(Locale.ROOT, "ingest: each run's bootstrap medians (1,000 resamples per cell × metric) are "
-				+ "computed after the commit, apart from the POST, by a job: stored a median %.0f ms after the POST's answer "
-				+ "(%s ms), reported apart; the comparisons below wait for them", Http.median(medians),
-				medians.stream().map(Report::fmt).toList()));
+		report.ratio("ingest",
+				String.format(Locale.ROOT,
+						"POST %.1f MB run (%d cells, %,d samples), request → committed "
+								+ "(series updates after the commit: apart)",
+						size / 1e6, CELLS, CELLS * SAMPLES),
+				appMs, "ms",
+				"parse " + Report.fmt(Http.median(parse)) + " + COPY " + Report.fmt(Http.median(copied)) + " =",
+				limitMs, "≤ 2×", false, 2.0);
+		report
+			.note(String.format(Locale.ROOT, "ingest: series updates run after the commit, apart from the POST (%d of "
+					+ "the %d runs joined a series): done a median %.0f ms after the POST's answer (%s ms), reported apart",
+					inSeries, ids.size(), Http.median(series), series.stream().map(Report::fmt).toList()));
+		report.note(String
+			.format(Locale.ROOT, "ingest: each run's bootstrap medians (1,000 resamples per cell × metric) are "
+					+ "computed after the commit, apart from the POST, by a job: stored a median %.0f ms after the POST's answer "
+					+ "(%s ms), reported apart; the comparisons below wait for them", Http.median(medians),
+					medians.stream().map(Report::fmt).toList()));
 		report.note(String.format(Locale.ROOT,
 				"ingest: HTTP Basic checks the password hash on every request: %.0f ms of the POST (authenticated minus anonymous GET)",
 				Http.median(basic) - Http.median(anonymous)));
@@ -255,17 +271,18 @@ class PerformanceBenchmark {
 	private void largeImport() throws Exception {
 		Path large = OUT.resolve("large-run.json");
 		long size = RunDocuments.documentFile(large, "Bench large sweep", "bench-system-L", 1500, 1000, 77);
-		log(String.format(Locale.ROOT, "large import: %.1f MB (1,500 cells × 1,000 samples) into a child JVM at -Xmx512m",
-				size / 1e6));
+		log(String.format(Locale.ROOT,
+				"large import: %.1f MB (1,500 cells × 1,000 samples) into a child JVM at -Xmx512m", size / 1e6));
 		int port = freePort();
 		Path gcLog = OUT.resolve("child-gc.log");
 		Path jfr = OUT.resolve("child.jfr");
 		Files.deleteIfExists(gcLog);
 		Files.deleteIfExists(jfr);
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx512m", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog,
-				"-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true", "-cp",
-				System.getProperty("java.class.path"), ParityApplication.class.getName()));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+						"-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog,
+						"-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true", "-cp",
+						System.getProperty("java.class.path"), ParityApplication.class.getName()));
 		command.addAll(applicationArguments(port));
 		Process child = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(OUT.resolve("child.log").toFile())
@@ -314,10 +331,11 @@ class PerformanceBenchmark {
 			if (!imported) {
 				details.put("answer", stored.text().substring(0, Math.min(2000, stored.text().length())));
 			}
-			report.check("large import", String.format(Locale.ROOT, "%.0f MB document (1.5 M samples), server at -Xmx512m",
-					size / 1e6),
-					imported ? String.format(Locale.ROOT, "imported in %.1f s; heap peak %.0f MB, %.0f MB live after GC",
-							stored.nanos() / 1e9, heap[0], heap[1])
+			report.check("large import",
+					String.format(Locale.ROOT, "%.0f MB document (1.5 M samples), server at -Xmx512m", size / 1e6),
+					imported ? String.format(Locale.ROOT,
+							"imported in %.1f s; heap peak %.0f MB, %.0f MB live after GC", stored.nanos() / 1e9,
+							heap[0], heap[1])
 							: "FAILED: HTTP " + stored.status() + (alive ? "" : ", server died (out of memory)"),
 					"imports", imported);
 		}
@@ -328,18 +346,23 @@ class PerformanceBenchmark {
 			}
 			Files.deleteIfExists(large);
 		}
-		// The child stopped after its answer: the large run's series update and bootstrap medians are left to this
-		// application's workers (same database). Done here, so that they take no time of the sections after.
+		// The child stopped after its answer: the large run's series update and bootstrap
+		// medians are left to this
+		// application's workers (same database). Done here, so that they take no time of
+		// the sections after.
 		double[] after = afterCommitDone();
 		details.put("after_commit_work_done_by_the_main_application_ms", Math.max(after[0], after[1]));
-		report.note(String.format(Locale.ROOT, "large import: its series update and bootstrap medians, left by the child "
-				+ "to the main application, were done %.0f ms after the child stopped (before the next section)",
-				Math.max(after[0], after[1])));
+		report
+			.note(String.format(Locale.ROOT, "large import: its series update and bootstrap medians, left by the child "
+					+ "to the main application, were done %.0f ms after the child stopped (before the next section)",
+					Math.max(after[0], after[1])));
 		if (Files.exists(jfr) && importFrom != null) {
-			List<String> sites = Allocations.top(jfr, importFrom, importTo == null ? java.time.Instant.now() : importTo, 8);
+			List<String> sites = Allocations.top(jfr, importFrom, importTo == null ? java.time.Instant.now() : importTo,
+					8);
 			details.set("allocated_during_import_by_site", JSON.valueToTree(sites));
-			report.note("large import, where memory went (JFR allocation samples during the import, by allocating code): "
-					+ String.join("; ", sites));
+			report
+				.note("large import, where memory went (JFR allocation samples during the import, by allocating code): "
+						+ String.join("; ", sites));
 		}
 	}
 
@@ -347,7 +370,10 @@ class PerformanceBenchmark {
 
 	private java.time.Instant importTo;
 
-	/** The largest heap occupancy before and after a collection, in MB, from a {@code -Xlog:gc} file. */
+	/**
+	 * The largest heap occupancy before and after a collection, in MB, from a
+	 * {@code -Xlog:gc} file.
+	 */
 	private static double[] gcHeap(Path gcLog) throws IOException {
 		Pattern pause = Pattern.compile("(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 		double before = 0;
@@ -367,14 +393,16 @@ class PerformanceBenchmark {
 	// ---------------------------------------------------------------- stored document
 
 	/**
-	 * Downloads the stored document of one of the {@value #SAMPLES}-sample runs, interleaved with a static file of the
-	 * same bytes (median of each), and reads it straight from PostgreSQL (JDBC, binary) for the floor under both.
-	 * Returns the download's median: "reading one of those runs' stored documents".
+	 * Downloads the stored document of one of the {@value #SAMPLES}-sample runs,
+	 * interleaved with a static file of the same bytes (median of each), and reads it
+	 * straight from PostgreSQL (JDBC, binary) for the floor under both. Returns the
+	 * download's median: "reading one of those runs' stored documents".
 	 */
 	private double document(List<String> big) throws Exception {
 		String path = "/api/runs/" + big.get(0) + "/document";
 		byte[] stored = http.get(path).ok().body();
-		String sha256 = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(stored));
+		String sha256 = java.util.HexFormat.of()
+			.formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(stored));
 		try (var statement = db.prepareStatement("select sha256 from run_file where run_id = ? and position = 0")) {
 			statement.setString(1, big.get(0));
 			try (ResultSet rs = statement.executeQuery()) {
@@ -383,8 +411,8 @@ class PerformanceBenchmark {
 		}
 		Files.write(OUT.resolve("static").resolve("bench").resolve("document-size.json"), stored);
 		String staticPath = "/bench/document-size.json";
-		log(String.format(Locale.ROOT, "document: GET %s (%.1f MB) vs a static file of the same bytes, interleaved", path,
-				stored.length / 1e6));
+		log(String.format(Locale.ROOT, "document: GET %s (%.1f MB) vs a static file of the same bytes, interleaved",
+				path, stored.length / 1e6));
 		List<Double> app = new ArrayList<>();
 		List<Double> file = new ArrayList<>();
 		List<Double> jdbc = new ArrayList<>();
@@ -406,15 +434,20 @@ class PerformanceBenchmark {
 		details.set("download_ms", array(app));
 		details.set("static_file_ms", array(file));
 		details.set("jdbc_binary_read_ms", array(jdbc));
-		report.ratio("document", String.format(Locale.ROOT, "GET /api/runs/{id}/document, %.1f MB, %,d samples (median of %d)",
-				stored.length / 1e6, CELLS * SAMPLES, app.size()), Http.median(app), "ms", "static file, same bytes",
-				Http.median(file), "close to (≤ 1.5×)", false, 1.5);
-		report.note(String.format(Locale.ROOT, "document: the same bytes read straight from PostgreSQL over JDBC (binary, "
-				+ "no HTTP) take %.1f ms (median)", Http.median(jdbc)));
+		report.ratio("document",
+				String.format(Locale.ROOT, "GET /api/runs/{id}/document, %.1f MB, %,d samples (median of %d)",
+						stored.length / 1e6, CELLS * SAMPLES, app.size()),
+				Http.median(app), "ms", "static file, same bytes", Http.median(file), "close to (≤ 1.5×)", false, 1.5);
+		report.note(
+				String.format(Locale.ROOT, "document: the same bytes read straight from PostgreSQL over JDBC (binary, "
+						+ "no HTTP) take %.1f ms (median)", Http.median(jdbc)));
 		return Http.median(app);
 	}
 
-	/** Milliseconds to read a run's document from PostgreSQL in binary, as the application's download does. */
+	/**
+	 * Milliseconds to read a run's document from PostgreSQL in binary, as the
+	 * application's download does.
+	 */
 	private double jdbcReadMillis(String run) throws SQLException {
 		long start = System.nanoTime();
 		try (var statement = db.prepareStatement("select content from run_file where run_id = ? and position = 0")) {
@@ -431,9 +464,10 @@ class PerformanceBenchmark {
 	// ---------------------------------------------------------------- comparison
 
 	private void comparison(List<String> big, double documentMs) throws Exception {
-		log("comparison: two " + CELLS + "-cell runs, first render, then " + CLIENTS + " clients for " + LOAD_TIME.toSeconds()
-				+ " s against a static file of the same size");
-		// Warm the code paths on another pair, each request with other settings (so uncached).
+		log("comparison: two " + CELLS + "-cell runs, first render, then " + CLIENTS + " clients for "
+				+ LOAD_TIME.toSeconds() + " s against a static file of the same size");
+		// Warm the code paths on another pair, each request with other settings (so
+		// uncached).
 		for (int i = 0; i < 8; i++) {
 			http.get("/compare/" + big.get(3) + "..." + big.get(4) + "?band=0.1" + (i + 1)).ok();
 			http.get("/api/compare/" + big.get(3) + "..." + big.get(4) + "?band=0.1" + (i + 1)).ok();
@@ -452,7 +486,8 @@ class PerformanceBenchmark {
 			json.add(firstJson.millis());
 			api = api == null ? firstJson : api;
 		}
-		// Issue 14's intervals (per cell × metric, from the samples of one run per side) are always on: count them.
+		// Issue 14's intervals (per cell × metric, from the samples of one run per side)
+		// are always on: count them.
 		long intervals = 0;
 		for (tools.jackson.databind.JsonNode interval : JSON.readTree(api.body()).findValues("interval")) {
 			intervals += interval.isObject() ? 1 : 0;
@@ -464,20 +499,25 @@ class PerformanceBenchmark {
 		details.put("json_bytes", api.body().length);
 		details.put("intervals_in_json", intervals);
 		details.put("document_read_ms", documentMs);
-		report.check("comparison", "the first comparisons are read anonymously (no credentials, no session cookie) with "
-				+ "the intervals on", intervals + " intervals in the JSON", "> 0", intervals > 0);
-		// The target: 300 ms, or 3 × reading one of those runs' stored documents when that is larger.
+		report.check("comparison",
+				"the first comparisons are read anonymously (no credentials, no session cookie) with "
+						+ "the intervals on",
+				intervals + " intervals in the JSON", "> 0", intervals > 0);
+		// The target: 300 ms, or 3 × reading one of those runs' stored documents when
+		// that is larger.
 		double target = Math.max(300, 3 * documentMs);
 		String limit = "max(300 ms, 3 × document read " + Report.fmt(documentMs) + " ms) =";
 		report.ratio("comparison", "first (uncached) render, HTML page, anonymous, one client (median of 3 pairs)",
 				Http.median(html), "ms", limit, target, "≤ 1×", false, 1.0);
 		report.ratio("comparison", "first (uncached) render, JSON API, anonymous, one client (median of 3 pairs)",
 				Http.median(json), "ms", limit, target, "≤ 1×", false, 1.0);
-		report.note(String.format(Locale.ROOT, "comparison: the first uncached render is %.1f× (page) and %.1f× (JSON) "
-				+ "the read of one of those runs' stored documents (%.0f ms)", Http.median(html) / documentMs,
-				Http.median(json) / documentMs, documentMs));
-		report.absolute("comparison", String.format(Locale.ROOT, "HTML size of the %d-cell comparison page (JSON: %,.0f KB)",
-				CELLS, api.body().length / 1024.0), page.body().length / 1024.0, "KB", 1024, true);
+		report.note(String.format(Locale.ROOT,
+				"comparison: the first uncached render is %.1f× (page) and %.1f× (JSON) "
+						+ "the read of one of those runs' stored documents (%.0f ms)",
+				Http.median(html) / documentMs, Http.median(json) / documentMs, documentMs));
+		report.absolute("comparison", String.format(Locale.ROOT,
+				"HTML size of the %d-cell comparison page (JSON: %,.0f KB)", CELLS, api.body().length / 1024.0),
+				page.body().length / 1024.0, "KB", 1024, true);
 
 		Files.write(OUT.resolve("static").resolve("bench").resolve("comparison-size.html"), page.body());
 		String apiPath = "/api/compare/" + big.get(1) + "..." + big.get(0);
@@ -519,8 +559,8 @@ class PerformanceBenchmark {
 				"static file's p99", pageStatic.p99(), "≤ 1.5×", false, 1.5);
 		report.ratio("comparison", "HTML page requests/s under " + CLIENTS + " clients", pageLoad.perSecond(), "req/s",
 				"static file", pageStatic.perSecond(), "≥ 1/2", true, 0.5);
-		report.ratio("comparison", "JSON API p99 under " + CLIENTS + " clients", apiLoad.p99(), "ms", "static file's p99",
-				apiStatic.p99(), "≤ 1.5×", false, 1.5);
+		report.ratio("comparison", "JSON API p99 under " + CLIENTS + " clients", apiLoad.p99(), "ms",
+				"static file's p99", apiStatic.p99(), "≤ 1.5×", false, 1.5);
 		report.ratio("comparison", "JSON API requests/s under " + CLIENTS + " clients", apiLoad.perSecond(), "req/s",
 				"static file", apiStatic.perSecond(), "≥ 1/2", true, 0.5);
 	}
@@ -528,17 +568,20 @@ class PerformanceBenchmark {
 	// ---------------------------------------------------------------- published page
 
 	/**
-	 * A published comparison of two {@value #CELLS}-cell runs, as a blog's readers fetch it through a cache: under
-	 * {@value #CLIENTS} clients each asking again with the ETag it holds (each answer a 304), beside the full page.
+	 * A published comparison of two {@value #CELLS}-cell runs, as a blog's readers fetch
+	 * it through a cache: under {@value #CLIENTS} clients each asking again with the ETag
+	 * it holds (each answer a 304), beside the full page.
 	 */
 	private void published(List<String> big) throws Exception {
 		List<String> runs = big;
 		if (runs.size() < 2) {
 			runs = new ArrayList<>();
 			for (int i = 0; i < 2; i++) {
-				byte[] document = RunDocuments.document("Published sweep " + i, i % 2 == 0 ? "bench-system-A" : "bench-system-B",
-						CELLS, SAMPLES, 500 + i);
-				runs.add(JSON.readTree(http.postJson("/api/runs", document, UPLOADER, PASSWORD).ok().body()).get("id").asString());
+				byte[] document = RunDocuments.document("Published sweep " + i,
+						i % 2 == 0 ? "bench-system-A" : "bench-system-B", CELLS, SAMPLES, 500 + i);
+				runs.add(JSON.readTree(http.postJson("/api/runs", document, UPLOADER, PASSWORD).ok().body())
+					.get("id")
+					.asString());
 			}
 		}
 		log("published: a " + CELLS + "-cell publication, " + CLIENTS + " clients for " + LOAD_TIME.toSeconds()
@@ -568,15 +611,16 @@ class PerformanceBenchmark {
 			row.put("p99_ms", load.p99());
 			row.put("requests_per_second", load.perSecond());
 			log(String.format(Locale.ROOT, "  %-60s %8.1f req/s  p50 %6.1f ms  p99 %6.1f ms  errors %d",
-					load == revalidated ? "304 revalidation " + path : "full page " + path, load.perSecond(), load.p50(),
-					load.p99(), load.errors()));
+					load == revalidated ? "304 revalidation " + path : "full page " + path, load.perSecond(),
+					load.p50(), load.p99(), load.errors()));
 		}
 		assertThat(revalidated.errors()).as("answers other than 304").isZero();
 		assertThat(full.errors()).as("answers other than 200").isZero();
-		report.absolute("published", "published page revalidation (If-None-Match → 304) p99 under " + CLIENTS + " clients",
+		report.absolute("published",
+				"published page revalidation (If-None-Match → 304) p99 under " + CLIENTS + " clients",
 				revalidated.p99(), "ms", 50, true);
-		report.ratio("published", "published page revalidations/s under " + CLIENTS + " clients", revalidated.perSecond(),
-				"req/s", "full page", full.perSecond(), "≥ 2×", true, 2.0);
+		report.ratio("published", "published page revalidations/s under " + CLIENTS + " clients",
+				revalidated.perSecond(), "req/s", "full page", full.perSecond(), "≥ 2×", true, 2.0);
 	}
 
 	// ---------------------------------------------------------------- scale
@@ -584,8 +628,12 @@ class PerformanceBenchmark {
 	private void scale() throws Exception {
 		byte[] first = RunDocuments.document("Typical sweep A", "bench-system-A", 200, 0, 501);
 		byte[] second = RunDocuments.document("Typical sweep B", "bench-system-B", 200, 0, 502);
-		String a = JSON.readTree(http.postJson("/api/runs", first, UPLOADER, PASSWORD).ok().body()).get("id").asString();
-		String b = JSON.readTree(http.postJson("/api/runs", second, UPLOADER, PASSWORD).ok().body()).get("id").asString();
+		String a = JSON.readTree(http.postJson("/api/runs", first, UPLOADER, PASSWORD).ok().body())
+			.get("id")
+			.asString();
+		String b = JSON.readTree(http.postJson("/api/runs", second, UPLOADER, PASSWORD).ok().body())
+			.get("id")
+			.asString();
 		Map<String, String> pages = new LinkedHashMap<>();
 		pages.put("home", "/");
 		pages.put("run list", "/runs");
@@ -615,7 +663,8 @@ class PerformanceBenchmark {
 		QueryPlans.reset(db);
 		Map<String, Double> full = pageTimes(pages, 1);
 		List<QueryPlans.Planned> plans;
-		// EXPLAIN (GENERIC_PLAN) of a statement with $1 … needs the simple query protocol.
+		// EXPLAIN (GENERIC_PLAN) of a statement with $1 … needs the simple query
+		// protocol.
 		try (Connection simple = DriverManager.getConnection(jdbcUrl + "?preferQueryMode=simple", "postgres", "")) {
 			plans = QueryPlans.captured(simple);
 		}
@@ -646,18 +695,23 @@ class PerformanceBenchmark {
 			row.set("full_scans_of_large_tables", JSON.valueToTree(plan.fullScans()));
 			plan.fullScans().forEach(scan -> fullScans.add(scan + " in: " + abbreviate(plan.query())));
 		}
-		report.check("scale", "every query the pages ran uses an index (EXPLAIN of " + plans.size()
-				+ " statements captured by pg_stat_statements)", fullScans.isEmpty() ? "all indexed"
-						: fullScans.size() + " full scans of large tables", "no Seq Scan on a table of ≥ "
-								+ QueryPlans.SMALL_TABLE + " rows", fullScans.isEmpty());
+		report.check("scale",
+				"every query the pages ran uses an index (EXPLAIN of " + plans.size()
+						+ " statements captured by pg_stat_statements)",
+				fullScans.isEmpty() ? "all indexed" : fullScans.size() + " full scans of large tables",
+				"no Seq Scan on a table of ≥ " + QueryPlans.SMALL_TABLE + " rows", fullScans.isEmpty());
 		fullScans.forEach(scan -> report.note("full scan: " + scan));
-		Files.writeString(OUT.resolve("queries.txt"), plans.stream()
-			.map(p -> p.calls() + " × " + String.format(Locale.ROOT, "%.2f", p.meanMillis()) + " ms  " + p.scans() + "\n    "
-					+ p.query())
-			.reduce("", (x, y) -> x + y + "\n"));
+		Files.writeString(OUT.resolve("queries.txt"),
+				plans.stream()
+					.map(p -> p.calls() + " × " + String.format(Locale.ROOT, "%.2f", p.meanMillis()) + " ms  "
+							+ p.scans() + "\n    " + p.query())
+					.reduce("", (x, y) -> x + y + "\n"));
 	}
 
-	/** The size of each page as measured, near-empty and at scale (a page 3 at scale must have rows to show). */
+	/**
+	 * The size of each page as measured, near-empty and at scale (a page 3 at scale must
+	 * have rows to show).
+	 */
 	private final Map<String, Integer> pageBytes = new LinkedHashMap<>();
 
 	private Map<String, Double> pageTimes(Map<String, String> pages, int phase) {
@@ -665,7 +719,8 @@ class PerformanceBenchmark {
 		int rounds = 30;
 		Map<String, List<Double>> times = new LinkedHashMap<>();
 		pages.keySet().forEach(name -> times.put(name, new ArrayList<>()));
-		// Interleaved, so that noise from the machine falls on every page alike; the first rounds warm up.
+		// Interleaved, so that noise from the machine falls on every page alike; the
+		// first rounds warm up.
 		for (int round = -5; round < rounds; round++) {
 			for (Map.Entry<String, String> page : pages.entrySet()) {
 				String path = page.getValue();
@@ -688,8 +743,9 @@ class PerformanceBenchmark {
 	// ---------------------------------------------------------------- helpers
 
 	/**
-	 * Waits until no series update and no bootstrap medians job is waiting (both run after the commit, apart from the
-	 * request, side by side), and returns how many milliseconds each took: {series, medians}.
+	 * Waits until no series update and no bootstrap medians job is waiting (both run
+	 * after the commit, apart from the request, side by side), and returns how many
+	 * milliseconds each took: {series, medians}.
 	 */
 	private double[] afterCommitDone() throws Exception {
 		long start = System.nanoTime();

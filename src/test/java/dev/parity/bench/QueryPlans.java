@@ -14,8 +14,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The SQL the pages ran, as {@code pg_stat_statements} recorded it, and the plan PostgreSQL chooses for each
- * ({@code EXPLAIN (GENERIC_PLAN)}: the plan a prepared statement gets, whatever its parameters).
+ * The SQL the pages ran, as {@code pg_stat_statements} recorded it, and the plan
+ * PostgreSQL chooses for each ({@code EXPLAIN (GENERIC_PLAN)}: the plan a prepared
+ * statement gets, whatever its parameters).
  */
 final class QueryPlans {
 
@@ -27,7 +28,10 @@ final class QueryPlans {
 	private QueryPlans() {
 	}
 
-	/** One statement: its text, how often the pages ran it, the scans in its plan, and what reads a large table whole. */
+	/**
+	 * One statement: its text, how often the pages ran it, the scans in its plan, and
+	 * what reads a large table whole.
+	 */
 	record Planned(String query, long calls, double meanMillis, List<String> scans, List<String> fullScans) {
 	}
 
@@ -40,17 +44,17 @@ final class QueryPlans {
 	static List<Planned> captured(Connection connection) throws SQLException {
 		Map<String, Long> rows = new HashMap<>();
 		try (Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("select relname, reltuples::bigint from pg_class where relkind = 'r'")) {
+				ResultSet rs = statement
+					.executeQuery("select relname, reltuples::bigint from pg_class where relkind = 'r'")) {
 			while (rs.next()) {
 				rows.put(rs.getString(1), rs.getLong(2));
 			}
 		}
 		List<String[]> statements = new ArrayList<>();
-		try (Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("""
-						select query, calls, mean_exec_time from pg_stat_statements
-						where dbid = (select oid from pg_database where datname = current_database())
-						order by total_exec_time desc""")) {
+		try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("""
+				select query, calls, mean_exec_time from pg_stat_statements
+				where dbid = (select oid from pg_database where datname = current_database())
+				order by total_exec_time desc""")) {
 			while (rs.next()) {
 				statements.add(new String[] { rs.getString(1), rs.getString(2), rs.getString(3) });
 			}

@@ -13,8 +13,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The benchmark's figures: each row a measurement, the limit or target it is held against, their ratio and
- * whether the target is met; written as {@code results.json} and {@code results.md}.
+ * The benchmark's figures: each row a measurement, the limit or target it is held
+ * against, their ratio and whether the target is met; written as {@code results.json} and
+ * {@code results.md}.
  */
 final class Report {
 
@@ -31,7 +32,8 @@ final class Report {
 	private final List<String> notes = new ArrayList<>();
 
 	Report() {
-		root.put("machine", Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"));
+		root.put("machine",
+				Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"));
 		root.put("started_at", java.time.Instant.now().toString());
 	}
 
@@ -40,8 +42,8 @@ final class Report {
 	}
 
 	/**
-	 * A measurement against a limit measured in the same run: met when measured ≤ maxRatio × limit (or, for a
-	 * throughput, measured ≥ minRatio × limit).
+	 * A measurement against a limit measured in the same run: met when measured ≤
+	 * maxRatio × limit (or, for a throughput, measured ≥ minRatio × limit).
 	 */
 	void ratio(String section, String what, double measured, String unit, String limitName, double limit,
 			String targetText, boolean higherIsBetter, double bound) {
@@ -65,8 +67,8 @@ final class Report {
 		row.put("measured", measured);
 		row.put("target", target);
 		row.put("met", met);
-		table.add("| " + section + " | " + what + " | " + measured + " | " + target + " | – | " + (met ? "met" : "**missed**")
-				+ " |");
+		table.add("| " + section + " | " + what + " | " + measured + " | " + target + " | – | "
+				+ (met ? "met" : "**missed**") + " |");
 	}
 
 	private void add(String section, String what, double measured, String unit, String against, double ratio,
@@ -81,8 +83,8 @@ final class Report {
 		row.put("target", target);
 		row.put("met", met);
 		table.add("| " + section + " | " + what + " | " + fmt(measured) + " " + unit + " | " + against + " | "
-				+ String.format(Locale.ROOT, "%.2f", ratio) + " (target " + target + ") | " + (met ? "met" : "**missed**")
-				+ " |");
+				+ String.format(Locale.ROOT, "%.2f", ratio) + " (target " + target + ") | "
+				+ (met ? "met" : "**missed**") + " |");
 	}
 
 	void note(String text) {
@@ -92,7 +94,9 @@ final class Report {
 
 	String markdown() {
 		StringBuilder out = new StringBuilder("# Parity benchmark\n\n");
-		out.append(root.get("machine").asString()).append(", started ").append(root.get("started_at").asString())
+		out.append(root.get("machine").asString())
+			.append(", started ")
+			.append(root.get("started_at").asString())
 			.append(". Ratios are taken within this one run, side by side.\n\n");
 		out.append("| section | measured | value | against | ratio (target) | target |\n|---|---|---|---|---|---|\n");
 		table.forEach(line -> out.append(line).append('\n'));
@@ -111,7 +115,8 @@ final class Report {
 	void write(Path directory) {
 		try {
 			Files.createDirectories(directory);
-			Files.writeString(directory.resolve("results.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+			Files.writeString(directory.resolve("results.json"),
+					JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
 			Files.writeString(directory.resolve("results.md"), markdown());
 		}
 		catch (IOException ex) {

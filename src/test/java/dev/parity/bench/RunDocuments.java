@@ -13,19 +13,26 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Generates {@code benchmark-run/1} documents of a given size: a grid of prompt lengths × concurrencies,
- * every cell with a statistics object per metric and per-request samples, written straight to a stream
- * (so that a 100 MB document never has to be held as a tree by the generator).
+ * Generates {@code benchmark-run/1} documents of a given size: a grid of prompt lengths ×
+ * concurrencies, every cell with a statistics object per metric and per-request samples,
+ * written straight to a stream (so that a 100 MB document never has to be held as a tree
+ * by the generator).
  */
 final class RunDocuments {
 
-	/** The checkpoint both sides of a benchmark comparison use, so that most cells are comparable. */
+	/**
+	 * The checkpoint both sides of a benchmark comparison use, so that most cells are
+	 * comparable.
+	 */
 	static final String COMMIT = "3f6c1a2b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a";
 
 	private RunDocuments() {
 	}
 
-	/** A document of {@code cells} cells, each with {@code samples} per-request samples, in memory. */
+	/**
+	 * A document of {@code cells} cells, each with {@code samples} per-request samples,
+	 * in memory.
+	 */
 	static byte[] document(String title, String system, int cells, int samples, long seed) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(cells * samples * 70 + 4096);
 		write(out, title, system, cells, samples, seed);
@@ -51,10 +58,15 @@ final class RunDocuments {
 	private static void write(OutputStream stream, String title, String system, int cells, int samples, long seed) {
 		Random random = new Random(seed);
 		StringBuilder out = new StringBuilder(1 << 16);
-		out.append("{\"format\":\"benchmark-run/1\",\"title\":\"").append(title).append("\",\"role\":\"measured\",")
+		out.append("{\"format\":\"benchmark-run/1\",\"title\":\"")
+			.append(title)
+			.append("\",\"role\":\"measured\",")
 			.append("\"recorded_at\":\"2026-11-01T10:00:00Z\",")
-			.append("\"system\":{\"name\":\"").append(system).append("\",\"hardware\":\"8x accelerator\",\"nodes\":1},")
-			.append("\"model\":{\"repo\":\"example-org/bench-70b\",\"revision\":\"main\",\"commit\":\"").append(COMMIT)
+			.append("\"system\":{\"name\":\"")
+			.append(system)
+			.append("\",\"hardware\":\"8x accelerator\",\"nodes\":1},")
+			.append("\"model\":{\"repo\":\"example-org/bench-70b\",\"revision\":\"main\",\"commit\":\"")
+			.append(COMMIT)
 			.append("\"},")
 			.append("\"engine\":{\"name\":\"vllm\",\"version\":\"0.11.2\",\"flags\":{\"max-num-batched-tokens\":\"8192\"}},")
 			.append("\"harness\":{\"name\":\"bench-harness\",\"version\":\"1.0\",\"command\":\"bench --grid\"},")
@@ -66,22 +78,43 @@ final class RunDocuments {
 			int concurrency = 1 + i % side;
 			double ttft = 0.02 + prompt / 20000.0 * (1 + 0.05 * random.nextGaussian());
 			double decode = 70 / Math.sqrt(concurrency) * (1 + 0.03 * random.nextGaussian());
-			out.append(i == 0 ? "" : ",").append("{\"params\":{\"prompt_tokens\":").append(prompt)
-				.append(",\"concurrency\":").append(concurrency).append("},\"order\":").append(i + 1)
-				.append(",\"requests\":{\"completed\":").append(samples).append(",\"failed\":0,\"cancelled\":0},")
+			out.append(i == 0 ? "" : ",")
+				.append("{\"params\":{\"prompt_tokens\":")
+				.append(prompt)
+				.append(",\"concurrency\":")
+				.append(concurrency)
+				.append("},\"order\":")
+				.append(i + 1)
+				.append(",\"requests\":{\"completed\":")
+				.append(samples)
+				.append(",\"failed\":0,\"cancelled\":0},")
 				.append("\"output_tokens\":{\"median\":512,\"min\":490,\"max\":530,\"mean\":511.8},")
-				.append("\"metrics\":{\"ttft_s\":{\"median\":").append(num(ttft)).append(",\"mean\":")
-				.append(num(ttft * 1.05)).append(",\"p99\":").append(num(ttft * 1.6)).append("},\"prefill_tps\":")
-				.append(num(prompt / ttft)).append(",\"decode_tps\":").append(num(decode))
-				.append(",\"throughput_tps\":").append(num(decode * concurrency)).append(",\"tpot_ms\":")
-				.append(num(1000 / decode)).append(",\"e2e_latency_s\":").append(num(ttft + 512 / decode))
+				.append("\"metrics\":{\"ttft_s\":{\"median\":")
+				.append(num(ttft))
+				.append(",\"mean\":")
+				.append(num(ttft * 1.05))
+				.append(",\"p99\":")
+				.append(num(ttft * 1.6))
+				.append("},\"prefill_tps\":")
+				.append(num(prompt / ttft))
+				.append(",\"decode_tps\":")
+				.append(num(decode))
+				.append(",\"throughput_tps\":")
+				.append(num(decode * concurrency))
+				.append(",\"tpot_ms\":")
+				.append(num(1000 / decode))
+				.append(",\"e2e_latency_s\":")
+				.append(num(ttft + 512 / decode))
 				.append("},\"samples\":[");
 			for (int s = 0; s < samples; s++) {
-				out.append(s == 0 ? "" : ",").append("{\"status\":\"ok\",\"output_tokens\":")
-					.append(500 + random.nextInt(25)).append(",\"ttft_s\":")
+				out.append(s == 0 ? "" : ",")
+					.append("{\"status\":\"ok\",\"output_tokens\":")
+					.append(500 + random.nextInt(25))
+					.append(",\"ttft_s\":")
 					.append(String.format(Locale.ROOT, "%.3f", ttft * (1 + 0.05 * random.nextGaussian())))
 					.append(",\"decode_tps\":")
-					.append(String.format(Locale.ROOT, "%.2f", decode * (1 + 0.03 * random.nextGaussian()))).append('}');
+					.append(String.format(Locale.ROOT, "%.2f", decode * (1 + 0.03 * random.nextGaussian())))
+					.append('}');
 				if (out.length() > (1 << 16) - 256) {
 					flush(out, stream);
 				}

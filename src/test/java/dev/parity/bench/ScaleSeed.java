@@ -19,9 +19,10 @@ import org.postgresql.copy.CopyManager;
 import org.postgresql.copy.PGCopyOutputStream;
 
 /**
- * Seeds the run tables of a busy team's database with {@code COPY}: runs with realistic provenance spread over
- * a year, their cells (params, request counts, output tokens, metrics; no samples), one small file per run,
- * caveats and a few retractions. Writes only what the application itself would have written.
+ * Seeds the run tables of a busy team's database with {@code COPY}: runs with realistic
+ * provenance spread over a year, their cells (params, request counts, output tokens,
+ * metrics; no samples), one small file per run, caveats and a few retractions. Writes
+ * only what the application itself would have written.
  */
 final class ScaleSeed {
 
@@ -58,7 +59,8 @@ final class ScaleSeed {
 		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
 				copy run (id, upload_sha256, title, role, system_name, model_repo, model_revision, model_commit,
 				          engine_name, engine_version, harness_name, harness_version, source_url, recorded_at,
-				          workload_fingerprint, provenance, cell_count, uploaded_at, uploaded_by) from stdin""", 1 << 16)) {
+				          workload_fingerprint, provenance, cell_count, uploaded_at, uploaded_by) from stdin""",
+				1 << 16)) {
 			StringBuilder line = new StringBuilder(1024);
 			for (int i = 0; i < runs; i++) {
 				String id = String.format("s%09d", i);
@@ -71,8 +73,8 @@ final class ScaleSeed {
 				String commit = random.nextInt(8) == 0 ? null : commits.get(random.nextInt(commits.size()));
 				String fingerprint = sha(random);
 				Instant uploaded = now.minus(1 + random.nextInt(365 * 24 * 60), ChronoUnit.MINUTES);
-				String title = (reference ? "Published table: " : "Sweep ") + model.substring(model.indexOf('/') + 1) + " on "
-						+ system + " #" + i;
+				String title = (reference ? "Published table: " : "Sweep ") + model.substring(model.indexOf('/') + 1)
+						+ " on " + system + " #" + i;
 				String provenance = "{\"system\": {\"name\": \"" + system + "\"}, \"model\": {\"repo\": \"" + model
 						+ "\", \"revision\": \"main\"" + (commit == null ? "" : ", \"commit\": \"" + commit + "\"")
 						+ "}, \"engine\": {\"name\": \"" + engine + "\", \"version\": \"0." + random.nextInt(12)
@@ -80,13 +82,36 @@ final class ScaleSeed {
 						+ "{\"dataset\": \"random\", \"output_tokens\": 512}"
 						+ (reference ? ", \"source\": {\"url\": \"https://example.org/table\"}" : "") + "}";
 				line.setLength(0);
-				line.append(id).append('\t').append(sha(random)).append('\t').append(title).append('\t')
-					.append(reference ? "reference" : "measured").append('\t').append(system).append('\t').append(model)
-					.append("\tmain\t").append(commit == null ? "\\N" : commit).append('\t').append(engine)
-					.append("\t0.11\t").append(harness).append("\t1.0\t")
-					.append(reference ? "https://example.org/table" : "\\N").append('\t').append(uploaded).append('\t')
-					.append(fingerprint).append('\t').append(provenance).append('\t').append(cellsPerRun).append('\t')
-					.append(uploaded).append("\tseed\n");
+				line.append(id)
+					.append('\t')
+					.append(sha(random))
+					.append('\t')
+					.append(title)
+					.append('\t')
+					.append(reference ? "reference" : "measured")
+					.append('\t')
+					.append(system)
+					.append('\t')
+					.append(model)
+					.append("\tmain\t")
+					.append(commit == null ? "\\N" : commit)
+					.append('\t')
+					.append(engine)
+					.append("\t0.11\t")
+					.append(harness)
+					.append("\t1.0\t")
+					.append(reference ? "https://example.org/table" : "\\N")
+					.append('\t')
+					.append(uploaded)
+					.append('\t')
+					.append(fingerprint)
+					.append('\t')
+					.append(provenance)
+					.append('\t')
+					.append(cellsPerRun)
+					.append('\t')
+					.append(uploaded)
+					.append("\tseed\n");
 				out.write(line.toString().getBytes(StandardCharsets.UTF_8));
 			}
 		}
@@ -106,14 +131,28 @@ final class ScaleSeed {
 					double ttft = 0.02 + prompt / 20000.0 * (1 + 0.05 * random.nextGaussian());
 					double decode = 70 / Math.sqrt(concurrency) * (1 + 0.03 * random.nextGaussian());
 					line.setLength(0);
-					line.append(id).append('\t').append(c).append("\t{\"concurrency\": ").append(concurrency)
-						.append(", \"prompt_tokens\": ").append(prompt).append("}\tcell-concurrency-").append(concurrency)
-						.append("--prompt_tokens-").append(prompt).append('\t').append(c + 1).append("\t32\t0\t0\t")
+					line.append(id)
+						.append('\t')
+						.append(c)
+						.append("\t{\"concurrency\": ")
+						.append(concurrency)
+						.append(", \"prompt_tokens\": ")
+						.append(prompt)
+						.append("}\tcell-concurrency-")
+						.append(concurrency)
+						.append("--prompt_tokens-")
+						.append(prompt)
+						.append('\t')
+						.append(c + 1)
+						.append("\t32\t0\t0\t")
 						.append("{\"max\": 530, \"min\": 490, \"mean\": 511.8, \"median\": 512}\t")
-						.append("{\"ttft_s\": ").append(String.format(java.util.Locale.ROOT, "%.4f", ttft))
-						.append(", \"decode_tps\": ").append(String.format(java.util.Locale.ROOT, "%.3f", decode))
+						.append("{\"ttft_s\": ")
+						.append(String.format(java.util.Locale.ROOT, "%.4f", ttft))
+						.append(", \"decode_tps\": ")
+						.append(String.format(java.util.Locale.ROOT, "%.3f", decode))
 						.append(", \"throughput_tps\": ")
-						.append(String.format(java.util.Locale.ROOT, "%.2f", decode * concurrency)).append("}\n");
+						.append(String.format(java.util.Locale.ROOT, "%.2f", decode * concurrency))
+						.append("}\n");
 					out.write(line.toString().getBytes(StandardCharsets.UTF_8));
 					cells++;
 				}
@@ -139,8 +178,10 @@ final class ScaleSeed {
 				copy caveat (id, run_id, text, kind, created_by) from stdin""", 1 << 16)) {
 			for (int i = 0; i < caveats; i++) {
 				String run = ids.get(random.nextInt(ids.size()));
-				out.write(("c" + HexFormat.of().toHexDigits(i) + "\t" + run + "\tThe warm-up was shorter than declared ("
-						+ i + ")\tcaveat\tseed\n").getBytes(StandardCharsets.UTF_8));
+				out.write(
+						("c" + HexFormat.of().toHexDigits(i) + "\t" + run + "\tThe warm-up was shorter than declared ("
+								+ i + ")\tcaveat\tseed\n")
+							.getBytes(StandardCharsets.UTF_8));
 			}
 		}
 		catch (IOException ex) {
@@ -166,9 +207,11 @@ final class ScaleSeed {
 	}
 
 	/**
-	 * What the application stores of runs' samples: every run's statistics marker ({@code run_statistics}); for one run
-	 * in {@value #WITH_SAMPLES}, as if it had 32 samples per cell, each cell's statistics of two metrics and its output
-	 * tokens ({@code cell_statistics}) and the two metrics' packed bootstrap medians ({@code cell_bootstrap}).
+	 * What the application stores of runs' samples: every run's statistics marker
+	 * ({@code run_statistics}); for one run in {@value #WITH_SAMPLES}, as if it had 32
+	 * samples per cell, each cell's statistics of two metrics and its output tokens
+	 * ({@code cell_statistics}) and the two metrics' packed bootstrap medians
+	 * ({@code cell_bootstrap}).
 	 */
 	private static void statistics(Connection connection, List<String> ids, int cellsPerRun, Random random)
 			throws SQLException {
@@ -184,9 +227,10 @@ final class ScaleSeed {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		try (OutputStream rows = new PGCopyOutputStream(pg, """
-				copy cell_statistics (run_id, anchor, metric, computed_under, position, ok_position, sample_count, count,
-				                      median, mean, sd, mad, min, max, worst_index, worst_value, worst_z, beyond) from stdin""",
+		try (OutputStream rows = new PGCopyOutputStream(pg,
+				"""
+						copy cell_statistics (run_id, anchor, metric, computed_under, position, ok_position, sample_count, count,
+						                      median, mean, sd, mad, min, max, worst_index, worst_value, worst_z, beyond) from stdin""",
 				1 << 16)) {
 			for (int r = 0; r < ids.size(); r += WITH_SAMPLES) {
 				for (int c = 0; c < cellsPerRun; c++) {
@@ -214,7 +258,11 @@ final class ScaleSeed {
 					String anchor = anchor(c, side);
 					for (String metric : new String[] { "ttft_s", "decode_tps" }) {
 						for (int b = 0; b < medians.length; b++) {
-							medians[b] = 0.05 + random.nextInt(24) / 1000.0; // medians of 32 samples: a few values
+							medians[b] = 0.05 + random.nextInt(24) / 1000.0; // medians of
+																				// 32
+																				// samples:
+																				// a few
+																				// values
 						}
 						rows.write((ids.get(r) + "\t" + anchor + "\t" + metric + "\t\\\\x"
 								+ HexFormat.of().formatHex(dev.parity.run.PackedMedians.pack(medians)) + "\n")
@@ -233,7 +281,10 @@ final class ScaleSeed {
 		return "cell-concurrency-" + (1 + c % side) + "--prompt_tokens-" + 128 * (1 + c / side);
 	}
 
-	/** One seeded run in this many had per-request samples (statistics and bootstrap medians stored). */
+	/**
+	 * One seeded run in this many had per-request samples (statistics and bootstrap
+	 * medians stored).
+	 */
 	private static final int WITH_SAMPLES = 50;
 
 	private static String sha(Random random) {

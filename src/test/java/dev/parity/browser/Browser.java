@@ -17,7 +17,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import dev.parity.TestUploads;
 
 /**
- * A real headless Chromium (Debian's chromium and chromium-driver), never one that downloads itself.
+ * A real headless Chromium (Debian's chromium and chromium-driver), never one that
+ * downloads itself.
  */
 final class Browser {
 
@@ -30,7 +31,7 @@ final class Browser {
 		File chromium = new File(System.getProperty("parity.chromium", "/usr/bin/chromium"));
 		String missing = Boolean.getBoolean("parity.skipBrowserTests") ? "-DskipBrowserTests was given"
 				: !chromium.canExecute() ? "no Chromium at " + chromium
-				: !driver.canExecute() ? "no chromedriver at " + driver : null;
+						: !driver.canExecute() ? "no chromedriver at " + driver : null;
 		if (missing != null && required) {
 			throw new IllegalStateException("Browser tests are required (-Dparity.browser.required=true) but " + missing
 					+ ": apt-get install -y chromium chromium-driver, or point -Dparity.chromium and -Dparity.chromedriver at them");
@@ -54,17 +55,19 @@ final class Browser {
 	}
 
 	/**
-	 * Says once per test run, in the build's output, that the browser tests were skipped, why, and how to run
-	 * them: a machine with only a JDK passes the rest of the suite.
+	 * Says once per test run, in the build's output, that the browser tests were skipped,
+	 * why, and how to run them: a machine with only a JDK passes the rest of the suite.
 	 */
 	private static void noticeOnce(String why) {
 		if (NOTICED.compareAndSet(false, true)) {
-			System.out.println("""
+			System.out.println(
+					"""
 
-					*** Browser tests SKIPPED: %s. ***
-					*** They drive Debian's Chromium: apt-get install -y chromium chromium-driver (or set -Dparity.chromium ***
-					*** and -Dparity.chromedriver to their paths); -Dparity.browser.required=true makes a skip fail the build. ***
-					""".formatted(why));
+							*** Browser tests SKIPPED: %s. ***
+							*** They drive Debian's Chromium: apt-get install -y chromium chromium-driver (or set -Dparity.chromium ***
+							*** and -Dparity.chromedriver to their paths); -Dparity.browser.required=true makes a skip fail the build. ***
+							"""
+						.formatted(why));
 		}
 	}
 
@@ -72,7 +75,8 @@ final class Browser {
 
 	static WebDriverWait waitUpTo(WebDriver driver, int seconds) {
 		WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(seconds));
-		// A condition that finds an element of the page being replaced (a form posted, a redirect) tries again.
+		// A condition that finds an element of the page being replaced (a form posted, a
+		// redirect) tries again.
 		wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
 		return wait;
 	}

@@ -7,7 +7,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * A browser test: one headless Chromium per test class, against the application on its random port.
+ * A browser test: one headless Chromium per test class, against the application on its
+ * random port.
  */
 abstract class BrowserTest {
 
@@ -33,10 +34,14 @@ abstract class BrowserTest {
 		return "http://localhost:" + port;
 	}
 
-	/** Keeps what the page looks like in {@code target/screenshots/}, for people reviewing a change. */
+	/**
+	 * Keeps what the page looks like in {@code target/screenshots/}, for people reviewing
+	 * a change.
+	 */
 	static void screenshot(String name) throws java.io.IOException {
 		java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/screenshots"));
-		java.nio.file.Files.write(dir.resolve(name + ".png"), browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+		java.nio.file.Files.write(dir.resolve(name + ".png"),
+				browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
 	}
 
 }

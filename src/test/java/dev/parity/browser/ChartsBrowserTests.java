@@ -20,14 +20,18 @@ import org.springframework.test.web.servlet.MockMvc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Charts never let a greyed value count: a series line breaks at a greyed run (null in its line dataset, the point
- * drawn hollow by a point-only dataset), and an axis is set by the comparable values, a greyed value beyond it drawn
- * clipped at the edge. Read from the Chart.js instances themselves.
+ * Charts never let a greyed value count: a series line breaks at a greyed run (null in
+ * its line dataset, the point drawn hollow by a point-only dataset), and an axis is set
+ * by the comparable values, a greyed value beyond it drawn clipped at the edge. Read from
+ * the Chart.js instances themselves.
  */
 @ParityTest
 class ChartsBrowserTests extends BrowserTest {
 
-	/** Each dataset of a canvas's chart: its data's y values, whether it is greyed, its anchor, its line settings. */
+	/**
+	 * Each dataset of a canvas's chart: its data's y values, whether it is greyed, its
+	 * anchor, its line settings.
+	 */
 	static final String DATASETS = """
 			const chart = Chart.getChart(arguments[0]);
 			return chart.data.datasets.map(d => ({ greyed: !!d.greyed, anchor: d.anchor || null, label: d.label,
@@ -54,10 +58,12 @@ class ChartsBrowserTests extends BrowserTest {
 		browser.get(base() + "/runs/" + first);
 		browser.findElement(By.cssSelector("a.history-link")).click();
 		Browser.waitUpTo(browser, 15).until(d -> d.getCurrentUrl().contains("/series/"));
-		Browser.waitUpTo(browser, 15).until(d -> !d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).isEmpty());
+		Browser.waitUpTo(browser, 15)
+			.until(d -> !d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).isEmpty());
 		int charts = browser.findElements(By.cssSelector("#series-charts canvas")).size();
 		browser.executeScript("document.querySelectorAll('#series-charts figure').forEach(f => f.scrollIntoView())");
-		Browser.waitUpTo(browser, 15).until(d -> d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).size() == charts);
+		Browser.waitUpTo(browser, 15)
+			.until(d -> d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).size() == charts);
 
 		// Show every cell, so that every greyed point is drawn.
 		browser.executeScript("document.querySelectorAll('.cell-picker input:not(:checked)').forEach(b => b.click())");
@@ -86,8 +92,10 @@ class ChartsBrowserTests extends BrowserTest {
 				// A point-only dataset, hollow.
 				assertThat(points.get("showLine")).isEqualTo(false);
 				assertThat(points.get("background")).isEqualTo("rgba(0, 0, 0, 0)");
-				Map<String, Object> line = datasets.stream().filter(d -> !(Boolean) d.get("greyed")
-						&& d.get("anchor").equals(points.get("anchor"))).findFirst().orElseThrow();
+				Map<String, Object> line = datasets.stream()
+					.filter(d -> !(Boolean) d.get("greyed") && d.get("anchor").equals(points.get("anchor")))
+					.findFirst()
+					.orElseThrow();
 				List<Object> xs = (List<Object>) line.get("xs");
 				List<Object> ys = (List<Object>) line.get("ys");
 				for (Object x : (List<Object>) points.get("xs")) {
@@ -97,7 +105,8 @@ class ChartsBrowserTests extends BrowserTest {
 					checked++;
 				}
 			}
-			// The axis is set by the comparable values only: a tenth of their span beyond them at most.
+			// The axis is set by the comparable values only: a tenth of their span beyond
+			// them at most.
 			List<Number> range = (List<Number>) browser.executeScript(Y_RANGE, canvas);
 			double span = Math.max(high - low, Math.abs(high));
 			assertThat(range.get(1).doubleValue()).isLessThanOrEqualTo(high + span * 0.1 + 1e-9);
@@ -114,7 +123,8 @@ class ChartsBrowserTests extends BrowserTest {
 		}
 		assertThat(checked).as("greyed runs checked").isPositive();
 		screenshot("series-greyed-1440");
-		// The charts and their cell pickers (the alerts above them are another part of the page).
+		// The charts and their cell pickers (the alerts above them are another part of
+		// the page).
 		assertNoViolation("#series-charts");
 		browser.manage().window().setSize(new Dimension(390, 844));
 		screenshot("series-greyed-390");
@@ -128,8 +138,10 @@ class ChartsBrowserTests extends BrowserTest {
 		for (int width : new int[] { 1440, 390 }) {
 			browser.manage().window().setSize(new Dimension(width, 1000));
 			browser.get(base() + "/compare/" + reference + "..." + e);
-			Browser.waitUpTo(browser, 10).until(d -> !d.findElements(By.cssSelector("#compare-charts canvas[data-clipped]")).isEmpty());
-			// throughput: 18 comparable ratios near 1, two greyed ones at +4,323 % and +6,050 %
+			Browser.waitUpTo(browser, 10)
+				.until(d -> !d.findElements(By.cssSelector("#compare-charts canvas[data-clipped]")).isEmpty());
+			// throughput: 18 comparable ratios near 1, two greyed ones at +4,323 % and
+			// +6,050 %
 			WebElement throughput = browser.findElements(By.cssSelector("#compare-charts canvas[data-clipped]")).get(3);
 			assertThat(throughput.getAttribute("data-greyed")).isEqualTo("2");
 			assertThat(throughput.getAttribute("data-clipped")).isEqualTo("2");
@@ -146,9 +158,11 @@ class ChartsBrowserTests extends BrowserTest {
 
 	private static void assertNoViolation(String region) {
 		Results results = new AxeBuilder().withTags(List.of("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"))
-			.include(region).analyze(browser);
-		assertThat(results.getViolations()).extracting(v -> v.getId() + ": "
-				+ v.getNodes().stream().limit(3).map(n -> String.valueOf(n.getTarget())).toList()).isEmpty();
+			.include(region)
+			.analyze(browser);
+		assertThat(results.getViolations()).extracting(
+				v -> v.getId() + ": " + v.getNodes().stream().limit(3).map(n -> String.valueOf(n.getTarget())).toList())
+			.isEmpty();
 	}
 
 }

@@ -15,7 +15,10 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Choosing runs by name in a browser: the picker's search, the run list's checkboxes, columns headed by titles. */
+/**
+ * Choosing runs by name in a browser: the picker's search, the run list's checkboxes,
+ * columns headed by titles.
+ */
 @ParityTest
 class ChooseRunsBrowserTests extends BrowserTest {
 
@@ -38,7 +41,8 @@ class ChooseRunsBrowserTests extends BrowserTest {
 		List<WebElement> columns = browser.findElements(By.cssSelector("th.contender-col"));
 		assertThat(columns).isNotEmpty();
 		String first = columns.get(0).getText();
-		// Headed by the run's title (the id below it), the same title as the contender's card.
+		// Headed by the run's title (the id below it), the same title as the contender's
+		// card.
 		String cardTitle = browser.findElement(By.cssSelector(".contender-side h3")).getText();
 		assertThat(first).startsWith("#1 " + cardTitle);
 		assertThat(browser.findElement(By.cssSelector("th.baseline-col")).getText()).startsWith("baseline: ");

@@ -38,20 +38,25 @@ class ContendersBrowserTests extends BrowserTest {
 			assertThat(contenders).extracting(side -> side.getAttribute("data-contender")).containsExactly(a, c, e);
 			// One set of headlines per contender, each against the baseline.
 			WebElement control = contenders.get(2);
-			assertThat(control.findElement(By.cssSelector(".contender-headlines li[data-metric=decode_tps] .sentence")).getText())
-				.isEqualTo("decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded (failures ×2)");
-			assertThat(contenders.get(0).findElement(By.cssSelector(".contender-headlines li[data-metric=decode_tps]")).getText())
-				.contains("no comparable cells");
+			assertThat(control.findElement(By.cssSelector(".contender-headlines li[data-metric=decode_tps] .sentence"))
+				.getText()).isEqualTo(
+						"decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded (failures ×2)");
+			assertThat(contenders.get(0)
+				.findElement(By.cssSelector(".contender-headlines li[data-metric=decode_tps]"))
+				.getText()).contains("no comparable cells");
 
-			// The same cell and metric: greyed for A (other weights), comparable for E, each with its own ratio.
+			// The same cell and metric: greyed for A (other weights), comparable for E,
+			// each with its own ratio.
 			WebElement row = browser.findElement(By.id("cell-concurrency-1--prompt_tokens-32768"));
 			WebElement ofA = row.findElement(By.cssSelector("td[data-metric=ttft_s][data-contender='" + a + "']"));
 			WebElement ofE = row.findElement(By.cssSelector("td[data-metric=ttft_s][data-contender='" + e + "']"));
 			assertThat(ofA.getAttribute("class")).contains("greyed");
-			assertThat(ofA.findElement(By.cssSelector("a.reason")).getAttribute("data-rule")).isEqualTo("checkpoint-differs");
+			assertThat(ofA.findElement(By.cssSelector("a.reason")).getAttribute("data-rule"))
+				.isEqualTo("checkpoint-differs");
 			assertThat(ofE.getAttribute("class")).contains("comparable");
 			assertThat(ofE.getText()).contains("16.73").contains("27 % less time (1.37× faster)");
-			assertThat(row.findElement(By.cssSelector("td.baseline-value[data-metric=ttft_s]")).getText()).isEqualTo("22.96");
+			assertThat(row.findElement(By.cssSelector("td.baseline-value[data-metric=ttft_s]")).getText())
+				.isEqualTo("22.96");
 			assertThat(ofA.getCssValue("background-color")).isNotEqualTo(ofE.getCssValue("background-color"));
 
 			// A greyed value's reason leads to that contender's note, not another's.
@@ -67,7 +72,10 @@ class ContendersBrowserTests extends BrowserTest {
 		}
 		Results results = new AxeBuilder().withTags(List.of("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"))
 			.analyze(browser);
-		assertThat(results.getViolations()).extracting(v -> v.getId() + ": " + v.getNodes().stream().map(n -> n.getTarget() + " " + n.getHtml()).toList()).isEmpty();
+		assertThat(results.getViolations())
+			.extracting(
+					v -> v.getId() + ": " + v.getNodes().stream().map(n -> n.getTarget() + " " + n.getHtml()).toList())
+			.isEmpty();
 	}
 
 	@Test
@@ -80,7 +88,8 @@ class ContendersBrowserTests extends BrowserTest {
 
 		assertThat(browser.getCurrentUrl()).contains("/compare/" + probe + "@setting=default..." + probe + "@setting=");
 		assertThat(browser.findElements(By.cssSelector(".contender-side"))).hasSize(4);
-		assertThat(browser.findElements(By.cssSelector("td.value[data-contender='" + probe + "@setting=reasoning_effort=low'] a.reason[data-rule=unstable]")))
+		assertThat(browser.findElements(By.cssSelector(
+				"td.value[data-contender='" + probe + "@setting=reasoning_effort=low'] a.reason[data-rule=unstable]")))
 			.isNotEmpty();
 	}
 

@@ -21,8 +21,9 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Issue 17, item 5: a blog on another origin frames the embed of a superseded publication, which shows inside the
- * frame with its banner, greyed cells and caveats; the same blog cannot frame the publication's own page.
+ * Issue 17, item 5: a blog on another origin frames the embed of a superseded
+ * publication, which shows inside the frame with its banner, greyed cells and caveats;
+ * the same blog cannot frame the publication's own page.
  */
 @ParityTest
 class EmbedBrowserTests extends BrowserTest {
@@ -37,10 +38,14 @@ class EmbedBrowserTests extends BrowserTest {
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		String old = publish(reference, c, "Spark is +101 % faster at decode", true);
 		String replacement = publish(reference, e, "Spark matches the reference at decode", false);
-		mvc.perform(post("/compare/" + reference + "..." + c + "/caveats").param("text", "outputs were 801 tokens, not 512")
-			.with(httpBasic(USER, PASSWORD)).with(csrf()));
+		mvc.perform(
+				post("/compare/" + reference + "..." + c + "/caveats").param("text", "outputs were 801 tokens, not 512")
+					.with(httpBasic(USER, PASSWORD))
+					.with(csrf()));
 		mvc.perform(post("/published/{id}/retract", old).param("reason", "longer outputs and other weights")
-			.param("replacement", replacement).with(httpBasic(USER, PASSWORD)).with(csrf()));
+			.param("replacement", replacement)
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
 
 		String blog = """
 				<!DOCTYPE html><html><head><title>A blog</title></head><body><h1>My benchmark post</h1>
@@ -59,20 +64,24 @@ class EmbedBrowserTests extends BrowserTest {
 		other.start();
 		try {
 			browser.get("http://127.0.0.1:" + other.getAddress().getPort() + "/post.html");
-			Browser.waitUpTo(browser, 20).until(d -> (Boolean) ((org.openqa.selenium.JavascriptExecutor) d)
-				.executeScript("return document.readyState === 'complete'"));
+			Browser.waitUpTo(browser, 20)
+				.until(d -> (Boolean) ((org.openqa.selenium.JavascriptExecutor) d)
+					.executeScript("return document.readyState === 'complete'"));
 			screenshot("embed-framed-by-another-origin");
 
 			browser.switchTo().frame("embed");
 			Browser.waitUpTo(browser, 20).until(d -> !d.findElements(By.id("retraction-banner")).isEmpty());
 			assertThat(browser.findElement(By.id("retraction-banner")).getText()).startsWith("Superseded on")
-				.contains("Spark matches the reference at decode").contains("longer outputs and other weights");
+				.contains("Spark matches the reference at decode")
+				.contains("longer outputs and other weights");
 			assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Spark is +101 % faster at decode");
 			assertThat(browser.findElements(By.cssSelector("td.greyed .grey-reason"))).isNotEmpty();
-			assertThat(browser.findElement(By.cssSelector(".embed-caveats")).getText()).contains("outputs were 801 tokens, not 512");
+			assertThat(browser.findElement(By.cssSelector(".embed-caveats")).getText())
+				.contains("outputs were 801 tokens, not 512");
 			assertThat((Boolean) browser.executeScript(
 					"const img = document.querySelector('.embed-chart img'); return img.complete && img.naturalWidth > 0;"))
-				.as("the chart's SVG loads inside the frame").isTrue();
+				.as("the chart's SVG loads inside the frame")
+				.isTrue();
 			browser.switchTo().defaultContent();
 
 			browser.switchTo().frame("chart");
@@ -81,7 +90,8 @@ class EmbedBrowserTests extends BrowserTest {
 			browser.switchTo().defaultContent();
 
 			browser.switchTo().frame("page");
-			assertThat(browser.findElements(By.cssSelector("header.publication-header"))).as("the page refuses the frame")
+			assertThat(browser.findElements(By.cssSelector("header.publication-header")))
+				.as("the page refuses the frame")
 				.isEmpty();
 			assertThat(browser.findElements(By.id("retraction-banner"))).isEmpty();
 			browser.switchTo().defaultContent();
@@ -93,11 +103,15 @@ class EmbedBrowserTests extends BrowserTest {
 	}
 
 	private String publish(String baseline, String contender, String title, boolean confirm) throws Exception {
-		String body = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/published")
-			.with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender + "\", \"title\": \"" + title
-					+ "\", \"confirm_no_comparable\": " + confirm + "}"))
-			.andReturn().getResponse().getContentAsString();
+		String body = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/published")
+				.with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender + "\", \"title\": \""
+						+ title + "\", \"confirm_no_comparable\": " + confirm + "}"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		return TestUploads.tree(body.getBytes(StandardCharsets.UTF_8)).get("id").asString();
 	}
 

@@ -12,8 +12,9 @@ import org.springframework.test.web.servlet.MockMvc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12, item 7, as a person meets it: a wrong password at sign-in still leads back to the page they came from,
- * and a refused publication says what is wrong next to the field, keeping what they typed.
+ * Issue 12, item 7, as a person meets it: a wrong password at sign-in still leads back to
+ * the page they came from, and a refused publication says what is wrong next to the
+ * field, keeping what they typed.
  */
 @ParityTest
 class FormsBrowserTests extends BrowserTest {
@@ -42,7 +43,8 @@ class FormsBrowserTests extends BrowserTest {
 		Browser.waitUpTo(browser, 10).until(d -> !d.getCurrentUrl().contains("/login"));
 		assertThat(browser.getCurrentUrl()).isEqualTo(base + comparison);
 
-		// Only spaces pass the browser's own check; the server refuses them next to the field.
+		// Only spaces pass the browser's own check; the server refuses them next to the
+		// field.
 		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys("   ");
 		browser.findElement(By.cssSelector("section.publish textarea[name=caption]")).sendKeys("the caption I typed");
 		browser.findElement(By.cssSelector("section.publish textarea[name=reason]")).sendKeys("to show longer outputs");
@@ -54,7 +56,8 @@ class FormsBrowserTests extends BrowserTest {
 		WebElement message = browser.findElement(By.id(title.getDomAttribute("aria-describedby")));
 		assertThat(message.getText()).isEqualTo("a published comparison needs a title");
 		assertThat(message.isDisplayed()).isTrue();
-		assertThat(browser.findElement(By.cssSelector("section.publish textarea[name=caption]")).getDomProperty("value"))
+		assertThat(
+				browser.findElement(By.cssSelector("section.publish textarea[name=caption]")).getDomProperty("value"))
 			.isEqualTo("the caption I typed");
 		assertThat(browser.findElement(By.cssSelector("section.publish textarea[name=reason]")).getDomProperty("value"))
 			.isEqualTo("to show longer outputs");

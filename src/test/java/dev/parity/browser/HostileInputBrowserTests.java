@@ -27,7 +27,10 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
-/** Every text field of a run, a caveat and a publication holds markup and script: nothing runs in a reader's browser. */
+/**
+ * Every text field of a run, a caveat and a publication holds markup and script: nothing
+ * runs in a reader's browser.
+ */
 @ParityTest
 class HostileInputBrowserTests extends BrowserTest {
 
@@ -58,31 +61,52 @@ class HostileInputBrowserTests extends BrowserTest {
 		String provenance = document.deepCopy().without(List.of("cells", "format")).toString();
 		MvcResult imported = mvc.perform(multipart("/api/runs/import")
 			.file(new MockMultipartFile("files", PAYLOAD + ".json", "application/json",
-					TestUploads.tree(Fixtures.seedStoryBytes("run-c-effort-high.json")).toString().getBytes(StandardCharsets.UTF_8)))
-			.param("format", "native").param("provenance", provenance).with(httpBasic(USER, PASSWORD))).andReturn();
+					TestUploads.tree(Fixtures.seedStoryBytes("run-c-effort-high.json"))
+						.toString()
+						.getBytes(StandardCharsets.UTF_8)))
+			.param("format", "native")
+			.param("provenance", provenance)
+			.with(httpBasic(USER, PASSWORD))).andReturn();
 		assertThat(imported.getResponse().getStatus()).as(imported.getResponse().getContentAsString()).isEqualTo(201);
 		String hostileImport = TestUploads.tree(imported.getResponse().getContentAsByteArray()).get("id").asString();
-		String hostile = TestUploads.upload(mvc, TestUploads.tree(document.toString().getBytes(StandardCharsets.UTF_8)).toString()
-			.getBytes(StandardCharsets.UTF_8));
+		String hostile = TestUploads.upload(mvc,
+				TestUploads.tree(document.toString().getBytes(StandardCharsets.UTF_8))
+					.toString()
+					.getBytes(StandardCharsets.UTF_8));
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String pair = reference + "..." + hostile;
-		mvc.perform(post("/compare/" + pair + "/caveats").param("text", PAYLOAD).param("deciding_experiment", PAYLOAD)
-			.with(httpBasic(USER, PASSWORD)).with(csrf()));
-		mvc.perform(post("/runs/" + hostile + "/caveats").param("text", PAYLOAD).with(httpBasic(USER, PASSWORD)).with(csrf()));
-		String published = mvc.perform(post("/compare/" + pair + "/publish").param("title", "P " + PAYLOAD)
-			.param("caption", PAYLOAD).param("confirm_no_comparable", "true").with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andReturn().getResponse().getRedirectedUrl();
+		mvc.perform(post("/compare/" + pair + "/caveats").param("text", PAYLOAD)
+			.param("deciding_experiment", PAYLOAD)
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
+		mvc.perform(post("/runs/" + hostile + "/caveats").param("text", PAYLOAD)
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
+		String published = mvc
+			.perform(post("/compare/" + pair + "/publish").param("title", "P " + PAYLOAD)
+				.param("caption", PAYLOAD)
+				.param("confirm_no_comparable", "true")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andReturn()
+			.getResponse()
+			.getRedirectedUrl();
 
 		String base = "http://localhost:" + port;
 		Browser.signIn(browser, base);
 		for (String page : List.of("/", "/runs", "/runs?q=%3Cscript", "/runs/" + hostile, "/runs/" + hostileImport,
 				"/compare/" + pair, "/compare/" + hostile + "..." + reference, published, "/compare", "/admin/audit")) {
 			browser.get(base + page);
-			Browser.waitUpTo(browser, 10).until(d -> ((JavascriptExecutor) d).executeScript("return document.readyState").equals("complete"));
+			Browser.waitUpTo(browser, 10)
+				.until(d -> ((JavascriptExecutor) d).executeScript("return document.readyState").equals("complete"));
 			assertThatThrownBy(() -> browser.switchTo().alert()).as(page).isInstanceOf(NoAlertPresentException.class);
-			Object xss = ((JavascriptExecutor) browser).executeScript("return window.__xss === undefined ? null : window.__xss;");
+			Object xss = ((JavascriptExecutor) browser)
+				.executeScript("return window.__xss === undefined ? null : window.__xss;");
 			assertThat(xss).as("script ran on " + page).isNull();
-			assertThat(browser.findElements(By.cssSelector("script:not([src]), img[src=x], svg[onload], [onerror], [onload]"))).as(page).isEmpty();
+			assertThat(browser
+				.findElements(By.cssSelector("script:not([src]), img[src=x], svg[onload], [onerror], [onload]")))
+				.as(page)
+				.isEmpty();
 		}
 		browser.get(base + "/runs/" + hostile);
 		assertThat(browser.findElement(By.tagName("body")).getText()).contains("<script>window.__xss='script'</script>")

@@ -21,21 +21,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
- * A reason that greys every cell of a comparison is said once, at the top; the cells then carry only what is
- * particular to them, so the seed story's first read (reference against run A, greyed throughout by other weights)
- * fits a wide screen in a few screens and a phone shows the first metric's verdict on its first screen.
+ * A reason that greys every cell of a comparison is said once, at the top; the cells then
+ * carry only what is particular to them, so the seed story's first read (reference
+ * against run A, greyed throughout by other weights) fits a wide screen in a few screens
+ * and a phone shows the first metric's verdict on its first screen.
  */
 @ParityTest
 class OneReasonBrowserTests extends BrowserTest {
 
-	/** The page's HTML before this change, in bytes (reference…A, signed out; measured with this test's request). */
+	/**
+	 * The page's HTML before this change, in bytes (reference…A, signed out; measured
+	 * with this test's request).
+	 */
 	private static final int HTML_BYTES_BEFORE = 228_747;
 
 	/**
-	 * The page's height at 1,440 px before this change was 9,666 px (8,132 px once the reasons were said once). The
-	 * issue's aim is 4,500 px; with the charts folded (nothing comparable to draw), row reasons said once and the
-	 * rerun's commands folded it is about 6,000 px: the cell table (twenty rows), the plan's changes and the flags'
-	 * notes take most of what is left, so this holds the ground won so far.
+	 * The page's height at 1,440 px before this change was 9,666 px (8,132 px once the
+	 * reasons were said once). The issue's aim is 4,500 px; with the charts folded
+	 * (nothing comparable to draw), row reasons said once and the rerun's commands folded
+	 * it is about 6,000 px: the cell table (twenty rows), the plan's changes and the
+	 * flags' notes take most of what is left, so this holds the ground won so far.
 	 */
 	private static final int HEIGHT_AT_1440 = 6_100;
 
@@ -66,13 +71,17 @@ class OneReasonBrowserTests extends BrowserTest {
 		String text = (String) browser.executeScript("return document.body.innerText");
 		assertThat(count(text, OTHER_WEIGHTS)).as("times the page says " + OTHER_WEIGHTS).isEqualTo(1);
 		WebElement everywhere = browser.findElement(By.cssSelector(".greyed-everywhere"));
-		assertThat(everywhere.getText()).contains(OTHER_WEIGHTS).contains("checkpoint-differs").contains("vary=checkpoint");
-		// The cells keep what is particular to them: run A's runaway cell still says its numbers.
+		assertThat(everywhere.getText()).contains(OTHER_WEIGHTS)
+			.contains("checkpoint-differs")
+			.contains("vary=checkpoint");
+		// The cells keep what is particular to them: run A's runaway cell still says its
+		// numbers.
 		WebElement runaway = browser.findElement(By.id("cell-concurrency-2--prompt_tokens-65536"))
 			.findElement(By.cssSelector("td[data-metric=decode_tps]"));
 		assertThat(runaway.getAttribute("class")).contains("greyed");
 		assertThat(runaway.findElement(By.cssSelector(".pair")).getText()).isEqualTo("60.63 → 100.65");
-		// Its reasons that grey several metrics of the row are said once in the row; the cell links to them.
+		// Its reasons that grey several metrics of the row are said once in the row; the
+		// cell links to them.
 		String inRow = runaway.findElement(By.cssSelector(".grey-reason a.in-row")).getAttribute("href");
 		WebElement rowReasons = browser.findElement(By.id(inRow.substring(inRow.indexOf('#') + 1)));
 		assertThat(rowReasons.getAttribute("class")).contains("row-reason");
@@ -81,22 +90,30 @@ class OneReasonBrowserTests extends BrowserTest {
 		assertThat(browser.findElement(By.id("cell-concurrency-2--prompt_tokens-65536"))
 			.findElements(By.xpath(".//*[contains(text(), '1,015,784 vs median')]"))).hasSize(1);
 		// The note of every cell says so rather than listing twenty cells.
-		assertThat(browser.findElement(By.cssSelector(".note-group[data-rule=checkpoint-differs] .group-notes")).getText())
-			.contains("— every cell").doesNotContain("concurrency 1;");
-		// Every value is greyed: no chart is drawn until asked, and the page says why once.
+		assertThat(
+				browser.findElement(By.cssSelector(".note-group[data-rule=checkpoint-differs] .group-notes")).getText())
+			.contains("— every cell")
+			.doesNotContain("concurrency 1;");
+		// Every value is greyed: no chart is drawn until asked, and the page says why
+		// once.
 		WebElement charts = browser.findElement(By.cssSelector("section.charts"));
-		assertThat(charts.findElement(By.cssSelector(".no-chart")).getText()).startsWith("No chart: every value is greyed")
+		assertThat(charts.findElement(By.cssSelector(".no-chart")).getText())
+			.startsWith("No chart: every value is greyed")
 			.contains("checkpoint-differs");
 		assertThat(browser.findElements(By.cssSelector("#compare-charts canvas, #pareto-chart canvas"))).isEmpty();
-		assertThat(browser.findElement(By.cssSelector("#pareto .no-chart")).getText()).startsWith("No chart: every point is greyed");
-		// Notes of one rule that differ only in their numbers are one line, with the range and how many cells.
-		WebElement lengths = browser.findElement(By.cssSelector(".note-group[data-rule=output-length-differs] .merged"));
+		assertThat(browser.findElement(By.cssSelector("#pareto .no-chart")).getText())
+			.startsWith("No chart: every point is greyed");
+		// Notes of one rule that differ only in their numbers are one line, with the
+		// range and how many cells.
+		WebElement lengths = browser
+			.findElement(By.cssSelector(".note-group[data-rule=output-length-differs] .merged"));
 		assertThat(lengths.getText()).matches(".*–.*tokens/request.* in \\d+ cells.*");
 		long height = number("return document.documentElement.scrollHeight");
-		System.out.println("Page height of reference…A at 1,440 px: " + height + " px; its parts: " + browser.executeScript(
-				"return [...document.querySelectorAll('main > *, main > * > section, main > * > details')].map(e => e.tagName.toLowerCase()"
-						+ " + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ')[0] : '') + ' '"
-						+ " + Math.round(e.getBoundingClientRect().height)).join(', ')"));
+		System.out
+			.println("Page height of reference…A at 1,440 px: " + height + " px; its parts: " + browser.executeScript(
+					"return [...document.querySelectorAll('main > *, main > * > section, main > * > details')].map(e => e.tagName.toLowerCase()"
+							+ " + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ')[0] : '') + ' '"
+							+ " + Math.round(e.getBoundingClientRect().height)).join(', ')"));
 		fullPageScreenshot("one-reason-compare-a-1440");
 		assertThat(height).as("page height at 1,440 px").isLessThanOrEqualTo(HEIGHT_AT_1440);
 		viewport(1440, 900);
@@ -106,11 +123,17 @@ class OneReasonBrowserTests extends BrowserTest {
 		// Asked for, the charts are drawn as before: every bar and point hollow grey.
 		charts.findElement(By.cssSelector("details.draw-anyway summary")).click();
 		WebElement ratios = Browser.waitUpTo(browser, 15)
-			.until(d -> d.findElements(By.cssSelector("#compare-charts canvas[data-greyed]")).stream().findFirst().orElse(null));
+			.until(d -> d.findElements(By.cssSelector("#compare-charts canvas[data-greyed]"))
+				.stream()
+				.findFirst()
+				.orElse(null));
 		assertThat(ratios.getAttribute("data-greyed")).isEqualTo(ratios.getAttribute("data-rendered"));
 		browser.findElement(By.cssSelector("#pareto details.draw-anyway summary")).click();
 		WebElement pareto = Browser.waitUpTo(browser, 15)
-			.until(d -> d.findElements(By.cssSelector("#pareto-chart canvas[data-front-points]")).stream().findFirst().orElse(null));
+			.until(d -> d.findElements(By.cssSelector("#pareto-chart canvas[data-front-points]"))
+				.stream()
+				.findFirst()
+				.orElse(null));
 		assertThat(pareto.getAttribute("data-front-points")).isEqualTo("0");
 	}
 
@@ -133,14 +156,19 @@ class OneReasonBrowserTests extends BrowserTest {
 		byte[] html = mvc.perform(get(path)).andReturn().getResponse().getContentAsByteArray();
 		java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/screenshots"));
 		java.nio.file.Files.write(java.nio.file.Path.of("target/screenshots/one-reason-compare-a.html"), html);
-		// The aim is half; the charts' data is fetched only when they are drawn (every value greyed), which brings it to
-		// about 126 KB: the cells' full notes in their rows and in the flags take most of what is left.
+		// The aim is half; the charts' data is fetched only when they are drawn (every
+		// value greyed), which brings it to
+		// about 126 KB: the cells' full notes in their rows and in the flags take most of
+		// what is left.
 		assertThat(html.length).as("HTML bytes of reference…A").isLessThanOrEqualTo(HTML_BYTES_BEFORE * 56 / 100);
 		String page = new String(html, StandardCharsets.UTF_8);
 		assertThat(page).contains("id=\"cell-concurrency-2--prompt_tokens-65536\"");
-		// Nothing comparable to draw: the charts' data is fetched when they are asked for, not written in the page.
-		assertThat(page).doesNotContain("data-charts=\"").doesNotContain("data-pareto=\"")
-			.contains("data-charts-src=\"" + path + "/charts.json\"").contains("data-pareto-src=\"" + path + "/pareto.json\"");
+		// Nothing comparable to draw: the charts' data is fetched when they are asked
+		// for, not written in the page.
+		assertThat(page).doesNotContain("data-charts=\"")
+			.doesNotContain("data-pareto=\"")
+			.contains("data-charts-src=\"" + path + "/charts.json\"")
+			.contains("data-pareto-src=\"" + path + "/pareto.json\"");
 	}
 
 	private static void viewport(int width, int height) {

@@ -11,7 +11,10 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A person publishes C's comparison, then E's, supersedes the first by the second, and follows the links. */
+/**
+ * A person publishes C's comparison, then E's, supersedes the first by the second, and
+ * follows the links.
+ */
 @ParityTest
 class RecordBrowserTests extends BrowserTest {
 
@@ -31,16 +34,19 @@ class RecordBrowserTests extends BrowserTest {
 		String ePublished = publish(base, reference, e, "Spark matches the reference at decode");
 
 		browser.get(base + "/published/" + cPublished);
-		browser.findElement(By.cssSelector("section.retract input[name=reason]")).sendKeys("checkpoint and workload matched: "
-				+ "the +101 % came from longer outputs (801 vs 512 tokens per request) and other weights");
+		browser.findElement(By.cssSelector("section.retract input[name=reason]"))
+			.sendKeys("checkpoint and workload matched: "
+					+ "the +101 % came from longer outputs (801 vs 512 tokens per request) and other weights");
 		browser.findElement(By.cssSelector("section.retract input[name=replacement]")).sendKeys(ePublished);
 		browser.findElement(By.cssSelector("section.retract button")).click();
 		Browser.waitUpTo(browser, 10).until(d -> !d.findElements(By.id("retraction-banner")).isEmpty());
 
 		String banner = browser.findElement(By.id("retraction-banner")).getText();
-		assertThat(banner).startsWith("Superseded on").contains("by Spark matches the reference at decode")
+		assertThat(banner).startsWith("Superseded on")
+			.contains("by Spark matches the reference at decode")
 			.contains("the +101 % came from longer outputs (801 vs 512 tokens per request) and other weights");
-		assertThat(browser.findElement(By.cssSelector(".headlines")).getText()).contains("decode_tps — no comparable cells");
+		assertThat(browser.findElement(By.cssSelector(".headlines")).getText())
+			.contains("decode_tps — no comparable cells");
 		screenshot("published-superseded");
 		browser.findElement(By.cssSelector("#retraction-banner a")).click();
 		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().endsWith("/published/" + ePublished));
@@ -62,21 +68,24 @@ class RecordBrowserTests extends BrowserTest {
 
 		browser.get(base + "/compare/" + reference + "..." + c + "?vary=checkpoint&output_tolerance=10");
 		String banner = browser.findElement(By.id("settings-banner")).getText();
-		assertThat(banner).contains("Thresholds loosened: output_tolerance 10 (default 0.1), vary checkpoint (default system)")
+		assertThat(banner)
+			.contains("Thresholds loosened: output_tolerance 10 (default 0.1), vary checkpoint (default system)")
 			.containsPattern("— \\d+ cell × metric values that the defaults grey are shown as comparable");
 		screenshot("compare-loosened-banner");
 
 		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys("Decode +101 %");
 		WebElement reason = browser.findElement(By.cssSelector("section.publish textarea[name=reason]"));
 		browser.findElement(By.cssSelector("section.publish button")).click();
-		// The browser refuses to send the form without the reason: still the live comparison.
+		// The browser refuses to send the form without the reason: still the live
+		// comparison.
 		assertThat(browser.getCurrentUrl()).contains("/compare/");
 		assertThat(browser.executeScript("return arguments[0].validity.valueMissing", reason)).isEqualTo(true);
 		reason.sendKeys("what longer outputs look like when they are not greyed");
 		browser.findElement(By.cssSelector("section.publish button")).click();
 		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().matches(".*/published/[a-z0-9]{10}$"));
 
-		assertThat(browser.findElement(By.id("settings-banner")).getText()).contains("Thresholds loosened: output_tolerance 10");
+		assertThat(browser.findElement(By.id("settings-banner")).getText())
+			.contains("Thresholds loosened: output_tolerance 10");
 		assertThat(browser.findElement(By.id("settings-reason")).getText())
 			.contains("what longer outputs look like when they are not greyed");
 		screenshot("published-loosened-banner");
@@ -86,7 +95,8 @@ class RecordBrowserTests extends BrowserTest {
 		browser.get(base + "/compare/" + baseline + "..." + contender);
 		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys(title);
 		// A comparison with no comparable cell is published only when that is confirmed.
-		browser.findElements(By.cssSelector("section.publish input[name=confirm_no_comparable]")).forEach(box -> box.click());
+		browser.findElements(By.cssSelector("section.publish input[name=confirm_no_comparable]"))
+			.forEach(box -> box.click());
 		browser.findElement(By.cssSelector("section.publish button")).click();
 		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().matches(".*/published/[a-z0-9]{10}$"));
 		String url = browser.getCurrentUrl();

@@ -17,7 +17,10 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A run with a verdict says it on the first screen of its page, in the verdict's own word, with its comparison. */
+/**
+ * A run with a verdict says it on the first screen of its page, in the verdict's own
+ * word, with its comparison.
+ */
 @ParityTest
 class RunVerdictBrowserTests extends BrowserTest {
 
@@ -37,7 +40,8 @@ class RunVerdictBrowserTests extends BrowserTest {
 		assertThat(verdict.getText()).matches("Verdict: (pass|regression|inconclusive|not comparable) — .*\\.");
 		assertThat(verdict.findElement(By.tagName("a")).getAttribute("href"))
 			.contains("/compare/" + ids.get(2) + "..." + ids.get(3));
-		long bottom = ((Number) browser.executeScript("return arguments[0].getBoundingClientRect().bottom", verdict)).longValue();
+		long bottom = ((Number) browser.executeScript("return arguments[0].getBoundingClientRect().bottom", verdict))
+			.longValue();
 		assertThat(bottom).as("on the first screen").isLessThanOrEqualTo(844);
 		screenshot("run-verdict-390");
 

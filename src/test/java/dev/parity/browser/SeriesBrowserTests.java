@@ -17,7 +17,10 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A person opens a nightly series: its charts with hollow greyed points and the segment break, and sets an alert's status. */
+/**
+ * A person opens a nightly series: its charts with hollow greyed points and the segment
+ * break, and sets an alert's status.
+ */
 @ParityTest
 class SeriesBrowserTests extends BrowserTest {
 
@@ -42,21 +45,27 @@ class SeriesBrowserTests extends BrowserTest {
 		browser.get(base + "/runs/" + first);
 		browser.findElement(By.cssSelector("a.history-link")).click();
 		Browser.waitUpTo(browser, 15).until(d -> d.getCurrentUrl().contains("/series/"));
-		Browser.waitUpTo(browser, 15).until(d -> !d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).isEmpty());
+		Browser.waitUpTo(browser, 15)
+			.until(d -> !d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).isEmpty());
 
-		// The first metric's chart comes with the page; the others load as they scroll near.
+		// The first metric's chart comes with the page; the others load as they scroll
+		// near.
 		int charts = browser.findElements(By.cssSelector("#series-charts canvas")).size();
 		assertThat(charts).isGreaterThan(1);
-		((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
-				"document.querySelectorAll('#series-charts figure').forEach(f => f.scrollIntoView())");
-		Browser.waitUpTo(browser, 15).until(d -> d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).size() == charts);
+		((org.openqa.selenium.JavascriptExecutor) browser)
+			.executeScript("document.querySelectorAll('#series-charts figure').forEach(f => f.scrollIntoView())");
+		Browser.waitUpTo(browser, 15)
+			.until(d -> d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).size() == charts);
 		WebElement decode = browser.findElements(By.cssSelector("#series-charts canvas")).get(0);
 		assertThat(Integer.parseInt(decode.getAttribute("data-rendered"))).isEqualTo(4);
-		assertThat(browser.findElements(By.cssSelector("#series-charts canvas")).stream()
-			.mapToInt(c -> Integer.parseInt(c.getAttribute("data-greyed"))).sum()).isGreaterThan(0);
+		assertThat(browser.findElements(By.cssSelector("#series-charts canvas"))
+			.stream()
+			.mapToInt(c -> Integer.parseInt(c.getAttribute("data-greyed")))
+			.sum()).isGreaterThan(0);
 		assertThat(decode.getAttribute("data-breaks")).isEqualTo("1");
 		assertThat(browser.findElements(By.cssSelector(".cell-picker input[type=checkbox]"))).isNotEmpty();
-		assertThat(browser.findElement(By.cssSelector(".break-reason")).getText()).isEqualTo("kv-cache-dtype auto → fp8");
+		assertThat(browser.findElement(By.cssSelector(".break-reason")).getText())
+			.isEqualTo("kv-cache-dtype auto → fp8");
 		Files.createDirectories(Path.of("target/screenshots"));
 		Files.write(Path.of("target/screenshots/series.png"), browser.getScreenshotAs(OutputType.BYTES));
 
@@ -64,11 +73,11 @@ class SeriesBrowserTests extends BrowserTest {
 		new Select(form.findElement(By.name("status"))).selectByValue("explained");
 		form.findElement(By.name("reason")).sendKeys("fp8 decode kernels regressed, see caveat");
 		form.findElement(By.cssSelector("button[type=submit]")).click();
-		Browser.waitUpTo(browser, 15).until(d -> d.findElement(By.cssSelector(".alert .status")).getText().equals("explained"));
+		Browser.waitUpTo(browser, 15)
+			.until(d -> d.findElement(By.cssSelector(".alert .status")).getText().equals("explained"));
 		assertThat(browser.findElement(By.cssSelector(".alert .history")).getAttribute("textContent"))
 			.contains("fp8 decode kernels regressed");
 	}
-
 
 	@Test
 	void aLinkToAnOlderRunOfALongSeriesOpensTheListOfAllRuns() throws Exception {
@@ -76,22 +85,31 @@ class SeriesBrowserTests extends BrowserTest {
 		for (ObjectNode night : dev.parity.history.NightlyRunsAccess.series("nightly-box-long").subList(0, 3)) {
 			ids.add(TestUploads.upload(mvc, night.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 		}
-		String seriesId = jdbc.sql("select series_id from series_run where run_id = ?").param(ids.get(0))
-			.query(String.class).single();
-		// 100 more runs after them, copies of the last made in SQL: the page lists the latest 100 of 103.
+		String seriesId = jdbc.sql("select series_id from series_run where run_id = ?")
+			.param(ids.get(0))
+			.query(String.class)
+			.single();
+		// 100 more runs after them, copies of the last made in SQL: the page lists the
+		// latest 100 of 103.
 		String prefix = dev.parity.run.RunId.random().value().substring(0, 7);
 		String id = "'" + prefix + "' || lpad(g::text, 3, '0')";
-		jdbc.sql(copy("run", java.util.Map.of("id", id, "upload_sha256", dev.parity.TestUploads.copiedSha256(id),
-				"recorded_at", "recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
-				"from run, generate_series(1, 100) g where id = ?")).param(ids.get(2)).update();
+		jdbc.sql(copy("run",
+				java.util.Map.of("id", id, "upload_sha256", dev.parity.TestUploads.copiedSha256(id), "recorded_at",
+						"recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
+				"from run, generate_series(1, 100) g where id = ?"))
+			.param(ids.get(2))
+			.update();
 		jdbc.sql(copy("cell", java.util.Map.of("run_id", id), "from cell, generate_series(1, 100) g where run_id = ?"))
-			.param(ids.get(2)).update();
+			.param(ids.get(2))
+			.update();
 		dev.parity.TestUploads.copyFiles(jdbc, id, "from generate_series(1, 100) g");
 		jdbc.sql("insert into series_run (series_id, run_id) select ?, " + id + " from generate_series(1, 100) g")
-			.param(seriesId).update();
+			.param(seriesId)
+			.update();
 		updates.update(new dev.parity.run.RunId(ids.get(2)));
 
-		// The run page's link to the first run in its history: not among the latest 100, so the full list opens there.
+		// The run page's link to the first run in its history: not among the latest 100,
+		// so the full list opens there.
 		browser.get("http://localhost:" + port + "/series/" + seriesId + "#run-" + ids.get(0));
 		Browser.waitUpTo(browser, 15).until(d -> d.getCurrentUrl().contains("runs=all"));
 		assertThat(browser.getCurrentUrl()).endsWith("#run-" + ids.get(0));
@@ -105,13 +123,17 @@ class SeriesBrowserTests extends BrowserTest {
 		Files.createDirectories(Path.of("target/screenshots"));
 		for (int width : new int[] { 390, 1440 }) {
 			browser.manage().window().setSize(new org.openqa.selenium.Dimension(width, 900));
-			((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
-					"document.getElementById('runs-heading').scrollIntoView()");
-			Files.write(Path.of("target/screenshots/series-runs-" + width + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+			((org.openqa.selenium.JavascriptExecutor) browser)
+				.executeScript("document.getElementById('runs-heading').scrollIntoView()");
+			Files.write(Path.of("target/screenshots/series-runs-" + width + ".png"),
+					browser.getScreenshotAs(OutputType.BYTES));
 		}
 	}
 
-	/** insert into {@code table} (its columns but generated ones) select (each column, or its override) {@code from}. */
+	/**
+	 * insert into {@code table} (its columns but generated ones) select (each column, or
+	 * its override) {@code from}.
+	 */
 	private String copy(String table, java.util.Map<String, String> overrides, String from) {
 		java.util.List<String> columns = jdbc.sql("""
 				select column_name from information_schema.columns

@@ -13,7 +13,10 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The Pareto chart, the SLO inputs and the rerun commands of the seed story, in a real browser. */
+/**
+ * The Pareto chart, the SLO inputs and the rerun commands of the seed story, in a real
+ * browser.
+ */
 @ParityTest
 class SweepBrowserTests extends BrowserTest {
 
@@ -28,12 +31,16 @@ class SweepBrowserTests extends BrowserTest {
 			browser.get(base() + "/runs/" + first);
 
 			WebElement canvas = Browser.waitUpTo(browser, 10)
-				.until(d -> d.findElements(By.cssSelector("#pareto-chart canvas[data-front-points]")).stream().findFirst().orElse(null));
-			// fronts per prompt length: 4 + 4 + 4 + 3 (65536 without its greyed concurrency 2) + 2 (131072 × {1, 2})
+				.until(d -> d.findElements(By.cssSelector("#pareto-chart canvas[data-front-points]"))
+					.stream()
+					.findFirst()
+					.orElse(null));
+			// fronts per prompt length: 4 + 4 + 4 + 3 (65536 without its greyed
+			// concurrency 2) + 2 (131072 × {1, 2})
 			assertThat(canvas.getAttribute("data-front-points")).isEqualTo("17");
 			assertThat(canvas.getAttribute("data-greyed-points")).isEqualTo("1");
-			WebElement greyedRow = browser.findElement(
-					By.cssSelector(".pareto-table tr[data-anchor=cell-concurrency-2--prompt_tokens-65536]"));
+			WebElement greyedRow = browser
+				.findElement(By.cssSelector(".pareto-table tr[data-anchor=cell-concurrency-2--prompt_tokens-65536]"));
 			assertThat(greyedRow.getAttribute("data-on-front")).isEqualTo("false");
 			assertThat(browser.findElement(By.name("slo_ttft_s")).isDisplayed()).isTrue();
 			assertThat(browser.findElement(By.name("slo_share")).isDisplayed()).isTrue();
@@ -49,8 +56,10 @@ class SweepBrowserTests extends BrowserTest {
 		Browser.waitUpTo(browser, 10).until(d -> d.getCurrentUrl().contains("slo_ttft_s=2"));
 		assertThat(browser.findElement(By.cssSelector("#slo .objectives")).getText())
 			.isEqualTo("Objectives: TTFT ≤ 2 s for 90 % of requests");
-		// One cell has samples (and is greyed); without per-request samples a cell's goodput is unknown, never "no".
-		assertThat(browser.findElement(By.cssSelector("#slo table.goodput")).getText()).contains("no per-request samples")
+		// One cell has samples (and is greyed); without per-request samples a cell's
+		// goodput is unknown, never "no".
+		assertThat(browser.findElement(By.cssSelector("#slo table.goodput")).getText())
+			.contains("no per-request samples")
 			.contains("unknown");
 		assertThat(browser.findElement(By.id("slo")).getText()).contains("unknown (no per-request samples)")
 			.doesNotContain("no concurrency meets");
@@ -63,7 +72,8 @@ class SweepBrowserTests extends BrowserTest {
 		browser.manage().window().setSize(new Dimension(1440, 1000));
 		browser.get(base() + "/runs/" + control);
 		// What the button hands to the clipboard, kept where the test can read it.
-		browser.executeScript("navigator.clipboard.writeText = (text) => { window.copied = text; return Promise.resolve(); };");
+		browser.executeScript(
+				"navigator.clipboard.writeText = (text) => { window.copied = text; return Promise.resolve(); };");
 
 		WebElement button = browser.findElement(By.cssSelector("button.copy-command[data-target=rerun-serve]"));
 		button.click();
@@ -85,7 +95,10 @@ class SweepBrowserTests extends BrowserTest {
 			browser.get(base() + "/compare/" + reference + "..." + control + "?slo_ttft_s=2");
 
 			WebElement canvas = Browser.waitUpTo(browser, 10)
-				.until(d -> d.findElements(By.cssSelector("#pareto-chart canvas[data-front-points]")).stream().findFirst().orElse(null));
+				.until(d -> d.findElements(By.cssSelector("#pareto-chart canvas[data-front-points]"))
+					.stream()
+					.findFirst()
+					.orElse(null));
 			assertThat(Integer.parseInt(canvas.getAttribute("data-front-points"))).isGreaterThan(0);
 			assertThat(browser.findElement(By.cssSelector("#pareto .equal-interactivity")).getText())
 				.contains("prompt_tokens=280: at equal interactivity, from ");

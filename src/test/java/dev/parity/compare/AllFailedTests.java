@@ -18,7 +18,8 @@ class AllFailedTests {
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("all-failed");
-			assertThat(flag.message()).startsWith("every request failed (7 failed, 1 cancelled, none completed in 2 cells)")
+			assertThat(flag.message())
+				.startsWith("every request failed (7 failed, 1 cancelled, none completed in 2 cells)")
 				.contains("a healthy server is not a working run");
 			assertThat(flag.greys()).containsExactly("ttft_s", "prefill_tps", "decode_tps", "throughput_tps", "tpot_ms",
 					"itl_ms", "e2e_latency_s", "request_throughput");
@@ -53,8 +54,8 @@ class AllFailedTests {
 		TestRuns.RunBuilder run = aRun().metricDefinition("gpu_power_w", "W", false, false)
 			.cell(c -> c.requests(0, 4, 0));
 
-		assertThat(rule.check(TestRuns.context(run.document(), CompareSettings.defaults())))
-			.singleElement().satisfies(flag -> assertThat(flag.greys()).contains("gpu_power_w", "ttft_s"));
+		assertThat(rule.check(TestRuns.context(run.document(), CompareSettings.defaults()))).singleElement()
+			.satisfies(flag -> assertThat(flag.greys()).contains("gpu_power_w", "ttft_s"));
 	}
 
 }

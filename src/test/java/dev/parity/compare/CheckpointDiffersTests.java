@@ -12,12 +12,13 @@ class CheckpointDiffersTests {
 
 	@Test
 	void greysEverythingWhenTheCommitsDiffer() {
-		var flags = TestRuns.check(rule, aRun().revision(TestRuns.COMMIT), aRun().revision("main").commit(TestRuns.OTHER_COMMIT),
-				CompareSettings.defaults());
+		var flags = TestRuns.check(rule, aRun().revision(TestRuns.COMMIT),
+				aRun().revision("main").commit(TestRuns.OTHER_COMMIT), CompareSettings.defaults());
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("checkpoint-differs");
-			assertThat(flag.message()).startsWith("checkpoints differ: 4f2a9c1 vs d81e07c ('main')").contains("pin both runs to the same commit");
+			assertThat(flag.message()).startsWith("checkpoints differ: 4f2a9c1 vs d81e07c ('main')")
+				.contains("pin both runs to the same commit");
 			assertThat(flag.greys()).contains("ttft_s", "prefill_tps", "decode_tps", "throughput_tps", "e2e_latency_s");
 		});
 	}
@@ -34,7 +35,8 @@ class CheckpointDiffersTests {
 
 	@Test
 	void staysQuietOnTheSameCommitOrAMissingOne() {
-		assertThat(TestRuns.check(rule, aRun().revision("main"), aRun().revision("v1"), CompareSettings.defaults())).isEmpty();
+		assertThat(TestRuns.check(rule, aRun().revision("main"), aRun().revision("v1"), CompareSettings.defaults()))
+			.isEmpty();
 		assertThat(TestRuns.check(rule, aRun(), aRun().unpinned(), CompareSettings.defaults())).isEmpty();
 	}
 

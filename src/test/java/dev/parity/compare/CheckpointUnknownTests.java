@@ -17,7 +17,8 @@ class CheckpointUnknownTests {
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("checkpoint-unknown");
-			assertThat(flag.message()).startsWith("the contender has no resolved commit (4f2a9c1 vs 'main', unresolved)")
+			assertThat(flag.message())
+				.startsWith("the contender has no resolved commit (4f2a9c1 vs 'main', unresolved)")
 				.contains("pin the commit");
 			assertThat(flag.greys()).contains("ttft_s", "decode_tps");
 		});
@@ -25,8 +26,7 @@ class CheckpointUnknownTests {
 
 	@Test
 	void greysEvenWhenTheCheckpointIsWhatTheComparisonVaries() {
-		assertThat(TestRuns.check(rule, aRun().unpinned(), aRun(), settings("vary", "checkpoint")))
-			.singleElement()
+		assertThat(TestRuns.check(rule, aRun().unpinned(), aRun(), settings("vary", "checkpoint"))).singleElement()
 			.satisfies(flag -> {
 				assertThat(flag.message()).startsWith("the baseline has no resolved commit");
 				assertThat(flag.isAnnotation()).isFalse();
@@ -35,7 +35,8 @@ class CheckpointUnknownTests {
 
 	@Test
 	void staysQuietWhenBothArePinned() {
-		assertThat(TestRuns.check(rule, aRun(), aRun().commit(TestRuns.OTHER_COMMIT), CompareSettings.defaults())).isEmpty();
+		assertThat(TestRuns.check(rule, aRun(), aRun().commit(TestRuns.OTHER_COMMIT), CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 }

@@ -19,9 +19,8 @@ class CompareSettingsTests {
 				Map.entry("failure_tolerance", 0.0), Map.entry("runaway", 10.0), Map.entry("spike", 2.0),
 				Map.entry("unstable_cv", 0.5), Map.entry("skew", 2.0), Map.entry("outlier_z", 5.0),
 				Map.entry("warning_factor", 10.0), Map.entry("implausible", 5.0), Map.entry("stat", "median"),
-				Map.entry("vary", "system"),
-				Map.entry("critical_flags", List.of("kv-cache-dtype", "quantization", "dtype", "speculative-config",
-						"num-speculative-tokens", "enable-prefix-caching")));
+				Map.entry("vary", "system"), Map.entry("critical_flags", List.of("kv-cache-dtype", "quantization",
+						"dtype", "speculative-config", "num-speculative-tokens", "enable-prefix-caching")));
 	}
 
 	@Test
@@ -55,7 +54,8 @@ class CompareSettingsTests {
 
 	@Test
 	void acceptsNoneForNoCriticalFlag() {
-		assertThat(CompareSettings.defaults().withOverrides(Map.of("critical_flags", "none")).criticalFlags()).isEmpty();
+		assertThat(CompareSettings.defaults().withOverrides(Map.of("critical_flags", "none")).criticalFlags())
+			.isEmpty();
 	}
 
 	@Test
@@ -99,22 +99,25 @@ class CompareSettingsTests {
 	void rejectsAnUnknownVariable() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> CompareSettings.defaults().withOverrides(Map.of("vary", "gpu")))
-			.withMessage("vary must be one of system, engine, flags, checkpoint, dataset, harness, environment, not 'gpu'");
+			.withMessage(
+					"vary must be one of system, engine, flags, checkpoint, dataset, harness, environment, not 'gpu'");
 	}
 
 	@Test
 	void checksValuesBuiltInCodeToo() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new CompareSettings(-1, 0.1, 0, 10, 2, 0.5, 2, 5, 10, 5, "median", "system", java.util.Set.of()))
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> new CompareSettings(-1, 0.1, 0, 10, 2, 0.5, 2, 5, 10, 5, "median", "system", java.util.Set.of()))
 			.withMessage("band must be a number ≥ 0, not '−1'");
 	}
 
 	@Test
 	void roundTripsThroughItsMap() {
-		CompareSettings settings = CompareSettings.defaults().withOverrides(Map.of("band", "0.05", "critical_flags", "dtype"));
+		CompareSettings settings = CompareSettings.defaults()
+			.withOverrides(Map.of("band", "0.05", "critical_flags", "dtype"));
 		Map<String, String> query = new LinkedHashMap<>();
-		settings.asMap().forEach((name, value) -> query.put(name,
-				value instanceof List<?> list ? String.join(",", list.stream().map(Object::toString).toList()) : value.toString()));
+		settings.asMap()
+			.forEach((name, value) -> query.put(name, value instanceof List<?> list
+					? String.join(",", list.stream().map(Object::toString).toList()) : value.toString()));
 
 		assertThat(CompareSettings.defaults().withOverrides(query)).isEqualTo(settings);
 	}

@@ -15,7 +15,8 @@ class ComparisonBuilderTests {
 	@Test
 	void matchesCellsOnParamsWithNumbersComparedNumerically() {
 		Comparison comparison = compare(aRun().cell(c -> c.params("prompt_tokens", 8192, "concurrency", 1).decode(70)),
-				aRun().cell(c -> c.params("prompt_tokens", 8192.0, "concurrency", 1.0).decode(77)), CompareSettings.defaults());
+				aRun().cell(c -> c.params("prompt_tokens", 8192.0, "concurrency", 1.0).decode(77)),
+				CompareSettings.defaults());
 
 		assertThat(comparison.cells()).singleElement().satisfies(cell -> {
 			assertThat(cell.anchor()).isEqualTo("cell-concurrency-1--prompt_tokens-8192");
@@ -33,13 +34,15 @@ class ComparisonBuilderTests {
 	@Test
 	void showsCellsOnOneSideApartAndOutsideTheHeadline() {
 		Comparison comparison = compare(
-				aRun().cell(c -> c.params("prompt_tokens", 280).decode(70)).cell(c -> c.params("prompt_tokens", 512).decode(70)),
-				aRun().cell(c -> c.params("prompt_tokens", 280).decode(70)).cell(c -> c.params("prompt_tokens", 1024).decode(9)),
+				aRun().cell(c -> c.params("prompt_tokens", 280).decode(70))
+					.cell(c -> c.params("prompt_tokens", 512).decode(70)),
+				aRun().cell(c -> c.params("prompt_tokens", 280).decode(70))
+					.cell(c -> c.params("prompt_tokens", 1024).decode(9)),
 				CompareSettings.defaults());
 
-		assertThat(comparison.unmatched()).extracting(UnmatchedCell::side, UnmatchedCell::anchor).containsExactly(
-				org.assertj.core.groups.Tuple.tuple("baseline", "cell-prompt_tokens-512"),
-				org.assertj.core.groups.Tuple.tuple("contender", "cell-prompt_tokens-1024"));
+		assertThat(comparison.unmatched()).extracting(UnmatchedCell::side, UnmatchedCell::anchor)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("baseline", "cell-prompt_tokens-512"),
+					org.assertj.core.groups.Tuple.tuple("contender", "cell-prompt_tokens-1024"));
 		assertThat(comparison.headline("decode_tps")).hasValueSatisfying(headline -> {
 			assertThat(headline.comparable()).isEqualTo(1);
 			assertThat(headline.excluded()).isZero();
@@ -87,18 +90,19 @@ class ComparisonBuilderTests {
 	@Test
 	void listsOnAMetricEveryFlagThatGreysOrIsAboutIt() {
 		Comparison comparison = compare(aRun().cell(c -> c.ttft(1.0).decode(70)),
-				aRun().commit(TestRuns.OTHER_COMMIT).warmup(0)
+				aRun().commit(TestRuns.OTHER_COMMIT)
+					.warmup(0)
 					.cell(c -> c.outputTokens(900).metric("ttft_s", Map.of("median", 1.0, "mean", 3.0)).decode(80)),
 				CompareSettings.defaults());
 
 		ComparedCell cell = comparison.cells().get(0);
-		assertThat(cell.metric("ttft_s")).hasValueSatisfying(metric -> assertThat(metric.flags())
-			.extracting(Flag::rule, Flag::side)
-			.containsExactly(org.assertj.core.groups.Tuple.tuple("checkpoint-differs", null),
-					org.assertj.core.groups.Tuple.tuple("skewed", "contender")));
-		assertThat(cell.metric("decode_tps")).hasValueSatisfying(metric -> assertThat(metric.flags())
-			.extracting(Flag::rule)
-			.containsExactly("checkpoint-differs", "output-length-differs"));
+		assertThat(cell.metric("ttft_s"))
+			.hasValueSatisfying(metric -> assertThat(metric.flags()).extracting(Flag::rule, Flag::side)
+				.containsExactly(org.assertj.core.groups.Tuple.tuple("checkpoint-differs", null),
+						org.assertj.core.groups.Tuple.tuple("skewed", "contender")));
+		assertThat(cell.metric("decode_tps"))
+			.hasValueSatisfying(metric -> assertThat(metric.flags()).extracting(Flag::rule)
+				.containsExactly("checkpoint-differs", "output-length-differs"));
 		assertThat(comparison.flags()).extracting(Flag::rule).containsExactly("checkpoint-differs");
 	}
 
@@ -130,8 +134,8 @@ class ComparisonBuilderTests {
 
 	@Test
 	void annotatesUnknownRequestOutcomesWithoutGreying() {
-		Comparison comparison = compare(aRun().cell(c -> c.decode(70)), aRun().cell(c -> c.requests(4, null, null).decode(71)),
-				CompareSettings.defaults());
+		Comparison comparison = compare(aRun().cell(c -> c.decode(70)),
+				aRun().cell(c -> c.requests(4, null, null).decode(71)), CompareSettings.defaults());
 
 		ComparedCell cell = comparison.cells().get(0);
 		assertThat(cell.flags()).extracting(Flag::rule).containsExactly("outcomes-unknown");
@@ -149,8 +153,8 @@ class ComparisonBuilderTests {
 
 	@Test
 	void computesTheCarriedRunChecksWithTheComparisonsSettings() {
-		Comparison comparison = compare(aRun().cell(c -> c.requests(3, 1, 0).decode(70)), aRun().cell(c -> c.decode(71)),
-				settings("failure_tolerance", "0.25"));
+		Comparison comparison = compare(aRun().cell(c -> c.requests(3, 1, 0).decode(70)),
+				aRun().cell(c -> c.decode(71)), settings("failure_tolerance", "0.25"));
 
 		assertThat(comparison.baselineChecks().all()).isEmpty();
 		assertThat(comparison.cells().get(0).metric("decode_tps"))
@@ -160,11 +164,13 @@ class ComparisonBuilderTests {
 	@Test
 	void ordersMetricsAsTheCatalogueThenTheRunsOwnLeavingOutThoseOnlySampled() {
 		Comparison comparison = compare(aRun().cell(c -> c.decode(70).ttft(1).sampleValues("itl_ms", 20, 21, 19)),
-				aRun().metricDefinition("gpu_power_w", "W", false, false).cell(c -> c.metric("gpu_power_w", 300).decode(71)),
+				aRun().metricDefinition("gpu_power_w", "W", false, false)
+					.cell(c -> c.metric("gpu_power_w", 300).decode(71)),
 				CompareSettings.defaults());
 
 		assertThat(comparison.metrics()).containsExactly("ttft_s", "decode_tps", "gpu_power_w");
-		assertThat(comparison.headlines()).extracting(Headline::metric).containsExactly("ttft_s", "decode_tps", "gpu_power_w");
+		assertThat(comparison.headlines()).extracting(Headline::metric)
+			.containsExactly("ttft_s", "decode_tps", "gpu_power_w");
 		assertThat(comparison.headline("gpu_power_w")).hasValueSatisfying(headline -> {
 			assertThat(headline.excluded()).isEqualTo(1);
 			assertThat(headline.excludedReasons()).containsExactly(Map.entry("missing-value", 1));

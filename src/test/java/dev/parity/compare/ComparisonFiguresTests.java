@@ -23,11 +23,12 @@ import tools.jackson.databind.node.ObjectNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The figures a comparison shows — ratios, flags, every cell's interval and verdict, the headlines and their
- * intervals — are the ones it has always shown for the same runs: work on how fast they are computed must not move
- * a single digit. The expected JSON ({@code comparison-figures.json}) was written by the code before that work; run
- * with {@code -Dparity.figures.write=<file>} to write it again, only when a new rules version changes figures on
- * purpose.
+ * The figures a comparison shows — ratios, flags, every cell's interval and verdict, the
+ * headlines and their intervals — are the ones it has always shown for the same runs:
+ * work on how fast they are computed must not move a single digit. The expected JSON
+ * ({@code comparison-figures.json}) was written by the code before that work; run with
+ * {@code -Dparity.figures.write=<file>} to write it again, only when a new rules version
+ * changes figures on purpose.
  */
 class ComparisonFiguresTests {
 
@@ -38,8 +39,8 @@ class ComparisonFiguresTests {
 	@Test
 	void everyFigureIsTheOneComputedBefore() throws IOException {
 		ObjectNode figures = JSON.createObjectNode();
-		comparisons().forEach((name, comparison) -> figures.set(name,
-				ComparisonJson.toJson(comparison, SettingsDisclosure.of(comparison, CompareSettings.defaults()), JSON)));
+		comparisons().forEach((name, comparison) -> figures.set(name, ComparisonJson.toJson(comparison,
+				SettingsDisclosure.of(comparison, CompareSettings.defaults()), JSON)));
 		String written = System.getProperty("parity.figures.write");
 		if (written != null) {
 			Files.writeString(Path.of(written), figures.toString(), StandardCharsets.UTF_8);
@@ -48,7 +49,8 @@ class ComparisonFiguresTests {
 		try (var in = ComparisonFiguresTests.class.getResourceAsStream("/comparison-figures.json")) {
 			expected = JSON.readTree(in);
 		}
-		// Both read from text, so that a number is the same node whichever way it was made.
+		// Both read from text, so that a number is the same node whichever way it was
+		// made.
 		JsonNode computed = JSON.readTree(figures.toString());
 		assertThat(computed.propertyNames()).containsExactlyElementsOf(expected.propertyNames());
 		for (String name : expected.propertyNames()) {
@@ -57,7 +59,10 @@ class ComparisonFiguresTests {
 		assertThat(figures.toString()).as("intervals are among the figures").contains("\"interval\":{");
 	}
 
-	/** Single runs of many cells with samples, groups of replicates, and the seed story against its reference. */
+	/**
+	 * Single runs of many cells with samples, groups of replicates, and the seed story
+	 * against its reference.
+	 */
 	private static Map<String, Comparison> comparisons() {
 		ComparisonBuilder builder = new ComparisonBuilder();
 		Map<String, Comparison> comparisons = new LinkedHashMap<>();
@@ -73,8 +78,8 @@ class ComparisonFiguresTests {
 			baselines.add(grid("goldenba" + i + "a", 10 + i, 1.0));
 			contenders.add(grid("goldenco" + i + "b", 20 + i, 1.05));
 		}
-		comparisons.put("groups of 8", builder.compare(baselines, contenders, CompareSettings.defaults(),
-				BootstrapMedians.FROM_SAMPLES));
+		comparisons.put("groups of 8",
+				builder.compare(baselines, contenders, CompareSettings.defaults(), BootstrapMedians.FROM_SAMPLES));
 		comparisons.put("groups of 3", builder.compare(baselines.subList(0, 3), contenders.subList(0, 3),
 				CompareSettings.defaults(), BootstrapMedians.FROM_SAMPLES));
 		Run reference = seedStory("reference.json", "reference0");
@@ -89,8 +94,9 @@ class ComparisonFiguresTests {
 	}
 
 	/**
-	 * A run of 4 prompt lengths × 6 concurrencies, each cell with 60 samples of three metrics drawn from the seed,
-	 * {@code speed} times as fast; its cells run in order, so a cold cell can be greyed.
+	 * A run of 4 prompt lengths × 6 concurrencies, each cell with 60 samples of three
+	 * metrics drawn from the seed, {@code speed} times as fast; its cells run in order,
+	 * so a cold cell can be greyed.
 	 */
 	private static Run grid(String id, long seed, double speed) {
 		SplittableRandom random = new SplittableRandom(seed);
@@ -109,10 +115,15 @@ class ComparisonFiguresTests {
 					tpots[s] = 1000 / decodes[s];
 				}
 				int cell = order++;
-				run.cell(c -> c.params("prompt_tokens", prompt, "concurrency", concurrency).order(cell)
+				run.cell(c -> c.params("prompt_tokens", prompt, "concurrency", concurrency)
+					.order(cell)
 					.requests(60, 0, 0)
-					.ttft(median(ttfts)).decode(median(decodes)).metric("tpot_ms", median(tpots))
-					.sampleValues("ttft_s", ttfts).sampleValues("decode_tps", decodes).sampleValues("tpot_ms", tpots));
+					.ttft(median(ttfts))
+					.decode(median(decodes))
+					.metric("tpot_ms", median(tpots))
+					.sampleValues("ttft_s", ttfts)
+					.sampleValues("decode_tps", decodes)
+					.sampleValues("tpot_ms", tpots));
 			}
 		}
 		return new Run(new RunId(id), run.document(), "fp", UPLOADED, "test", List.of());

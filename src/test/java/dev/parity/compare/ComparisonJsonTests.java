@@ -14,12 +14,13 @@ class ComparisonJsonTests {
 
 	private final JsonMapper mapper = JsonMapper.builder().build();
 
-	private final Comparison comparison = new ComparisonBuilder().compare(
-			aRun().cell(c -> c.params("prompt_tokens", 131072, "concurrency", 4).requests(0, 0, 4).noOutputTokens().throughput(3.2))
-				.cell(c -> c.params("prompt_tokens", 280, "concurrency", 1).decode(76).ttft(0.92))
-				.cell(c -> c.params("prompt_tokens", 512.0, "setting", "thinking=false").decode(70))
-				.build(),
-			aRun().revision("main").warmup(0)
+	private final Comparison comparison = new ComparisonBuilder().compare(aRun().cell(
+			c -> c.params("prompt_tokens", 131072, "concurrency", 4).requests(0, 0, 4).noOutputTokens().throughput(3.2))
+		.cell(c -> c.params("prompt_tokens", 280, "concurrency", 1).decode(76).ttft(0.92))
+		.cell(c -> c.params("prompt_tokens", 512.0, "setting", "thinking=false").decode(70))
+		.build(),
+			aRun().revision("main")
+				.warmup(0)
 				.cell(c -> c.params("prompt_tokens", 131072, "concurrency", 4).throughput(141.54).decode(36.5))
 				.cell(c -> c.params("prompt_tokens", 280, "concurrency", 1).decode(77).ttft(0.91))
 				.build(),
@@ -31,8 +32,8 @@ class ComparisonJsonTests {
 
 		assertThat(json.propertyNames()).containsExactly("baseline", "contender", "settings", "non_default_settings",
 				"ungreyed_by_settings", "flags", "headlines", "cells", "unmatched");
-		assertThat(json.get("contender").propertyNames()).containsExactly("id", "url", "title", "role", "system", "model",
-				"flags");
+		assertThat(json.get("contender").propertyNames()).containsExactly("id", "url", "title", "role", "system",
+				"model", "flags");
 		assertThat(json.get("headlines").get(0).propertyNames()).containsExactly("metric", "comparable", "within_band",
 				"median_ratio", "excluded", "excluded_reasons", "verdicts", "median_ratio_interval");
 		assertThat(json.get("cells").get(0).propertyNames()).containsExactly("params", "anchor", "flags", "metrics");
@@ -73,9 +74,9 @@ class ComparisonJsonTests {
 
 		assertThat(json.get("cells").get(0).get("params").toString())
 			.isEqualTo("{\"concurrency\":4,\"prompt_tokens\":131072}");
-		assertThat(json.get("unmatched").get(0).toString()).isEqualTo(
-				"{\"side\":\"baseline\",\"params\":{\"prompt_tokens\":512,\"setting\":\"thinking=false\"},"
-						+ "\"anchor\":\"cell-prompt_tokens-512--setting-thinking-false\"}");
+		assertThat(json.get("unmatched").get(0).toString())
+			.isEqualTo("{\"side\":\"baseline\",\"params\":{\"prompt_tokens\":512,\"setting\":\"thinking=false\"},"
+					+ "\"anchor\":\"cell-prompt_tokens-512--setting-thinking-false\"}");
 	}
 
 	@Test
@@ -88,7 +89,8 @@ class ComparisonJsonTests {
 		assertThat(throughput.get("flags")).extracting(flag -> flag.get("rule").asString())
 			.containsExactly("failures", "implausible-ratio");
 		assertThat(throughput.get("flags").get(0).get("side").asString()).isEqualTo("baseline");
-		assertThat(throughput.get("flags").get(0).get("greys")).extracting(JsonNode::asString).contains("throughput_tps");
+		assertThat(throughput.get("flags").get(0).get("greys")).extracting(JsonNode::asString)
+			.contains("throughput_tps");
 		assertThat(throughput.get("flags").get(1).has("side")).isFalse();
 		assertThat(metric(cell, "decode_tps").get("baseline").isNull()).isTrue();
 		assertThat(metric(cell, "decode_tps").get("ratio").isNull()).isTrue();
@@ -109,10 +111,11 @@ class ComparisonJsonTests {
 
 	@Test
 	void writesFlagsAlone() {
-		Flag flag = new Flag("failures", "4 of 4 cancelled", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"), null);
+		Flag flag = new Flag("failures", "4 of 4 cancelled", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"),
+				null);
 
-		assertThat(ComparisonJson.flags(List.of(flag), mapper).toString())
-			.isEqualTo("[{\"rule\":\"failures\",\"short\":\"4 of 4 cancelled\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");
+		assertThat(ComparisonJson.flags(List.of(flag), mapper).toString()).isEqualTo(
+				"[{\"rule\":\"failures\",\"short\":\"4 of 4 cancelled\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");
 	}
 
 	private static JsonNode metric(JsonNode cell, String name) {

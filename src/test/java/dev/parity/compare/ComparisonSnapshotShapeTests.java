@@ -21,9 +21,10 @@ import tools.jackson.databind.node.ObjectNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The typed snapshot writes exactly the JSON the tree-built snapshot wrote (same keys, same order, same numbers),
- * for every contender of the seed story, under the defaults and with loosened settings, objectives and fixed params;
- * and reads its own JSON back to an equal claim.
+ * The typed snapshot writes exactly the JSON the tree-built snapshot wrote (same keys,
+ * same order, same numbers), for every contender of the seed story, under the defaults
+ * and with loosened settings, objectives and fixed params; and reads its own JSON back to
+ * an equal claim.
  */
 class ComparisonSnapshotShapeTests {
 
@@ -37,16 +38,18 @@ class ComparisonSnapshotShapeTests {
 	void writesTheTreeBuiltShapeByteForByte(String contender) {
 		Run baseline = load("reference.json");
 		Run other = load(contender);
-		for (CompareSettings settings : List.of(CompareSettings.defaults(),
-				CompareSettings.defaults().withOverrides(Map.of("band", "0.05", "output_tolerance", "10", "slo_ttft_s", "2")))) {
+		for (CompareSettings settings : List.of(CompareSettings.defaults(), CompareSettings.defaults()
+			.withOverrides(Map.of("band", "0.05", "output_tolerance", "10", "slo_ttft_s", "2")))) {
 			Comparison comparison = new ComparisonBuilder().compare(baseline, other, settings);
 			ComparisonSnapshot typed = ComparisonSnapshot.of(comparison, CompareSettings.defaults(), MAPPER);
 			ObjectNode legacy = legacySnapshot(comparison, CompareSettings.defaults(), typed.computedAt());
 
 			assertThat(MAPPER.writeValueAsString(typed)).isEqualTo(MAPPER.writeValueAsString(legacy));
-			ComparisonSnapshot read = ComparisonSnapshot.read(MAPPER.readTree(MAPPER.writeValueAsString(typed)), MAPPER);
+			ComparisonSnapshot read = ComparisonSnapshot.read(MAPPER.readTree(MAPPER.writeValueAsString(typed)),
+					MAPPER);
 			assertThat(read.claim()).isEqualTo(typed.claim());
-			assertThat(read.settingsNotice(CompareSettings.defaults())).isEqualTo(typed.settingsNotice(CompareSettings.defaults()));
+			assertThat(read.settingsNotice(CompareSettings.defaults()))
+				.isEqualTo(typed.settingsNotice(CompareSettings.defaults()));
 		}
 	}
 
@@ -58,8 +61,8 @@ class ComparisonSnapshotShapeTests {
 		FixedParams fixed = FixedParams.parse(List.of("concurrency=1"));
 		Comparison comparison = new ComparisonBuilder().compare(List.of(baseline), List.of(other),
 				CompareSettings.defaults(), BootstrapMedians.NONE, fixed, FixedParams.NONE);
-		ComparisonSnapshot typed = ComparisonSnapshot.of(comparison, CompareSettings.defaults(), fixed, FixedParams.NONE,
-				MAPPER);
+		ComparisonSnapshot typed = ComparisonSnapshot.of(comparison, CompareSettings.defaults(), fixed,
+				FixedParams.NONE, MAPPER);
 		ObjectNode legacy = legacySnapshot(comparison, CompareSettings.defaults(), typed.computedAt());
 		ObjectNode values = ((ObjectNode) legacy.get("baseline")).putObject("fixed");
 		fixed.values().forEach(values::put);
@@ -67,7 +70,10 @@ class ComparisonSnapshotShapeTests {
 		assertThat(MAPPER.writeValueAsString(typed)).isEqualTo(MAPPER.writeValueAsString(legacy));
 	}
 
-	/** The snapshot as ComparisonJson and site's ComparisonSnapshot.of built it as a tree, up to this change. */
+	/**
+	 * The snapshot as ComparisonJson and site's ComparisonSnapshot.of built it as a tree,
+	 * up to this change.
+	 */
 	private static ObjectNode legacySnapshot(Comparison comparison, CompareSettings defaults, String computedAt) {
 		ObjectNode snapshot = ComparisonJson.toJson(comparison, SettingsDisclosure.of(comparison, defaults), MAPPER);
 		snapshot.put("rules_version", ComparisonSnapshot.RULES_VERSION);
@@ -78,10 +84,16 @@ class ComparisonSnapshotShapeTests {
 		snapshot.put("computed_at", computedAt);
 		ArrayNode metrics = MAPPER.createArrayNode();
 		for (String name : comparison.metrics()) {
-			dev.parity.run.MetricDefinition definition = comparison.cells().stream()
-				.flatMap(cell -> cell.metrics().stream()).filter(m -> m.metric().equals(name)).findFirst()
+			dev.parity.run.MetricDefinition definition = comparison.cells()
+				.stream()
+				.flatMap(cell -> cell.metrics().stream())
+				.filter(m -> m.metric().equals(name))
+				.findFirst()
 				.map(ComparedMetric::definition)
-				.orElseGet(() -> comparison.contender().provenance().catalogue().find(name)
+				.orElseGet(() -> comparison.contender()
+					.provenance()
+					.catalogue()
+					.find(name)
 					.orElseGet(() -> comparison.baseline().provenance().catalogue().get(name)));
 			ObjectNode metric = metrics.addObject();
 			metric.put("metric", name);

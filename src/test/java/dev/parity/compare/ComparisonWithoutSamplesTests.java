@@ -21,8 +21,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * A comparison under the default outlier z never reads per-request samples: no statement it makes names the
- * {@code samples} column (the statistics stored at ingest stand for them). Under another outlier z it reads them.
+ * A comparison under the default outlier z never reads per-request samples: no statement
+ * it makes names the {@code samples} column (the statistics stored at ingest stand for
+ * them). Under another outlier z it reads them.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureMockMvc
@@ -56,10 +57,16 @@ class ComparisonWithoutSamplesTests {
 			.anySatisfy(sql -> assertThat(sql).containsPattern(SAMPLES));
 	}
 
-	/** The statements one uncached request made (on its thread and the comparison's loading pool), its answer 200. */
+	/**
+	 * The statements one uncached request made (on its thread and the comparison's
+	 * loading pool), its answer 200.
+	 */
 	private List<String> statements(String path) throws Exception {
-		return RecordedStatements.during(() -> mvc.perform(get(path)).andExpect(status().isOk())).stream()
-			.map(RecordedStatements.Statement::sql).filter(java.util.Objects::nonNull).toList();
+		return RecordedStatements.during(() -> mvc.perform(get(path)).andExpect(status().isOk()))
+			.stream()
+			.map(RecordedStatements.Statement::sql)
+			.filter(java.util.Objects::nonNull)
+			.toList();
 	}
 
 	/** The control run with 12 ttft samples in each cell, scaled. */

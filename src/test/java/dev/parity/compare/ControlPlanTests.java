@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * The plan that settles a comparison, one greying rule at a time, and the seed story's claim (reference…C) with its
- * control (E).
+ * The plan that settles a comparison, one greying rule at a time, and the seed story's
+ * claim (reference…C) with its control (E).
  */
 class ControlPlanTests {
 
@@ -51,9 +51,9 @@ class ControlPlanTests {
 
 		assertThat(plan.settled()).isFalse();
 		assertThat(plan.rerun()).isEqualTo(new ControlPlan.Rerun("contender", c.id().value()));
-		assertThat(plan.changes()).extracting(ControlChange::rule, ControlChange::field).containsExactly(
-				org.assertj.core.groups.Tuple.tuple("checkpoint-differs", "model.commit"),
-				org.assertj.core.groups.Tuple.tuple("output-length-differs", "workload.request_params"));
+		assertThat(plan.changes()).extracting(ControlChange::rule, ControlChange::field)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("checkpoint-differs", "model.commit"),
+					org.assertj.core.groups.Tuple.tuple("output-length-differs", "workload.request_params"));
 		ControlChange commit = plan.changes().get(0);
 		assertThat(commit.from()).isEqualTo(TestRuns.OTHER_COMMIT);
 		assertThat(commit.to()).isEqualTo(TestRuns.COMMIT);
@@ -61,7 +61,8 @@ class ControlPlanTests {
 		assertThat(params.from()).hasToString("{\"reasoning_effort\":\"high\"}");
 		assertThat(params.to()).hasToString("{\"chat_template_kwargs\":{\"thinking\":false}}");
 		assertThat(params.check()).isEqualTo(new ControlCheck("output tokens per request", 512, 0.10));
-		// The reference's cancelled probe at 131072 × {4, 8}: its +4323 % and +6050 % stay where they are.
+		// The reference's cancelled probe at 131072 × {4, 8}: its +4323 % and +6050 %
+		// stay where they are.
 		assertThat(plan.cannotSettle()).extracting(CannotSettle::rule).containsExactly("implausible-ratio", "failures");
 		assertThat(plan.cannotSettle().get(1).why()).contains("the reference's side")
 			.contains("cell-concurrency-4--prompt_tokens-131072", "cell-concurrency-8--prompt_tokens-131072");
@@ -81,7 +82,8 @@ class ControlPlanTests {
 
 		assertThat(outcome.holds()).containsExactly("model.commit", "workload.request_params");
 		assertThat(outcome.missed()).isEmpty();
-		assertThat(outcome.before()).filteredOn(before -> before.metric().equals("decode_tps")).singleElement()
+		assertThat(outcome.before()).filteredOn(before -> before.metric().equals("decode_tps"))
+			.singleElement()
 			.satisfies(before -> {
 				assertThat(before.cells()).isEqualTo(18);
 				assertThat(before.medianRatio()).isGreaterThan(1.10);
@@ -102,7 +104,8 @@ class ControlPlanTests {
 
 		ControlOutcome outcome = ControlOutcome.of(plan, claim, d, compare(reference, d));
 
-		// D is pinned to the reference's commit, but produced ~4,450 tokens per request, whatever it declared.
+		// D is pinned to the reference's commit, but produced ~4,450 tokens per request,
+		// whatever it declared.
 		assertThat(outcome.holds()).containsExactly("model.commit");
 		assertThat(outcome.missed()).singleElement().satisfies(missed -> {
 			assertThat(missed.field()).isEqualTo("workload.request_params");
@@ -113,7 +116,8 @@ class ControlPlanTests {
 
 	@Test
 	void aComparisonWithNothingGreyedNeedsNoControl() {
-		ControlPlan plan = ControlPlan.of(TestRuns.compare(aRun().cell(c -> c.decode(70)), aRun().cell(c -> c.decode(71)), DEFAULTS));
+		ControlPlan plan = ControlPlan
+			.of(TestRuns.compare(aRun().cell(c -> c.decode(70)), aRun().cell(c -> c.decode(71)), DEFAULTS));
 
 		assertThat(plan.settled()).isTrue();
 		assertThat(plan.changes()).isEmpty();
@@ -123,7 +127,8 @@ class ControlPlanTests {
 
 	@Test
 	void checkpointDiffers() {
-		ControlPlan plan = plan(aRun().cell(c -> c.decode(70)), aRun().commit(TestRuns.OTHER_COMMIT).cell(c -> c.decode(80)));
+		ControlPlan plan = plan(aRun().cell(c -> c.decode(70)),
+				aRun().commit(TestRuns.OTHER_COMMIT).cell(c -> c.decode(80)));
 
 		assertThat(plan.changes()).singleElement().satisfies(change -> {
 			assertThat(change.rule()).isEqualTo("checkpoint-differs");
@@ -144,7 +149,8 @@ class ControlPlanTests {
 			assertThat(change.to()).isEqualTo(TestRuns.COMMIT);
 		});
 
-		ControlPlan theirs = plan(aRun().role(Role.REFERENCE).unpinned().cell(c -> c.decode(70)), aRun().cell(c -> c.decode(80)));
+		ControlPlan theirs = plan(aRun().role(Role.REFERENCE).unpinned().cell(c -> c.decode(70)),
+				aRun().cell(c -> c.decode(80)));
 		assertThat(theirs.changes()).isEmpty();
 		assertThat(theirs.cannotSettle()).singleElement()
 			.satisfies(reason -> assertThat(reason.why()).contains("the reference records no resolved commit"));
@@ -153,7 +159,8 @@ class ControlPlanTests {
 
 	@Test
 	void criticalFlagsDifferListsOnlyTheFlagsThatDiffer() {
-		ControlPlan plan = plan(aRun().flag("kv-cache-dtype", "fp8").flag("tensor-parallel-size", "2").cell(c -> c.decode(70)),
+		ControlPlan plan = plan(
+				aRun().flag("kv-cache-dtype", "fp8").flag("tensor-parallel-size", "2").cell(c -> c.decode(70)),
 				aRun().flag("--kv_cache_dtype", "auto").flag("tensor-parallel-size", "2").cell(c -> c.decode(80)));
 
 		assertThat(plan.changes()).singleElement().satisfies(change -> {
@@ -169,19 +176,24 @@ class ControlPlanTests {
 		ControlPlan plan = plan(aRun().cell(c -> c.decode(70)),
 				aRun().dataset("sharegpt").engine("sglang").harness("genai-perf").cell(c -> c.decode(80)));
 
-		assertThat(plan.changes()).extracting(ControlChange::rule, ControlChange::field, ControlChange::from, ControlChange::to)
-			.containsExactly(org.assertj.core.groups.Tuple.tuple("dataset-differs", "workload.dataset", "sharegpt", "random"),
-					org.assertj.core.groups.Tuple.tuple("harness-differs", "harness.name", "genai-perf", "reference-harness"),
+		assertThat(plan.changes())
+			.extracting(ControlChange::rule, ControlChange::field, ControlChange::from, ControlChange::to)
+			.containsExactly(
+					org.assertj.core.groups.Tuple.tuple("dataset-differs", "workload.dataset", "sharegpt", "random"),
+					org.assertj.core.groups.Tuple.tuple("harness-differs", "harness.name", "genai-perf",
+							"reference-harness"),
 					org.assertj.core.groups.Tuple.tuple("engine-differs", "engine.name", "sglang", "vllm"));
 	}
 
 	@Test
 	void aReferencesHarnessAndTheSystemsComparedCannotBeSettled() {
 		ControlPlan plan = plan(aRun().role(Role.REFERENCE).cell(c -> c.decode(70)),
-				aRun().harness("genai-perf").system("8x H100").cell(c -> c.decode(80)), TestRuns.settings("vary", "engine"));
+				aRun().harness("genai-perf").system("8x H100").cell(c -> c.decode(80)),
+				TestRuns.settings("vary", "engine"));
 
 		assertThat(plan.changes()).isEmpty();
-		assertThat(plan.cannotSettle()).extracting(CannotSettle::rule).containsExactly("harness-differs", "system-differs");
+		assertThat(plan.cannotSettle()).extracting(CannotSettle::rule)
+			.containsExactly("harness-differs", "system-differs");
 		assertThat(plan.cells()).isEmpty();
 	}
 
@@ -199,19 +211,22 @@ class ControlPlanTests {
 				java.util.Map.of(), java.util.Map.of());
 		Provenance.Environment theirs = new Provenance.Environment("H200", 8, "570", "12.4", null, null, null, null,
 				java.util.Map.of(), java.util.Map.of());
-		ControlPlan plan = plan(aRun().environment(ours).cell(c -> c.decode(70)), aRun().environment(theirs).cell(c -> c.decode(80)));
+		ControlPlan plan = plan(aRun().environment(ours).cell(c -> c.decode(70)),
+				aRun().environment(theirs).cell(c -> c.decode(80)));
 
 		assertThat(plan.changes()).singleElement().satisfies(change -> {
 			assertThat(change.field()).isEqualTo("environment.driver");
 			assertThat(change.from()).isEqualTo("570");
 			assertThat(change.to()).isEqualTo("550");
 		});
-		assertThat(plan.cannotSettle()).singleElement().satisfies(reason -> assertThat(reason.why()).contains("environment.gpu H100 vs H200"));
+		assertThat(plan.cannotSettle()).singleElement()
+			.satisfies(reason -> assertThat(reason.why()).contains("environment.gpu H100 vs H200"));
 	}
 
 	@Test
 	void outputLengthDiffersWithAgreeingDeclarationsPlansTheMeasurement() {
-		ControlPlan plan = plan(aRun().cell(c -> c.decode(70).outputTokens(512)), aRun().cell(c -> c.decode(120).outputTokens(4450)));
+		ControlPlan plan = plan(aRun().cell(c -> c.decode(70).outputTokens(512)),
+				aRun().cell(c -> c.decode(120).outputTokens(4450)));
 
 		assertThat(plan.changes()).singleElement().satisfies(change -> {
 			assertThat(change.rule()).isEqualTo("output-length-differs");
@@ -224,8 +239,8 @@ class ControlPlanTests {
 
 	@Test
 	void outputLengthDiffersPlansTheOtherSidesRequestParamsWithUnsetAsNull() {
-		ControlPlan plan = plan(aRun().requestParams("{\"chat_template_kwargs\": {\"thinking\": false}}").cell(c -> c.decode(70).outputTokens(512)),
-				aRun().cell(c -> c.decode(120).outputTokens(830)));
+		ControlPlan plan = plan(aRun().requestParams("{\"chat_template_kwargs\": {\"thinking\": false}}")
+			.cell(c -> c.decode(70).outputTokens(512)), aRun().cell(c -> c.decode(120).outputTokens(830)));
 
 		assertThat(plan.changes()).singleElement().satisfies(change -> {
 			assertThat(change.field()).isEqualTo("workload.request_params");
@@ -243,7 +258,8 @@ class ControlPlanTests {
 			assertThat(change.field()).isEqualTo("cells[].output_tokens");
 			assertThat(change.from()).isNull();
 		});
-		ControlPlan reference = plan(aRun().role(Role.REFERENCE).cell(c -> c.decode(70).noOutputTokens()), aRun().cell(c -> c.decode(72)));
+		ControlPlan reference = plan(aRun().role(Role.REFERENCE).cell(c -> c.decode(70).noOutputTokens()),
+				aRun().cell(c -> c.decode(72)));
 		assertThat(reference.changes()).isEmpty();
 		assertThat(reference.cannotSettle()).extracting(CannotSettle::rule).containsExactly("output-length-unknown");
 	}
@@ -278,11 +294,14 @@ class ControlPlanTests {
 		});
 		assertThat(ours.cells()).hasSize(1);
 
-		ControlPlan theirs = plan(aRun().role(Role.REFERENCE).cell(c -> c.decode(70).requests(0, 0, 4))
-			.cell(c -> c.params("prompt_tokens", 8192, "concurrency", 1).decode(70)),
+		ControlPlan theirs = plan(
+				aRun().role(Role.REFERENCE)
+					.cell(c -> c.decode(70).requests(0, 0, 4))
+					.cell(c -> c.params("prompt_tokens", 8192, "concurrency", 1).decode(70)),
 				aRun().cell(c -> c.decode(70)).cell(c -> c.params("prompt_tokens", 8192, "concurrency", 1).decode(71)));
 		assertThat(theirs.changes()).isEmpty();
-		assertThat(theirs.cannotSettle()).singleElement().satisfies(reason -> assertThat(reason.why()).contains("the reference's side"));
+		assertThat(theirs.cannotSettle()).singleElement()
+			.satisfies(reason -> assertThat(reason.why()).contains("the reference's side"));
 		assertThat(theirs.cells()).isEmpty();
 		assertThat(theirs.settled()).isTrue();
 	}
@@ -307,12 +326,12 @@ class ControlPlanTests {
 
 	@Test
 	void runawayAndUnstableFixTheOutputLengthCheckedByMeasurement() {
-		ControlPlan plan = plan(aRun().cell(c -> c.decode(70).outputTokens(512, 510, 520)),
-				aRun().cell(c -> c.decode(71).outputTokens(512, 100, 9000).sampleOutputTokens(100, 512, 9000, 300, 700)));
+		ControlPlan plan = plan(aRun().cell(c -> c.decode(70).outputTokens(512, 510, 520)), aRun()
+			.cell(c -> c.decode(71).outputTokens(512, 100, 9000).sampleOutputTokens(100, 512, 9000, 300, 700)));
 
-		assertThat(plan.changes()).extracting(ControlChange::rule, ControlChange::field).contains(
-				org.assertj.core.groups.Tuple.tuple("runaway", "workload.request_params.max_tokens"),
-				org.assertj.core.groups.Tuple.tuple("unstable", "workload.request_params.min_tokens"));
+		assertThat(plan.changes()).extracting(ControlChange::rule, ControlChange::field)
+			.contains(org.assertj.core.groups.Tuple.tuple("runaway", "workload.request_params.max_tokens"),
+					org.assertj.core.groups.Tuple.tuple("unstable", "workload.request_params.min_tokens"));
 		assertThat(plan.changes()).allSatisfy(change -> {
 			assertThat(change.to()).isEqualTo(512L);
 			assertThat(change.check()).isNotNull();
@@ -321,9 +340,11 @@ class ControlPlanTests {
 
 	@Test
 	void latencySpikeAndNoWarmupPlanOneWarmUp() {
-		ControlPlan plan = plan(aRun().cell(c -> c.ttft(1.0).order(1).params("prompt_tokens", 280, "concurrency", 1))
-			.cell(c -> c.ttft(1.0).order(2).params("prompt_tokens", 280, "concurrency", 4)),
-				aRun().warmup(0).cell(c -> c.ttft(3.0).order(1).params("prompt_tokens", 280, "concurrency", 1))
+		ControlPlan plan = plan(
+				aRun().cell(c -> c.ttft(1.0).order(1).params("prompt_tokens", 280, "concurrency", 1))
+					.cell(c -> c.ttft(1.0).order(2).params("prompt_tokens", 280, "concurrency", 4)),
+				aRun().warmup(0)
+					.cell(c -> c.ttft(3.0).order(1).params("prompt_tokens", 280, "concurrency", 1))
 					.cell(c -> c.ttft(1.0).order(2).params("prompt_tokens", 280, "concurrency", 4)));
 
 		assertThat(plan.changes()).singleElement().satisfies(change -> {
@@ -349,13 +370,15 @@ class ControlPlanTests {
 
 	@Test
 	void aSpikeDespiteAWarmUpIsNotSettledByOne() {
-		ControlPlan plan = plan(aRun().cell(c -> c.ttft(1.0).order(1).params("prompt_tokens", 280, "concurrency", 1))
-			.cell(c -> c.ttft(1.0).order(2).params("prompt_tokens", 280, "concurrency", 4)),
+		ControlPlan plan = plan(
+				aRun().cell(c -> c.ttft(1.0).order(1).params("prompt_tokens", 280, "concurrency", 1))
+					.cell(c -> c.ttft(1.0).order(2).params("prompt_tokens", 280, "concurrency", 4)),
 				aRun().cell(c -> c.ttft(3.0).order(1).params("prompt_tokens", 280, "concurrency", 1))
 					.cell(c -> c.ttft(1.0).order(2).params("prompt_tokens", 280, "concurrency", 4)));
 
 		assertThat(plan.changes()).isEmpty();
-		assertThat(plan.cannotSettle()).singleElement().satisfies(reason -> assertThat(reason.why()).contains("warmed up (32 requests)"));
+		assertThat(plan.cannotSettle()).singleElement()
+			.satisfies(reason -> assertThat(reason.why()).contains("warmed up (32 requests)"));
 	}
 
 	@Test
@@ -396,7 +419,8 @@ class ControlPlanTests {
 		return plan(baseline, contender, DEFAULTS);
 	}
 
-	private static ControlPlan plan(TestRuns.RunBuilder baseline, TestRuns.RunBuilder contender, CompareSettings settings) {
+	private static ControlPlan plan(TestRuns.RunBuilder baseline, TestRuns.RunBuilder contender,
+			CompareSettings settings) {
 		return ControlPlan.of(TestRuns.compare(baseline, contender, settings));
 	}
 

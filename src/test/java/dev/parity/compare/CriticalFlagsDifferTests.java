@@ -12,18 +12,21 @@ class CriticalFlagsDifferTests {
 
 	@Test
 	void greysEverythingWhenBothSidesDeclareDifferentValues() {
-		var flags = TestRuns.check(rule, aRun().flag("kv-cache-dtype", "fp8"), aRun().flag("--kv_cache_dtype", "auto"), CompareSettings.defaults());
+		var flags = TestRuns.check(rule, aRun().flag("kv-cache-dtype", "fp8"), aRun().flag("--kv_cache_dtype", "auto"),
+				CompareSettings.defaults());
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("critical-flags-differ");
-			assertThat(flag.message()).contains("engine.flags.kv-cache-dtype fp8 vs auto").contains("serve both with the same values for these flags, or compare with vary=flags");
+			assertThat(flag.message()).contains("engine.flags.kv-cache-dtype fp8 vs auto")
+				.contains("serve both with the same values for these flags, or compare with vary=flags");
 			assertThat(flag.greys()).contains("ttft_s", "prefill_tps", "decode_tps", "throughput_tps");
 		});
 	}
 
 	@Test
 	void onlyAnnotatesWhenItIsWhatTheComparisonVaries() {
-		var flags = TestRuns.check(rule, aRun().flag("kv-cache-dtype", "fp8"), aRun().flag("--kv_cache_dtype", "auto"), settings("vary", "flags"));
+		var flags = TestRuns.check(rule, aRun().flag("kv-cache-dtype", "fp8"), aRun().flag("--kv_cache_dtype", "auto"),
+				settings("vary", "flags"));
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.isAnnotation()).isTrue();
@@ -33,12 +36,15 @@ class CriticalFlagsDifferTests {
 
 	@Test
 	void staysQuietWhenOnlyOneSideHasAValue() {
-		assertThat(TestRuns.check(rule, aRun().flag("kv-cache-dtype", "fp8"), aRun(), CompareSettings.defaults())).isEmpty();
+		assertThat(TestRuns.check(rule, aRun().flag("kv-cache-dtype", "fp8"), aRun(), CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test
 	void staysQuietWhenTheyAgree() {
-		assertThat(TestRuns.check(rule, aRun().flag("kv-cache-dtype", "fp8"), aRun().flag("kv-cache-dtype", "fp8"), CompareSettings.defaults())).isEmpty();
+		assertThat(TestRuns.check(rule, aRun().flag("kv-cache-dtype", "fp8"), aRun().flag("kv-cache-dtype", "fp8"),
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test

@@ -11,7 +11,8 @@ class EmptyCellTests {
 
 	@Test
 	void greysACellWithoutRequests() {
-		var flags = TestRuns.check(rule, aRun().cell(c -> c.requests(0, 0, 0).throughput(0.0)), CompareSettings.defaults());
+		var flags = TestRuns.check(rule, aRun().cell(c -> c.requests(0, 0, 0).throughput(0.0)),
+				CompareSettings.defaults());
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("empty-cell");
@@ -25,7 +26,8 @@ class EmptyCellTests {
 		var flags = TestRuns.check(rule, aRun().cell(c -> c.requests(4, 0, 0)), CompareSettings.defaults());
 
 		assertThat(flags).singleElement()
-			.satisfies(flag -> assertThat(flag.message()).startsWith("4 requests completed but the cell records no metric value"));
+			.satisfies(flag -> assertThat(flag.message())
+				.startsWith("4 requests completed but the cell records no metric value"));
 	}
 
 	@Test
@@ -36,7 +38,8 @@ class EmptyCellTests {
 	@Test
 	void doesNotCallUnknownCountsEmpty() {
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.requests(null, null, null).decode(70)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test

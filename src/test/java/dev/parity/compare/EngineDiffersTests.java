@@ -16,7 +16,8 @@ class EngineDiffersTests {
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("engine-differs");
-			assertThat(flag.message()).contains("engine.name vllm vs sglang").contains("serve both with the same engine, or compare with vary=engine");
+			assertThat(flag.message()).contains("engine.name vllm vs sglang")
+				.contains("serve both with the same engine, or compare with vary=engine");
 			assertThat(flag.greys()).contains("ttft_s", "prefill_tps", "decode_tps", "throughput_tps");
 		});
 	}
@@ -33,7 +34,8 @@ class EngineDiffersTests {
 
 	@Test
 	void staysQuietWhenTheyAgree() {
-		assertThat(TestRuns.check(rule, aRun().engine("vllm"), aRun().engine("vllm"), CompareSettings.defaults())).isEmpty();
+		assertThat(TestRuns.check(rule, aRun().engine("vllm"), aRun().engine("vllm"), CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 }

@@ -12,9 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EnvironmentDiffersTests {
 
 	private static Provenance.Environment environment(String driver, String cuda, String kernel, String torch) {
-		return new Provenance.Environment("NVIDIA GB10", 1, driver, cuda, "vllm/vllm-openai:v0.11.2",
-				"sha256:4c1e9f", "Ubuntu 24.04.1 LTS", kernel, Map.of("torch", torch, "vllm", "0.11.2"),
-				Map.of());
+		return new Provenance.Environment("NVIDIA GB10", 1, driver, cuda, "vllm/vllm-openai:v0.11.2", "sha256:4c1e9f",
+				"Ubuntu 24.04.1 LTS", kernel, Map.of("torch", torch, "vllm", "0.11.2"), Map.of());
 	}
 
 	private final Provenance.Environment usual = environment("580.95.05", "13.0.88", "6.11.0-1016-nvidia", "2.9.0");
@@ -32,7 +31,8 @@ class EnvironmentDiffersTests {
 
 		assertThat(comparison.flags()).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("environment-differs");
-			assertThat(flag.message()).contains("environment.driver 580.95.05 vs 575.57.08").contains("vary=environment");
+			assertThat(flag.message()).contains("environment.driver 580.95.05 vs 575.57.08")
+				.contains("vary=environment");
 			assertThat(flag.greys()).contains("decode_tps", "ttft_s");
 		});
 		assertThat(comparison.cells().get(0).metrics()).noneMatch(ComparedMetric::comparable);
@@ -55,10 +55,11 @@ class EnvironmentDiffersTests {
 	@Test
 	void cudaComparesOnMajorAndMinor() {
 		assertThat(compare(usual, environment("580.95.05", "13.0.48", "6.11.0-1016-nvidia", "2.9.0"),
-				CompareSettings.defaults()).flags()).isEmpty();
+				CompareSettings.defaults())
+			.flags()).isEmpty();
 		assertThat(compare(usual, environment("580.95.05", "12.9.86", "6.11.0-1016-nvidia", "2.9.0"),
-				CompareSettings.defaults()).flags()).singleElement()
-			.satisfies(flag -> assertThat(flag.greys()).isNotEmpty());
+				CompareSettings.defaults())
+			.flags()).singleElement().satisfies(flag -> assertThat(flag.greys()).isNotEmpty());
 	}
 
 	@Test

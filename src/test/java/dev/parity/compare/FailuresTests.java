@@ -12,11 +12,13 @@ class FailuresTests {
 
 	@Test
 	void greysEveryMetricOfACancelledCell() {
-		var flags = TestRuns.check(rule, aRun().cell(c -> c.requests(0, 0, 4).throughput(3.2)), CompareSettings.defaults());
+		var flags = TestRuns.check(rule, aRun().cell(c -> c.requests(0, 0, 4).throughput(3.2)),
+				CompareSettings.defaults());
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("failures");
-			assertThat(flag.message()).startsWith("4 of 4 requests cancelled: a ratio against a failed probe is never a result");
+			assertThat(flag.message())
+				.startsWith("4 of 4 requests cancelled: a ratio against a failed probe is never a result");
 			assertThat(flag.greys()).contains("ttft_s", "prefill_tps", "decode_tps", "throughput_tps");
 		});
 	}
@@ -25,15 +27,17 @@ class FailuresTests {
 	void firesOnASingleFailureByDefault() {
 		var flags = TestRuns.check(rule, aRun().cell(c -> c.requests(7, 1, 0)), CompareSettings.defaults());
 
-		assertThat(flags).singleElement().satisfies(flag -> assertThat(flag.message()).startsWith("1 of 8 requests failed"));
+		assertThat(flags).singleElement()
+			.satisfies(flag -> assertThat(flag.message()).startsWith("1 of 8 requests failed"));
 	}
 
 	@Test
 	void namesBothOutcomesWhenMixed() {
 		var flags = TestRuns.check(rule, aRun().cell(c -> c.requests(5, 2, 1)), CompareSettings.defaults());
 
-		assertThat(flags).singleElement().satisfies(flag -> assertThat(flag.message())
-			.startsWith("3 of 8 requests failed or were cancelled (2 failed, 1 cancelled)"));
+		assertThat(flags).singleElement()
+			.satisfies(flag -> assertThat(flag.message())
+				.startsWith("3 of 8 requests failed or were cancelled (2 failed, 1 cancelled)"));
 	}
 
 	@Test
@@ -55,7 +59,8 @@ class FailuresTests {
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.requests(4, null, null)), CompareSettings.defaults()))
 			.isEmpty();
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.requests(4, null, 1)), CompareSettings.defaults()))
-			.singleElement().satisfies(flag -> assertThat(flag.message()).startsWith("1 of 5 requests cancelled"));
+			.singleElement()
+			.satisfies(flag -> assertThat(flag.message()).startsWith("1 of 5 requests cancelled"));
 	}
 
 }

@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** Goodput counted from samples by hand: TTFT ≤ 2 s and TPOT ≤ 50 ms, for 75 % of requests. */
+/**
+ * Goodput counted from samples by hand: TTFT ≤ 2 s and TPOT ≤ 50 ms, for 75 % of
+ * requests.
+ */
 class GoodputTests {
 
 	private static final ServiceLevels SLO = ServiceLevels.NONE
@@ -18,8 +21,10 @@ class GoodputTests {
 
 	@Test
 	void aCellsShareCountsCompletedRequestsMeetingEveryObjective() {
-		// 1: 1.0 s, 40 ms — meets; 2: 2.0 s, 50 ms — meets (a bound is inclusive); 3: 2.5 s — TTFT too long;
-		// 4: no tpot_ms, (6.5 − 1.5) s × 1000 / (101 − 1) tokens = 50 ms — meets; 5: failed — meets nothing
+		// 1: 1.0 s, 40 ms — meets; 2: 2.0 s, 50 ms — meets (a bound is inclusive); 3: 2.5
+		// s — TTFT too long;
+		// 4: no tpot_ms, (6.5 − 1.5) s × 1000 / (101 − 1) tokens = 50 ms — meets; 5:
+		// failed — meets nothing
 		Cell cell = new TestRuns.CellBuilder().params("concurrency", 4)
 			.requests(4, 1, 0)
 			.sampleValues("ttft_s", 1.0, 2.0, 2.5, 1.5, 0.1)
@@ -39,7 +44,8 @@ class GoodputTests {
 
 	@Test
 	void requestsTheSamplesLeaveOutCountAsNotMeeting() {
-		// four completed samples, all meeting; the cell also records one failed request without a sample: 4 of 5
+		// four completed samples, all meeting; the cell also records one failed request
+		// without a sample: 4 of 5
 		Cell cell = new TestRuns.CellBuilder().requests(4, 1, 0)
 			.sampleValues("ttft_s", 1, 1, 1, 1)
 			.sampleValues("tpot_ms", 10, 10, 10, 10)
@@ -61,8 +67,7 @@ class GoodputTests {
 
 	@Test
 	void theHighestConcurrencyMeetingTheObjectivesSkipsGreyedCells() {
-		List<Goodput.CellGoodput> cells = List.of(
-				cell(1, 4, 4, List.of()), // 1.0
+		List<Goodput.CellGoodput> cells = List.of(cell(1, 4, 4, List.of()), // 1.0
 				cell(2, 4, 5, List.of()), // 0.8 ≥ 0.75
 				cell(4, 3, 5, List.of()), // 0.6
 				cell(8, 5, 5, List.of("runaway"))); // 1.0, greyed
@@ -95,7 +100,8 @@ class GoodputTests {
 				"no per-request samples", List.of());
 
 		assertThat(Goodput.highest(List.of(cell(1, 4, 4, List.of()), cell(2, 4, 5, List.of()), unknownAt4), 0.75))
-			.singleElement().satisfies(best -> {
+			.singleElement()
+			.satisfies(best -> {
 				assertThat(best.concurrency()).isNull();
 				assertThat(best.missing()).isEqualTo("no per-request samples");
 			});
@@ -111,11 +117,14 @@ class GoodputTests {
 
 	@Test
 	void badObjectivesAreRefusedByName() {
-		assertThatIllegalArgumentException().isThrownBy(() -> ServiceLevels.NONE.withOverrides(Map.of("slo_ttft_s", "fast")))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ServiceLevels.NONE.withOverrides(Map.of("slo_ttft_s", "fast")))
 			.withMessageContaining("slo_ttft_s");
-		assertThatIllegalArgumentException().isThrownBy(() -> ServiceLevels.NONE.withOverrides(Map.of("slo_tpot_ms", "-1")))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ServiceLevels.NONE.withOverrides(Map.of("slo_tpot_ms", "-1")))
 			.withMessageContaining("slo_tpot_ms");
-		assertThatIllegalArgumentException().isThrownBy(() -> ServiceLevels.NONE.withOverrides(Map.of("slo_share", "1.5")))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ServiceLevels.NONE.withOverrides(Map.of("slo_share", "1.5")))
 			.withMessageContaining("slo_share");
 	}
 
@@ -124,15 +133,17 @@ class GoodputTests {
 		CompareSettings settings = TestRuns.settings("slo_ttft_s", "2", "band", "0.1");
 
 		assertThat(settings.slo().ttftS()).isEqualTo(2.0);
-		assertThat(settings.asMap()).containsEntry("slo_ttft_s", 2.0).containsEntry("slo_share", 0.9)
+		assertThat(settings.asMap()).containsEntry("slo_ttft_s", 2.0)
+			.containsEntry("slo_share", 0.9)
 			.doesNotContainKey("slo_tpot_ms");
 		assertThat(CompareSettings.defaults().asMap()).doesNotContainKeys("slo_ttft_s", "slo_share");
 		assertThat(SettingsDisclosure.differences(settings, CompareSettings.defaults())).isEmpty();
 	}
 
 	private static Goodput.CellGoodput cell(int concurrency, int meeting, int requests, List<String> greyedBy) {
-		return new Goodput.CellGoodput(dev.parity.run.Params.of(Map.of("prompt_tokens", 1024, "concurrency", concurrency)),
-				requests, meeting, (double) meeting / requests, null, greyedBy);
+		return new Goodput.CellGoodput(
+				dev.parity.run.Params.of(Map.of("prompt_tokens", 1024, "concurrency", concurrency)), requests, meeting,
+				(double) meeting / requests, null, greyedBy);
 	}
 
 }

@@ -39,14 +39,14 @@ class HeadlineTests {
 
 		assertThat(headline.comparable()).isEqualTo(1);
 		assertThat(headline.excluded()).isEqualTo(3);
-		assertThat(headline.excludedReasons()).containsExactly(Map.entry("checkpoint-differs", 2), Map.entry("failures", 1),
-				Map.entry("missing-value", 1));
+		assertThat(headline.excludedReasons()).containsExactly(Map.entry("checkpoint-differs", 2),
+				Map.entry("failures", 1), Map.entry("missing-value", 1));
 	}
 
 	@Test
 	void skipsCellsWhereNeitherSideHasTheMetric() {
-		ComparedCell elsewhere = new ComparedCell(Params.of(Map.of("prompt_tokens", 1)), "cell-prompt_tokens-1", List.of(),
-				List.of());
+		ComparedCell elsewhere = new ComparedCell(Params.of(Map.of("prompt_tokens", 1)), "cell-prompt_tokens-1",
+				List.of(), List.of());
 
 		assertThat(Headline.over(DECODE, List.of(cell(1.0), elsewhere), 0.1).comparable()).isEqualTo(1);
 		assertThat(Headline.over(DECODE, List.of(elsewhere), 0.1).medianRatio()).isNull();
@@ -58,9 +58,10 @@ class HeadlineTests {
 		Headline none = new Headline(DECODE, 0, 0, null, 20, Map.of("checkpoint-differs", 20));
 		Headline one = new Headline(DECODE, 1, 0, 1.2, 0, Map.of());
 
-		assertThat(story.sentence(0.10))
-			.isEqualTo("decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded (failures ×2)");
-		assertThat(none.sentence(0.10)).isEqualTo("decode_tps — no comparable cells; 20 excluded (checkpoint-differs ×20)");
+		assertThat(story.sentence(0.10)).isEqualTo(
+				"decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded (failures ×2)");
+		assertThat(none.sentence(0.10))
+			.isEqualTo("decode_tps — no comparable cells; 20 excluded (checkpoint-differs ×20)");
 		assertThat(one.sentence(0.05)).isEqualTo("decode_tps — 0 of 1 comparable cell within ±5 %, median ratio 1.200");
 	}
 
@@ -71,11 +72,13 @@ class HeadlineTests {
 	}
 
 	private static ComparedCell missing() {
-		return cell(new ComparedMetric(DECODE, MetricCatalogue.defaults().get(DECODE), null, 70.0, null, false, List.of()));
+		return cell(
+				new ComparedMetric(DECODE, MetricCatalogue.defaults().get(DECODE), null, 70.0, null, false, List.of()));
 	}
 
 	private static ComparedCell cell(@Nullable ComparedMetric metric) {
-		return new ComparedCell(Params.of(Map.of("prompt_tokens", 1)), "cell-prompt_tokens-1", List.of(), List.of(metric));
+		return new ComparedCell(Params.of(Map.of("prompt_tokens", 1)), "cell-prompt_tokens-1", List.of(),
+				List.of(metric));
 	}
 
 }

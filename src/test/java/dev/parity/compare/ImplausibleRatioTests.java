@@ -39,7 +39,8 @@ class ImplausibleRatioTests {
 	@Test
 	void greysAgainstAZeroBaseline() {
 		assertThat(check(0, 12, CompareSettings.defaults())).singleElement()
-			.satisfies(flag -> assertThat(flag.message()).startsWith("the baseline's throughput_tps is 0, so no ratio exists"));
+			.satisfies(flag -> assertThat(flag.message())
+				.startsWith("the baseline's throughput_tps is 0, so no ratio exists"));
 	}
 
 	@Test

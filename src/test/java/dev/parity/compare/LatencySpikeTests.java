@@ -32,7 +32,8 @@ class LatencySpikeTests {
 					.cell(c -> c.params("prompt_tokens", 280, "concurrency", 8).order(4).ttft(0.92)),
 				CompareSettings.defaults());
 
-		assertThat(flags).hasSize(2).allSatisfy(flag -> assertThat(flag.message()).contains("yet 920 ms at concurrency 8"));
+		assertThat(flags).hasSize(2)
+			.allSatisfy(flag -> assertThat(flag.message()).contains("yet 920 ms at concurrency 8"));
 	}
 
 	@Test
@@ -40,7 +41,8 @@ class LatencySpikeTests {
 		assertThat(TestRuns.check(rule,
 				aRun().cell(c -> c.params("prompt_tokens", 280, "concurrency", 4).order(1).ttft(2.14))
 					.cell(c -> c.params("prompt_tokens", 280, "concurrency", 8).order(2).ttft(1.07)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test
@@ -48,7 +50,8 @@ class LatencySpikeTests {
 		assertThat(TestRuns.check(rule,
 				aRun().cell(c -> c.params("prompt_tokens", 280, "concurrency", 4).ttft(3.41))
 					.cell(c -> c.params("prompt_tokens", 280, "concurrency", 8).ttft(1.07)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test
@@ -61,7 +64,8 @@ class LatencySpikeTests {
 					.cell(c -> c.params("prompt_tokens", 280, "concurrency", 2).order(3).ttft(0.9))
 					// later and busier, but another prompt length
 					.cell(c -> c.params("prompt_tokens", 8192, "concurrency", 16).order(4).ttft(1.0)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 }

@@ -11,25 +11,30 @@ class NoWarmupTests {
 
 	@Test
 	void annotatesAZeroWarmup() {
-		var flags = rule.check(TestRuns.context(aRun().warmup(0).cell(c -> c.decode(70)).document(), CompareSettings.defaults()));
+		var flags = rule
+			.check(TestRuns.context(aRun().warmup(0).cell(c -> c.decode(70)).document(), CompareSettings.defaults()));
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("no-warmup");
 			assertThat(flag.isAnnotation()).isTrue();
-			assertThat(flag.message()).isEqualTo("declared warm-up is 0 requests: early cells may be cold — warm up before measuring");
+			assertThat(flag.message())
+				.isEqualTo("declared warm-up is 0 requests: early cells may be cold — warm up before measuring");
 		});
 	}
 
 	@Test
 	void annotatesAnUnknownWarmup() {
-		var flags = rule.check(TestRuns.context(aRun().warmup(null).cell(c -> c.decode(70)).document(), CompareSettings.defaults()));
+		var flags = rule.check(
+				TestRuns.context(aRun().warmup(null).cell(c -> c.decode(70)).document(), CompareSettings.defaults()));
 
-		assertThat(flags).singleElement().satisfies(flag -> assertThat(flag.message()).startsWith("no warm-up declared: early cells may be cold"));
+		assertThat(flags).singleElement()
+			.satisfies(flag -> assertThat(flag.message()).startsWith("no warm-up declared: early cells may be cold"));
 	}
 
 	@Test
 	void staysQuietAfterAWarmup() {
-		assertThat(rule.check(TestRuns.context(aRun().warmup(1).cell(c -> c.decode(70)).document(), CompareSettings.defaults())))
+		assertThat(rule
+			.check(TestRuns.context(aRun().warmup(1).cell(c -> c.decode(70)).document(), CompareSettings.defaults())))
 			.isEmpty();
 	}
 

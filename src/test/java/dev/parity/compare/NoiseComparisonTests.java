@@ -14,14 +14,20 @@ import static dev.parity.compare.TestRuns.aRun;
 import static dev.parity.compare.TestRuns.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Intervals, verdicts and significance of comparisons of single runs and of replicate groups. */
+/**
+ * Intervals, verdicts and significance of comparisons of single runs and of replicate
+ * groups.
+ */
 class NoiseComparisonTests {
 
 	private static final String CELL = "cell-concurrency-1--prompt_tokens-1024";
 
 	private final ComparisonBuilder builder = new ComparisonBuilder();
 
-	/** Five replicates of decode_tps around {@code centre}, each off by a normal relative error of {@code spread}. */
+	/**
+	 * Five replicates of decode_tps around {@code centre}, each off by a normal relative
+	 * error of {@code spread}.
+	 */
 	private static List<Run> group(String prefix, double centre, double spread, long seed) {
 		SplittableRandom random = new SplittableRandom(seed);
 		List<Run> runs = new ArrayList<>();
@@ -32,14 +38,20 @@ class NoiseComparisonTests {
 		return runs;
 	}
 
-	/** A standard normal draw (Box–Muller), so the groups are the same on every run of the test. */
+	/**
+	 * A standard normal draw (Box–Muller), so the groups are the same on every run of the
+	 * test.
+	 */
 	private static double gaussian(SplittableRandom random) {
 		return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
 	}
 
 	private ComparedMetric decode(List<Run> baseline, List<Run> contender) {
 		return builder.compare(baseline, contender, CompareSettings.defaults(), BootstrapMedians.FROM_SAMPLES)
-			.cell(CELL).orElseThrow().metric("decode_tps").orElseThrow();
+			.cell(CELL)
+			.orElseThrow()
+			.metric("decode_tps")
+			.orElseThrow();
 	}
 
 	private final List<Run> baseline = group("baseline0", 100, 0.01, 1);
@@ -77,7 +89,8 @@ class NoiseComparisonTests {
 	@Test
 	void theGroupValueIsTheMedianOfItsRuns() {
 		List<Run> contender = List.of(aRun().cell(c -> c.decode(90)).build("median0001"),
-				aRun().cell(c -> c.decode(110)).build("median0002"), aRun().cell(c -> c.decode(95)).build("median0003"));
+				aRun().cell(c -> c.decode(110)).build("median0002"),
+				aRun().cell(c -> c.decode(95)).build("median0003"));
 
 		ComparedMetric decode = decode(baseline, contender);
 
@@ -129,8 +142,8 @@ class NoiseComparisonTests {
 		assertThat(ttft.intervalPhrase()).endsWith("(within-run noise only: run-to-run drift not measured)");
 		assertThat(ttft.verdict()).isNotNull();
 		assertThat(comparison.headline("ttft_s").orElseThrow().medianRatioInterval()).isNotNull();
-		assertThat(ComparisonJson.toJson(comparison, JsonMapper.builder().build()).toString())
-			.contains("\"method\":\"bootstrap-samples\",\"caution\":\"within-run noise only: run-to-run drift not measured\"");
+		assertThat(ComparisonJson.toJson(comparison, JsonMapper.builder().build()).toString()).contains(
+				"\"method\":\"bootstrap-samples\",\"caution\":\"within-run noise only: run-to-run drift not measured\"");
 	}
 
 	@Test
@@ -150,8 +163,11 @@ class NoiseComparisonTests {
 		Run other = aRun().cell(c -> c.ttft(1.0).sampleValues("ttft_s", 1, 1.1, 0.9, 1, 1.05, 0.95, 1, 1.02, 0.98))
 			.build("fewsample2");
 
-		ComparedMetric ttft = builder.compare(base, other, CompareSettings.defaults()).cell(CELL).orElseThrow()
-			.metric("ttft_s").orElseThrow();
+		ComparedMetric ttft = builder.compare(base, other, CompareSettings.defaults())
+			.cell(CELL)
+			.orElseThrow()
+			.metric("ttft_s")
+			.orElseThrow();
 
 		assertThat(ttft.interval()).isNull();
 		assertThat(ttft.verdict()).isEqualTo(Verdict.WITHIN_BAND);

@@ -25,7 +25,8 @@ class OutcomesUnknownTests {
 	void namesTheOneCountThatIsMissing() {
 		var flags = TestRuns.check(rule, aRun().cell(c -> c.requests(4, 0, null)), CompareSettings.defaults());
 
-		assertThat(flags).singleElement().satisfies(flag -> assertThat(flag.message()).startsWith("the cancelled count was not recorded"));
+		assertThat(flags).singleElement()
+			.satisfies(flag -> assertThat(flag.message()).startsWith("the cancelled count was not recorded"));
 	}
 
 	@Test

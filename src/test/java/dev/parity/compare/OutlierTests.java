@@ -11,10 +11,8 @@ class OutlierTests {
 
 	@Test
 	void annotatesTheSampleFarFromTheMedian() {
-		var flags = TestRuns.check(rule,
-				aRun().cell(c -> c.sampleValues("prefill_tps", 1545, 1020, 1010, 1030, 1025, 1015, 1020, 1018, 1022, 1019,
-						1021, 1024, 1016, 1020, 1023)),
-				CompareSettings.defaults());
+		var flags = TestRuns.check(rule, aRun().cell(c -> c.sampleValues("prefill_tps", 1545, 1020, 1010, 1030, 1025,
+				1015, 1020, 1018, 1022, 1019, 1021, 1024, 1016, 1020, 1023)), CompareSettings.defaults());
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("outlier");
@@ -28,25 +26,30 @@ class OutlierTests {
 	@Test
 	void needsFiveValues() {
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleValues("ttft_s", 9.0, 1.0, 1.0, 1.0)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleValues("ttft_s", 9.0, 1.0, 1.0, 1.0, 1.0)),
-				CompareSettings.defaults())).hasSize(1);
+				CompareSettings.defaults()))
+			.hasSize(1);
 	}
 
 	@Test
 	void floorsTheScaleAtOnePercentOfTheMedian() {
 		// MAD 0; 1 % of 100 is 1, so 107 is z = 7 / 1.4826 ≈ 4.7: not an outlier
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleValues("decode_tps", 100, 100, 100, 100, 107)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleValues("decode_tps", 100, 100, 100, 100, 108)),
-				CompareSettings.defaults())).hasSize(1);
+				CompareSettings.defaults()))
+			.hasSize(1);
 	}
 
 	@Test
 	void doesNotFireExactlyAtTheThreshold() {
 		double atFive = 100 + 5 * 1.4826;
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleValues("decode_tps", 100, 100, 100, 100, atFive)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test

@@ -11,12 +11,13 @@ class OutputLengthUnknownTests {
 
 	@Test
 	void greysOutputSensitiveMetricsWhenOneSideDidNotMeasureOutputTokens() {
-		var flags = TestRuns.check(rule, aRun().cell(c -> c.decode(70)), aRun().cell(c -> c.noOutputTokens().decode(71)),
-				CompareSettings.defaults());
+		var flags = TestRuns.check(rule, aRun().cell(c -> c.decode(70)),
+				aRun().cell(c -> c.noOutputTokens().decode(71)), CompareSettings.defaults());
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("output-length-unknown");
-			assertThat(flag.message()).startsWith("the contender did not measure output tokens per request in this cell")
+			assertThat(flag.message())
+				.startsWith("the contender did not measure output tokens per request in this cell")
 				.contains("a declared length is not a measurement");
 			assertThat(flag.greys()).contains("decode_tps", "e2e_latency_s").doesNotContain("ttft_s", "prefill_tps");
 		});
@@ -25,20 +26,23 @@ class OutputLengthUnknownTests {
 	@Test
 	void takesSampledOutputTokensAsAMeasurement() {
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.decode(70)),
-				aRun().cell(c -> c.noOutputTokens().sampleOutputTokens(512, 512, 513).decode(71)), CompareSettings.defaults()))
+				aRun().cell(c -> c.noOutputTokens().sampleOutputTokens(512, 512, 513).decode(71)),
+				CompareSettings.defaults()))
 			.isEmpty();
 	}
 
 	@Test
 	void needsBothSidesToHaveCompletedRequests() {
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.requests(0, 0, 4).noOutputTokens().throughput(3.2)),
-				aRun().cell(c -> c.noOutputTokens().throughput(140)), CompareSettings.defaults())).isEmpty();
+				aRun().cell(c -> c.noOutputTokens().throughput(140)), CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test
 	void staysQuietWhenBothMeasured() {
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.decode(70)), aRun().cell(c -> c.decode(71)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 }

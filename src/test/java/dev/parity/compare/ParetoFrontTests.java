@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * The front of a small sweep worked out by hand: interactivity (tokens/s per user) against throughput (tokens/s).
+ * The front of a small sweep worked out by hand: interactivity (tokens/s per user)
+ * against throughput (tokens/s).
  *
  * <pre>
  * cell  interactivity throughput
@@ -44,9 +45,12 @@ class ParetoFrontTests {
 	void throughputBetweenFrontPointsIsOnTheStraightLine() {
 		List<ParetoFront.Point> front = ParetoFront.of(SWEEP);
 
-		// 400 + (45 − 30) / (60 − 30) × (300 − 400) = 350; 300 + (70 − 60) / (80 − 60) × (180 − 300) = 240
-		assertThat(ParetoFront.throughputAt(front, 45)).hasValueSatisfying(v -> assertThat(v).isCloseTo(350, within(1e-9)));
-		assertThat(ParetoFront.throughputAt(front, 70)).hasValueSatisfying(v -> assertThat(v).isCloseTo(240, within(1e-9)));
+		// 400 + (45 − 30) / (60 − 30) × (300 − 400) = 350; 300 + (70 − 60) / (80 − 60) ×
+		// (180 − 300) = 240
+		assertThat(ParetoFront.throughputAt(front, 45))
+			.hasValueSatisfying(v -> assertThat(v).isCloseTo(350, within(1e-9)));
+		assertThat(ParetoFront.throughputAt(front, 70))
+			.hasValueSatisfying(v -> assertThat(v).isCloseTo(240, within(1e-9)));
 		assertThat(ParetoFront.throughputAt(front, 60)).contains(300.0);
 		assertThat(ParetoFront.throughputAt(front, 29.9)).isEmpty();
 		assertThat(ParetoFront.throughputAt(front, 100.1)).isEmpty();
@@ -62,10 +66,12 @@ class ParetoFrontTests {
 		// baseline spans 30–100, contender 40–120: both between 40 and 100
 		assertThat(equal.low()).isEqualTo(40);
 		assertThat(equal.high()).isEqualTo(100);
-		assertThat(equal.points()).extracting(ParetoFront.Ratio::interactivity).containsExactly(40.0, 60.0, 70.0, 80.0, 100.0);
+		assertThat(equal.points()).extracting(ParetoFront.Ratio::interactivity)
+			.containsExactly(40.0, 60.0, 70.0, 80.0, 100.0);
 		// at 40: baseline 400 − 10/30 × 100 = 366.67, contender 500
 		// at 60: baseline 300, contender 500 − 20/30 × 170 = 386.67
-		// at 70: 240 and 330; at 80: 180 and 330 − 10/50 × 180 = 294; at 100: 100 and 330 − 30/50 × 180 = 222
+		// at 70: 240 and 330; at 80: 180 and 330 − 10/50 × 180 = 294; at 100: 100 and 330
+		// − 30/50 × 180 = 222
 		double[] baseline = { 1100.0 / 3, 300, 240, 180, 100 };
 		double[] contenders = { 500, 1160.0 / 3, 330, 294, 222 };
 		for (int i = 0; i < 5; i++) {

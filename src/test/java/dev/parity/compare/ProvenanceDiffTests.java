@@ -12,14 +12,17 @@ class ProvenanceDiffTests {
 
 	@Test
 	void listsEveryFieldInReadingOrder() {
-		List<ProvenanceDifference> diff = diff(aRun().flag("kv-cache-dtype", "fp8"), aRun().flag("kv-cache-dtype", "fp8"));
+		List<ProvenanceDifference> diff = diff(aRun().flag("kv-cache-dtype", "fp8"),
+				aRun().flag("kv-cache-dtype", "fp8"));
 
-		assertThat(diff).extracting(ProvenanceDifference::field).containsExactly("system.name", "system.hardware",
-				"model.repo", "model.revision", "model.commit", "engine.name", "engine.version",
-				"engine.flags.kv-cache-dtype", "harness.name", "harness.version", "workload.dataset",
-				"workload.output_tokens", "workload.reasoning", "workload.request_params", "workload.warmup_requests");
-		assertThat(diff).filteredOn(row -> !row.field().equals("workload.reasoning")
-				&& !row.field().equals("workload.request_params"))
+		assertThat(diff).extracting(ProvenanceDifference::field)
+			.containsExactly("system.name", "system.hardware", "model.repo", "model.revision", "model.commit",
+					"engine.name", "engine.version", "engine.flags.kv-cache-dtype", "harness.name", "harness.version",
+					"workload.dataset", "workload.output_tokens", "workload.reasoning", "workload.request_params",
+					"workload.warmup_requests");
+		assertThat(diff)
+			.filteredOn(
+					row -> !row.field().equals("workload.reasoning") && !row.field().equals("workload.request_params"))
 			.allSatisfy(row -> assertThat(row.status()).isEqualTo("same"));
 	}
 
@@ -31,17 +34,32 @@ class ProvenanceDiffTests {
 		assertThat(diff).filteredOn(row -> row.status().equals("unknown"))
 			.extracting(ProvenanceDifference::field, ProvenanceDifference::baseline, ProvenanceDifference::contender,
 					ProvenanceDifference::rule)
-			.contains(tuple("engine.version", null, "0.12.0", null), tuple("engine.flags.quantization", "fp8", null, null),
+			.contains(tuple("engine.version", null, "0.12.0", null),
+					tuple("engine.flags.quantization", "fp8", null, null),
 					tuple("workload.dataset", "random", null, null));
 	}
 
 	@Test
 	void namesTheRuleEachDifferenceTriggers() {
 		List<ProvenanceDifference> diff = diff(
-				aRun().system("A").engine("vllm").flag("dtype", "bf16").flag("max-num-seqs", "64").harness("h1")
-					.harnessVersion("1").dataset("random").reasoning("off").requestParams("{\"x\":1}"),
-				aRun().system("B").engine("sglang").flag("dtype", "fp16").flag("max-num-seqs", "128").harness("h2")
-					.harnessVersion("2").dataset("sharegpt").reasoning("high").requestParams("{\"x\":2}")
+				aRun().system("A")
+					.engine("vllm")
+					.flag("dtype", "bf16")
+					.flag("max-num-seqs", "64")
+					.harness("h1")
+					.harnessVersion("1")
+					.dataset("random")
+					.reasoning("off")
+					.requestParams("{\"x\":1}"),
+				aRun().system("B")
+					.engine("sglang")
+					.flag("dtype", "fp16")
+					.flag("max-num-seqs", "128")
+					.harness("h2")
+					.harnessVersion("2")
+					.dataset("sharegpt")
+					.reasoning("high")
+					.requestParams("{\"x\":2}")
 					.commit(TestRuns.OTHER_COMMIT));
 
 		assertThat(diff).filteredOn(row -> row.status().equals("differs"))
@@ -55,14 +73,13 @@ class ProvenanceDiffTests {
 
 	@Test
 	void matchesFlagNamesWithoutDashesCaseOrUnderscores() {
-		List<ProvenanceDifference> diff = diff(aRun().flag("--KV_Cache_Dtype", "fp8"), aRun().flag("kv-cache-dtype", "fp8"));
+		List<ProvenanceDifference> diff = diff(aRun().flag("--KV_Cache_Dtype", "fp8"),
+				aRun().flag("kv-cache-dtype", "fp8"));
 
-		assertThat(diff).filteredOn(row -> row.field().startsWith("engine.flags."))
-			.singleElement()
-			.satisfies(row -> {
-				assertThat(row.field()).isEqualTo("engine.flags.KV_Cache_Dtype");
-				assertThat(row.status()).isEqualTo("same");
-			});
+		assertThat(diff).filteredOn(row -> row.field().startsWith("engine.flags.")).singleElement().satisfies(row -> {
+			assertThat(row.field()).isEqualTo("engine.flags.KV_Cache_Dtype");
+			assertThat(row.status()).isEqualTo("same");
+		});
 	}
 
 	@Test
@@ -77,17 +94,20 @@ class ProvenanceDiffTests {
 
 	@Test
 	void pointsAMissingWarmupAtTheRunCheck() {
-		assertThat(diff(aRun().warmup(32), aRun().warmup(0))).filteredOn(row -> row.field().equals("workload.warmup_requests"))
+		assertThat(diff(aRun().warmup(32), aRun().warmup(0)))
+			.filteredOn(row -> row.field().equals("workload.warmup_requests"))
 			.singleElement()
 			.satisfies(row -> assertThat(row.rule()).isEqualTo("no-warmup"));
-		assertThat(diff(aRun().warmup(32), aRun().warmup(8))).filteredOn(row -> row.field().equals("workload.warmup_requests"))
+		assertThat(diff(aRun().warmup(32), aRun().warmup(8)))
+			.filteredOn(row -> row.field().equals("workload.warmup_requests"))
 			.singleElement()
 			.satisfies(row -> assertThat(row.rule()).isNull());
 	}
 
 	@Test
 	void comparesRequestParametersAsJsonNotAsText() {
-		assertThat(diff(aRun().requestParams("{\"a\":1,\"b\":{\"c\":true}}"), aRun().requestParams("{\"b\":{\"c\":true},\"a\":1}")))
+		assertThat(diff(aRun().requestParams("{\"a\":1,\"b\":{\"c\":true}}"),
+				aRun().requestParams("{\"b\":{\"c\":true},\"a\":1}")))
 			.filteredOn(row -> row.field().equals("workload.request_params"))
 			.singleElement()
 			.satisfies(row -> assertThat(row.status()).isEqualTo("same"));

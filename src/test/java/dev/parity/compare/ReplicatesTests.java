@@ -18,7 +18,8 @@ class ReplicatesTests {
 	@Test
 	void runsWithIdenticalProvenanceAreReplicatesWhateverTheirNumbers() {
 		assertThat(Replicates.differingField(aRun().cell(c -> c.decode(70)).build(),
-				aRun().cell(c -> c.decode(90)).warning("printed something else").build())).isEmpty();
+				aRun().cell(c -> c.decode(90)).warning("printed something else").build()))
+			.isEmpty();
 	}
 
 	@Test

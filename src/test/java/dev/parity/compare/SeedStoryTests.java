@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * The expected outcomes 1–6 of {@code fixtures/seed-story/README.md}, against the reference unless said, with the
- * default settings.
+ * The expected outcomes 1–6 of {@code fixtures/seed-story/README.md}, against the
+ * reference unless said, with the default settings.
  */
 class SeedStoryTests {
 
@@ -45,7 +45,8 @@ class SeedStoryTests {
 					"decode_tps — 18 of 18 comparable cells within ±10 %, median ratio 1.011; 2 excluded (failures ×2)");
 		});
 		assertThat(allFlags(comparison)).extracting(Flag::rule)
-			.doesNotContain("checkpoint-differs", "checkpoint-unknown", "output-length-differs", "output-length-unknown");
+			.doesNotContain("checkpoint-differs", "checkpoint-unknown", "output-length-differs",
+					"output-length-unknown");
 		assertThat(metric(comparison, "cell-concurrency-1--prompt_tokens-32768", "ttft_s")).satisfies(ttft -> {
 			assertThat(ttft.contender()).isEqualTo(16.73);
 			assertThat(ttft.baseline()).isEqualTo(22.96);
@@ -64,10 +65,11 @@ class SeedStoryTests {
 		});
 
 		JsonNode json = ComparisonJson.toJson(comparison, MAPPER);
-		assertThat(jsonHeadline(json, "decode_tps").toString()).isEqualTo("{\"metric\":\"decode_tps\",\"comparable\":18,"
-				+ "\"within_band\":18,\"median_ratio\":" + comparison.headline("decode_tps").orElseThrow().medianRatio()
-				+ ",\"excluded\":2,\"excluded_reasons\":{\"failures\":2},\"verdicts\":{\"within-band\":18,\"better\":0,"
-				+ "\"worse\":0,\"inconclusive\":0},\"median_ratio_interval\":null}");
+		assertThat(jsonHeadline(json, "decode_tps").toString())
+			.isEqualTo("{\"metric\":\"decode_tps\",\"comparable\":18," + "\"within_band\":18,\"median_ratio\":"
+					+ comparison.headline("decode_tps").orElseThrow().medianRatio()
+					+ ",\"excluded\":2,\"excluded_reasons\":{\"failures\":2},\"verdicts\":{\"within-band\":18,\"better\":0,"
+					+ "\"worse\":0,\"inconclusive\":0},\"median_ratio_interval\":null}");
 		assertThat(jsonMetric(json, "cell-concurrency-4--prompt_tokens-280", "ttft_s").get("flags"))
 			.anySatisfy(flag -> assertThat(flag.get("rule").asString()).isEqualTo("latency-spike"));
 	}
@@ -84,7 +86,8 @@ class SeedStoryTests {
 			.hasSize(18)
 			.allSatisfy(cell -> assertThat(cell.flags()).filteredOn(flag -> flag.rule().equals("output-length-differs"))
 				.singleElement()
-				.satisfies(flag -> assertThat(flag.greys()).containsAll(OUTPUT_SENSITIVE).doesNotContain("ttft_s", "prefill_tps")))
+				.satisfies(flag -> assertThat(flag.greys()).containsAll(OUTPUT_SENSITIVE)
+					.doesNotContain("ttft_s", "prefill_tps")))
 			.extracting(ComparedCell::anchor)
 			.doesNotContain("cell-concurrency-4--prompt_tokens-131072", "cell-concurrency-8--prompt_tokens-131072");
 		assertThat(anchorsWith(comparison.contenderChecks(), "latency-spike")).containsExactly(
@@ -97,19 +100,21 @@ class SeedStoryTests {
 			.filteredOn(flag -> flag.rule().equals("runaway"))
 			.singleElement()
 			.satisfies(flag -> assertThat(flag.message()).contains("1,015,784").contains("median of 4,011"));
-		assertThat(metric(comparison, "cell-concurrency-4--prompt_tokens-131072", "throughput_tps")).satisfies(throughput -> {
-			assertThat(throughput.ratioPhrase()).isEqualTo("+4,323 %");
-			assertThat(throughput.comparable()).isFalse();
-			assertThat(throughput.flags()).anySatisfy(flag -> {
-				assertThat(flag.rule()).isEqualTo("failures");
-				assertThat(flag.side()).isEqualTo("baseline");
-				assertThat(flag.message()).startsWith("4 of 4 requests cancelled");
+		assertThat(metric(comparison, "cell-concurrency-4--prompt_tokens-131072", "throughput_tps"))
+			.satisfies(throughput -> {
+				assertThat(throughput.ratioPhrase()).isEqualTo("+4,323 %");
+				assertThat(throughput.comparable()).isFalse();
+				assertThat(throughput.flags()).anySatisfy(flag -> {
+					assertThat(flag.rule()).isEqualTo("failures");
+					assertThat(flag.side()).isEqualTo("baseline");
+					assertThat(flag.message()).startsWith("4 of 4 requests cancelled");
+				});
 			});
-		});
-		assertThat(metric(comparison, "cell-concurrency-8--prompt_tokens-131072", "throughput_tps")).satisfies(throughput -> {
-			assertThat(throughput.ratioPhrase()).isEqualTo("+6,050 %");
-			assertThat(throughput.flags()).extracting(Flag::rule).contains("failures");
-		});
+		assertThat(metric(comparison, "cell-concurrency-8--prompt_tokens-131072", "throughput_tps"))
+			.satisfies(throughput -> {
+				assertThat(throughput.ratioPhrase()).isEqualTo("+6,050 %");
+				assertThat(throughput.flags()).extracting(Flag::rule).contains("failures");
+			});
 		assertThat(comparison.headline("throughput_tps"))
 			.hasValueSatisfying(headline -> assertThat(headline.excludedReasons()).containsEntry("failures", 2));
 		assertThat(comparison.contenderChecks().run()).extracting(Flag::rule).contains("no-warmup");
@@ -125,7 +130,8 @@ class SeedStoryTests {
 		assertThat(jsonMetric(json, "cell-concurrency-2--prompt_tokens-65536", "decode_tps").get("flags"))
 			.extracting(flag -> flag.get("rule").asString() + "/" + flag.path("side").asString(""))
 			.contains("checkpoint-differs/", "output-length-differs/", "runaway/contender", "unstable/contender");
-		assertThat(json.get("headlines")).allSatisfy(headline -> assertThat(headline.get("comparable").asInt()).isZero());
+		assertThat(json.get("headlines"))
+			.allSatisfy(headline -> assertThat(headline.get("comparable").asInt()).isZero());
 	}
 
 	@Test
@@ -134,8 +140,8 @@ class SeedStoryTests {
 
 		assertThat(comparison.contenderChecks().run()).extracting(Flag::rule).contains("all-failed", "unpinned");
 		assertThat(comparison.flags()).extracting(Flag::rule).contains("checkpoint-unknown");
-		assertThat(comparison.cells()).hasSize(20).allSatisfy(cell -> assertThat(cell.metrics()).isNotEmpty()
-			.allSatisfy(metric -> {
+		assertThat(comparison.cells()).hasSize(20)
+			.allSatisfy(cell -> assertThat(cell.metrics()).isNotEmpty().allSatisfy(metric -> {
 				assertThat(metric.comparable()).isFalse();
 				assertThat(metric.flags()).extracting(Flag::rule).contains("all-failed", "failures");
 			}));
@@ -152,21 +158,29 @@ class SeedStoryTests {
 			.filteredOn(flag -> flag.rule().equals("output-length-differs"))
 			.singleElement()
 			.satisfies(flag -> assertThat(flag.message()).startsWith("median output tokens per request 512 vs 828"));
-		List<ComparedMetric> decode = comparison.cells().stream().flatMap(cell -> cell.metric("decode_tps").stream())
-			.filter(metric -> metric.ratio() != null).toList();
+		List<ComparedMetric> decode = comparison.cells()
+			.stream()
+			.flatMap(cell -> cell.metric("decode_tps").stream())
+			.filter(metric -> metric.ratio() != null)
+			.toList();
 		assertThat(decode).hasSize(18).allSatisfy(metric -> assertThat(metric.comparable()).isFalse());
-		assertThat(decode.stream().mapToDouble(ComparedMetric::ratio).max().orElseThrow()).isCloseTo(2.01, within(0.005));
-		assertThat(metric(comparison, "cell-concurrency-1--prompt_tokens-32768", "decode_tps").ratioPhrase()).isEqualTo("+8.0 %");
-		assertThat(metric(comparison, "cell-concurrency-2--prompt_tokens-131072", "decode_tps").ratioPhrase()).isEqualTo("+101 %");
+		assertThat(decode.stream().mapToDouble(ComparedMetric::ratio).max().orElseThrow()).isCloseTo(2.01,
+				within(0.005));
+		assertThat(metric(comparison, "cell-concurrency-1--prompt_tokens-32768", "decode_tps").ratioPhrase())
+			.isEqualTo("+8.0 %");
+		assertThat(metric(comparison, "cell-concurrency-2--prompt_tokens-131072", "decode_tps").ratioPhrase())
+			.isEqualTo("+101 %");
 		assertThat(comparison.contender().provenance().caveats()).isNotEmpty();
-		assertThat(comparison.headline("decode_tps")).hasValueSatisfying(headline -> assertThat(headline.comparable()).isZero());
+		assertThat(comparison.headline("decode_tps"))
+			.hasValueSatisfying(headline -> assertThat(headline.comparable()).isZero());
 	}
 
 	@Test
 	void aSettingAcceptedButNotObeyed() {
 		Comparison comparison = compareWith("run-d-effort-off.json");
 
-		assertThat(comparison.flags()).extracting(Flag::rule).doesNotContain("checkpoint-differs", "checkpoint-unknown");
+		assertThat(comparison.flags()).extracting(Flag::rule)
+			.doesNotContain("checkpoint-differs", "checkpoint-unknown");
 		for (String metric : OUTPUT_SENSITIVE) {
 			assertThat(comparison.headline(metric)).hasValueSatisfying(headline -> {
 				assertThat(headline.comparable()).isZero();
@@ -179,16 +193,18 @@ class SeedStoryTests {
 				assertThat(headline.excludedReasons()).containsOnlyKeys("failures");
 			});
 		}
-		assertThat(comparison.cells()).allSatisfy(cell -> assertThat(comparison.contenderChecks().forCell(cell.anchor()))
-			.filteredOn(flag -> flag.rule().equals("setting-not-obeyed"))
-			.singleElement()
-			.satisfies(flag -> assertThat(flag.message()).startsWith("declared 512, measured 4,")
-				.contains(": accepted, not obeyed")));
-		assertThat(comparison.contenderChecks().forCell("cell-concurrency-1--prompt_tokens-8192"))
-			.anySatisfy(flag -> assertThat(flag.message()).startsWith("declared 512, measured 4,450: accepted, not obeyed"));
+		assertThat(comparison.cells())
+			.allSatisfy(cell -> assertThat(comparison.contenderChecks().forCell(cell.anchor()))
+				.filteredOn(flag -> flag.rule().equals("setting-not-obeyed"))
+				.singleElement()
+				.satisfies(flag -> assertThat(flag.message()).startsWith("declared 512, measured 4,")
+					.contains(": accepted, not obeyed")));
+		assertThat(comparison.contenderChecks().forCell("cell-concurrency-1--prompt_tokens-8192")).anySatisfy(
+				flag -> assertThat(flag.message()).startsWith("declared 512, measured 4,450: accepted, not obeyed"));
 		assertThat(comparison.flags()).filteredOn(flag -> flag.rule().equals("params-differ"))
 			.singleElement()
-			.satisfies(flag -> assertThat(flag.message()).contains("{\"chat_template_kwargs\":{\"thinking\":false}} vs {\"reasoning_effort\":\"off\"}"));
+			.satisfies(flag -> assertThat(flag.message())
+				.contains("{\"chat_template_kwargs\":{\"thinking\":false}} vs {\"reasoning_effort\":\"off\"}"));
 		assertThat(comparison.provenance()).filteredOn(row -> row.field().equals("workload.request_params"))
 			.singleElement()
 			.satisfies(row -> {
@@ -201,7 +217,8 @@ class SeedStoryTests {
 	void theProbeShowsWhichLeverWorks() {
 		RunFlags flags = RunChecks.check(load("probe-reasoning-levers.json").document(), CompareSettings.defaults());
 
-		assertThat(anchorsWith(flags, "unstable")).containsExactly("cell-concurrency-1--prompt_tokens-8192--setting-reasoning_effort-low");
+		assertThat(anchorsWith(flags, "unstable"))
+			.containsExactly("cell-concurrency-1--prompt_tokens-8192--setting-reasoning_effort-low");
 		assertThat(flags.forCell("cell-concurrency-1--prompt_tokens-8192--setting-reasoning_effort-low"))
 			.filteredOn(flag -> flag.rule().equals("unstable"))
 			.singleElement()
@@ -229,9 +246,13 @@ class SeedStoryTests {
 
 	/** Every flag anywhere in the comparison. */
 	private static List<Flag> allFlags(Comparison comparison) {
-		return Stream.of(comparison.flags().stream(), comparison.baselineChecks().all(),
-				comparison.contenderChecks().all(), comparison.cells().stream().flatMap(cell -> cell.flags().stream()),
-				comparison.cells().stream().flatMap(cell -> cell.metrics().stream()).flatMap(metric -> metric.flags().stream()))
+		return Stream
+			.of(comparison.flags().stream(), comparison.baselineChecks().all(), comparison.contenderChecks().all(),
+					comparison.cells().stream().flatMap(cell -> cell.flags().stream()),
+					comparison.cells()
+						.stream()
+						.flatMap(cell -> cell.metrics().stream())
+						.flatMap(metric -> metric.flags().stream()))
 			.flatMap(flags -> flags)
 			.toList();
 	}
@@ -241,7 +262,11 @@ class SeedStoryTests {
 	}
 
 	private static List<String> anchorsWith(RunFlags flags, String rule) {
-		return flags.cells().entrySet().stream().filter(cell -> hasRule(cell.getValue(), rule)).map(cell -> cell.getKey())
+		return flags.cells()
+			.entrySet()
+			.stream()
+			.filter(cell -> hasRule(cell.getValue(), rule))
+			.map(cell -> cell.getKey())
 			.toList();
 	}
 
@@ -250,13 +275,23 @@ class SeedStoryTests {
 	}
 
 	private static JsonNode jsonHeadline(JsonNode json, String metric) {
-		return json.get("headlines").valueStream().filter(headline -> headline.get("metric").asString().equals(metric)).findFirst().orElseThrow();
+		return json.get("headlines")
+			.valueStream()
+			.filter(headline -> headline.get("metric").asString().equals(metric))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	private static JsonNode jsonMetric(JsonNode json, String anchor, String metric) {
-		JsonNode cell = json.get("cells").valueStream().filter(c -> c.get("anchor").asString().equals(anchor)).findFirst()
+		JsonNode cell = json.get("cells")
+			.valueStream()
+			.filter(c -> c.get("anchor").asString().equals(anchor))
+			.findFirst()
 			.orElseThrow();
-		return cell.get("metrics").valueStream().filter(m -> m.get("metric").asString().equals(metric)).findFirst()
+		return cell.get("metrics")
+			.valueStream()
+			.filter(m -> m.get("metric").asString().equals(metric))
+			.findFirst()
 			.orElseThrow();
 	}
 

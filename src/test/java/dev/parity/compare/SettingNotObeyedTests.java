@@ -18,7 +18,8 @@ class SettingNotObeyedTests {
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("setting-not-obeyed");
 			assertThat(flag.isAnnotation()).isTrue();
-			assertThat(flag.message()).startsWith("declared 512, measured 4,450: accepted, not obeyed (+769 %, beyond ±10 %");
+			assertThat(flag.message())
+				.startsWith("declared 512, measured 4,450: accepted, not obeyed (+769 %, beyond ±10 %");
 		});
 	}
 
@@ -33,36 +34,44 @@ class SettingNotObeyedTests {
 	@Test
 	void doesNotFireExactlyAtTheTolerance() {
 		assertThat(TestRuns.check(rule, aRun().declaredOutputTokens(512).cell(c -> c.outputTokens(563.2)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 		assertThat(TestRuns.check(rule, aRun().declaredOutputTokens(512).cell(c -> c.outputTokens(563.2)),
-				settings("output_tolerance", "0.05"))).hasSize(1);
+				settings("output_tolerance", "0.05")))
+			.hasSize(1);
 	}
 
 	@Test
 	void takesTheDeclarationFromTheGridWhenTheGridVariesIt() {
 		var flags = TestRuns.check(rule,
-				aRun().declaredOutputTokens(512).cell(c -> c.params("output_tokens", 128).outputTokens(130))
+				aRun().declaredOutputTokens(512)
+					.cell(c -> c.params("output_tokens", 128).outputTokens(130))
 					.cell(c -> c.params("output_tokens", 1024).outputTokens(512)),
 				CompareSettings.defaults());
 
-		assertThat(flags).singleElement().satisfies(flag -> assertThat(flag.message()).startsWith("declared 1,024, measured 512"));
+		assertThat(flags).singleElement()
+			.satisfies(flag -> assertThat(flag.message()).startsWith("declared 1,024, measured 512"));
 	}
 
 	@Test
 	void readsTheMedianFromSamplesWhenTheCellStatesNone() {
 		var flags = TestRuns.check(rule,
-				aRun().declaredOutputTokens(512).cell(c -> c.noOutputTokens().sampleOutputTokens(4000, 4400, 4500, 4800)),
+				aRun().declaredOutputTokens(512)
+					.cell(c -> c.noOutputTokens().sampleOutputTokens(4000, 4400, 4500, 4800)),
 				CompareSettings.defaults());
 
-		assertThat(flags).singleElement().satisfies(flag -> assertThat(flag.message()).startsWith("declared 512, measured 4,450"));
+		assertThat(flags).singleElement()
+			.satisfies(flag -> assertThat(flag.message()).startsWith("declared 512, measured 4,450"));
 	}
 
 	@Test
 	void needsBothADeclarationAndAMeasurement() {
 		assertThat(TestRuns.check(rule, aRun().declaredOutputTokens(null).cell(c -> c.outputTokens(4450)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 		assertThat(TestRuns.check(rule, aRun().declaredOutputTokens(512).cell(c -> c.noOutputTokens()),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 }

@@ -35,7 +35,8 @@ class SettingsDisclosureTests {
 		CompareSettings settings = CompareSettings.defaults()
 			.withOverrides(Map.of("output_tolerance", "10", "stat", "p99", "critical_flags", "none"));
 		assertThat(SettingsDisclosure.differences(settings, CompareSettings.defaults()))
-			.extracting(d -> d.name() + " " + SettingsDisclosure.text(d.value()) + " (default " + SettingsDisclosure.text(d.standard()) + ")")
+			.extracting(d -> d.name() + " " + SettingsDisclosure.text(d.value()) + " (default "
+					+ SettingsDisclosure.text(d.standard()) + ")")
 			.containsExactly("output_tolerance 10 (default 0.1)", "stat p99 (default median)",
 					"critical_flags none (default kv-cache-dtype,quantization,dtype,speculative-config,num-speculative-tokens,enable-prefix-caching)");
 	}
@@ -44,7 +45,8 @@ class SettingsDisclosureTests {
 	void loosenedThresholdsCountTheNumbersTheDefaultsGreyThatTheyLetThrough() {
 		Run reference = load("reference.json");
 		Run c = load("run-c-effort-high.json");
-		CompareSettings loosened = CompareSettings.defaults().withOverrides(Map.of("vary", "checkpoint", "output_tolerance", "10"));
+		CompareSettings loosened = CompareSettings.defaults()
+			.withOverrides(Map.of("vary", "checkpoint", "output_tolerance", "10"));
 		Comparison here = new ComparisonBuilder().compare(reference, c, loosened);
 		Comparison underDefaults = new ComparisonBuilder().compare(reference, c, CompareSettings.defaults());
 
@@ -54,12 +56,15 @@ class SettingsDisclosureTests {
 		int comparableUnderDefaults = underDefaults.headlines().stream().mapToInt(Headline::comparable).sum();
 		assertThat(comparableUnderDefaults).isZero();
 		assertThat(disclosure.ungreyed()).isPositive().isEqualTo(comparableHere);
-		assertThat(SettingsDisclosure.sentence(disclosure.nonDefault().stream()
-			.map(d -> new SettingsDisclosure.Shown(d.name(), SettingsDisclosure.text(d.value()), SettingsDisclosure.text(d.standard())))
+		assertThat(SettingsDisclosure.sentence(disclosure.nonDefault()
+			.stream()
+			.map(d -> new SettingsDisclosure.Shown(d.name(), SettingsDisclosure.text(d.value()),
+					SettingsDisclosure.text(d.standard())))
 			.toList(), disclosure.ungreyed()))
 			.isEqualTo("Thresholds loosened: output_tolerance 10 (default 0.1), vary checkpoint (default system) — "
 					+ comparableHere + " cell × metric values that the defaults grey are shown as comparable");
-		assertThat(SettingsDisclosure.of(underDefaults, CompareSettings.defaults())).isEqualTo(new SettingsDisclosure(List.of(), 0));
+		assertThat(SettingsDisclosure.of(underDefaults, CompareSettings.defaults()))
+			.isEqualTo(new SettingsDisclosure(List.of(), 0));
 	}
 
 	@Test
@@ -72,8 +77,8 @@ class SettingsDisclosureTests {
 	private static Run load(String name) {
 		Path file = dev.parity.Fixtures.given().resolve("seed-story").resolve(name);
 		try {
-			return new Run(RunId.random(), RunDocumentReader.read(MAPPER.readTree(Files.readAllBytes(file))), "fp", Instant.now(),
-					"test", List.of());
+			return new Run(RunId.random(), RunDocumentReader.read(MAPPER.readTree(Files.readAllBytes(file))), "fp",
+					Instant.now(), "test", List.of());
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);

@@ -16,7 +16,8 @@ class StatisticMissingTests {
 
 	@Test
 	void greysAMetricOneSideReportsWithoutTheComparedStatistic() {
-		var flags = check(MetricValue.of(0.9), new MetricValue(Map.of("median", 0.9, "p99", 1.4), false), settings("stat", "p99"));
+		var flags = check(MetricValue.of(0.9), new MetricValue(Map.of("median", 0.9, "p99", 1.4), false),
+				settings("stat", "p99"));
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("statistic-missing");
@@ -29,9 +30,11 @@ class StatisticMissingTests {
 	void neverComparesAMeanWithAMedian() {
 		assertThat(check(MetricValue.of(0.9), new MetricValue(Map.of("mean", 0.95), false), CompareSettings.defaults()))
 			.singleElement()
-			.satisfies(flag -> assertThat(flag.message()).startsWith("ttft_s has no median on the contender (it reports mean)"));
+			.satisfies(flag -> assertThat(flag.message())
+				.startsWith("ttft_s has no median on the contender (it reports mean)"));
 		assertThat(check(MetricValue.of(0.9), MetricValue.of(0.95), settings("stat", "mean"))).singleElement()
-			.satisfies(flag -> assertThat(flag.message()).contains("on the baseline (it reports median) nor on the contender"));
+			.satisfies(flag -> assertThat(flag.message())
+				.contains("on the baseline (it reports median) nor on the contender"));
 	}
 
 	@Test
@@ -45,8 +48,10 @@ class StatisticMissingTests {
 		assertThat(check(null, MetricValue.of(0.95), CompareSettings.defaults())).isEmpty();
 	}
 
-	private List<Flag> check(@Nullable MetricValue baseline, @Nullable MetricValue contender, CompareSettings settings) {
-		return rule.check(new MetricPair("ttft_s", baseline, contender), new ComparisonContext(settings, MetricScope.of()));
+	private List<Flag> check(@Nullable MetricValue baseline, @Nullable MetricValue contender,
+			CompareSettings settings) {
+		return rule.check(new MetricPair("ttft_s", baseline, contender),
+				new ComparisonContext(settings, MetricScope.of()));
 	}
 
 }

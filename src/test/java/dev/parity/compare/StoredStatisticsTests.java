@@ -34,10 +34,11 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
 
 /**
- * The sample statistics stored at ingest stand for the samples exactly: a comparison of runs read without their
- * samples gives the JSON a comparison of the same runs read with them gives, for the seed story and every harness
- * sample — under the defaults, and under any thresholds with the default outlier z; under another outlier z the runs
- * are read whole.
+ * The sample statistics stored at ingest stand for the samples exactly: a comparison of
+ * runs read without their samples gives the JSON a comparison of the same runs read with
+ * them gives, for the seed story and every harness sample — under the defaults, and under
+ * any thresholds with the default outlier z; under another outlier z the runs are read
+ * whole.
  */
 @ParityTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -45,7 +46,9 @@ class StoredStatisticsTests {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	/** The harness samples with per-request or per-repetition samples, and a few without. */
+	/**
+	 * The harness samples with per-request or per-repetition samples, and a few without.
+	 */
 	private static final List<String> HARNESS_SAMPLES = List.of("vllm-bench-serve-detailed.json",
 			"sglang-bench-serving-details.jsonl", "aiperf-profile-export.jsonl", "llmperf-individual-responses.json",
 			"llama-benchy-report.json", "guidellm-report.json", "vllm-bench-serve-all-failed.json",
@@ -83,7 +86,9 @@ class StoredStatisticsTests {
 	void everyRunStoredHasItsStatisticsAndIsReadWithoutItsSamples() {
 		for (String id : all()) {
 			assertThat(jdbc.sql("select count(*) from run_statistics where run_id = ? and computed_under = ?")
-				.params(id, defaults).query(Integer.class).single()).as(id).isEqualTo(1);
+				.params(id, defaults)
+				.query(Integer.class)
+				.single()).as(id).isEqualTo(1);
 			Run whole = runs.find(new RunId(id)).orElseThrow();
 			Run light = runs.find(new RunId(id), defaults).orElseThrow();
 			assertThat(light.cells()).hasSameSizeAs(whole.cells());
@@ -94,9 +99,10 @@ class StoredStatisticsTests {
 					.isEqualTo(SampleSummaries.compute(cell, CompareSettings.defaults().outlierZ()));
 			}
 		}
-		assertThat(all().stream().map(id -> runs.find(new RunId(id)).orElseThrow())
-			.mapToInt(run -> run.cells().stream().mapToInt(cell -> cell.samples().size()).sum()).sum())
-			.as("the runs have samples to stand for").isGreaterThan(400);
+		assertThat(all().stream()
+			.map(id -> runs.find(new RunId(id)).orElseThrow())
+			.mapToInt(run -> run.cells().stream().mapToInt(cell -> cell.samples().size()).sum())
+			.sum()).as("the runs have samples to stand for").isGreaterThan(400);
 	}
 
 	@Test
@@ -122,7 +128,11 @@ class StoredStatisticsTests {
 		assertSameComparison(harness.subList(0, 2), harness.subList(2, 4), CompareSettings.defaults());
 		String probe = seedStory.get(Fixtures.seedStoryNames().indexOf("run-e-control.json"));
 		Run run = runs.find(new RunId(probe)).orElseThrow();
-		String concurrency = run.cells().get(0).params().get("concurrency").map(dev.parity.run.Params::format)
+		String concurrency = run.cells()
+			.get(0)
+			.params()
+			.get("concurrency")
+			.map(dev.parity.run.Params::format)
 			.orElseThrow();
 		assertThat(compare(List.of(probe), List.of(probe), CompareSettings.defaults(), null,
 				FixedParams.parse(List.of("concurrency=" + concurrency)), FixedParams.NONE))
@@ -139,19 +149,21 @@ class StoredStatisticsTests {
 		Run read = runs.find(new RunId(llamaBenchy), key).orElseThrow();
 		assertThat(read.cells()).allSatisfy(cell -> assertThat(cell.statistics()).isNull());
 		assertThat(read.cells().stream().mapToInt(cell -> cell.samples().size()).sum()).isPositive();
-		// The checks under it count outliers beyond 1.5, not 5: what the stored statistics do not know.
+		// The checks under it count outliers beyond 1.5, not 5: what the stored
+		// statistics do not know.
 		RunFlags checks = RunChecks.check(read.document(), other);
 		RunFlags underDefaults = RunChecks.check(runs.find(new RunId(llamaBenchy), defaults).orElseThrow().document(),
 				CompareSettings.defaults());
-		assertThat(checks.all().filter(flag -> flag.rule().equals("outlier")).map(Flag::message).toList())
-			.isNotEmpty().allSatisfy(message -> assertThat(message).contains("over 1.5"));
+		assertThat(checks.all().filter(flag -> flag.rule().equals("outlier")).map(Flag::message).toList()).isNotEmpty()
+			.allSatisfy(message -> assertThat(message).contains("over 1.5"));
 		assertThat(underDefaults.all().filter(flag -> flag.rule().equals("outlier")).map(Flag::message).toList())
 			.allSatisfy(message -> assertThat(message).contains("over 5"));
 		assertThat(underDefaults).isEqualTo(RunChecks.check(runs.find(new RunId(llamaBenchy)).orElseThrow().document(),
 				CompareSettings.defaults()));
 		// Service-level objectives count requests: the samples again.
 		assertThat(SampleSummaries.readableUnder(CompareSettings.defaults().withOverrides(Map.of("slo_ttft_s", "1")),
-				CompareSettings.defaults())).isNull();
+				CompareSettings.defaults()))
+			.isNull();
 	}
 
 	@Test
@@ -159,10 +171,14 @@ class StoredStatisticsTests {
 		Run light = runs.find(new RunId(harness.get(0)), defaults).orElseThrow();
 		CompareSettings other = CompareSettings.defaults().withOverrides(Map.of("outlier_z", "2"));
 		org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunChecks.check(light.document(), other))
-			.isInstanceOf(IllegalStateException.class).hasMessageContaining("outlier_z=5");
+			.isInstanceOf(IllegalStateException.class)
+			.hasMessageContaining("outlier_z=5");
 	}
 
-	/** Every seed-story run against the reference and against the next; every harness run against itself and the next. */
+	/**
+	 * Every seed-story run against the reference and against the next; every harness run
+	 * against itself and the next.
+	 */
 	private List<List<String>> pairs() {
 		List<List<String>> pairs = new ArrayList<>();
 		String reference = seedStory.get(Fixtures.seedStoryNames().indexOf("reference.json"));
@@ -194,8 +210,8 @@ class StoredStatisticsTests {
 	}
 
 	/**
-	 * The comparison as the API writes it (and the Pareto view beside it), of the runs read with their samples
-	 * ({@code statisticsUnder} null) or without them.
+	 * The comparison as the API writes it (and the Pareto view beside it), of the runs
+	 * read with their samples ({@code statisticsUnder} null) or without them.
 	 */
 	private JsonNode compare(List<String> baselineIds, List<String> contenderIds, CompareSettings settings,
 			String statisticsUnder, FixedParams baselineFixed, FixedParams contenderFixed) {
@@ -203,7 +219,9 @@ class StoredStatisticsTests {
 		baselineIds.forEach(id -> ids.add(new RunId(id)));
 		contenderIds.forEach(id -> ids.add(new RunId(id)));
 		Map<RunId, Run> loaded = runs.findAll(ids, statisticsUnder);
-		boolean light = loaded.values().stream().flatMap(run -> run.cells().stream())
+		boolean light = loaded.values()
+			.stream()
+			.flatMap(run -> run.cells().stream())
 			.allMatch(cell -> cell.statistics() != null && cell.samples().isEmpty());
 		assertThat(light).as("read without samples").isEqualTo(statisticsUnder != null);
 		List<Run> baselines = baselineIds.stream().map(id -> loaded.get(new RunId(id))).toList();
@@ -211,8 +229,8 @@ class StoredStatisticsTests {
 		Comparison comparison = new ComparisonBuilder().compare(baselines, contenders, settings,
 				BootstrapMedians.stored(bootstraps.find(ids.stream().distinct().toList())), baselineFixed,
 				contenderFixed);
-		ObjectNode json = ComparisonJson.toJson(comparison, SettingsDisclosure.of(comparison, CompareSettings.defaults()),
-				JSON);
+		ObjectNode json = ComparisonJson.toJson(comparison,
+				SettingsDisclosure.of(comparison, CompareSettings.defaults()), JSON);
 		json.set("pareto", SweepViews.paretoOfComparison(comparison, JSON));
 		return json;
 	}
@@ -223,10 +241,12 @@ class StoredStatisticsTests {
 				{"title": "Statistics %s %s", "role": "measured", "system": {"name": "1x H100"},
 				 "model": {"repo": "example-org/model", "revision": "main"}, "engine": {"name": "vllm"},
 				 "harness": {"name": "harness"}, "workload": {}}""".formatted(sample, UUID.randomUUID());
-		MvcResult result = mvc.perform(multipart("/api/runs/import")
-			.file(new MockMultipartFile("files", sample, "application/octet-stream", bytes))
-			.param("provenance", provenance)
-			.with(httpBasic(USER, PASSWORD))).andReturn();
+		MvcResult result = mvc
+			.perform(multipart("/api/runs/import")
+				.file(new MockMultipartFile("files", sample, "application/octet-stream", bytes))
+				.param("provenance", provenance)
+				.with(httpBasic(USER, PASSWORD)))
+			.andReturn();
 		assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(201);
 		return TestUploads.tree(result.getResponse().getContentAsByteArray()).get("id").asString();
 	}

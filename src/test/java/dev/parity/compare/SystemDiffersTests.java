@@ -12,7 +12,8 @@ class SystemDiffersTests {
 
 	@Test
 	void onlyAnnotatesByDefaultSinceTheSystemIsWhatAComparisonVaries() {
-		var flags = TestRuns.check(rule, aRun().system("2x DGX Spark"), aRun().system("8x H100"), CompareSettings.defaults());
+		var flags = TestRuns.check(rule, aRun().system("2x DGX Spark"), aRun().system("8x H100"),
+				CompareSettings.defaults());
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("system-differs");
@@ -23,17 +24,21 @@ class SystemDiffersTests {
 
 	@Test
 	void greysEverythingWhenTheComparisonVariesSomethingElse() {
-		var flags = TestRuns.check(rule, aRun().system("2x DGX Spark"), aRun().system("8x H100"), settings("vary", "engine"));
+		var flags = TestRuns.check(rule, aRun().system("2x DGX Spark"), aRun().system("8x H100"),
+				settings("vary", "engine"));
 
 		assertThat(flags).singleElement().satisfies(flag -> {
-			assertThat(flag.message()).contains("system.name 2x DGX Spark vs 8x H100").contains("run both on the same system");
+			assertThat(flag.message()).contains("system.name 2x DGX Spark vs 8x H100")
+				.contains("run both on the same system");
 			assertThat(flag.greys()).contains("ttft_s", "decode_tps");
 		});
 	}
 
 	@Test
 	void staysQuietWhenTheyAgree() {
-		assertThat(TestRuns.check(rule, aRun().system("2x DGX Spark"), aRun().system("2x DGX Spark"), CompareSettings.defaults())).isEmpty();
+		assertThat(TestRuns.check(rule, aRun().system("2x DGX Spark"), aRun().system("2x DGX Spark"),
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 }

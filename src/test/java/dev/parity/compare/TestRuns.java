@@ -26,8 +26,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Test data: a small, pinned, warmed run with one default cell per {@code cell(..)} call, changed only where a test
- * says so, e.g. {@code aRun().commit("…").flag("kv-cache-dtype", "fp8").cell(c -> c.ttft(0.9)).build()}.
+ * Test data: a small, pinned, warmed run with one default cell per {@code cell(..)} call,
+ * changed only where a test says so, e.g.
+ * {@code aRun().commit("…").flag("kv-cache-dtype", "fp8").cell(c -> c.ttft(0.9)).build()}.
  */
 final class TestRuns {
 
@@ -67,8 +68,8 @@ final class TestRuns {
 
 	/** What a comparison check sees under these settings. */
 	static ComparisonContext comparisonContext(CompareSettings settings, RunBuilder... runs) {
-		return new ComparisonContext(settings, MetricScope.of(java.util.Arrays.stream(runs).map(RunBuilder::document)
-			.toArray(RunDocument[]::new)));
+		return new ComparisonContext(settings,
+				MetricScope.of(java.util.Arrays.stream(runs).map(RunBuilder::document).toArray(RunDocument[]::new)));
 	}
 
 	/** A provenance rule's flags for two runs. */
@@ -220,7 +221,10 @@ final class TestRuns {
 			return this;
 		}
 
-		/** A cell: 4 requests completed, 512 output tokens each, no metric, changed by {@code change}. */
+		/**
+		 * A cell: 4 requests completed, 512 output tokens each, no metric, changed by
+		 * {@code change}.
+		 */
 		/** The environment the run ran on. */
 		RunBuilder environment(Provenance.@Nullable Environment environment) {
 			this.environment = environment;
@@ -248,7 +252,10 @@ final class TestRuns {
 			return new Run(RunId.random(), document(), "fp", Instant.now(), "test", List.of());
 		}
 
-		/** The run with this id (10 characters from [a-z0-9]), e.g. to seed its resampling the same every time. */
+		/**
+		 * The run with this id (10 characters from [a-z0-9]), e.g. to seed its resampling
+		 * the same every time.
+		 */
 		Run build(String id) {
 			return new Run(new RunId(id), document(), "fp", Instant.now(), "test", List.of());
 		}
@@ -269,7 +276,9 @@ final class TestRuns {
 
 		private final List<SampleBuilder> samples = new ArrayList<>();
 
-		/** Replaces the params: {@code params("prompt_tokens", 280, "concurrency", 4)}. */
+		/**
+		 * Replaces the params: {@code params("prompt_tokens", 280, "concurrency", 4)}.
+		 */
 		CellBuilder params(Object... namesAndValues) {
 			params.clear();
 			for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -309,7 +318,10 @@ final class TestRuns {
 			return this;
 		}
 
-		/** A statistics object: {@code metric("ttft_s", Map.of("median", 0.045, "mean", 0.217))}. */
+		/**
+		 * A statistics object:
+		 * {@code metric("ttft_s", Map.of("median", 0.045, "mean", 0.217))}.
+		 */
 		CellBuilder metric(String name, Map<String, Double> statistics) {
 			metrics.put(name, new MetricValue(statistics, false));
 			return this;

@@ -27,7 +27,8 @@ class UnpinnedTests {
 		var flags = rule.check(TestRuns.context(aRun().revision(null).unpinned().cell(c -> c.decode(70)).document(),
 				CompareSettings.defaults()));
 
-		assertThat(flags).singleElement().satisfies(flag -> assertThat(flag.message()).startsWith("no revision and no resolved commit"));
+		assertThat(flags).singleElement()
+			.satisfies(flag -> assertThat(flag.message()).startsWith("no revision and no resolved commit"));
 	}
 
 	@Test

@@ -17,7 +17,8 @@ class UnstableTests {
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("unstable");
-			assertThat(flag.message()).startsWith("output tokens per request 140–4,120 over 5 requests (CV 0.944, over 0.5)");
+			assertThat(flag.message())
+				.startsWith("output tokens per request 140–4,120 over 5 requests (CV 0.944, over 0.5)");
 			assertThat(flag.greys()).contains("decode_tps", "e2e_latency_s").doesNotContain("ttft_s", "prefill_tps");
 		});
 	}
@@ -27,7 +28,8 @@ class UnstableTests {
 		// mean 2, population SD 1: CV exactly 0.5
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleOutputTokens(1, 1, 3, 3)), CompareSettings.defaults()))
 			.isEmpty();
-		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleOutputTokens(1, 1, 3, 3)), settings("unstable_cv", "0.49")))
+		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleOutputTokens(1, 1, 3, 3)),
+				settings("unstable_cv", "0.49")))
 			.hasSize(1);
 	}
 
@@ -46,7 +48,8 @@ class UnstableTests {
 	@Test
 	void staysQuietOnSteadyOutput() {
 		assertThat(TestRuns.check(rule, aRun().cell(c -> c.sampleOutputTokens(512, 512, 515, 512, 512)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 }

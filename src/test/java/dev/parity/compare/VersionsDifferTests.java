@@ -11,7 +11,8 @@ class VersionsDifferTests {
 
 	@Test
 	void annotatesWithBothValuesSideBySide() {
-		var flags = TestRuns.check(rule, aRun().engineVersion("0.11.2").harnessVersion("1.4.2"), aRun().engineVersion("0.12.0").harnessVersion("1.5.0"), CompareSettings.defaults());
+		var flags = TestRuns.check(rule, aRun().engineVersion("0.11.2").harnessVersion("1.4.2"),
+				aRun().engineVersion("0.12.0").harnessVersion("1.5.0"), CompareSettings.defaults());
 
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("versions-differ");
@@ -22,12 +23,16 @@ class VersionsDifferTests {
 
 	@Test
 	void staysQuietWhenOnlyOneSideHasAValue() {
-		assertThat(TestRuns.check(rule, aRun().engineVersion("0.11.2"), aRun().engineVersion(null), CompareSettings.defaults())).isEmpty();
+		assertThat(TestRuns.check(rule, aRun().engineVersion("0.11.2"), aRun().engineVersion(null),
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test
 	void staysQuietWhenTheyAgree() {
-		assertThat(TestRuns.check(rule, aRun().engineVersion("0.11.2").harnessVersion("1.4.2"), aRun().engineVersion("0.11.2").harnessVersion("1.4.2"), CompareSettings.defaults())).isEmpty();
+		assertThat(TestRuns.check(rule, aRun().engineVersion("0.11.2").harnessVersion("1.4.2"),
+				aRun().engineVersion("0.11.2").harnessVersion("1.4.2"), CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 }

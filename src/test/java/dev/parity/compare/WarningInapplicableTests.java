@@ -27,7 +27,8 @@ class WarningInapplicableTests {
 	@Test
 	void annotatesShortPromptCellsOnly() {
 		var flags = TestRuns.check(rule,
-				aRun().flag("max-num-batched-tokens", "8168").warning(CLAMPED)
+				aRun().flag("max-num-batched-tokens", "8168")
+					.warning(CLAMPED)
 					.cell(c -> c.params("prompt_tokens", 280, "concurrency", 1))
 					.cell(c -> c.params("prompt_tokens", 8192, "concurrency", 1)),
 				CompareSettings.defaults());
@@ -35,7 +36,8 @@ class WarningInapplicableTests {
 		assertThat(flags).singleElement().satisfies(flag -> {
 			assertThat(flag.rule()).isEqualTo("warning-inapplicable");
 			assertThat(flag.isAnnotation()).isTrue();
-			assertThat(flag.message()).startsWith("engine warning \"" + CLAMPED + "\" cannot explain this cell: 280 prompt tokens vs max-num-batched-tokens limit 8,168");
+			assertThat(flag.message()).startsWith("engine warning \"" + CLAMPED
+					+ "\" cannot explain this cell: 280 prompt tokens vs max-num-batched-tokens limit 8,168");
 		});
 	}
 
@@ -43,16 +45,19 @@ class WarningInapplicableTests {
 	void firesAtExactlyATenthOfTheLimitSinceTheRuleSaysAtMost() {
 		assertThat(TestRuns.check(rule,
 				aRun().warning("max_num_batched_tokens was clamped to 8000").cell(c -> c.params("prompt_tokens", 800)),
-				CompareSettings.defaults())).hasSize(1);
+				CompareSettings.defaults()))
+			.hasSize(1);
 		assertThat(TestRuns.check(rule,
 				aRun().warning("max_num_batched_tokens was clamped to 8000").cell(c -> c.params("prompt_tokens", 801)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test
 	void matchesFlagNamesAsFlagsCompareAndTakesTheFlagsValueWhenTheWarningHasNoNumber() {
 		var flags = TestRuns.check(rule,
-				aRun().flag("--Max_Num_Batched_Tokens", "16384").warning("MAX-NUM-BATCHED-TOKENS is below the model length")
+				aRun().flag("--Max_Num_Batched_Tokens", "16384")
+					.warning("MAX-NUM-BATCHED-TOKENS is below the model length")
 					.cell(c -> c.params("prompt_tokens", 1024)),
 				CompareSettings.defaults());
 
@@ -61,20 +66,24 @@ class WarningInapplicableTests {
 
 	@Test
 	void staysQuietWithoutANumericLimitOrPromptLength() {
-		assertThat(TestRuns.check(rule, aRun().warning("the tokenizer is slow").cell(c -> c.params("prompt_tokens", 10)),
-				CompareSettings.defaults())).isEmpty();
+		assertThat(
+				TestRuns.check(rule, aRun().warning("the tokenizer is slow").cell(c -> c.params("prompt_tokens", 10)),
+						CompareSettings.defaults()))
+			.isEmpty();
 		assertThat(TestRuns.check(rule, aRun().warning(CLAMPED).cell(c -> c.params("concurrency", 1)),
-				CompareSettings.defaults())).isEmpty();
+				CompareSettings.defaults()))
+			.isEmpty();
 	}
 
 	@Test
 	void namesAtMostFiveWarningsPerCellAndCountsTheRest() {
 		RunBuilderWarnings run = new RunBuilderWarnings(7);
-		var flags = TestRuns.check(rule, run.builder.cell(c -> c.params("prompt_tokens", 10)), CompareSettings.defaults());
+		var flags = TestRuns.check(rule, run.builder.cell(c -> c.params("prompt_tokens", 10)),
+				CompareSettings.defaults());
 
 		assertThat(flags).hasSize(WarningInapplicable.MOST_PER_CELL + 1);
-		assertThat(flags.subList(0, WarningInapplicable.MOST_PER_CELL)).allSatisfy(
-				flag -> assertThat(flag.message()).startsWith("engine warning \"max_num_seqs"));
+		assertThat(flags.subList(0, WarningInapplicable.MOST_PER_CELL))
+			.allSatisfy(flag -> assertThat(flag.message()).startsWith("engine warning \"max_num_seqs"));
 		assertThat(flags.get(WarningInapplicable.MOST_PER_CELL).shortForm()).isEqualTo("+2 more warnings");
 		assertThat(flags.get(WarningInapplicable.MOST_PER_CELL).message())
 			.startsWith("2 more engine warnings of this run cannot explain this cell either");
@@ -86,13 +95,14 @@ class WarningInapplicableTests {
 		var flags = TestRuns.check(rule, aRun().warning(warning).cell(c -> c.params("prompt_tokens", 10)),
 				CompareSettings.defaults());
 
-		assertThat(flags).singleElement().satisfies(flag -> assertThat(flag.message())
-			.startsWith("engine warning \"" + warning.substring(0, WarningInapplicable.QUOTED) + "…\" cannot explain"));
+		assertThat(flags).singleElement()
+			.satisfies(flag -> assertThat(flag.message()).startsWith(
+					"engine warning \"" + warning.substring(0, WarningInapplicable.QUOTED) + "…\" cannot explain"));
 	}
 
 	/**
-	 * The warnings are read once for the run, not once per cell: every cell's check gets the same limits, found
-	 * before the first cell is checked.
+	 * The warnings are read once for the run, not once per cell: every cell's check gets
+	 * the same limits, found before the first cell is checked.
 	 */
 	@Test
 	void readsTheWarningsOncePerRun() {
@@ -111,17 +121,22 @@ class WarningInapplicableTests {
 	}
 
 	/**
-	 * The shapes that made the scan quadratic ({@code "a-a "} × 20,000: a copy of the rest of the warning and a search
-	 * for a number at every flag-like word, for every cell) and those that would make a search for the run's flags
-	 * quadratic (a flag's name almost repeated): a 20-cell run is checked at once. The timeout only guards against a
-	 * hang; the scan is linear by construction (one pass over each warning, see {@link WarningLimits}).
+	 * The shapes that made the scan quadratic ({@code "a-a "} × 20,000: a copy of the
+	 * rest of the warning and a search for a number at every flag-like word, for every
+	 * cell) and those that would make a search for the run's flags quadratic (a flag's
+	 * name almost repeated): a 20-cell run is checked at once. The timeout only guards
+	 * against a hang; the scan is linear by construction (one pass over each warning, see
+	 * {@link WarningLimits}).
 	 */
 	@Test
 	void checksWarningsOfAnyLengthAtOnce() {
 		List<String> hostile = List.of("a-a ".repeat(20_000), "a-a".repeat(30_000) + " 5", "x-" + ",1".repeat(40_000),
-				"aaaa".repeat(25_000) + "b", "aa.".repeat(30_000) + "aa.b 7", "9".repeat(100_000), "--" + " -".repeat(50_000));
-		TestRuns.RunBuilder run = aRun().flag("max-num-seqs", "256").flag("a" + "a".repeat(2_000) + "b", "1")
-			.flag("aa.aa.aa.aa.aa.b", "2").flag("--", "3");
+				"aaaa".repeat(25_000) + "b", "aa.".repeat(30_000) + "aa.b 7", "9".repeat(100_000),
+				"--" + " -".repeat(50_000));
+		TestRuns.RunBuilder run = aRun().flag("max-num-seqs", "256")
+			.flag("a" + "a".repeat(2_000) + "b", "1")
+			.flag("aa.aa.aa.aa.aa.b", "2")
+			.flag("--", "3");
 		hostile.forEach(run::warning);
 		for (int prompt = 1; prompt <= 20; prompt++) {
 			int tokens = prompt;
@@ -135,8 +150,9 @@ class WarningInapplicableTests {
 	}
 
 	/**
-	 * On warnings and flags made of the characters that matter (letters, digits, {@code -}, {@code _}, commas,
-	 * dots, spaces, upper case), the linear reading finds what the scan it replaced found, case by case.
+	 * On warnings and flags made of the characters that matter (letters, digits,
+	 * {@code -}, {@code _}, commas, dots, spaces, upper case), the linear reading finds
+	 * what the scan it replaced found, case by case.
 	 */
 	@Test
 	void findsWhatTheQuadraticScanFound() {
@@ -145,9 +161,11 @@ class WarningInapplicableTests {
 		for (int i = 0; i < 20_000; i++) {
 			Map<String, String> flags = new LinkedHashMap<>();
 			for (int f = random.nextInt(4); f > 0; f--) {
-				// Not a name of dashes only: the scan it replaced never ended on one (see below).
+				// Not a name of dashes only: the scan it replaced never ended on one (see
+				// below).
 				flags.put("a" + text(random, "-ab_1x.", random.nextInt(6)), text(random, "1,9.x ", random.nextInt(6)));
-				flags.put(text(random, "-ab_1x.", 1 + random.nextInt(6)) + "b", text(random, "1,9.x ", random.nextInt(6)));
+				flags.put(text(random, "-ab_1x.", 1 + random.nextInt(6)) + "b",
+						text(random, "1,9.x ", random.nextInt(6)));
 			}
 			String warning = text(random, alphabet, random.nextInt(30));
 			Provenance.Engine engine = new Provenance.Engine("vllm", null, flags, List.of(warning));
@@ -157,7 +175,10 @@ class WarningInapplicableTests {
 		}
 	}
 
-	/** A flag named only with dashes is a name of nothing: the scan it replaced looped for ever on it. */
+	/**
+	 * A flag named only with dashes is a name of nothing: the scan it replaced looped for
+	 * ever on it.
+	 */
 	@Test
 	void aFlagOfDashesOnlyEndsTheScan() {
 		var flags = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> TestRuns.check(rule,
@@ -192,13 +213,17 @@ class WarningInapplicableTests {
 
 	private static final Pattern FLAG_NAME = Pattern.compile("(?<![a-z0-9])[a-z][a-z0-9]*+(?:[-_][a-z0-9]++)++");
 
-	/** The scan as it was before it was made linear: the reference the linear reading is held to. */
+	/**
+	 * The scan as it was before it was made linear: the reference the linear reading is
+	 * held to.
+	 */
 	private static Optional<WarningLimits.Limit> previous(String warning, Provenance.Engine engine) {
 		String text = warning.toLowerCase(Locale.ROOT).replace('_', '-');
 		for (String flag : engine.flags().keySet()) {
 			int at = indexOfName(text, Provenance.Engine.normaliseFlag(flag));
 			if (at >= 0) {
-				Optional<Double> value = firstNumber(text.substring(at)).or(() -> firstNumber(engine.flags().get(flag)));
+				Optional<Double> value = firstNumber(text.substring(at))
+					.or(() -> firstNumber(engine.flags().get(flag)));
 				if (value.isPresent()) {
 					return Optional.of(new WarningLimits.Limit(flag, value.get()));
 				}
@@ -218,7 +243,8 @@ class WarningInapplicableTests {
 		for (int at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
 			int end = at + name.length();
 			boolean before = at == 0 || !(Character.isLetterOrDigit(text.charAt(at - 1)) || text.charAt(at - 1) == '-');
-			boolean after = end == text.length() || !(Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '-');
+			boolean after = end == text.length()
+					|| !(Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '-');
 			if (before && after) {
 				return at;
 			}

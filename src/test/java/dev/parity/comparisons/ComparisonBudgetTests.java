@@ -22,9 +22,10 @@ import org.springframework.test.web.servlet.MockMvc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Only a few comparisons are computed at once: a request for one more, when every turn is taken, is answered 503
- * with {@code Retry-After} (a page for a browser, JSON for the API), never a 500, while comparisons computed before
- * are still served; once a turn is free, the same requests are answered.
+ * Only a few comparisons are computed at once: a request for one more, when every turn is
+ * taken, is answered 503 with {@code Retry-After} (a page for a browser, JSON for the
+ * API), never a 500, while comparisons computed before are still served; once a turn is
+ * free, the same requests are answered.
  */
 @ParityTest
 class ComparisonBudgetTests {
@@ -72,7 +73,8 @@ class ComparisonBudgetTests {
 			assertThat(answer.statusCode()).as(answer.uri() + ": " + answer.body()).isEqualTo(503);
 			assertThat(answer.headers().firstValue("Retry-After")).as(answer.uri().toString()).hasValue("5");
 			if (answer.uri().getPath().startsWith("/api/")) {
-				assertThat(answer.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+				assertThat(answer.headers().firstValue("Content-Type").orElse(""))
+					.startsWith("application/problem+json");
 				assertThat(answer.body()).contains("\"errors\"").contains("parity.compare.max-concurrent");
 			}
 			else {
@@ -86,7 +88,10 @@ class ComparisonBudgetTests {
 		}
 	}
 
-	/** Eight requests at once, each for settings of its own (nothing kept): half the JSON, half the page. */
+	/**
+	 * Eight requests at once, each for settings of its own (nothing kept): half the JSON,
+	 * half the page.
+	 */
 	private List<HttpResponse<String>> concurrently(String pair) throws Exception {
 		ExecutorService clients = Executors.newFixedThreadPool(REQUESTS);
 		try {
@@ -109,8 +114,11 @@ class ComparisonBudgetTests {
 	}
 
 	private HttpResponse<String> get(String path, String accept) throws Exception {
-		return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).header("Accept", accept)
-			.timeout(Duration.ofMinutes(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+		return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+			.header("Accept", accept)
+			.timeout(Duration.ofMinutes(2))
+			.GET()
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 }

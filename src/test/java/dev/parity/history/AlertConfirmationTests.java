@@ -30,11 +30,13 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Confirmation reruns of an alert on a nightly series with a real regression at night 30 (decode −20 %, TTFT +20 %):
- * the plan (the alert's build and night 29's, enough reruns from the noise, the commands, the commit range), reruns
- * linked in their documents and through the API that never become points of the series, the confirmation reproduced
- * (an {@code alert.confirmed} delivery, counted by alert quality) and not reproduced (a suggestion of false-positive,
- * never set), and every bad input refused with nothing stored.
+ * Confirmation reruns of an alert on a nightly series with a real regression at night 30
+ * (decode −20 %, TTFT +20 %): the plan (the alert's build and night 29's, enough reruns
+ * from the noise, the commands, the commit range), reruns linked in their documents and
+ * through the API that never become points of the series, the confirmation reproduced (an
+ * {@code alert.confirmed} delivery, counted by alert quality) and not reproduced (a
+ * suggestion of false-positive, never set), and every bad input refused with nothing
+ * stored.
  */
 @ParityTest
 class AlertConfirmationTests {
@@ -61,7 +63,8 @@ class AlertConfirmationTests {
 		assertThat(reruns).hasSize(2);
 		assertThat(reruns.at("/0/run").asString()).isEqualTo(series.ids.get(NightlyRuns.REGRESSION));
 		assertThat(reruns.at("/0/engine_commit").asString()).isEqualTo(NightlyRuns.commit(NightlyRuns.REGRESSION));
-		assertThat(reruns.at("/1/run").asString()).as("the last clean run before the alert's").isEqualTo(series.ids.get(GOOD));
+		assertThat(reruns.at("/1/run").asString()).as("the last clean run before the alert's")
+			.isEqualTo(series.ids.get(GOOD));
 		assertThat(reruns.at("/1/engine_commit").asString()).isEqualTo(NightlyRuns.commit(GOOD));
 		int times = reruns.at("/0/times").intValue();
 		assertThat(times).isGreaterThanOrEqualTo(3);
@@ -70,7 +73,8 @@ class AlertConfirmationTests {
 		assertThat(reruns.at("/0/commands/serve").asString()).contains(NightlyRuns.commit(NightlyRuns.REGRESSION));
 		assertThat(reruns.at("/1/commands/serve").asString()).contains(NightlyRuns.commit(GOOD));
 
-		// times: enough for the interval to be narrower than half the alert's magnitude, and no more
+		// times: enough for the interval to be narrower than half the alert's magnitude,
+		// and no more
 		JsonNode sizing = plan.get("sizing");
 		double spread = sizing.get("spread").doubleValue();
 		double magnitude = sizing.get("magnitude").doubleValue();
@@ -81,7 +85,8 @@ class AlertConfirmationTests {
 		if (times > 3) {
 			assertThat(AlertControls.width(spread, times - 1)).isGreaterThanOrEqualTo(magnitude / 2);
 		}
-		assertThat(AlertControls.times(0.05, 0.12)).as("5 % noise, a 12 % shift").isGreaterThan(AlertControls.times(0.015, 0.12));
+		assertThat(AlertControls.times(0.05, 0.12)).as("5 % noise, a 12 % shift")
+			.isGreaterThan(AlertControls.times(0.015, 0.12));
 
 		JsonNode range = plan.get("range");
 		assertThat(range.at("/good/run").asString()).isEqualTo(series.ids.get(GOOD));
@@ -92,7 +97,8 @@ class AlertConfirmationTests {
 		assertThat(range.get("compare_url").asString()).isEqualTo(REPOSITORY + "/compare/" + NightlyRuns.commit(GOOD)
 				+ "..." + NightlyRuns.commit(NightlyRuns.REGRESSION));
 		assertThat(AlertControls.compareUrl(null, "a", "b")).isNull();
-		assertThat(AlertControls.compareUrl("https://gitlab.com/x/y.git/", "a", "b")).isEqualTo("https://gitlab.com/x/y/compare/a...b");
+		assertThat(AlertControls.compareUrl("https://gitlab.com/x/y.git/", "a", "b"))
+			.isEqualTo("https://gitlab.com/x/y/compare/a...b");
 		assertThat(plan.get("confirmations")).isEmpty();
 		assertThat(plan.has("confirmation")).isFalse();
 
@@ -105,17 +111,22 @@ class AlertConfirmationTests {
 	void rerunsThatReproduceTheRegressionConfirmItAndAreNoPointsOfTheSeries() throws Exception {
 		String hook = register();
 		Series series = series("confirm-box-yes");
-		String raised = jdbc.sql("select payload from webhook_delivery where alert_id = ? and webhook_id = ? and event = 'alert.raised'")
-			.params(series.alert, Long.parseLong(hook)).query(String.class).single();
+		String raised = jdbc.sql(
+				"select payload from webhook_delivery where alert_id = ? and webhook_id = ? and event = 'alert.raised'")
+			.params(series.alert, Long.parseLong(hook))
+			.query(String.class)
+			.single();
 		JsonNode raisedBody = TestUploads.tree(raised.getBytes(StandardCharsets.UTF_8));
-		assertThat(raisedBody.at("/plan/alert").asString()).as("the payload carries the confirmation plan").isEqualTo(series.alert);
+		assertThat(raisedBody.at("/plan/alert").asString()).as("the payload carries the confirmation plan")
+			.isEqualTo(series.alert);
 		assertThat(raisedBody.at("/plan/reruns/1/engine_commit").asString()).isEqualTo(NightlyRuns.commit(GOOD));
 		assertThat(raisedBody.at("/plan/range/compare_url").asString()).startsWith(REPOSITORY + "/compare/");
 		assertThat(raisedBody.at("/plan/reruns/0/commands/serve").asString()).contains("vllm serve");
 		JsonNode before = json("/api/series/" + series.id);
 		JsonNode pointsBefore = json(points(series.id));
 
-		// two reruns of the alert's build and three of the good one, linked in their documents
+		// two reruns of the alert's build and three of the good one, linked in their
+		// documents
 		List<String> reruns = new ArrayList<>();
 		for (int k = 1; k <= 2; k++) {
 			reruns.add(upload(rerun(series.nights, NightlyRuns.REGRESSION, NightlyRuns.REGRESSION, k, series.alert)));
@@ -131,20 +142,27 @@ class AlertConfirmationTests {
 		assertThat(plan.at("/confirmations/0/linked_in").asString()).isEqualTo("document");
 		assertThat(plan.at("/confirmations/4/build").asString()).isEqualTo("good");
 
-		// the third rerun of the alert's build: uploaded first, linked afterwards through the API
+		// the third rerun of the alert's build: uploaded first, linked afterwards through
+		// the API
 		String third = upload(rerun(series.nights, NightlyRuns.REGRESSION, NightlyRuns.REGRESSION, 3, null));
-		JsonNode linked = TestUploads.tree(mvc.perform(post("/api/alerts/{id}/confirmations", series.alert)
-			.with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON).content("{\"run\": \"" + third + "\"}"))
-			.andExpect(status().isCreated()).andReturn().getResponse().getContentAsByteArray());
+		JsonNode linked = TestUploads.tree(mvc
+			.perform(post("/api/alerts/{id}/confirmations", series.alert).with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"run\": \"" + third + "\"}"))
+			.andExpect(status().isCreated())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(linked.get("build").asString()).isEqualTo("alert");
 		assertThat(linked.get("engine_commit").asString()).isEqualTo(NightlyRuns.commit(NightlyRuns.REGRESSION));
 		assertThat(linked.get("linked_in").asString()).isEqualTo("api");
 		assertThat(linked.get("control").asString()).isEqualTo("/api/alerts/" + series.alert + "/control");
 		mvc.perform(post("/api/alerts/{id}/confirmations", series.alert).with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content("{\"run\": \"" + third + "\"}"))
-			.andExpect(status().isCreated());
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"run\": \"" + third + "\"}")).andExpect(status().isCreated());
 		assertThat(count("select count(*) from alert_confirmation where alert_id = ?", series.alert))
-			.as("linking again changes nothing").isEqualTo(6);
+			.as("linking again changes nothing")
+			.isEqualTo(6);
 
 		alert = alert(series);
 		JsonNode confirmation = alert.get("confirmation");
@@ -162,15 +180,19 @@ class AlertConfirmationTests {
 		assertThat(json("/api/series/" + series.id).at("/alert_quality/confirmed").intValue()).isEqualTo(1);
 		assertThat(json("/api/series/" + series.id).at("/alert_quality/share_confirmed").doubleValue()).isEqualTo(1.0);
 
-		String confirmed = jdbc.sql("select payload from webhook_delivery where alert_id = ? and webhook_id = ? and event = 'alert.confirmed'")
-			.params(series.alert, Long.parseLong(hook)).query(String.class).single();
+		String confirmed = jdbc.sql(
+				"select payload from webhook_delivery where alert_id = ? and webhook_id = ? and event = 'alert.confirmed'")
+			.params(series.alert, Long.parseLong(hook))
+			.query(String.class)
+			.single();
 		JsonNode body = TestUploads.tree(confirmed.getBytes(StandardCharsets.UTF_8));
 		assertThat(body.get("event").asString()).isEqualTo("alert.confirmed");
 		assertThat(body.at("/alert/confirmation/reproduced").booleanValue()).isTrue();
 		assertThat(body.at("/plan/confirmations")).hasSize(6);
 		assertThat(body.get("text").asString()).contains("confirmed by 6 reruns");
 
-		// the reruns are no points of the series: its runs, points, change points and segments are as before
+		// the reruns are no points of the series: its runs, points, change points and
+		// segments are as before
 		JsonNode after = json("/api/series/" + series.id);
 		assertThat(after.get("runs")).isEqualTo(before.get("runs"));
 		assertThat(after.get("change_points")).isEqualTo(before.get("change_points"));
@@ -199,10 +221,13 @@ class AlertConfirmationTests {
 		assertThat(confirmation.get("cells_reproduced").intValue()).isZero();
 		assertThat(alert.get("status").asString()).as("suggested, never set").isEqualTo("open");
 		assertThat(alert.get("history")).hasSize(1);
-		assertThat(count("select count(*) from webhook_delivery where alert_id = ? and event = 'alert.confirmed'", series.alert))
+		assertThat(count("select count(*) from webhook_delivery where alert_id = ? and event = 'alert.confirmed'",
+				series.alert))
 			.isZero();
-		assertThat(count("select count(*) from webhook_delivery where alert_id = ? and webhook_id = " + Long.parseLong(hook),
-				series.alert)).isEqualTo(1);
+		assertThat(count(
+				"select count(*) from webhook_delivery where alert_id = ? and webhook_id = " + Long.parseLong(hook),
+				series.alert))
+			.isEqualTo(1);
 		assertThat(json("/api/series/" + series.id).at("/alert_quality/confirmed").intValue()).isZero();
 		assertThat(page("/series/" + series.id)).contains("Not reproduced", "false-positive");
 	}
@@ -223,18 +248,22 @@ class AlertConfirmationTests {
 		assertThat(problem(post(url), "{\"run\": \"" + inSeries + "\"}", 400)).as("night 10's build is neither")
 			.contains("$.run", NightlyRuns.commit(10), "neither");
 		String elsewhere = TestUploads.upload(mvc, TestUploads.fresh("run-c-effort-high.json"));
-		assertThat(problem(post(url), "{\"run\": \"" + elsewhere + "\"}", 400)).contains("$.run", "not of the alert's series");
-		mvc.perform(post(url).with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON).content("{\"run\": "))
+		assertThat(problem(post(url), "{\"run\": \"" + elsewhere + "\"}", 400)).contains("$.run",
+				"not of the alert's series");
+		mvc.perform(
+				post(url).with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON).content("{\"run\": "))
 			.andExpect(status().isBadRequest());
 
 		long runs = count("select count(*) from run");
-		MvcResult unknown = send(rerun(series.nights, NightlyRuns.REGRESSION, NightlyRuns.REGRESSION, 1, "nosuchalert"));
+		MvcResult unknown = send(
+				rerun(series.nights, NightlyRuns.REGRESSION, NightlyRuns.REGRESSION, 1, "nosuchalert"));
 		assertThat(unknown.getResponse().getStatus()).isEqualTo(400);
 		assertThat(unknown.getResponse().getContentAsString()).contains("$.context.confirms", "nosuchalert");
 		MvcResult neither = send(rerun(series.nights, 10, 10, 1, series.alert));
 		assertThat(neither.getResponse().getStatus()).isEqualTo(400);
 		assertThat(neither.getResponse().getContentAsString()).contains("$.context.confirms", "neither");
-		ObjectNode withoutCommit = rerun(series.nights, NightlyRuns.REGRESSION, NightlyRuns.REGRESSION, 2, series.alert);
+		ObjectNode withoutCommit = rerun(series.nights, NightlyRuns.REGRESSION, NightlyRuns.REGRESSION, 2,
+				series.alert);
 		((ObjectNode) withoutCommit.get("engine")).remove("commit");
 		MvcResult noCommit = send(withoutCommit);
 		assertThat(noCommit.getResponse().getStatus()).isEqualTo(400);
@@ -253,11 +282,15 @@ class AlertConfirmationTests {
 		assertThat(count("select count(*) from alert_confirmation where run_id = ?", rerun)).isEqualTo(1);
 		JdbcClient asOwner = JdbcClient.create(owner.dataSource());
 		assertThatThrownBy(() -> jdbc.sql("delete from alert_confirmation where run_id = ?").param(rerun).update())
-			.as("the application's role may not").rootCause().hasMessageContaining("permission denied");
-		assertThatThrownBy(() -> asOwner.sql("update alert_confirmation set build = 'alert' where run_id = ?").param(rerun).update())
-			.rootCause().hasMessageContaining("append-only");
+			.as("the application's role may not")
+			.rootCause()
+			.hasMessageContaining("permission denied");
+		assertThatThrownBy(() -> asOwner.sql("update alert_confirmation set build = 'alert' where run_id = ?")
+			.param(rerun)
+			.update()).rootCause().hasMessageContaining("append-only");
 		assertThatThrownBy(() -> asOwner.sql("delete from alert_confirmation where run_id = ?").param(rerun).update())
-			.rootCause().hasMessageContaining("append-only");
+			.rootCause()
+			.hasMessageContaining("append-only");
 		assertThat(problem(post(url), "{\"run\": \"" + rerun + "\"}", 201)).contains("\"build\":\"good\"");
 		String otherAlert = series("confirm-box-bad2").alert;
 		assertThat(problem(post("/api/alerts/" + otherAlert + "/confirmations"), "{\"run\": \"" + rerun + "\"}", 400))
@@ -267,7 +300,10 @@ class AlertConfirmationTests {
 	private record Series(String id, String alert, List<String> ids, List<ObjectNode> nights) {
 	}
 
-	/** The nightly series on this system, with the engine repository recorded, and its one alert. */
+	/**
+	 * The nightly series on this system, with the engine repository recorded, and its one
+	 * alert.
+	 */
 	private Series series(String system) throws Exception {
 		List<ObjectNode> nights = NightlyRuns.series(system);
 		List<String> ids = new ArrayList<>();
@@ -283,8 +319,9 @@ class AlertConfirmationTests {
 	}
 
 	/**
-	 * A rerun of night {@code build}'s build (its engine version and commit) measuring night {@code values}'s numbers,
-	 * shifted by a few tenths of a percent, recorded after the series.
+	 * A rerun of night {@code build}'s build (its engine version and commit) measuring
+	 * night {@code values}'s numbers, shifted by a few tenths of a percent, recorded
+	 * after the series.
 	 */
 	private static ObjectNode rerun(List<ObjectNode> nights, int values, int build, int k, @Nullable String confirms) {
 		ObjectNode doc = nights.get(values).deepCopy();
@@ -306,9 +343,14 @@ class AlertConfirmationTests {
 	}
 
 	private String register() throws Exception {
-		JsonNode registered = TestUploads.tree(mvc.perform(post("/api/admin/webhooks").with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content("{\"url\": \"http://127.0.0.1:9/confirmations\", \"kind\": \"generic\"}"))
-			.andExpect(status().isCreated()).andReturn().getResponse().getContentAsByteArray());
+		JsonNode registered = TestUploads.tree(mvc
+			.perform(post("/api/admin/webhooks").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"url\": \"http://127.0.0.1:9/confirmations\", \"kind\": \"generic\"}"))
+			.andExpect(status().isCreated())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		return registered.get("id").asString();
 	}
 
@@ -325,17 +367,21 @@ class AlertConfirmationTests {
 		return "/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-4096";
 	}
 
-	private String problem(org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder request, String body,
-			int expected) throws Exception {
-		MvcResult result = mvc.perform(request.with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content(body)).andReturn();
+	private String problem(org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder request,
+			String body, int expected) throws Exception {
+		MvcResult result = mvc
+			.perform(request.with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON).content(body))
+			.andReturn();
 		assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(expected);
 		return result.getResponse().getContentAsString();
 	}
 
 	private MvcResult send(ObjectNode document) throws Exception {
-		return mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content(document.toString().getBytes(StandardCharsets.UTF_8))).andReturn();
+		return mvc
+			.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(document.toString().getBytes(StandardCharsets.UTF_8)))
+			.andReturn();
 	}
 
 	private String upload(ObjectNode document) throws Exception {
@@ -347,8 +393,8 @@ class AlertConfirmationTests {
 	}
 
 	private JsonNode json(String url) throws Exception {
-		return TestUploads.tree(mvc.perform(get(url)).andExpect(status().isOk()).andReturn().getResponse()
-			.getContentAsByteArray());
+		return TestUploads
+			.tree(mvc.perform(get(url)).andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray());
 	}
 
 	private String page(String url) throws Exception {

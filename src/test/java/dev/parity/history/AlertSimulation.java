@@ -10,10 +10,11 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Simulated nightly series of a grid (prompt lengths × concurrencies, decode throughput and TTFT per cell) with
- * run-to-run noise and, where asked, shifts: analysed night after night as the series grows, its alerts decided and
- * reconciled as {@link Alerts} does (an alert moves with its change points by up to 2 runs, else a new one is raised;
- * one no longer called for is withdrawn), without HTTP or a database.
+ * Simulated nightly series of a grid (prompt lengths × concurrencies, decode throughput
+ * and TTFT per cell) with run-to-run noise and, where asked, shifts: analysed night after
+ * night as the series grows, its alerts decided and reconciled as {@link Alerts} does (an
+ * alert moves with its change points by up to 2 runs, else a new one is raised; one no
+ * longer called for is withdrawn), without HTTP or a database.
  */
 public final class AlertSimulation {
 
@@ -27,15 +28,18 @@ public final class AlertSimulation {
 	}
 
 	/**
-	 * A shift from night {@code night} (0-based) in some cells: decode multiplied by {@code decode}, TTFT by
-	 * {@code ttft}.
+	 * A shift from night {@code night} (0-based) in some cells: decode multiplied by
+	 * {@code decode}, TTFT by {@code ttft}.
 	 *
 	 * @param cells the cells (indexes) that shift; empty = every cell
 	 */
 	public record Shift(int night, List<Integer> cells, double decode, double ttft) {
 	}
 
-	/** An alert as the simulation ends: the night it was raised, the night it is at, its changes; withdrawn or not. */
+	/**
+	 * An alert as the simulation ends: the night it was raised, the night it is at, its
+	 * changes; withdrawn or not.
+	 */
 	public record Raised(int raisedAt, int night, String direction, int changes, boolean withdrawn) {
 	}
 
@@ -117,7 +121,10 @@ public final class AlertSimulation {
 
 	}
 
-	/** As {@link Alerts}: a proposed alert moves the open one of its direction within 2 runs, else is raised. */
+	/**
+	 * As {@link Alerts}: a proposed alert moves the open one of its direction within 2
+	 * runs, else is raised.
+	 */
 	private static void reconcile(int now, List<AlertDecision.Proposed> proposed, List<Open> open, List<Raised> done) {
 		List<Open> current = new ArrayList<>(open);
 		for (AlertDecision.Proposed alert : AlertDecision.largestFirst(proposed)) {

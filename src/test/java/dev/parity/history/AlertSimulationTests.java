@@ -7,9 +7,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Alerts on simulated 40-night series of a 200-cell grid (20 prompt lengths × 10 concurrencies, decode throughput and
- * TTFT per cell), analysed night after night as they grow, with fixed seeds: quiet on noise alone, the shift in every
- * cell found at its night and nowhere else, one cell's drop in 200 found at its night.
+ * Alerts on simulated 40-night series of a 200-cell grid (20 prompt lengths × 10
+ * concurrencies, decode throughput and TTFT per cell), analysed night after night as they
+ * grow, with fixed seeds: quiet on noise alone, the shift in every cell found at its
+ * night and nowhere else, one cell's drop in 200 found at its night.
  */
 class AlertSimulationTests {
 

@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Our E-Divisive against Apache Otava's own outputs: {@code history/otava/expected.json} was written once by
- * {@code history/otava/generate.py} running Otava's code (the commit is named in the file) on Otava's test inputs and
- * on series of our own (known shifts, noise, outliers, constant and very short series).
+ * Our E-Divisive against Apache Otava's own outputs: {@code history/otava/expected.json}
+ * was written once by {@code history/otava/generate.py} running Otava's code (the commit
+ * is named in the file) on Otava's test inputs and on series of our own (known shifts,
+ * noise, outliers, constant and very short series).
  */
 class EDivisiveTests {
 
@@ -58,19 +59,25 @@ class EDivisiveTests {
 		for (int i = 0; i < found.size(); i++) {
 			JsonNode expected = c.get("change_points").get(i);
 			EDivisive.Stats stats = found.get(i).stats();
-			assertThat(stats.meanBefore()).isCloseTo(expected.get("mean_before").doubleValue(), within(1e-9 * scale(expected)));
-			assertThat(stats.meanAfter()).isCloseTo(expected.get("mean_after").doubleValue(), within(1e-9 * scale(expected)));
-			assertThat(stats.stdBefore()).isCloseTo(expected.get("std_before").doubleValue(), within(1e-9 * scale(expected)));
-			assertThat(stats.stdAfter()).isCloseTo(expected.get("std_after").doubleValue(), within(1e-9 * scale(expected)));
+			assertThat(stats.meanBefore()).isCloseTo(expected.get("mean_before").doubleValue(),
+					within(1e-9 * scale(expected)));
+			assertThat(stats.meanAfter()).isCloseTo(expected.get("mean_after").doubleValue(),
+					within(1e-9 * scale(expected)));
+			assertThat(stats.stdBefore()).isCloseTo(expected.get("std_before").doubleValue(),
+					within(1e-9 * scale(expected)));
+			assertThat(stats.stdAfter()).isCloseTo(expected.get("std_after").doubleValue(),
+					within(1e-9 * scale(expected)));
 			assertThat(stats.magnitude()).isCloseTo(expected.get("magnitude").doubleValue(), within(1e-9));
 			double p = expected.get("pvalue").doubleValue();
-			assertThat(stats.pvalue()).as("p-value at %d", found.get(i).index()).isCloseTo(p, within(1e-9 * p + 1e-300));
+			assertThat(stats.pvalue()).as("p-value at %d", found.get(i).index())
+				.isCloseTo(p, within(1e-9 * p + 1e-300));
 		}
 	}
 
 	/**
-	 * A series that grows a point or a few at a time, each split going on from the split before (from its first
-	 * window the new points change), finds exactly what a split from the start finds, and so what Otava finds.
+	 * A series that grows a point or a few at a time, each split going on from the split
+	 * before (from its first window the new points change), finds exactly what a split
+	 * from the start finds, and so what Otava finds.
 	 */
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("cases")
@@ -81,7 +88,8 @@ class EDivisiveTests {
 		double minMagnitude = c.get("min_magnitude").doubleValue();
 		java.util.Random random = new java.util.Random(name.hashCode());
 		EDivisive.Resume resume = null;
-		for (int length = 1; length <= series.length; length += 1 + (random.nextDouble() < 0.2 ? random.nextInt(5) : 0)) {
+		for (int length = 1; length <= series.length; length += 1
+				+ (random.nextDouble() < 0.2 ? random.nextInt(5) : 0)) {
 			double[] prefix = java.util.Arrays.copyOf(series, length);
 			EDivisive.Found found = EDivisive.changePoints(prefix, window, maxPvalue, minMagnitude, resume);
 			assertThat(found.changePoints()).as("%d points", length)
@@ -103,11 +111,13 @@ class EDivisiveTests {
 
 	@Test
 	void theTestIsThePooledStudentTestOnPopulationDeviations() {
-		// scipy.stats.ttest_ind_from_stats(1.0, 0.5, 5, 2.0, 0.5, 5) = p 0.0085... (pooled, equal_var=True)
+		// scipy.stats.ttest_ind_from_stats(1.0, 0.5, 5, 2.0, 0.5, 5) = p 0.0085...
+		// (pooled, equal_var=True)
 		double p = EDivisive.pooledTTest(1.0, 0.5, 5, 2.0, 0.5, 5);
 		double t = -1.0 / Math.sqrt(0.25 * 0.4);
-		assertThat(p).isCloseTo(2 * org.apache.commons.statistics.distribution.TDistribution.of(8)
-			.cumulativeProbability(t), within(1e-15));
+		assertThat(p).isCloseTo(
+				2 * org.apache.commons.statistics.distribution.TDistribution.of(8).cumulativeProbability(t),
+				within(1e-15));
 		assertThat(EDivisive.pooledTTest(1.0, 0.0, 3, 1.0, 0.0, 3)).isNaN();
 		assertThat(EDivisive.pooledTTest(1.0, 0.0, 3, 2.0, 0.0, 3)).isZero();
 	}

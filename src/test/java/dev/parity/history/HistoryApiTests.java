@@ -27,8 +27,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * A nightly series of 40 runs uploaded through the HTTP API: the critical flag change breaks the segment, the real
- * regression alerts (once), and the failed cell, the lone outlier and the longer outputs do not.
+ * A nightly series of 40 runs uploaded through the HTTP API: the critical flag change
+ * breaks the segment, the real regression alerts (once), and the failed cell, the lone
+ * outlier and the longer outputs do not.
  */
 @ParityTest
 class HistoryApiTests {
@@ -74,22 +75,28 @@ class HistoryApiTests {
 		assertThat(decode.get("direction").asString()).isEqualTo("regression");
 		assertThat(decode.get("magnitude").doubleValue()).isBetween(0.15, 0.25);
 		assertThat(decode.get("spread").doubleValue()).as("its run-to-run noise, far smaller than the change")
-			.isPositive().isLessThan(0.1);
+			.isPositive()
+			.isLessThan(0.1);
 		assertThat(decode.get("scan_pvalue").doubleValue()).isLessThan(0.01 / 4);
 		assertThat(decode.get("pvalue").doubleValue()).isLessThan(0.001);
 
-		JsonNode failed = get("/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-4096");
+		JsonNode failed = get(
+				"/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-4096");
 		JsonNode failedPoint = failed.get("points").get(NightlyRuns.FAILED_CELL);
 		assertThat(failedPoint.get("run").asString()).isEqualTo(ids.get(NightlyRuns.FAILED_CELL));
 		assertThat(failedPoint.get("greyed").booleanValue()).isTrue();
 		assertThat(failedPoint.get("greyed_by").toString()).contains("failures");
-		JsonNode longer = get("/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-1024");
-		assertThat(longer.get("points").get(NightlyRuns.LONGER_OUTPUTS).get("greyed_by").toString()).contains("output-length-differs");
+		JsonNode longer = get(
+				"/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-1024");
+		assertThat(longer.get("points").get(NightlyRuns.LONGER_OUTPUTS).get("greyed_by").toString())
+			.contains("output-length-differs");
 		assertThat(longer.get("points").get(NightlyRuns.LONGER_OUTPUTS + 1).get("greyed").booleanValue()).isTrue();
 		assertThat(longer.get("points").get(NightlyRuns.LONGER_OUTPUTS + 2).get("greyed").booleanValue()).isFalse();
-		JsonNode ttftLonger = get("/api/series/" + seriesId + "/points?metric=ttft_s&anchor=cell-concurrency-8--prompt_tokens-1024");
+		JsonNode ttftLonger = get(
+				"/api/series/" + seriesId + "/points?metric=ttft_s&anchor=cell-concurrency-8--prompt_tokens-1024");
 		assertThat(ttftLonger.get("points").get(NightlyRuns.LONGER_OUTPUTS).get("greyed").booleanValue()).isFalse();
-		JsonNode outlier = get("/api/series/" + seriesId + "/points?metric=ttft_s&anchor=cell-concurrency-1--prompt_tokens-1024");
+		JsonNode outlier = get(
+				"/api/series/" + seriesId + "/points?metric=ttft_s&anchor=cell-concurrency-1--prompt_tokens-1024");
 		assertThat(outlier.get("points").get(NightlyRuns.OUTLIER).get("greyed").booleanValue()).isFalse();
 
 		JsonNode alerts = get("/api/alerts?series=" + seriesId);
@@ -105,14 +112,13 @@ class HistoryApiTests {
 
 		String alertId = alert.get("id").asString();
 		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content("{\"status\": \"closed\", \"reason\": \"x\"}"))
-			.andExpect(status().isBadRequest());
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"status\": \"closed\", \"reason\": \"x\"}")).andExpect(status().isBadRequest());
 		mvc.perform(post("/api/alerts/{id}/status", alertId).contentType(MediaType.APPLICATION_JSON)
-			.content("{\"status\": \"acknowledged\"}"))
-			.andExpect(status().isUnauthorized());
+			.content("{\"status\": \"acknowledged\"}")).andExpect(status().isUnauthorized());
 		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content("{\"status\": \"acknowledged\", \"reason\": \"looking\"}"))
-			.andExpect(status().isOk());
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"status\": \"acknowledged\", \"reason\": \"looking\"}")).andExpect(status().isOk());
 		JsonNode after = get("/api/alerts?series=" + seriesId).get("alerts").get(0);
 		assertThat(after.get("status").asString()).isEqualTo("acknowledged");
 		assertThat(after.get("history")).hasSize(2);
@@ -121,8 +127,8 @@ class HistoryApiTests {
 		assertThat(get("/api/alerts?status=withdrawn&series=" + seriesId).get("total").intValue()).isZero();
 
 		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content("{\"status\": \"false-positive\", \"reason\": \"noise\"}"))
-			.andExpect(status().isOk());
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"status\": \"false-positive\", \"reason\": \"noise\"}")).andExpect(status().isOk());
 		JsonNode quality = get("/api/series/" + seriesId).get("alert_quality");
 		assertThat(quality.get("raised").intValue()).isEqualTo(1);
 		assertThat(quality.get("confirmed").intValue()).isZero();
@@ -130,22 +136,26 @@ class HistoryApiTests {
 		assertThat(quality.get("withdrawn").intValue()).isZero();
 		assertThat(quality.get("share_confirmed").doubleValue()).isZero();
 		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content("{\"status\": \"acknowledged\", \"reason\": \"after all\"}"))
-			.andExpect(status().isOk());
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"status\": \"acknowledged\", \"reason\": \"after all\"}")).andExpect(status().isOk());
 		assertThat(get("/api/series/" + seriesId).at("/alert_quality/false_positive").intValue()).isZero();
 
 		String seriesPage = page("/series/" + seriesId);
-		assertThat(seriesPage).contains("kv-cache-dtype auto → fp8", "alert-" + alertId,
-				"data-charts=", "series-charts.js");
+		assertThat(seriesPage).contains("kv-cache-dtype auto → fp8", "alert-" + alertId, "data-charts=",
+				"series-charts.js");
 		assertThat(page("/series?system=nightly-box-a")).contains(seriesId);
 		assertThat(page("/alerts")).contains(alertId, "Alerts raised");
 		assertThat(seriesPage).contains("Alerts raised <strong>1</strong>", "marked false-positive <strong>0</strong>");
-		assertThat(page("/runs/" + ids.get(7))).contains("this run in its history", "/series/" + seriesId + "#run-" + ids.get(7));
+		assertThat(page("/runs/" + ids.get(7))).contains("this run in its history",
+				"/series/" + seriesId + "#run-" + ids.get(7));
 	}
 
 	private String page(String url) throws Exception {
 		return mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
-			.andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 	}
 
 	@Test
@@ -180,7 +190,8 @@ class HistoryApiTests {
 		assertThat(pass.get("baseline").asString()).isEqualTo(ids.get(ids.size() - 1));
 		assertThat(pass.get("comparison_url").asString()).startsWith("/compare/" + ids.get(ids.size() - 1) + "...");
 		assertThat(pass.get("regressions")).isEmpty();
-		assertThat(pass.get("markdown").asString()).startsWith("**Parity verdict: pass**").contains("## Headlines", "decode\\_tps");
+		assertThat(pass.get("markdown").asString()).startsWith("**Parity verdict: pass**")
+			.contains("## Headlines", "decode\\_tps");
 
 		String slowerId = upload(List.of(pullRequest(last, "slower", 0.7, "auto"))).get(0);
 		JsonNode slower = get("/api/runs/" + slowerId + "/verdict");
@@ -192,27 +203,35 @@ class HistoryApiTests {
 		assertThat(get("/api/runs/" + slowerId + "/verdict?baseline=" + ids.get(3)).get("baseline").asString())
 			.isEqualTo(ids.get(3));
 
-		JsonNode flagged = get("/api/runs/" + upload(List.of(pullRequest(last, "fp8", 1.0, "fp8"))).get(0) + "/verdict");
+		JsonNode flagged = get(
+				"/api/runs/" + upload(List.of(pullRequest(last, "fp8", 1.0, "fp8"))).get(0) + "/verdict");
 		assertThat(flagged.get("status").asString()).isEqualTo("not-comparable");
 		assertThat(flagged.at("/reasons/0/rule").asString()).isEqualTo("critical-flags-differ");
 		assertThat(flagged.get("regressions")).isEmpty();
 
-		// A run none of whose cells matches the baseline's compared nothing: that is no pass.
+		// A run none of whose cells matches the baseline's compared nothing: that is no
+		// pass.
 		ObjectNode elsewhere = pullRequest(last, "elsewhere", 1.0, "auto");
-		elsewhere.get("cells").forEach(cell -> ((ObjectNode) cell.get("params"))
-			.put("concurrency", cell.get("params").get("concurrency").intValue() + 1000));
-		JsonNode nothing = get("/api/runs/" + upload(List.of(elsewhere)).get(0) + "/verdict?baseline=" + ids.get(ids.size() - 1));
+		elsewhere.get("cells")
+			.forEach(cell -> ((ObjectNode) cell.get("params")).put("concurrency",
+					cell.get("params").get("concurrency").intValue() + 1000));
+		JsonNode nothing = get(
+				"/api/runs/" + upload(List.of(elsewhere)).get(0) + "/verdict?baseline=" + ids.get(ids.size() - 1));
 		assertThat(nothing.get("status").asString()).isEqualTo("not-comparable");
 		assertThat(nothing.at("/reasons/0/rule").asString()).isEqualTo("no-comparable-cell");
 
 		JsonNode first = get("/api/runs/" + ids.get(0) + "/verdict");
 		assertThat(first.get("status").asString()).isEqualTo("no-baseline");
 		assertThat(first.get("baseline").isNull()).isTrue();
-		mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/api/runs/zzzzzzzzzz/verdict"))
+		mvc.perform(
+				org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/api/runs/zzzzzzzzzz/verdict"))
 			.andExpect(status().isNotFound());
 	}
 
-	/** A pull-request run: the last night's document on a branch, its decode rates scaled, kv-cache-dtype as given. */
+	/**
+	 * A pull-request run: the last night's document on a branch, its decode rates scaled,
+	 * kv-cache-dtype as given.
+	 */
 	private static ObjectNode pullRequest(ObjectNode night, String name, double decodeFactor, String kvCacheDtype) {
 		ObjectNode run = night.deepCopy();
 		run.put("title", "pull request " + name);
@@ -232,16 +251,36 @@ class HistoryApiTests {
 		String id = get("/api/series?system=" + system).get("series").get(0).get("id").asString();
 		JsonNode series = get("/api/series/" + id);
 		StringBuilder out = new StringBuilder();
-		series.get("segments").forEach(s -> out.append("segment ").append(nightOf.get(s.get("first_run").asString()))
-			.append(' ').append(s.get("starts_because")).append('\n'));
-		series.get("change_points").forEach(cp -> out.append("change ").append(nightOf.get(cp.get("run").asString()))
-			.append(' ').append(cp.get("anchor").asString()).append(' ').append(cp.get("metric").asString()).append(' ')
-			.append(String.format("%.9f", cp.get("pvalue").doubleValue())).append('\n'));
-		series.get("events").forEach(e -> out.append("event ").append(nightOf.get(e.get("run").asString())).append(' ')
-			.append(e.get("message").asString()).append('\n'));
+		series.get("segments")
+			.forEach(s -> out.append("segment ")
+				.append(nightOf.get(s.get("first_run").asString()))
+				.append(' ')
+				.append(s.get("starts_because"))
+				.append('\n'));
+		series.get("change_points")
+			.forEach(cp -> out.append("change ")
+				.append(nightOf.get(cp.get("run").asString()))
+				.append(' ')
+				.append(cp.get("anchor").asString())
+				.append(' ')
+				.append(cp.get("metric").asString())
+				.append(' ')
+				.append(String.format("%.9f", cp.get("pvalue").doubleValue()))
+				.append('\n'));
+		series.get("events")
+			.forEach(e -> out.append("event ")
+				.append(nightOf.get(e.get("run").asString()))
+				.append(' ')
+				.append(e.get("message").asString())
+				.append('\n'));
 		for (JsonNode alert : get("/api/alerts?series=" + id).get("alerts")) {
-			out.append("alert ").append(nightOf.get(alert.get("run").asString())).append(' ')
-				.append(alert.get("status").asString()).append(' ').append(alert.get("changes").size()).append('\n');
+			out.append("alert ")
+				.append(nightOf.get(alert.get("run").asString()))
+				.append(' ')
+				.append(alert.get("status").asString())
+				.append(' ')
+				.append(alert.get("changes").size())
+				.append('\n');
 		}
 		return out.toString();
 	}
@@ -255,8 +294,12 @@ class HistoryApiTests {
 	}
 
 	private JsonNode get(String url) throws Exception {
-		return TestUploads.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
-			.andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray());
+		return TestUploads
+			.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
+				.andExpect(status().isOk())
+				.andReturn()
+				.getResponse()
+				.getContentAsByteArray());
 	}
 
 }

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The words history is said in: cells, signed changes, p-values, series, folded versions, an alert's headline. */
+/**
+ * The words history is said in: cells, signed changes, p-values, series, folded versions,
+ * an alert's headline.
+ */
 class HistoryWordsTests {
 
 	@Test
@@ -68,7 +71,8 @@ class HistoryWordsTests {
 				HistoryInWords.change(one, "a", "decode_tps", 100, 80.3, 1e-6),
 				HistoryInWords.change(eight, "b", "decode_tps", 100, 79.6, 1e-6),
 				HistoryInWords.change(one, "a", "ttft_s", 1, 1.2, 1e-6));
-		assertThat(HistoryInWords.headline(changes)).isEqualTo("decode −20.4 to −19.7 % in 2 cells · TTFT +20.0 % at c=1");
+		assertThat(HistoryInWords.headline(changes))
+			.isEqualTo("decode −20.4 to −19.7 % in 2 cells · TTFT +20.0 % at c=1");
 	}
 
 }

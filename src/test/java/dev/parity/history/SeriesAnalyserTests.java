@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The output-length rule of a series, from runs' facts alone: a cell whose median output length moves beyond the
- * tolerance from its segment's normal (the median of its last 10 lengths) greys its output-sensitive points, and three
- * runs in a row that move the same way make a new normal, a new segment from the first of them.
+ * The output-length rule of a series, from runs' facts alone: a cell whose median output
+ * length moves beyond the tolerance from its segment's normal (the median of its last 10
+ * lengths) greys its output-sensitive points, and three runs in a row that move the same
+ * way make a new normal, a new segment from the first of them.
  */
 class SeriesAnalyserTests {
 
@@ -22,8 +23,10 @@ class SeriesAnalyserTests {
 
 	@Test
 	void threeRunsInARowWithLongerOutputsMakeANewNormal() {
-		// Cell a: 256 tokens; run 3 greyed by a run check (its length is not counted); run 5 longer, run 6 back;
-		// run 7 longer, run 8 shorter, runs 9-11 longer: the third of those makes a new normal from run 9.
+		// Cell a: 256 tokens; run 3 greyed by a run check (its length is not counted);
+		// run 5 longer, run 6 back;
+		// run 7 longer, run 8 shorter, runs 9-11 longer: the third of those makes a new
+		// normal from run 9.
 		double[] lengths = { 256, 256, 256, 999, 256, 400, 256, 400, 100, 400, 400, 400, 400, 400 };
 		List<RunFacts> runs = new ArrayList<>();
 		for (int i = 0; i < lengths.length; i++) {
@@ -35,12 +38,13 @@ class SeriesAnalyserTests {
 
 		assertThat(analysis.segments()).hasSize(2);
 		assertThat(analysis.segments().get(1).firstRun()).isEqualTo("run-9");
-		assertThat(analysis.segments().get(1).startsBecause()).containsExactly(new SeriesAnalysis.Reason(
-				SeriesAnalyser.OUTPUT_LENGTH_DIFFERS,
-				"cell-a: median output tokens longer than the segment's 256 in 3 runs in a row: a new normal"));
-		assertThat(analysis.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList())
-			.containsExactly(0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1);
-		assertThat(greyedBy(analysis, "cell-a", "decode", SeriesAnalyser.OUTPUT_LENGTH_DIFFERS)).containsExactly(5, 7, 8);
+		assertThat(analysis.segments().get(1).startsBecause())
+			.containsExactly(new SeriesAnalysis.Reason(SeriesAnalyser.OUTPUT_LENGTH_DIFFERS,
+					"cell-a: median output tokens longer than the segment's 256 in 3 runs in a row: a new normal"));
+		assertThat(analysis.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList()).containsExactly(0, 0, 0, 0,
+				0, 0, 0, 0, 0, 1, 1, 1, 1, 1);
+		assertThat(greyedBy(analysis, "cell-a", "decode", SeriesAnalyser.OUTPUT_LENGTH_DIFFERS)).containsExactly(5, 7,
+				8);
 		assertThat(greyedBy(analysis, "cell-a", "decode", "failures")).containsExactly(3);
 		assertThat(greyedBy(analysis, "cell-a", "ttft", SeriesAnalyser.OUTPUT_LENGTH_DIFFERS)).isEmpty();
 		assertThat(greyedBy(analysis, "cell-b", "decode", SeriesAnalyser.OUTPUT_LENGTH_DIFFERS)).isEmpty();
@@ -48,8 +52,10 @@ class SeriesAnalyserTests {
 
 	@Test
 	void theNormalIsTheMedianOfTheLastTenLengthsOfTheSegment() {
-		// Lengths drifting up within the tolerance: after 100 ×5, 109 ×6 and 119 ×5, the last ten's median is 114,
-		// so 124 (+8.8 %) is normal; the median of all sixteen (109) would make it differ (+13.8 %).
+		// Lengths drifting up within the tolerance: after 100 ×5, 109 ×6 and 119 ×5, the
+		// last ten's median is 114,
+		// so 124 (+8.8 %) is normal; the median of all sixteen (109) would make it differ
+		// (+13.8 %).
 		List<Double> lengths = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
 			lengths.add(100.0);

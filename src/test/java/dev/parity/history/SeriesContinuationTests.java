@@ -17,12 +17,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The analysis of a series that goes on from the last one (runs appended at the end) equals the analysis of the same
- * runs from the start, run after run, on random series (seeded): hundreds of runs of several cells, with greyed points
- * (run checks, unpinned and retracted runs), output lengths that move for a run and others that make a new normal,
- * engine changes that break segments, annotating differences, cells and values missing, level shifts that E-Divisive
- * finds, and runs that arrive late (inserted before the end), after which the analysis starts from the first run;
- * sometimes several runs at once, and sometimes an update rolls back (the next goes on from the one before it again).
+ * The analysis of a series that goes on from the last one (runs appended at the end)
+ * equals the analysis of the same runs from the start, run after run, on random series
+ * (seeded): hundreds of runs of several cells, with greyed points (run checks, unpinned
+ * and retracted runs), output lengths that move for a run and others that make a new
+ * normal, engine changes that break segments, annotating differences, cells and values
+ * missing, level shifts that E-Divisive finds, and runs that arrive late (inserted before
+ * the end), after which the analysis starts from the first run; sometimes several runs at
+ * once, and sometimes an update rolls back (the next goes on from the one before it
+ * again).
  */
 class SeriesContinuationTests {
 
@@ -47,7 +50,8 @@ class SeriesContinuationTests {
 		int wentOn = 0;
 		int newNormalsAfterTheKept = 0;
 		for (int next = 0; next < series.arrival.size();) {
-			// Mostly one run at a time; sometimes a few (an update that found several waiting).
+			// Mostly one run at a time; sometimes a few (an update that found several
+			// waiting).
 			int count = random.nextDouble() < 0.1 ? 2 + random.nextInt(4) : 1;
 			for (int k = 0; k < count && next < series.arrival.size(); k++) {
 				arrived.add(series.arrival.get(next++));
@@ -63,14 +67,16 @@ class SeriesContinuationTests {
 			assertThat(continues).as("goes on only from a series it begins with")
 				.isEqualTo(continuation != null && ids.subList(0, keptIds.size()).equals(keptIds)
 						&& retracted.equals(keptRetracted));
-			// As the updates do: going on, only the runs appended have their pair computed.
+			// As the updates do: going on, only the runs appended have their pair
+			// computed.
 			int known = continues ? continuation.runs().size() : 0;
 
-			SeriesAnalyser.Analysed incremental = analyser.analyse(runs, series.pairs(runs, retracted, known), retracted,
-					settings, continuation);
+			SeriesAnalyser.Analysed incremental = analyser.analyse(runs, series.pairs(runs, retracted, known),
+					retracted, settings, continuation);
 			SeriesAnalysis full = analyser.analyse(runs, series.pairs(runs, retracted, 0), retracted, settings);
 
-			String at = "after run " + series.runs.get(series.arrival.get(next - 1)).id() + " (" + runs.size() + " runs)";
+			String at = "after run " + series.runs.get(series.arrival.get(next - 1)).id() + " (" + runs.size()
+					+ " runs)";
 			SeriesAnalysis analysis = incremental.analysis();
 			assertThat(analysis.runs()).as(at).isEqualTo(full.runs());
 			assertThat(analysis.segments()).as(at).isEqualTo(full.segments());
@@ -78,7 +84,8 @@ class SeriesContinuationTests {
 			assertThat(analysis.cells()).as(at).isEqualTo(full.cells());
 			assertThat(analysis.changePoints()).as(at).isEqualTo(full.changePoints());
 			assertThat(analysis).as(at).isEqualTo(full);
-			// As stored: the text of the runs and events kept from the analysis it went on from, the same JSON.
+			// As stored: the text of the runs and events kept from the analysis it went
+			// on from, the same JSON.
 			SeriesUpdates.StoredAnalysis.Text written = SeriesUpdates.StoredAnalysis.write(json, analysis, retracted,
 					continues && incremental.from() == known ? text : null);
 			assertThat(json.readTree(written.json())).as(at)
@@ -102,7 +109,8 @@ class SeriesContinuationTests {
 			}
 			previous = analysis;
 			previousPoints = points(analysis);
-			// Sometimes the update that made it rolls back: the next one goes on from the one before (again).
+			// Sometimes the update that made it rolls back: the next one goes on from the
+			// one before (again).
 			if (random.nextDouble() >= 0.1) {
 				continuation = incremental.continuation();
 				text = written;
@@ -111,14 +119,20 @@ class SeriesContinuationTests {
 			}
 		}
 
-		// The series had what the test is about, and most runs went on from the analysis before.
+		// The series had what the test is about, and most runs went on from the analysis
+		// before.
 		SeriesAnalysis last = previous;
 		assertThat(last.changePoints()).isNotEmpty();
 		assertThat(last.segments().stream().flatMap(s -> s.startsBecause().stream()).map(SeriesAnalysis.Reason::rule))
 			.contains(SeriesAnalyser.OUTPUT_LENGTH_DIFFERS, "engine-differs");
 		assertThat(last.events()).isNotEmpty();
-		List<String> rules = last.cells().stream().flatMap(c -> c.metrics().values().stream()).flatMap(List::stream)
-			.flatMap(p -> p.greyedBy().stream()).distinct().toList();
+		List<String> rules = last.cells()
+			.stream()
+			.flatMap(c -> c.metrics().values().stream())
+			.flatMap(List::stream)
+			.flatMap(p -> p.greyedBy().stream())
+			.distinct()
+			.toList();
 		assertThat(rules).contains("failures", SeriesAnalyser.CHECKPOINT_UNKNOWN, SeriesAnalyser.RETRACTED,
 				SeriesAnalyser.OUTPUT_LENGTH_DIFFERS);
 		assertThat(appended).isGreaterThan(size * 2 / 3);
@@ -137,7 +151,10 @@ class SeriesContinuationTests {
 		return points;
 	}
 
-	/** A random series: its runs' facts in series order, the order they arrive in, and what their pairs say. */
+	/**
+	 * A random series: its runs' facts in series order, the order they arrive in, and
+	 * what their pairs say.
+	 */
 	private static final class RandomSeries {
 
 		private static final String[] ANCHORS = { "c-1", "c-2", "c-3", "c-4", "c-5" };
@@ -146,7 +163,10 @@ class SeriesContinuationTests {
 
 		final List<Integer> arrival = new ArrayList<>();
 
-		/** Per run: the engine configuration (a change breaks the segment) and the flags (a change annotates). */
+		/**
+		 * Per run: the engine configuration (a change breaks the segment) and the flags
+		 * (a change annotates).
+		 */
 		private final Map<String, int[]> builds = new HashMap<>();
 
 		RandomSeries(Random random, int size) {
@@ -169,7 +189,8 @@ class SeriesContinuationTests {
 				List<RunFacts.CellFacts> cells = new ArrayList<>();
 				for (int c = 0; c < ANCHORS.length; c++) {
 					if (random.nextDouble() < 0.012) {
-						lengths[c] *= random.nextBoolean() ? 1.3 : 0.7; // a new normal, three runs on
+						lengths[c] *= random.nextBoolean() ? 1.3 : 0.7; // a new normal,
+																		// three runs on
 					}
 					for (int m = 0; m < 3; m++) {
 						if (random.nextDouble() < 0.015) {
@@ -185,10 +206,12 @@ class SeriesContinuationTests {
 					List<RunFacts.MetricFacts> metrics = new ArrayList<>();
 					metrics.add(metric(random, "decode", levels[c][0], true, false, List.of("failures")));
 					metrics.add(metric(random, "ttft", levels[c][1], false, true, List.of("latency-spike")));
-					metrics.add(metric(random, "e2e", random.nextDouble() < 0.05 ? Double.NaN : levels[c][2], true, true,
-							List.of("failures", "runaway")));
+					metrics.add(metric(random, "e2e", random.nextDouble() < 0.05 ? Double.NaN : levels[c][2], true,
+							true, List.of("failures", "runaway")));
 					if (random.nextDouble() < 0.03) {
-						java.util.Collections.reverse(metrics); // a run that reports its metrics in another order
+						java.util.Collections.reverse(metrics); // a run that reports its
+																// metrics in another
+																// order
 					}
 					cells.add(new RunFacts.CellFacts(ANCHORS[c], Map.of("concurrency", 1 << c), length, metrics));
 				}
@@ -197,10 +220,12 @@ class SeriesContinuationTests {
 				runs.add(new RunFacts(id, at, at, "0.11." + config, null, random.nextDouble() >= 0.04, cells));
 				builds.put(id, new int[] { config, flags });
 			}
-			// Mostly in series order; some runs arrive late, after runs recorded after them.
+			// Mostly in series order; some runs arrive late, after runs recorded after
+			// them.
 			Map<Integer, Double> arrivesAt = new LinkedHashMap<>();
 			for (int i = 0; i < size; i++) {
-				arrivesAt.put(i, i + (random.nextDouble() < 0.05 ? 1 + random.nextInt(30) : 0) + 0.5 * random.nextDouble());
+				arrivesAt.put(i,
+						i + (random.nextDouble() < 0.05 ? 1 + random.nextInt(30) : 0) + 0.5 * random.nextDouble());
 			}
 			arrivesAt.entrySet().stream().sorted(Map.Entry.comparingByValue()).forEach(e -> arrival.add(e.getKey()));
 		}
@@ -212,7 +237,10 @@ class SeriesContinuationTests {
 					outputSensitive, lowerIsBetter);
 		}
 
-		/** The pairs of the runs from {@code from} on with their baselines (as the analyser picks them). */
+		/**
+		 * The pairs of the runs from {@code from} on with their baselines (as the
+		 * analyser picks them).
+		 */
 		Map<String, RunPair> pairs(List<RunFacts> series, Set<String> retracted, int from) {
 			Map<String, RunPair> pairs = new HashMap<>();
 			for (int i = Math.max(1, from); i < series.size(); i++) {
@@ -220,10 +248,10 @@ class SeriesContinuationTests {
 				RunFacts baseline = series.get(SeriesAnalyser.baselineOf(series, retracted, i));
 				int[] before = builds.get(baseline.id());
 				int[] after = builds.get(run.id());
-				List<SeriesAnalysis.Reason> breaks = before[0] == after[0] ? List.of()
-						: List.of(new SeriesAnalysis.Reason("engine-differs", "config " + before[0] + " → " + after[0]));
-				List<SeriesAnalysis.Event> events = before[1] == after[1] ? List.of()
-						: List.of(new SeriesAnalysis.Event(run.id(), "flags-differ", "flags " + before[1] + " → " + after[1]));
+				List<SeriesAnalysis.Reason> breaks = before[0] == after[0] ? List.of() : List
+					.of(new SeriesAnalysis.Reason("engine-differs", "config " + before[0] + " → " + after[0]));
+				List<SeriesAnalysis.Event> events = before[1] == after[1] ? List.of() : List
+					.of(new SeriesAnalysis.Event(run.id(), "flags-differ", "flags " + before[1] + " → " + after[1]));
 				pairs.put(run.id(), new RunPair(run.id(), baseline.id(), breaks, events));
 			}
 			return pairs;

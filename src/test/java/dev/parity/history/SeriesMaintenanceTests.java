@@ -33,9 +33,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * How series are kept: updated after the upload by a worker (the upload does not wait for it), incrementally (a
- * new run costs its own facts and one or two pairs, and ends in the analysis a full recomputation gives), their
- * settings changed through the API, an alert explained by a linked caveat, and the charts of the series page.
+ * How series are kept: updated after the upload by a worker (the upload does not wait for
+ * it), incrementally (a new run costs its own facts and one or two pairs, and ends in the
+ * analysis a full recomputation gives), their settings changed through the API, an alert
+ * explained by a linked caveat, and the charts of the series page.
  */
 @ParityTest
 class SeriesMaintenanceTests {
@@ -66,7 +67,8 @@ class SeriesMaintenanceTests {
 		List<ObjectNode> nights = NightlyRuns.series("maintenance-worker");
 		List<String> ids = upload(nights.subList(0, 4));
 		String seriesId = repository.seriesOf(ids.get(0)).orElseThrow();
-		// The run is in its series the moment its upload answers (joined in the upload's transaction)...
+		// The run is in its series the moment its upload answers (joined in the upload's
+		// transaction)...
 		assertThat(repository.runIds(seriesId)).containsExactlyInAnyOrderElementsOf(ids);
 		// ...and the worker analyses it after the commit, with nobody reading the series.
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
@@ -74,7 +76,9 @@ class SeriesMaintenanceTests {
 			Thread.sleep(100);
 		}
 		assertThat(analysedRuns(seriesId)).isEqualTo(4);
-		assertThat(jdbc.sql("select count(*) from series_job where series_id = ?").param(seriesId).query(Integer.class)
+		assertThat(jdbc.sql("select count(*) from series_job where series_id = ?")
+			.param(seriesId)
+			.query(Integer.class)
 			.single()).isZero();
 	}
 
@@ -92,11 +96,13 @@ class SeriesMaintenanceTests {
 		JsonNode series = get("/api/series/" + seriesId);
 		assertThat(series.get("runs")).hasSize(40);
 		assertThat(series.at("/runs/17/id").asString()).isEqualTo(lateId);
-		// Its own pair with night 16, and night 18's new pair with it; nothing else was compared again.
+		// Its own pair with night 16, and night 18's new pair with it; nothing else was
+		// compared again.
 		assertThat(pairs(seriesId)).isEqualTo(40);
 		assertThat(facts(seriesId)).isEqualTo(40);
 
-		// The incremental analysis equals the analysis of the same runs computed from their documents.
+		// The incremental analysis equals the analysis of the same runs computed from
+		// their documents.
 		List<String> order = repository.runIds(seriesId);
 		Map<RunId, Run> loaded = runs.findAll(order.stream().map(RunId::new).toList());
 		SeriesAnalysis full = new SeriesAnalyser().analyse(order.stream().map(id -> loaded.get(new RunId(id))).toList(),
@@ -104,7 +110,8 @@ class SeriesMaintenanceTests {
 		SeriesAnalysis kept = updates.analysis(seriesId).orElseThrow();
 		var mapper = SeriesRepository.mapper();
 		assertThat(mapper.writeValueAsString(kept)).isEqualTo(mapper.writeValueAsString(full));
-		// So does the analysis as stored, read back with its points rebuilt (another instance, after a restart).
+		// So does the analysis as stored, read back with its points rebuilt (another
+		// instance, after a restart).
 		assertThat(mapper.writeValueAsString(updates.stored(seriesId).orElseThrow()))
 			.isEqualTo(mapper.writeValueAsString(full));
 		assertThat(full.changePoints()).isNotEmpty();
@@ -121,7 +128,8 @@ class SeriesMaintenanceTests {
 			ids.addAll(upload(List.of(night)));
 			assertThat(get("/api/series/" + seriesId).get("runs")).hasSize(ids.size());
 		}
-		// Each of those updates went on from the one before it (other series' updates may count too).
+		// Each of those updates went on from the one before it (other series' updates may
+		// count too).
 		assertThat(continued() - continuedBefore).isGreaterThanOrEqualTo(nights.size() - 10);
 
 		List<String> order = repository.runIds(seriesId);
@@ -156,26 +164,42 @@ class SeriesMaintenanceTests {
 		for (String[] bad : new String[][] { { "{\"window\": 1}", "window" }, { "{\"colour\": \"red\"}", "colour" },
 				{ "{\"vary\": \"moon\"}", "vary" }, { "{\"max_pvalue\": 2}", "max_pvalue" },
 				{ "{\"confirm_after\": \"many\"}", "confirm_after" }, { "[1]", "JSON object" } }) {
-			String body = mvc.perform(put("/api/series/{id}/settings", seriesId).with(httpBasic(USER, PASSWORD))
-				.contentType(MediaType.APPLICATION_JSON).content(bad[0]))
-				.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
+			String body = mvc
+				.perform(put("/api/series/{id}/settings", seriesId).with(httpBasic(USER, PASSWORD))
+					.contentType(MediaType.APPLICATION_JSON)
+					.content(bad[0]))
+				.andExpect(status().isBadRequest())
+				.andReturn()
+				.getResponse()
+				.getContentAsString();
 			assertThat(body).as(bad[0]).contains(bad[1]);
 		}
-		assertThat(jdbc.sql("select count(*) from series_settings where series_id = ?").param(seriesId)
-			.query(Integer.class).single()).isZero();
+		assertThat(jdbc.sql("select count(*) from series_settings where series_id = ?")
+			.param(seriesId)
+			.query(Integer.class)
+			.single()).isZero();
 
 		// An uploader may not change them; an admin may.
-		mvc.perform(post("/admin/users").param("username", "maintenance-uploader").param("password", "uploader-password-77")
-			.param("role", "uploader").with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andExpect(status().is3xxRedirection());
-		mvc.perform(put("/api/series/{id}/settings", seriesId).with(httpBasic("maintenance-uploader", "uploader-password-77"))
-			.contentType(MediaType.APPLICATION_JSON).content("{\"confirm_after\": 20}"))
-			.andExpect(status().isForbidden());
+		mvc.perform(post("/admin/users").param("username", "maintenance-uploader")
+			.param("password", "uploader-password-77")
+			.param("role", "uploader")
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().is3xxRedirection());
+		mvc.perform(put("/api/series/{id}/settings", seriesId)
+			.with(httpBasic("maintenance-uploader", "uploader-password-77"))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"confirm_after\": 20}")).andExpect(status().isForbidden());
 
-		// Confirmation after 20 points: the regression 10 runs from the end no longer alerts; the alert is withdrawn.
-		JsonNode changed = TestUploads.tree(mvc.perform(put("/api/series/{id}/settings", seriesId)
-			.with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON).content("{\"confirm_after\": 20}"))
-			.andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray());
+		// Confirmation after 20 points: the regression 10 runs from the end no longer
+		// alerts; the alert is withdrawn.
+		JsonNode changed = TestUploads.tree(mvc
+			.perform(put("/api/series/{id}/settings", seriesId).with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"confirm_after\": 20}"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(changed.at("/effective/confirm_after").intValue()).isEqualTo(20);
 		assertThat(changed.at("/own/confirm_after").intValue()).isEqualTo(20);
 		assertThat(changed.get("updated_by").asString()).isEqualTo(USER);
@@ -185,11 +209,13 @@ class SeriesMaintenanceTests {
 
 		// Back to the server's default: the regression alerts again.
 		mvc.perform(put("/api/series/{id}/settings", seriesId).with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content("{\"confirm_after\": null}"))
-			.andExpect(status().isOk());
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"confirm_after\": null}")).andExpect(status().isOk());
 		assertThat(get("/api/alerts?series=" + seriesId).get("total").intValue()).isEqualTo(1);
 		assertThat(jdbc.sql("select count(*) from audit_event where action = 'series.settings' and subject = ?")
-			.param(seriesId).query(Integer.class).single()).isEqualTo(2);
+			.param(seriesId)
+			.query(Integer.class)
+			.single()).isEqualTo(2);
 	}
 
 	@Test
@@ -202,29 +228,42 @@ class SeriesMaintenanceTests {
 		Caveat caveat = caveats.add(new Caveat.Target(run, null, null, null, null),
 				"fp8 decode kernels changed in this build", null, USER);
 
-		// Refused, nothing stored: an unknown caveat; a caveat with another status than explained.
+		// Refused, nothing stored: an unknown caveat; a caveat with another status than
+		// explained.
 		for (String bad : new String[] { "{\"status\": \"explained\", \"caveat\": \"nosuchcav\"}",
 				"{\"status\": \"acknowledged\", \"caveat\": \"" + caveat.id() + "\"}" }) {
-			String body = mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
-				.contentType(MediaType.APPLICATION_JSON).content(bad))
-				.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
+			String body = mvc
+				.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
+					.contentType(MediaType.APPLICATION_JSON)
+					.content(bad))
+				.andExpect(status().isBadRequest())
+				.andReturn()
+				.getResponse()
+				.getContentAsString();
 			assertThat(body).contains("caveat");
 		}
 		assertThat(get("/api/alerts?series=" + seriesId).at("/alerts/0/history")).hasSize(1);
 
 		mvc.perform(post("/api/alerts/{id}/status", alertId).with(httpBasic(USER, PASSWORD))
 			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"status\": \"explained\", \"reason\": \"known kernel change\", \"caveat\": \"" + caveat.id() + "\"}"))
+			.content("{\"status\": \"explained\", \"reason\": \"known kernel change\", \"caveat\": \"" + caveat.id()
+					+ "\"}"))
 			.andExpect(status().isOk());
 		JsonNode explained = get("/api/alerts?series=" + seriesId).get("alerts").get(0);
 		assertThat(explained.get("status").asString()).isEqualTo("explained");
 		assertThat(explained.at("/history/1/caveat/id").asString()).isEqualTo(caveat.id());
-		assertThat(explained.at("/history/1/caveat/url").asString()).isEqualTo("/runs/" + run + "#caveat-" + caveat.id());
-		String page = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)).andExpect(status().isOk()).andReturn().getResponse()
+		assertThat(explained.at("/history/1/caveat/url").asString())
+			.isEqualTo("/runs/" + run + "#caveat-" + caveat.id());
+		String page = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString();
 		assertThat(page).contains("explained by", "fp8 decode kernels changed in this build");
 
-		// The charts: the page brings the first metric; each other comes from the chart endpoint.
+		// The charts: the page brings the first metric; each other comes from the chart
+		// endpoint.
 		JsonNode chart = get("/api/series/" + seriesId + "/chart?metric=decode_tps");
 		JsonNode line = null;
 		for (JsonNode candidate : chart.get("lines")) {
@@ -237,8 +276,13 @@ class SeriesMaintenanceTests {
 		assertThat(line.at("/greyed/" + NightlyRuns.FAILED_CELL).toString()).contains("failures");
 		assertThat(line.get("greyed").has("0")).isFalse();
 		assertThat(chart.get("changes").toString()).contains("regression");
-		String missing = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/api/series/" + seriesId + "/chart?metric=joules"))
-			.andExpect(status().isNotFound()).andReturn().getResponse().getContentAsString();
+		String missing = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
+				.get("/api/series/" + seriesId + "/chart?metric=joules"))
+			.andExpect(status().isNotFound())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(missing).contains("joules", "decode_tps");
 	}
 
@@ -246,42 +290,70 @@ class SeriesMaintenanceTests {
 	void theSeriesPageListsTheLatestRunsSaysSoAndLinksToAllOfThem() throws Exception {
 		List<String> ids = upload(NightlyRuns.series("maintenance-many-runs").subList(0, 3));
 		String seriesId = repository.seriesOf(ids.get(0)).orElseThrow();
-		// 100 more runs of the series: copies of its last run made in SQL, recorded a day apart after it.
+		// 100 more runs of the series: copies of its last run made in SQL, recorded a day
+		// apart after it.
 		String prefix = RunId.random().value().substring(0, 7);
 		String id = "'" + prefix + "' || lpad(g::text, 3, '0')";
-		jdbc.sql(copy("run", Map.of("id", id, "upload_sha256", TestUploads.copiedSha256(id),
-				"recorded_at", "recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
-				"from run, generate_series(1, 100) g where id = ?")).param(ids.get(2)).update();
+		jdbc.sql(copy("run",
+				Map.of("id", id, "upload_sha256", TestUploads.copiedSha256(id), "recorded_at",
+						"recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
+				"from run, generate_series(1, 100) g where id = ?"))
+			.param(ids.get(2))
+			.update();
 		jdbc.sql(copy("cell", Map.of("run_id", id), "from cell, generate_series(1, 100) g where run_id = ?"))
-			.param(ids.get(2)).update();
+			.param(ids.get(2))
+			.update();
 		TestUploads.copyFiles(jdbc, id, "from generate_series(1, 100) g");
 		jdbc.sql("insert into series_run (series_id, run_id) select ?, " + id + " from generate_series(1, 100) g")
-			.param(seriesId).update();
+			.param(seriesId)
+			.update();
 		updates.update(new RunId(ids.get(2)));
 		assertThat(get("/api/series/" + seriesId).get("runs")).hasSize(103);
 
-		String page = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId))
-			.andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+		String page = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(page).contains("The latest <span>100</span> of", "/series/" + seriesId + "?runs=all#runs",
 				"<ol class=\"series-runs\" start=\"4\">", "id=\"run-" + prefix + "100\"", "series-runs.js");
 		assertThat(page.split("<li id=\"run-", -1)).hasSize(101);
 		assertThat(page).doesNotContain("id=\"run-" + ids.get(0) + "\"");
 
-		String all = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
-			.param("runs", "all")).andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+		String all = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
+				.param("runs", "all"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(all.split("<li id=\"run-", -1)).hasSize(104);
-		assertThat(all).contains("id=\"run-" + ids.get(0) + "\"", "only the latest").doesNotContain("The latest <span>");
+		assertThat(all).contains("id=\"run-" + ids.get(0) + "\"", "only the latest")
+			.doesNotContain("The latest <span>");
 
-		String refused = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
-			.param("runs", "some")).andExpect(status().isBadRequest()).andReturn().getResponse().getErrorMessage();
+		String refused = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
+				.param("runs", "some"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getErrorMessage();
 		assertThat(refused).contains("runs", "some");
-		String refusedChanges = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
-			.get("/series/" + seriesId).param("changes", "most")).andExpect(status().isBadRequest()).andReturn()
-			.getResponse().getErrorMessage();
+		String refusedChanges = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
+				.param("changes", "most"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getErrorMessage();
 		assertThat(refusedChanges).contains("changes", "most");
 	}
 
-	/** insert into {@code table} (its columns but generated ones) select (each column, or its override) {@code from}. */
+	/**
+	 * insert into {@code table} (its columns but generated ones) select (each column, or
+	 * its override) {@code from}.
+	 */
 	private String copy(String table, Map<String, String> overrides, String from) {
 		List<String> columns = jdbc.sql("""
 				select column_name from information_schema.columns
@@ -293,18 +365,26 @@ class SeriesMaintenanceTests {
 	}
 
 	private int analysedRuns(String seriesId) {
-		return jdbc.sql("select coalesce(max(run_count), 0) from series_analysis where series_id = ?").param(seriesId)
-			.query(Integer.class).single();
+		return jdbc.sql("select coalesce(max(run_count), 0) from series_analysis where series_id = ?")
+			.param(seriesId)
+			.query(Integer.class)
+			.single();
 	}
 
 	private int pairs(String seriesId) {
-		return jdbc.sql("select count(*) from series_pair p join series_run s on s.run_id = p.run_id where s.series_id = ?")
-			.param(seriesId).query(Integer.class).single();
+		return jdbc
+			.sql("select count(*) from series_pair p join series_run s on s.run_id = p.run_id where s.series_id = ?")
+			.param(seriesId)
+			.query(Integer.class)
+			.single();
 	}
 
 	private int facts(String seriesId) {
-		return jdbc.sql("select count(*) from series_run_facts f join series_run s on s.run_id = f.run_id where s.series_id = ?")
-			.param(seriesId).query(Integer.class).single();
+		return jdbc.sql(
+				"select count(*) from series_run_facts f join series_run s on s.run_id = f.run_id where s.series_id = ?")
+			.param(seriesId)
+			.query(Integer.class)
+			.single();
 	}
 
 	private List<String> upload(List<ObjectNode> documents) throws Exception {
@@ -316,8 +396,12 @@ class SeriesMaintenanceTests {
 	}
 
 	private JsonNode get(String url) throws Exception {
-		return TestUploads.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
-			.andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray());
+		return TestUploads
+			.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
+				.andExpect(status().isOk())
+				.andReturn()
+				.getResponse()
+				.getContentAsByteArray());
 	}
 
 }

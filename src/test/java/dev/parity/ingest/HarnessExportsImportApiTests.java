@@ -29,10 +29,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * AIPerf and GenAI-Perf CSV exports, llama-benchy's table and progress stream and inference-perf's lifecycle
- * reports, real files all (see {@code harness/<harness>/SOURCES.md}), imported through {@code POST /api/runs/import}
- * without naming their format: each is detected, and its cells, counts and metrics (in catalogue units) are the
- * files' own.
+ * AIPerf and GenAI-Perf CSV exports, llama-benchy's table and progress stream and
+ * inference-perf's lifecycle reports, real files all (see
+ * {@code harness/<harness>/SOURCES.md}), imported through {@code POST /api/runs/import}
+ * without naming their format: each is detected, and its cells, counts and metrics (in
+ * catalogue units) are the files' own.
  */
 @ParityTest
 class HarnessExportsImportApiTests {
@@ -58,7 +59,8 @@ class HarnessExportsImportApiTests {
 
 	@Test
 	void genaiPerfsNanosecondExportIsConvertedToSeconds() throws Exception {
-		JsonNode cell = importFiles("genai-perf-csv", "genai-perf/profile_export_genai_perf-ns.csv").get("cells").get(0);
+		JsonNode cell = importFiles("genai-perf-csv", "genai-perf/profile_export_genai_perf-ns.csv").get("cells")
+			.get(0);
 
 		// Time To First Token (ns) p50 5806016; Request Latency (ns) avg 91214131
 		assertThat(cell.at("/metrics/ttft_s/median").asDouble()).isCloseTo(0.005806016, within(1e-12));
@@ -68,7 +70,8 @@ class HarnessExportsImportApiTests {
 
 	@Test
 	void genaiPerfsCurrentExportKeepsItsRequestCount() throws Exception {
-		JsonNode cell = importFiles("genai-perf-csv", "genai-perf/simple_medium_response_c10_genai_perf.csv").get("cells")
+		JsonNode cell = importFiles("genai-perf-csv", "genai-perf/simple_medium_response_c10_genai_perf.csv")
+			.get("cells")
 			.get(0);
 
 		// Request Count (count) 26.00; Request Latency (ms) p50 "8,457.45"
@@ -84,7 +87,9 @@ class HarnessExportsImportApiTests {
 		List<Integer> prompts = new ArrayList<>();
 		cells.forEach(cell -> prompts.add(cell.at("/params/num_prompts").asInt()));
 		assertThat(prompts).containsExactlyInAnyOrder(100, 125, 150, 175, 200);
-		JsonNode config0 = cells.valueStream().filter(cell -> cell.at("/params/num_prompts").asInt() == 100).findFirst()
+		JsonNode config0 = cells.valueStream()
+			.filter(cell -> cell.at("/params/num_prompts").asInt() == 100)
+			.findFirst()
 			.orElseThrow();
 		// gpt2_run_config_0,32,200,100,230.99,30.38,3346.72,125.49,1135.38,10.09
 		assertThat(config0.at("/params/concurrency").asInt()).isEqualTo(32);
@@ -98,7 +103,9 @@ class HarnessExportsImportApiTests {
 
 		assertThat(cells.size()).isEqualTo(8);
 		// pp2048 @ d1000: e2e_ttft 730.08 ± 72.32 ms; tg480 @ d1000: 69.03 ± 2.54 t/s
-		JsonNode d1000 = cells.valueStream().filter(cell -> cell.at("/params/context_tokens").asInt() == 1000).findFirst()
+		JsonNode d1000 = cells.valueStream()
+			.filter(cell -> cell.at("/params/context_tokens").asInt() == 1000)
+			.findFirst()
 			.orElseThrow();
 		assertThat(d1000.at("/metrics/ttft_s/mean").asDouble()).isCloseTo(0.73008, within(1e-9));
 		assertThat(d1000.at("/metrics/decode_tps/mean").asDouble()).isCloseTo(69.03, within(1e-9));
@@ -130,9 +137,12 @@ class HarnessExportsImportApiTests {
 		JsonNode cells = importFiles("inference-perf", files.toArray(String[]::new)).get("cells");
 
 		assertThat(cells.size()).isEqualTo(7);
-		JsonNode rate38 = cells.valueStream().filter(cell -> cell.at("/params/request_rate").asDouble() == 37.97)
-			.findFirst().orElseThrow();
-		// stage 1: successes 2278, failures 0; time_to_first_token median 0.030646827479358763 s
+		JsonNode rate38 = cells.valueStream()
+			.filter(cell -> cell.at("/params/request_rate").asDouble() == 37.97)
+			.findFirst()
+			.orElseThrow();
+		// stage 1: successes 2278, failures 0; time_to_first_token median
+		// 0.030646827479358763 s
 		assertThat(rate38.at("/requests/completed").asInt()).isEqualTo(2278);
 		assertThat(rate38.at("/requests/failed").asInt()).isZero();
 		assertThat(rate38.at("/requests/cancelled").asInt()).isZero();
@@ -154,9 +164,14 @@ class HarnessExportsImportApiTests {
 		assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString(StandardCharsets.UTF_8))
 			.isEqualTo(201);
 		String id = TestUploads.tree(result.getResponse().getContentAsByteArray()).get("id").asString();
-		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?").param(id)
-			.query(String.class).single()).contains(format + ":");
-		return TestUploads.tree(mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isOk()).andReturn().getResponse()
+		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?")
+			.param(id)
+			.query(String.class)
+			.single()).contains(format + ":");
+		return TestUploads.tree(mvc.perform(get("/api/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsByteArray());
 	}
 

@@ -26,10 +26,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * GuideLLM reports and vLLM results of other versions than the shared samples, found in public repositories
- * (see {@code harness/guidellm/SOURCES.md} and {@code harness/vllm/SOURCES.md}), imported through
- * {@code POST /api/runs/import} without naming the format: none is refused, and the stored run has the
- * counts and cells the files state. Expected values are read from the files.
+ * GuideLLM reports and vLLM results of other versions than the shared samples, found in
+ * public repositories (see {@code harness/guidellm/SOURCES.md} and
+ * {@code harness/vllm/SOURCES.md}), imported through {@code POST /api/runs/import}
+ * without naming the format: none is refused, and the stored run has the counts and cells
+ * the files state. Expected values are read from the files.
  */
 @ParityTest
 class HarnessVersionsImportApiTests {
@@ -78,7 +79,8 @@ class HarnessVersionsImportApiTests {
 
 	@Test
 	void theVllmRateInfCellsCountEveryUncompletedPromptAsFailed() throws Exception {
-		// 2000 prompts sent at rate inf, 1015 completed, in each of the two appended sweeps.
+		// 2000 prompts sent at rate inf, 1015 completed, in each of the two appended
+		// sweeps.
 		JsonNode cells = run(importFile("vllm/benchmark_serving-append-result-two-sweeps.json")).get("cells");
 
 		List<JsonNode> unlimited = cells.valueStream()
@@ -100,10 +102,12 @@ class HarnessVersionsImportApiTests {
 			bytes = in.readAllBytes();
 		}
 		String name = path.substring(path.lastIndexOf('/') + 1);
-		MvcResult result = mvc.perform(multipart("/api/runs/import")
-			.file(new MockMultipartFile("files", name, "application/octet-stream", bytes))
-			.param("provenance", provenance(name + " " + UUID.randomUUID()))
-			.with(httpBasic(USER, PASSWORD))).andReturn();
+		MvcResult result = mvc
+			.perform(multipart("/api/runs/import")
+				.file(new MockMultipartFile("files", name, "application/octet-stream", bytes))
+				.param("provenance", provenance(name + " " + UUID.randomUUID()))
+				.with(httpBasic(USER, PASSWORD)))
+			.andReturn();
 		assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(201);
 		return TestUploads.tree(result.getResponse().getContentAsByteArray()).get("id").asString();
 	}

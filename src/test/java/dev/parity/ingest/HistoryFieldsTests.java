@@ -20,7 +20,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** The optional fields of src/docs/design/HISTORY.md (engine commit, context, environment): accepted, stored, shown, refused when wrong. */
+/**
+ * The optional fields of src/docs/design/HISTORY.md (engine commit, context,
+ * environment): accepted, stored, shown, refused when wrong.
+ */
 @ParityTest
 class HistoryFieldsTests {
 
@@ -40,15 +43,24 @@ class HistoryFieldsTests {
 
 		assertThat(mvc.perform(get("/api/runs/{id}/document", id)).andReturn().getResponse().getContentAsByteArray())
 			.isEqualTo(bytes);
-		JsonNode api = TestUploads.tree(mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray());
+		JsonNode api = TestUploads.tree(mvc.perform(get("/api/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(api.at("/engine/commit").asString()).isEqualTo(ENGINE_COMMIT.toLowerCase(java.util.Locale.ROOT));
-		assertThat(api.get("context")).isEqualTo(((ObjectNode) document.get("context")).deepCopy().put("pull_request", "1234"));
+		assertThat(api.get("context"))
+			.isEqualTo(((ObjectNode) document.get("context")).deepCopy().put("pull_request", "1234"));
 		assertThat(api.get("environment")).isEqualTo(document.get("environment"));
-		assertThat(jdbc.sql("select engine_commit || ' ' || branch from run where id = ?").param(id).query(String.class)
+		assertThat(jdbc.sql("select engine_commit || ' ' || branch from run where id = ?")
+			.param(id)
+			.query(String.class)
 			.single()).isEqualTo(ENGINE_COMMIT.toLowerCase(java.util.Locale.ROOT) + " feature/faster-decode");
 
-		String page = mvc.perform(get("/runs/{id}", id)).andExpect(status().isOk()).andReturn().getResponse()
+		String page = mvc.perform(get("/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString();
 		assertThat(page).contains(ENGINE_COMMIT.toLowerCase(java.util.Locale.ROOT), "feature/faster-decode",
 				"nightly=yes", "NVIDIA H100 80GB HBM3", "sha256:4f1d", "torch==2.5.1");
@@ -74,7 +86,8 @@ class HistoryFieldsTests {
 		((ObjectNode) document.get("environment")).put("gpus", "H100");
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 
-		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
+		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
 			.content(document.toString()))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.errors.length()").value(6))
@@ -94,20 +107,38 @@ class HistoryFieldsTests {
 	void theImportFormTakesTheEngineCommitAndTheBranch() throws Exception {
 		byte[] sample = java.nio.file.Files.readAllBytes(dev.parity.Fixtures.sample("vllm-bench-sweep-run.json"));
 		org.springframework.mock.web.MockHttpSession session = new org.springframework.mock.web.MockHttpSession();
-		String form = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart("/upload")
-			.file(new org.springframework.mock.web.MockMultipartFile("file", "vllm-bench-sweep-run.json", "application/json", sample))
-			.with(httpBasic(USER, PASSWORD)).with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf()))
-			.andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+		String form = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart("/upload")
+				.file(new org.springframework.mock.web.MockMultipartFile("file", "vllm-bench-sweep-run.json",
+						"application/json", sample))
+				.with(httpBasic(USER, PASSWORD))
+				.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
+					.csrf()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(form).contains("name=\"engineCommit\"", "name=\"branch\"");
-		java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"token\" value=\"([^\"]+)\"").matcher(form);
+		java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"token\" value=\"([^\"]+)\"")
+			.matcher(form);
 		assertThat(token.find()).isTrue();
 
-		String location = mvc.perform(post("/upload/import").with(httpBasic(USER, PASSWORD))
-			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
-			.param("token", token.group(1)).param("action", "store").param("title", "History fields through the form")
-			.param("systemName", "2x H100").param("modelRepo", "org/model").param("engineName", "vllm")
-			.param("harnessName", "vllm bench serve").param("engineCommit", ENGINE_COMMIT).param("branch", "release-1.2"))
-			.andExpect(status().is3xxRedirection()).andReturn().getResponse().getRedirectedUrl();
+		String location = mvc
+			.perform(post("/upload/import").with(httpBasic(USER, PASSWORD))
+				.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
+				.param("token", token.group(1))
+				.param("action", "store")
+				.param("title", "History fields through the form")
+				.param("systemName", "2x H100")
+				.param("modelRepo", "org/model")
+				.param("engineName", "vllm")
+				.param("harnessName", "vllm bench serve")
+				.param("engineCommit", ENGINE_COMMIT)
+				.param("branch", "release-1.2"))
+			.andExpect(status().is3xxRedirection())
+			.andReturn()
+			.getResponse()
+			.getRedirectedUrl();
 		String id = location.substring("/runs/".length()).replaceFirst("\\?.*", "");
 		mvc.perform(get("/api/runs/{id}", id))
 			.andExpect(jsonPath("$.engine.commit").value(ENGINE_COMMIT.toLowerCase(java.util.Locale.ROOT)))

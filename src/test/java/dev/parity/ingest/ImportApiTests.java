@@ -28,7 +28,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** Harness output imported through {@code POST /api/runs/import}: every sample, its flags, and its refusals. */
+/**
+ * Harness output imported through {@code POST /api/runs/import}: every sample, its flags,
+ * and its refusals.
+ */
 @ParityTest
 class ImportApiTests {
 
@@ -52,12 +55,20 @@ class ImportApiTests {
 		JsonNode run = run(id);
 		assertThat(run.get("cells").size()).isPositive();
 		assertThat(run.get("files").get(0).get("name").asString()).isEqualTo(sample);
-		byte[] back = mvc.perform(get("/api/runs/{id}/files/0", id)).andExpect(status().isOk()).andReturn().getResponse()
+		byte[] back = mvc.perform(get("/api/runs/{id}/files/0", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsByteArray();
 		assertThat(back).isEqualTo(bytes);
-		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?").param(id)
-			.query(String.class).single()).contains(format + ":");
-		String page = mvc.perform(get("/runs/{id}", id)).andExpect(status().isOk()).andReturn().getResponse()
+		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?")
+			.param(id)
+			.query(String.class)
+			.single()).contains(format + ":");
+		String page = mvc.perform(get("/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(page).contains(sample);
 	}
@@ -86,8 +97,13 @@ class ImportApiTests {
 	@Test
 	void theFirstLlamaBenchyRepetitionIsAnOutlier() throws Exception {
 		String id = importSample("llama-benchy-report.json");
-		List<String> messages = run(id).get("cells").get(0).get("flags").valueStream()
-			.filter(f -> f.get("rule").asString().equals("outlier")).map(f -> f.get("message").asString()).toList();
+		List<String> messages = run(id).get("cells")
+			.get(0)
+			.get("flags")
+			.valueStream()
+			.filter(f -> f.get("rule").asString().equals("outlier"))
+			.map(f -> f.get("message").asString())
+			.toList();
 		assertThat(messages).anySatisfy(m -> assertThat(m).contains("run 1 of 15").contains("1,545"));
 	}
 
@@ -109,18 +125,30 @@ class ImportApiTests {
 	@Test
 	void anUnknownOrTruncatedFileIsRefusedAndNothingIsStored() throws Exception {
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
-		String unknown = mvc.perform(request(List.of(new MockMultipartFile("files", "notes.json", "application/json",
-				"{\"hello\": \"world\"}".getBytes())), null, provenance("unknown")))
-			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
+		String unknown = mvc
+			.perform(request(List.of(new MockMultipartFile("files", "notes.json", "application/json",
+					"{\"hello\": \"world\"}".getBytes())), null, provenance("unknown")))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(unknown).contains("\"path\":\"format\"");
 		byte[] whole = Fixtures.read(Fixtures.sample("aiperf-profile-export.json"));
-		String truncated = mvc.perform(request(List.of(new MockMultipartFile("files", "profile_export_aiperf.json",
-				"application/json", java.util.Arrays.copyOf(whole, whole.length / 3))), "aiperf", provenance("truncated")))
-			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
+		String truncated = mvc
+			.perform(request(List.of(new MockMultipartFile("files", "profile_export_aiperf.json", "application/json",
+					java.util.Arrays.copyOf(whole, whole.length / 3))), "aiperf", provenance("truncated")))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(truncated).contains("profile_export_aiperf.json");
-		String noProvenance = mvc.perform(request(List.of(new MockMultipartFile("files", "guidellm-report.json",
-				"application/json", Fixtures.read(Fixtures.sample("guidellm-report.json")))), null, "{}"))
-			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
+		String noProvenance = mvc
+			.perform(request(List.of(new MockMultipartFile("files", "guidellm-report.json", "application/json",
+					Fixtures.read(Fixtures.sample("guidellm-report.json")))), null, "{}"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(noProvenance).contains("$.title").contains("$.system").contains("$.engine");
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 	}
@@ -131,8 +159,9 @@ class ImportApiTests {
 		String mapping = """
 				{"prompt_column": "Prompt", "concurrency_column": "Users", "source_url": "https://example.org/table",
 				 "metrics": {"TTFT (ms)": {"metric": "ttft_s", "unit": "ms"}, "Decode (tok/s)": {"metric": "decode_tps", "unit": "tokens/s"}}}""";
-		MockMultipartHttpServletRequestBuilder request = request(List.of(new MockMultipartFile("files", "table.csv", "text/csv",
-				csv.getBytes(StandardCharsets.UTF_8))), "table-csv",
+		MockMultipartHttpServletRequestBuilder request = request(
+				List.of(new MockMultipartFile("files", "table.csv", "text/csv", csv.getBytes(StandardCharsets.UTF_8))),
+				"table-csv",
 				provenance("Published table " + UUID.randomUUID()).replace("\"role\": \"measured\", ", ""));
 		request.param("mapping", mapping);
 		MvcResult result = mvc.perform(request).andExpect(status().isCreated()).andReturn();
@@ -148,13 +177,15 @@ class ImportApiTests {
 				provenance(sample + " " + UUID.randomUUID()), 201);
 	}
 
-	private String importRun(List<MockMultipartFile> files, String format, String provenance, int expected) throws Exception {
+	private String importRun(List<MockMultipartFile> files, String format, String provenance, int expected)
+			throws Exception {
 		MvcResult result = mvc.perform(request(files, format, provenance)).andReturn();
 		assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(expected);
 		return TestUploads.tree(result.getResponse().getContentAsByteArray()).get("id").asString();
 	}
 
-	private static MockMultipartHttpServletRequestBuilder request(List<MockMultipartFile> files, String format, String provenance) {
+	private static MockMultipartHttpServletRequestBuilder request(List<MockMultipartFile> files, String format,
+			String provenance) {
 		MockMultipartHttpServletRequestBuilder request = multipart("/api/runs/import");
 		files.forEach(request::file);
 		if (format != null) {
@@ -166,7 +197,10 @@ class ImportApiTests {
 	}
 
 	private JsonNode run(String id) throws Exception {
-		return TestUploads.tree(mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isOk()).andReturn().getResponse()
+		return TestUploads.tree(mvc.perform(get("/api/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsByteArray());
 	}
 

@@ -19,9 +19,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The parts of {@code POST /api/runs/import} as clients really send them, over real HTTP: each text part
- * ({@code provenance}, {@code mapping}, {@code format}) as a form field or as a file part ({@code curl -F
- * provenance=@provenance.json}); any other shape is a 400 naming the part, and nothing is stored.
+ * The parts of {@code POST /api/runs/import} as clients really send them, over real HTTP:
+ * each text part ({@code provenance}, {@code mapping}, {@code format}) as a form field or
+ * as a file part ({@code curl -F
+ * provenance=@provenance.json}); any other shape is a 400 naming the part, and nothing is
+ * stored.
  */
 @ParityTest
 class ImportPartShapesTests {
@@ -44,7 +46,8 @@ class ImportPartShapesTests {
 	@ValueSource(booleans = { false, true })
 	void provenanceAndFormatAsFormFieldsOrAsFiles(boolean asFiles) {
 		MultipartBody body = new MultipartBody().file("files", "guidellm-report.json", GUIDELLM);
-		text(body, "provenance", provenance("guidellm as " + (asFiles ? "files " : "fields ") + UUID.randomUUID()), asFiles);
+		text(body, "provenance", provenance("guidellm as " + (asFiles ? "files " : "fields ") + UUID.randomUUID()),
+				asFiles);
 		text(body, "format", "guidellm", asFiles);
 
 		Answer answer = body.post(url());
@@ -56,7 +59,8 @@ class ImportPartShapesTests {
 	@ValueSource(booleans = { false, true })
 	void aTableMappingAsAFormFieldOrAsAFile(boolean asFiles) {
 		MultipartBody body = new MultipartBody().file("files", "table.csv", TABLE.getBytes(StandardCharsets.UTF_8));
-		text(body, "provenance", provenance("table " + UUID.randomUUID()).replace("\"role\": \"measured\", ", ""), asFiles);
+		text(body, "provenance", provenance("table " + UUID.randomUUID()).replace("\"role\": \"measured\", ", ""),
+				asFiles);
 		text(body, "mapping", MAPPING, asFiles);
 		text(body, "format", "table-csv", asFiles);
 
@@ -106,8 +110,8 @@ class ImportPartShapesTests {
 	void aFormFieldThatIsNotUtf8IsRefusedNamingIt() {
 		byte[] latin1 = provenance("caf\u00e9").getBytes(StandardCharsets.ISO_8859_1);
 
-		assertRefused(new MultipartBody().file("files", "guidellm-report.json", GUIDELLM).part("provenance", null, null, latin1),
-				"provenance", "not UTF-8");
+		assertRefused(new MultipartBody().file("files", "guidellm-report.json", GUIDELLM)
+			.part("provenance", null, null, latin1), "provenance", "not UTF-8");
 	}
 
 	@Test

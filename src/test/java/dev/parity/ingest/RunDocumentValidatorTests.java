@@ -31,8 +31,8 @@ class RunDocumentValidatorTests {
 
 	@Test
 	void refusesAnUnknownFormat() {
-		assertThat(problems(doc -> doc.put("format", "benchmark-run/2")))
-			.containsExactly(new Problem("$.format", "unknown format \"benchmark-run/2\"; this server reads \"benchmark-run/1\""));
+		assertThat(problems(doc -> doc.put("format", "benchmark-run/2"))).containsExactly(
+				new Problem("$.format", "unknown format \"benchmark-run/2\"; this server reads \"benchmark-run/1\""));
 	}
 
 	@Test
@@ -105,21 +105,21 @@ class RunDocumentValidatorTests {
 	@Test
 	void refusesAnUnknownMetricInSamples() {
 		assertThat(problems(doc -> ((ObjectNode) doc.get("cells").get(0)).putArray("samples")
-			.addObject().put("status", "ok").put("ttft_ms", 3)))
-			.extracting(Problem::path)
-			.containsExactly("$.cells[0].samples[0].ttft_ms");
+			.addObject()
+			.put("status", "ok")
+			.put("ttft_ms", 3))).extracting(Problem::path).containsExactly("$.cells[0].samples[0].ttft_ms");
 	}
 
 	@Test
 	void refusesACommitThatIsNot40Hex() {
-		assertThat(problems(doc -> ((ObjectNode) doc.get("model")).put("commit", "4f2a9c1")))
-			.extracting(Problem::path)
+		assertThat(problems(doc -> ((ObjectNode) doc.get("model")).put("commit", "4f2a9c1"))).extracting(Problem::path)
 			.containsExactly("$.model.commit");
 	}
 
 	@Test
 	void acceptsACommitInUpperCase() {
-		assertThat(problems(doc -> ((ObjectNode) doc.get("model")).put("commit", "4F2A9C1E7B3D5A0F8C6E2D1B9A7F5E3C1D0B8A6F")))
+		assertThat(problems(
+				doc -> ((ObjectNode) doc.get("model")).put("commit", "4F2A9C1E7B3D5A0F8C6E2D1B9A7F5E3C1D0B8A6F")))
 			.isEmpty();
 	}
 
@@ -157,7 +157,8 @@ class RunDocumentValidatorTests {
 
 	@Test
 	void refusesAnEmptyGrid() {
-		assertThat(problems(doc -> doc.putArray("cells"))).containsExactly(new Problem("$.cells", "must hold at least one cell"));
+		assertThat(problems(doc -> doc.putArray("cells")))
+			.containsExactly(new Problem("$.cells", "must hold at least one cell"));
 	}
 
 	@Test
@@ -178,7 +179,10 @@ class RunDocumentValidatorTests {
 					rejected -> assertThat(rejected.problems().get(0).message()).contains("title"));
 	}
 
-	/** The text the rules read on every view is bounded where it is stored, each bound named with its field. */
+	/**
+	 * The text the rules read on every view is bounded where it is stored, each bound
+	 * named with its field.
+	 */
 	@Test
 	void boundsTheTextThatRulesRead() {
 		List<Problem> problems = problems(doc -> {
@@ -195,8 +199,7 @@ class RunDocumentValidatorTests {
 			caveats.add("c".repeat(10_001));
 			((ObjectNode) doc.get("cells").get(0).get("params")).put("setting", "v".repeat(501));
 		});
-		assertThat(problems).containsExactlyInAnyOrder(
-				new Problem("$.engine.warnings", "holds 101 items; at most 100"),
+		assertThat(problems).containsExactlyInAnyOrder(new Problem("$.engine.warnings", "holds 101 items; at most 100"),
 				new Problem("$.engine.warnings[100]", "is 4004 characters; at most 4000"),
 				new Problem("$.engine.flags['" + "f".repeat(57) + "…']", "the name is 201 characters; at most 200"),
 				new Problem("$.engine.flags.g", "is 4001 characters; at most 4000"),

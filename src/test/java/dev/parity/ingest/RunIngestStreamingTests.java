@@ -28,9 +28,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * A document is read one cell at a time; it must still be judged as a whole: the same problems in the same order as
- * the validator finds in the whole tree, metric definitions wherever they stand, and nothing stored on a problem
- * found after cells were written.
+ * A document is read one cell at a time; it must still be judged as a whole: the same
+ * problems in the same order as the validator finds in the whole tree, metric definitions
+ * wherever they stand, and nothing stored on a problem found after cells were written.
  */
 @ParityTest
 class RunIngestStreamingTests {
@@ -79,7 +79,8 @@ class RunIngestStreamingTests {
 		MvcResult rejected = upload(JSON.writeValueAsBytes(document));
 		assertThat(rejected.getResponse().getStatus()).isEqualTo(400);
 		List<String> paths = new ArrayList<>();
-		JSON.readTree(rejected.getResponse().getContentAsByteArray()).get("errors")
+		JSON.readTree(rejected.getResponse().getContentAsByteArray())
+			.get("errors")
 			.forEach(error -> paths.add(error.get("path").asString() + ": " + error.get("message").asString()));
 		assertThat(paths).containsExactlyElementsOf(expected.stream().map(p -> p.path() + ": " + p.message()).toList());
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
@@ -107,7 +108,8 @@ class RunIngestStreamingTests {
 			MvcResult rejected = upload(broken);
 			assertThat(rejected.getResponse().getStatus()).as(tail).isEqualTo(400);
 			assertThat(JSON.readTree(rejected.getResponse().getContentAsByteArray()).at("/errors/0/message").asString())
-				.as(tail).startsWith("not valid JSON");
+				.as(tail)
+				.startsWith("not valid JSON");
 		}
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 	}
@@ -135,8 +137,11 @@ class RunIngestStreamingTests {
 	}
 
 	private MvcResult upload(byte[] document) throws Exception {
-		return mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content(document)).andReturn();
+		return mvc
+			.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(document))
+			.andReturn();
 	}
 
 }

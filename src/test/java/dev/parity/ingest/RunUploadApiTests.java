@@ -49,21 +49,26 @@ class RunUploadApiTests {
 	@Test
 	void storesANewDocumentAndAnswers201WithItsLocation() throws Exception {
 		byte[] document = TestUploads.fresh("run-e-control.json");
-		MvcResult created = mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content(document))
+		MvcResult created = mvc
+			.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(document))
 			.andExpect(status().isCreated())
 			.andExpect(jsonPath("$.id").isString())
 			.andReturn();
 		String id = TestUploads.tree(created.getResponse().getContentAsByteArray()).get("id").asString();
 		assertThat(id).matches("[a-z0-9]{10}");
 		assertThat(created.getResponse().getHeader("Location")).isEqualTo("/runs/" + id);
-		assertThat(TestUploads.tree(created.getResponse().getContentAsByteArray()).get("url").asString()).isEqualTo("/runs/" + id);
+		assertThat(TestUploads.tree(created.getResponse().getContentAsByteArray()).get("url").asString())
+			.isEqualTo("/runs/" + id);
 
-		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON).content(document))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.id").value(id));
+		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content(document)).andExpect(status().isOk()).andExpect(jsonPath("$.id").value(id));
 		assertThat(jdbc.sql("select count(*) from run where title = ?")
-			.param(TestUploads.tree(document).get("title").asString()).query(Long.class).single()).isEqualTo(1);
+			.param(TestUploads.tree(document).get("title").asString())
+			.query(Long.class)
+			.single()).isEqualTo(1);
 	}
 
 	@ParameterizedTest
@@ -72,26 +77,35 @@ class RunUploadApiTests {
 		byte[] bytes = Fixtures.seedStoryBytes(fixture);
 		String id = TestUploads.upload(mvc, bytes);
 
-		byte[] back = mvc.perform(get("/api/runs/{id}/document", id)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray();
+		byte[] back = mvc.perform(get("/api/runs/{id}/document", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray();
 		assertThat(back).isEqualTo(bytes);
 
 		JsonNode file = TestUploads.tree(bytes);
-		JsonNode api = TestUploads.tree(mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray());
+		JsonNode api = TestUploads.tree(mvc.perform(get("/api/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(api.get("title").asString()).isEqualTo(file.get("title").asString());
 		assertThat(api.get("role").asString()).isEqualTo(file.get("role").asString());
 		assertThat(api.get("system").get("name").asString()).isEqualTo(file.get("system").get("name").asString());
-		assertThat(api.get("model").get("commit").asString(null)).isEqualTo(file.get("model").path("commit").asString(null));
+		assertThat(api.get("model").get("commit").asString(null))
+			.isEqualTo(file.get("model").path("commit").asString(null));
 		assertThat(api.get("cells").size()).isEqualTo(file.get("cells").size());
 		for (int i = 0; i < file.get("cells").size(); i++) {
 			JsonNode expected = file.get("cells").get(i);
 			JsonNode actual = api.get("cells").get(i);
 			assertThat(actual.get("params")).isEqualTo(expected.get("params"));
-			assertThat(actual.get("requests").get("completed").asInt()).isEqualTo(expected.get("requests").get("completed").asInt());
+			assertThat(actual.get("requests").get("completed").asInt())
+				.isEqualTo(expected.get("requests").get("completed").asInt());
 			expected.get("metrics").forEachEntry((metric, value) -> {
 				if (value.isNumber()) {
-					assertThat(actual.get("metrics").get(metric).doubleValue()).as("%s %s", fixture, metric).isEqualTo(value.doubleValue());
+					assertThat(actual.get("metrics").get(metric).doubleValue()).as("%s %s", fixture, metric)
+						.isEqualTo(value.doubleValue());
 				}
 			});
 			assertThat(actual.get("samples").size()).isEqualTo(expected.path("samples").size());
@@ -105,11 +119,13 @@ class RunUploadApiTests {
 		((ObjectNode) document.get("model")).put("commit", "d81e07c");
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 
-		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
+		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
 			.content(document.toString()))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.errors.length()").value(2))
-			.andExpect(jsonPath("$.errors[?(@.path == '$.cells[3].requests.failed')].message").value("must be at least 0, not -2"))
+			.andExpect(jsonPath("$.errors[?(@.path == '$.cells[3].requests.failed')].message")
+				.value("must be at least 0, not -2"))
 			.andExpect(jsonPath("$.errors[?(@.path == '$.model.commit')]").exists());
 
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
@@ -120,7 +136,9 @@ class RunUploadApiTests {
 		byte[] whole = TestUploads.fresh("run-d-effort-off.json");
 		byte[] truncated = java.util.Arrays.copyOf(whole, whole.length / 2);
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
-		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON).content(truncated))
+		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content(truncated))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.errors[0].path").value("$"))
 			.andExpect(jsonPath("$.errors[0].message").value(org.hamcrest.Matchers.startsWith("not valid JSON")));
@@ -130,12 +148,13 @@ class RunUploadApiTests {
 	@Test
 	void refusesAnAnonymousUploadAndStoresNothing() throws Exception {
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
-		mvc.perform(post("/api/runs").contentType(MediaType.APPLICATION_JSON).content(TestUploads.fresh("run-e-control.json")))
-			.andExpect(status().isUnauthorized());
-		mvc.perform(post("/api/runs").with(httpBasic(USER, "wrong")).contentType(MediaType.APPLICATION_JSON)
-			.content(TestUploads.fresh("run-e-control.json")))
-			.andExpect(status().isUnauthorized());
-		mvc.perform(multipart("/upload").file("file", TestUploads.fresh("run-e-control.json")).with(csrf())
+		mvc.perform(post("/api/runs").contentType(MediaType.APPLICATION_JSON)
+			.content(TestUploads.fresh("run-e-control.json"))).andExpect(status().isUnauthorized());
+		mvc.perform(post("/api/runs").with(httpBasic(USER, "wrong"))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content(TestUploads.fresh("run-e-control.json"))).andExpect(status().isUnauthorized());
+		mvc.perform(multipart("/upload").file("file", TestUploads.fresh("run-e-control.json"))
+			.with(csrf())
 			.accept(MediaType.TEXT_HTML))
 			.andExpect(status().is3xxRedirection())
 			.andExpect(header().string("Location", org.hamcrest.Matchers.endsWith("/login")));
@@ -145,15 +164,16 @@ class RunUploadApiTests {
 	@Test
 	void refusesAFormPostWithoutCsrfToken() throws Exception {
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
-		mvc.perform(multipart("/upload").file("file", TestUploads.fresh("run-e-control.json")).with(httpBasic(USER, PASSWORD)))
-			.andExpect(status().isForbidden());
+		mvc.perform(multipart("/upload").file("file", TestUploads.fresh("run-e-control.json"))
+			.with(httpBasic(USER, PASSWORD))).andExpect(status().isForbidden());
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 	}
 
 	@Test
 	void formUploadRedirectsToTheRunPage() throws Exception {
 		byte[] document = TestUploads.fresh("run-b-effort-low.json");
-		MvcResult result = mvc.perform(multipart("/upload").file("file", document).with(httpBasic(USER, PASSWORD)).with(csrf()))
+		MvcResult result = mvc
+			.perform(multipart("/upload").file("file", document).with(httpBasic(USER, PASSWORD)).with(csrf()))
 			.andExpect(status().is3xxRedirection())
 			.andReturn();
 		assertThat(result.getResponse().getRedirectedUrl()).matches("/runs/[a-z0-9]{10}");
@@ -165,11 +185,18 @@ class RunUploadApiTests {
 		document.put("role", "ours");
 		document.remove("harness");
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
-		String page = mvc.perform(multipart("/upload").param("document", document.toPrettyString())
-			.with(httpBasic(USER, PASSWORD)).with(csrf()))
+		String page = mvc
+			.perform(multipart("/upload").param("document", document.toPrettyString())
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
 			.andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
-		assertThat(page).contains("2 problems").contains("$.role").contains("$.harness").contains("nothing was stored")
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
+		assertThat(page).contains("2 problems")
+			.contains("$.role")
+			.contains("$.harness")
+			.contains("nothing was stored")
 			.contains("Effort &#39;low&#39;");
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 	}
@@ -178,20 +205,32 @@ class RunUploadApiTests {
 	void listsRunsNewestFirstWithFilters() throws Exception {
 		String reference = TestUploads.upload(mvc, TestUploads.fresh("reference.json"));
 		TestUploads.upload(mvc, "run-a-thinking-max.json");
-		JsonNode references = TestUploads.tree(mvc.perform(get("/api/runs").param("role", "reference")).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray());
+		JsonNode references = TestUploads.tree(mvc.perform(get("/api/runs").param("role", "reference"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(references.get("total").asLong()).isGreaterThanOrEqualTo(1);
 		references.get("runs").forEach(run -> assertThat(run.get("role").asString()).isEqualTo("reference"));
 		assertThat(references.get("runs").findValuesAsString("id")).contains(reference);
 
-		JsonNode byCommit = TestUploads.tree(mvc.perform(get("/api/runs").param("commit", "d81e07c")).andReturn()
-			.getResponse().getContentAsByteArray());
+		JsonNode byCommit = TestUploads.tree(mvc.perform(get("/api/runs").param("commit", "d81e07c"))
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(byCommit.get("runs").size()).isGreaterThanOrEqualTo(1);
-		byCommit.get("runs").forEach(run -> assertThat(run.get("model").get("commit").asString()).startsWith("d81e07c"));
+		byCommit.get("runs")
+			.forEach(run -> assertThat(run.get("model").get("commit").asString()).startsWith("d81e07c"));
 
-		JsonNode all = TestUploads.tree(mvc.perform(get("/api/runs").param("size", "200")).andReturn().getResponse().getContentAsByteArray());
-		// Instants, not strings: "…50.520Z" is earlier than "…50.520083Z" but sorts after it as text.
-		List<java.time.Instant> times = all.get("runs").findValuesAsString("uploaded_at").stream().map(java.time.Instant::parse).toList();
+		JsonNode all = TestUploads
+			.tree(mvc.perform(get("/api/runs").param("size", "200")).andReturn().getResponse().getContentAsByteArray());
+		// Instants, not strings: "…50.520Z" is earlier than "…50.520083Z" but sorts after
+		// it as text.
+		List<java.time.Instant> times = all.get("runs")
+			.findValuesAsString("uploaded_at")
+			.stream()
+			.map(java.time.Instant::parse)
+			.toList();
 		assertThat(times).hasSizeGreaterThanOrEqualTo(2).isSortedAccordingTo(java.util.Comparator.reverseOrder());
 	}
 
@@ -199,14 +238,16 @@ class RunUploadApiTests {
 	void racingUploadsOfTheSameBytesStoreOneRun() throws Exception {
 		byte[] document = TestUploads.fresh("run-a-thinking-max.json");
 		java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
-		String auth = "Basic " + java.util.Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+		String auth = "Basic " + java.util.Base64.getEncoder()
+			.encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
 		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
 		java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
 		List<java.util.concurrent.Future<java.net.http.HttpResponse<String>>> responses = new java.util.ArrayList<>();
 		for (int i = 0; i < 8; i++) {
 			responses.add(pool.submit(() -> {
 				start.await();
-				return client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://localhost:" + port + "/api/runs"))
+				return client.send(java.net.http.HttpRequest
+					.newBuilder(java.net.URI.create("http://localhost:" + port + "/api/runs"))
 					.header("Authorization", auth)
 					.header("Content-Type", "application/json")
 					.POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(document))
@@ -223,8 +264,10 @@ class RunUploadApiTests {
 		pool.shutdown();
 		assertThat(ids).hasSize(1);
 		assertThat(statuses).containsOnly(200, 201).containsOnlyOnce(201);
-		assertThat(jdbc.sql("select count(*) from run where title = ?").param(TestUploads.tree(document).get("title").asString())
-			.query(Long.class).single()).isEqualTo(1);
+		assertThat(jdbc.sql("select count(*) from run where title = ?")
+			.param(TestUploads.tree(document).get("title").asString())
+			.query(Long.class)
+			.single()).isEqualTo(1);
 	}
 
 	@Test

@@ -32,8 +32,8 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The llm-d benchmark report, MLPerf results and a results page with several tables, imported through
- * {@code POST /api/runs/import} and the import form.
+ * The llm-d benchmark report, MLPerf results and a results page with several tables,
+ * imported through {@code POST /api/runs/import} and the import form.
  */
 @ParityTest
 class StandardFormatsImportTests {
@@ -54,7 +54,8 @@ class StandardFormatsImportTests {
 		assertThat(cell.get("requests").get("completed").asInt()).isEqualTo(8192);
 		assertThat(cell.get("requests").get("cancelled").isNull()).isTrue();
 		assertThat(cell.get("metrics").get("ttft_s").get("median").asDouble()).isEqualTo(11.075260647572577);
-		assertThat(cell.get("metrics").get("tpot_ms").get("median").asDouble()).isCloseTo(79.90098050042406, within(1e-9));
+		assertThat(cell.get("metrics").get("tpot_ms").get("median").asDouble()).isCloseTo(79.90098050042406,
+				within(1e-9));
 		assertThat(run.get("metric_definitions").get("ntpot_ms").get("unit").asString()).isEqualTo("ms");
 		assertThat(run.get("harness").get("name").asString()).isEqualTo("harness");
 	}
@@ -88,20 +89,26 @@ class StandardFormatsImportTests {
 		assertThat(refused.getResponse().getContentAsString(StandardCharsets.UTF_8))
 			.contains("no table has every mapped column")
 			.contains("table 3 (Prompt, Concurrency, TTFT (s))");
-		JsonNode found = TestUploads.tree(mvc.perform(get("/api/runs").param("q", title)).andReturn().getResponse()
-			.getContentAsByteArray());
+		JsonNode found = TestUploads
+			.tree(mvc.perform(get("/api/runs").param("q", title)).andReturn().getResponse().getContentAsByteArray());
 		assertThat(found.get("total").asInt()).as("nothing stored").isZero();
 	}
 
 	@Test
 	void theFormListsTheTablesAndTheirColumnsAndKeepsTheTextUnderTheTableAsACaveat() throws Exception {
 		byte[] page = read("published-table/results-page.md");
-		String first = mvc.perform(multipart("/upload").file(new MockMultipartFile("file", "results-page.md", "text/markdown", page))
-			.with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
-		assertThat(first).contains("id=\"tables-found\"").contains("3 tables in the text")
-			.containsPattern("id=\"table-2\"><strong>Table 2:</strong>\\s*<code>Prompt</code>, <code>Concurrency</code>,"
-					+ " <code>TTFT \\(ms\\)</code>")
+		String first = mvc
+			.perform(multipart("/upload").file(new MockMultipartFile("file", "results-page.md", "text/markdown", page))
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
+		assertThat(first).contains("id=\"tables-found\"")
+			.contains("3 tables in the text")
+			.containsPattern(
+					"id=\"table-2\"><strong>Table 2:</strong>\\s*<code>Prompt</code>, <code>Concurrency</code>,"
+							+ " <code>TTFT \\(ms\\)</code>")
 			.contains("<select name=\"tableNumber\" id=\"table-number\">");
 		assertThat(first).contains("<option value=\"Decode (tok/s)\">");
 
@@ -113,22 +120,38 @@ class StandardFormatsImportTests {
 		assertThat(HtmlUtils.htmlUnescape(caveats.group(1)).strip()).isEqualTo(UNDER_RESULTS);
 		assertThat(HtmlUtils.htmlUnescape(preview)).contains("name=\"offeredCaveat\" value=\"" + UNDER_RESULTS + "\"");
 
-		MockHttpServletResponse stored = mvc.perform(post("/upload/import").with(httpBasic(USER, PASSWORD)).with(csrf())
-			.param("token", token).param("action", "store").param("format", "table-markdown")
-			.param("title", "Results page " + UUID.randomUUID()).param("role", "reference")
-			.param("sourceUrl", "https://example.org/moe").param("systemName", "2x GB10")
-			.param("modelRepo", "example-org/moe-284b").param("engineName", "vllm").param("harnessName", "blog")
-			.param("promptColumn", "Prompt").param("concurrencyColumn", "Concurrency")
-			.param("metricColumns", "TTFT (ms) = ttft_s\nDecode (tok/s) = decode_tps")
-			.param("caveats", UNDER_RESULTS).param("offeredCaveat", UNDER_RESULTS))
-			.andReturn().getResponse();
-		assertThat(stored.getRedirectedUrl()).as(stored.getContentAsString(StandardCharsets.UTF_8)).startsWith("/runs/");
+		MockHttpServletResponse stored = mvc
+			.perform(post("/upload/import").with(httpBasic(USER, PASSWORD))
+				.with(csrf())
+				.param("token", token)
+				.param("action", "store")
+				.param("format", "table-markdown")
+				.param("title", "Results page " + UUID.randomUUID())
+				.param("role", "reference")
+				.param("sourceUrl", "https://example.org/moe")
+				.param("systemName", "2x GB10")
+				.param("modelRepo", "example-org/moe-284b")
+				.param("engineName", "vllm")
+				.param("harnessName", "blog")
+				.param("promptColumn", "Prompt")
+				.param("concurrencyColumn", "Concurrency")
+				.param("metricColumns", "TTFT (ms) = ttft_s\nDecode (tok/s) = decode_tps")
+				.param("caveats", UNDER_RESULTS)
+				.param("offeredCaveat", UNDER_RESULTS))
+			.andReturn()
+			.getResponse();
+		assertThat(stored.getRedirectedUrl()).as(stored.getContentAsString(StandardCharsets.UTF_8))
+			.startsWith("/runs/");
 		String id = stored.getRedirectedUrl().substring("/runs/".length()).replaceFirst("\\?.*", "");
-		// Disclosed with the run: in its document and on its page (the API's "caveats" are the ones written later).
-		JsonNode document = TestUploads.tree(mvc.perform(get("/api/runs/{id}/files/1", id)).andReturn().getResponse()
-			.getContentAsByteArray());
+		// Disclosed with the run: in its document and on its page (the API's "caveats"
+		// are the ones written later).
+		JsonNode document = TestUploads
+			.tree(mvc.perform(get("/api/runs/{id}/files/1", id)).andReturn().getResponse().getContentAsByteArray());
 		assertThat(document.get("caveats").get(0).asString()).isEqualTo(UNDER_RESULTS);
-		String runPage = mvc.perform(get("/runs/{id}", id)).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
+		String runPage = mvc.perform(get("/runs/{id}", id))
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(HtmlUtils.htmlUnescape(runPage)).contains(UNDER_RESULTS);
 		JsonNode run = run(id);
 		assertThat(run.get("cells")).hasSize(5);
@@ -137,9 +160,13 @@ class StandardFormatsImportTests {
 	@Test
 	void anOfferedCaveatTheUploaderDeletedIsNotOfferedAgain() throws Exception {
 		byte[] page = read("published-table/results-page.md");
-		String first = mvc.perform(multipart("/upload").file(new MockMultipartFile("file", "results-page.md", "text/markdown", page))
-			.with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
+		String first = mvc
+			.perform(multipart("/upload").file(new MockMultipartFile("file", "results-page.md", "text/markdown", page))
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
 		String again = form(token(first), "preview", UNDER_RESULTS);
 		Matcher caveats = Pattern.compile("<textarea[^>]*name=\"caveats\"[^>]*>([^<]*)</textarea>").matcher(again);
 		assertThat(caveats.find()).isTrue();
@@ -147,9 +174,13 @@ class StandardFormatsImportTests {
 	}
 
 	private String form(String token, String action, String offeredBefore) throws Exception {
-		var request = post("/upload/import").with(httpBasic(USER, PASSWORD)).with(csrf())
-			.param("token", token).param("action", action).param("format", "table-markdown")
-			.param("promptColumn", "Prompt").param("concurrencyColumn", "Concurrency")
+		var request = post("/upload/import").with(httpBasic(USER, PASSWORD))
+			.with(csrf())
+			.param("token", token)
+			.param("action", action)
+			.param("format", "table-markdown")
+			.param("promptColumn", "Prompt")
+			.param("concurrencyColumn", "Concurrency")
 			.param("metricColumns", "TTFT (ms) = ttft_s\nDecode (tok/s) = decode_tps")
 			.param("caveats", "");
 		if (offeredBefore != null) {
@@ -176,7 +207,8 @@ class StandardFormatsImportTests {
 	}
 
 	private String importRun(MockMultipartFile file, String format, String mapping, int expected) throws Exception {
-		MvcResult result = mvc.perform(request(file, format, mapping, "Standard format " + UUID.randomUUID())).andReturn();
+		MvcResult result = mvc.perform(request(file, format, mapping, "Standard format " + UUID.randomUUID()))
+			.andReturn();
 		assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(expected);
 		return TestUploads.tree(result.getResponse().getContentAsByteArray()).get("id").asString();
 	}
@@ -200,7 +232,10 @@ class StandardFormatsImportTests {
 	}
 
 	private JsonNode run(String id) throws Exception {
-		return TestUploads.tree(mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isOk()).andReturn().getResponse()
+		return TestUploads.tree(mvc.perform(get("/api/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsByteArray());
 	}
 

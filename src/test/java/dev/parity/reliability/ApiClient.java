@@ -13,12 +13,14 @@ import java.util.Optional;
 import dev.parity.TestUploads;
 
 /**
- * A script's view of a Parity server: real HTTP, HTTP Basic as the test administrator, as CI would call it.
+ * A script's view of a Parity server: real HTTP, HTTP Basic as the test administrator, as
+ * CI would call it.
  */
 final class ApiClient {
 
 	/**
-	 * Only a guard against a hung test: a request that takes this long is a failure whatever it answers.
+	 * Only a guard against a hung test: a request that takes this long is a failure
+	 * whatever it answers.
 	 */
 	private static final Duration HUNG = Duration.ofSeconds(90);
 
@@ -35,7 +37,8 @@ final class ApiClient {
 
 	ApiClient(String baseUrl, String user, String password) {
 		this.baseUrl = baseUrl;
-		this.basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+		this.basic = "Basic "
+				+ Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** An answer: status, the {@code Retry-After} header if any, and the body. */
@@ -64,7 +67,10 @@ final class ApiClient {
 			.POST(HttpRequest.BodyPublishers.ofByteArray(zip)));
 	}
 
-	/** Restores a backup sent as the body, named as a script names it ({@code Content-Disposition}). */
+	/**
+	 * Restores a backup sent as the body, named as a script names it
+	 * ({@code Content-Disposition}).
+	 */
 	Answer restore(byte[] zip, String fileName) {
 		return send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/admin/restore"))
 			.header("Authorization", basic)
@@ -74,16 +80,20 @@ final class ApiClient {
 	}
 
 	/**
-	 * Signs in with the login form as a browser does: the form first (for its session and CSRF token), then the
-	 * user name and password posted to it. The answer is the one to the post, redirects not followed.
+	 * Signs in with the login form as a browser does: the form first (for its session and
+	 * CSRF token), then the user name and password posted to it. The answer is the one to
+	 * the post, redirects not followed.
 	 */
 	Answer signIn(String user, String password) {
 		HttpClient browser = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
 		try {
 			HttpResponse<String> page = browser.send(HttpRequest.newBuilder(URI.create(baseUrl + "/login"))
-				.header("Accept", "text/html").timeout(HUNG).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+				.header("Accept", "text/html")
+				.timeout(HUNG)
+				.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 			if (page.statusCode() == 503) {
-				// The session store is the database: without it there is no form to post (nor a session to keep).
+				// The session store is the database: without it there is no form to post
+				// (nor a session to keep).
 				return new Answer(page.statusCode(), page.headers().firstValue("Retry-After"), page.body());
 			}
 			String form = page.body();
@@ -92,10 +102,14 @@ final class ApiClient {
 			if (!token.find()) {
 				throw new IllegalStateException("no CSRF token in the login form: " + form);
 			}
-			String body = "username=" + encode(user) + "&password=" + encode(password) + "&_csrf=" + encode(token.group(1));
+			String body = "username=" + encode(user) + "&password=" + encode(password) + "&_csrf="
+					+ encode(token.group(1));
 			HttpResponse<String> response = browser.send(HttpRequest.newBuilder(URI.create(baseUrl + "/login"))
-				.header("Accept", "text/html").header("Content-Type", "application/x-www-form-urlencoded").timeout(HUNG)
-				.POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+				.header("Accept", "text/html")
+				.header("Content-Type", "application/x-www-form-urlencoded")
+				.timeout(HUNG)
+				.POST(HttpRequest.BodyPublishers.ofString(body))
+				.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 			return new Answer(response.statusCode(), response.headers().firstValue("Retry-After"), response.body());
 		}
 		catch (IOException ex) {

@@ -17,8 +17,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The whole application started in this JVM on a random port against a PostgreSQL the test names, as a second
- * server of a deployment (or a first one whose database the test controls).
+ * The whole application started in this JVM on a random port against a PostgreSQL the
+ * test names, as a second server of a deployment (or a first one whose database the test
+ * controls).
  */
 final class AppInstance implements AutoCloseable {
 
@@ -28,18 +29,23 @@ final class AppInstance implements AutoCloseable {
 		this.context = context;
 	}
 
-	/** Starts an instance on a new, empty embedded PostgreSQL of its own (as the test configuration sets it up). */
+	/**
+	 * Starts an instance on a new, empty embedded PostgreSQL of its own (as the test
+	 * configuration sets it up).
+	 */
 	static AppInstance startWithItsOwnDatabase() {
 		return new AppInstance(new SpringApplicationBuilder(ParityApplication.class).run("--server.port=0",
 				"--spring.main.banner-mode=off"));
 	}
 
 	/**
-	 * Starts an instance on the database at {@code jdbcUrl} (user {@code postgres}, as the embedded servers have).
+	 * Starts an instance on the database at {@code jdbcUrl} (user {@code postgres}, as
+	 * the embedded servers have).
 	 * @param settings more {@code name=value} settings
 	 */
 	static AppInstance start(String jdbcUrl, String... settings) {
-		// A setting given twice on the command line would be read as both values joined: the given ones replace these.
+		// A setting given twice on the command line would be read as both values joined:
+		// the given ones replace these.
 		java.util.Map<String, String> named = new java.util.LinkedHashMap<>();
 		for (String setting : List.of("server.port=0", "parity.db.url=" + jdbcUrl, "parity.db.user=postgres",
 				"parity.db.password=", "spring.main.banner-mode=off")) {
@@ -50,13 +56,15 @@ final class AppInstance implements AutoCloseable {
 		}
 		List<String> args = new ArrayList<>();
 		named.values().forEach(setting -> args.add("--" + setting));
-		// Command-line arguments: the test configuration on the classpath sets parity.db.url (to the embedded one).
+		// Command-line arguments: the test configuration on the classpath sets
+		// parity.db.url (to the embedded one).
 		return new AppInstance(new SpringApplicationBuilder(ParityApplication.class).run(args.toArray(String[]::new)));
 	}
 
 	/**
-	 * Starts an instance on the embedded PostgreSQL of another, as a second server of a deployment does: Flyway as the
-	 * schema's owner, the application as its own role, with the passwords that server keeps in its data directory.
+	 * Starts an instance on the embedded PostgreSQL of another, as a second server of a
+	 * deployment does: Flyway as the schema's owner, the application as its own role,
+	 * with the passwords that server keeps in its data directory.
 	 */
 	static AppInstance startBeside(SchemaOwner owner) {
 		JdbcClient asOwner = JdbcClient.create(owner.dataSource());
@@ -73,8 +81,8 @@ final class AppInstance implements AutoCloseable {
 				"--parity.db.url=jdbc:postgresql://localhost:" + port + "/postgres",
 				"--parity.db.user=" + owner.applicationUser(),
 				"--parity.db.password=" + passwords.getProperty(owner.applicationUser()),
-				"--parity.db.owner-user=" + owner.user(), "--parity.db.owner-password=" + passwords.getProperty(owner.user()),
-				"--spring.main.banner-mode=off"));
+				"--parity.db.owner-user=" + owner.user(),
+				"--parity.db.owner-password=" + passwords.getProperty(owner.user()), "--spring.main.banner-mode=off"));
 	}
 
 	String baseUrl() {

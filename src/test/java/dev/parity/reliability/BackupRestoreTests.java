@@ -33,10 +33,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The seed story with caveats, a refuted hypothesis, publications, supersessions and a declared control, backed up as one zip and
- * restored into a second, empty instance: the same ids, the same API answers, pages and exports, byte for byte
- * (but for the address of the server and the time a live comparison was computed). And the restore refuses what
- * it must: a non-empty instance, a damaged archive, anyone but an administrator.
+ * The seed story with caveats, a refuted hypothesis, publications, supersessions and a
+ * declared control, backed up as one zip and restored into a second, empty instance: the
+ * same ids, the same API answers, pages and exports, byte for byte (but for the address
+ * of the server and the time a live comparison was computed). And the restore refuses
+ * what it must: a non-empty instance, a damaged archive, anyone but an administrator.
  */
 @ParityTest
 class BackupRestoreTests {
@@ -58,26 +59,31 @@ class BackupRestoreTests {
 		String pair = reference + "..." + e;
 		form("/runs/" + e + "/caveats", "text", "The 280-token row ran first after the warm-up", "cell",
 				"cell-concurrency-1--prompt_tokens-280");
-		String hypothesis = caveatId(form("/compare/" + pair + "/caveats", "text", "The short-prompt TTFT spike is cold shapes",
-				"cell", "cell-concurrency-4--prompt_tokens-280", "metric", "ttft_s", "deciding_experiment",
-				"warm up fully and re-run the 280-token row"));
-		form("/caveats/" + hypothesis + "/status", "status", "refuted", "reason", "the spike moved after a full warm-up",
-				"decided_by", e, "back", "/compare/" + pair);
-		String first = publicationId(form("/compare/" + reference + "..." + c + "/publish", "title", "Spark vs reference: +101 %",
-				"caption", "", "confirm_no_comparable", "true"));
-		String controlled = publicationId(form("/compare/" + pair + "/publish", "title", "Spark vs reference, controlled",
-				"caption", "decode within ±10 % on 18 of 18 cells"));
+		String hypothesis = caveatId(form("/compare/" + pair + "/caveats", "text",
+				"The short-prompt TTFT spike is cold shapes", "cell", "cell-concurrency-4--prompt_tokens-280", "metric",
+				"ttft_s", "deciding_experiment", "warm up fully and re-run the 280-token row"));
+		form("/caveats/" + hypothesis + "/status", "status", "refuted", "reason",
+				"the spike moved after a full warm-up", "decided_by", e, "back", "/compare/" + pair);
+		String first = publicationId(form("/compare/" + reference + "..." + c + "/publish", "title",
+				"Spark vs reference: +101 %", "caption", "", "confirm_no_comparable", "true"));
+		String controlled = publicationId(form("/compare/" + pair + "/publish", "title",
+				"Spark vs reference, controlled", "caption", "decode within ±10 % on 18 of 18 cells"));
 		form("/published/" + first + "/retract", "reason", "outputs were 801 vs 512 tokens", "replacement", controlled);
 		form("/runs/" + c + "/retract", "reason", "superseded by the control run", "replacement", e);
 
-		// A control declared for the confounded comparison, through the API: its declaration travels with the record.
-		int declared = mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"control\": \"" + e + "\", \"of\": \"" + reference + "..." + c + "\"}"))
-			.andReturn().getResponse().getStatus();
+		// A control declared for the confounded comparison, through the API: its
+		// declaration travels with the record.
+		int declared = mvc
+			.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"control\": \"" + e + "\", \"of\": \"" + reference + "..." + c + "\"}"))
+			.andReturn()
+			.getResponse()
+			.getStatus();
 		assertThat(declared).as("declaring the control").isIn(200, 201);
 		// A saved format (a field mapping): its versions travel with the record.
-		// (its list has a name of its own: no other test's file is detected as this format)
+		// (its list has a name of its own: no other test's file is detected as this
+		// format)
 		String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
 		mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/formats")
 			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
@@ -85,8 +91,11 @@ class BackupRestoreTests {
 					+ " \"cells\": \"$.backup_cases_" + suffix + "[*]\", \"params\": {\"concurrency\": \"$.c\"},"
 					+ " \"metrics\": {\"ttft_s\": \"$.ttft\"}}")
 			.with(httpBasic(USER, PASSWORD))).andExpect(status().isCreated());
-		byte[] backup = mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray();
+		byte[] backup = mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD)))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray();
 		ApiClient original = new ApiClient("http://localhost:" + port);
 
 		try (AppInstance restoredInstance = AppInstance.startWithItsOwnDatabase()) {
@@ -103,14 +112,21 @@ class BackupRestoreTests {
 				paths.addAll(List.of("/api/runs/" + run, "/api/runs/" + run + "/document", "/runs/" + run,
 						"/runs/" + run + "/export.md"));
 			}
-			// History: the series of the control run (its analysis recomputed after the restore), its alerts
+			// History: the series of the control run (its analysis recomputed after the
+			// restore), its alerts
 			String series = TestUploads.tree(original.get("/api/runs/" + e).body().getBytes(StandardCharsets.UTF_8))
-				.at("/system/name").asString();
-			String seriesId = TestUploads.tree(original.get("/api/series?system=" + java.net.URLEncoder.encode(series,
-					StandardCharsets.UTF_8)).body().getBytes(StandardCharsets.UTF_8)).at("/series/0/id").asString();
+				.at("/system/name")
+				.asString();
+			String seriesId = TestUploads
+				.tree(original.get("/api/series?system=" + java.net.URLEncoder.encode(series, StandardCharsets.UTF_8))
+					.body()
+					.getBytes(StandardCharsets.UTF_8))
+				.at("/series/0/id")
+				.asString();
 			paths.addAll(List.of("/api/series/" + seriesId, "/api/alerts?series=" + seriesId, "/series/" + seriesId));
 			int total = TestUploads.tree(original.get("/api/runs?size=1").body().getBytes(StandardCharsets.UTF_8))
-				.get("total").asInt();
+				.get("total")
+				.asInt();
 			for (int page = 0; page * 200 < total; page++) {
 				paths.add("/api/runs?size=200&page=" + page);
 			}
@@ -121,29 +137,40 @@ class BackupRestoreTests {
 				assertThat(normalise(after.body(), restoredInstance.baseUrl())).as("GET %s", path)
 					.isEqualTo(normalise(before.body(), "http://localhost:" + port));
 			}
-			JsonNode plan = TestUploads.tree(restored.get("/api/compare/" + reference + "..." + c + "/control").body()
+			JsonNode plan = TestUploads.tree(restored.get("/api/compare/" + reference + "..." + c + "/control")
+				.body()
 				.getBytes(StandardCharsets.UTF_8));
 			assertThat(plan.get("controls").valueStream().map(control -> control.get("run").asString()))
-				.as("the controls declared for %s...%s after the restore", reference, c).contains(e);
-			assertThat(restoredInstance.jdbc().sql("""
-					select declared_in || ' ' || declared_by || ' ' || declared_at from control_link
-					where control_id = ? and baseline_id = ? and contender_id = ?""").params(e, reference, c)
-				.query(String.class).single()).as("the declaration's author and time")
+				.as("the controls declared for %s...%s after the restore", reference, c)
+				.contains(e);
+			assertThat(restoredInstance.jdbc()
+				.sql("""
+						select declared_in || ' ' || declared_by || ' ' || declared_at from control_link
+						where control_id = ? and baseline_id = ? and contender_id = ?""")
+				.params(e, reference, c)
+				.query(String.class)
+				.single())
+				.as("the declaration's author and time")
 				.isEqualTo(jdbc.sql("""
 						select declared_in || ' ' || declared_by || ' ' || declared_at from control_link
-						where control_id = ? and baseline_id = ? and contender_id = ?""").params(e, reference, c)
-					.query(String.class).single());
+						where control_id = ? and baseline_id = ? and contender_id = ?""")
+					.params(e, reference, c)
+					.query(String.class)
+					.single());
 			String restoredRun = restored.get("/api/runs/" + c).body();
-			assertThat(TestUploads.tree(restoredRun.getBytes(StandardCharsets.UTF_8)).at("/retraction/replacement").asString())
-				.isEqualTo("/runs/" + e);
+			assertThat(TestUploads.tree(restoredRun.getBytes(StandardCharsets.UTF_8))
+				.at("/retraction/replacement")
+				.asString()).isEqualTo("/runs/" + e);
 
-			// A second restore, into an instance that now holds a record, is refused and changes nothing.
+			// A second restore, into an instance that now holds a record, is refused and
+			// changes nothing.
 			Answer again = restored.restore(backup);
 			assertThat(again.status()).isEqualTo(409);
 			assertThat(again.body()).contains("this instance is not empty").contains("never merged");
 			assertThat(original.restore(backup).status()).isEqualTo(409);
 
-			// The restored instance goes on: new uploads and records take new ids, the same bytes the same run.
+			// The restored instance goes on: new uploads and records take new ids, the
+			// same bytes the same run.
 			assertThat(restored.upload(TestUploads.fresh("run-d-effort-off.json")).status()).isEqualTo(201);
 			Answer same = restored.upload(dev.parity.Fixtures.seedStoryBytes("run-e-control.json"));
 			assertThat(same.status()).isEqualTo(200);
@@ -154,8 +181,11 @@ class BackupRestoreTests {
 	@Test
 	void aDamagedArchiveOrSomethingElseIsRefusedWithAReason() throws Exception {
 		TestUploads.upload(mvc, "reference.json");
-		byte[] backup = mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray();
+		byte[] backup = mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD)))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray();
 		ApiClient client = new ApiClient("http://localhost:" + port);
 
 		Answer damaged = client.restore(withOneByteChanged(backup, "/files/0"));
@@ -181,11 +211,17 @@ class BackupRestoreTests {
 		Answer restore = new ApiClient("http://localhost:" + port, TestAccounts.UPLOADER, TestAccounts.PASSWORD)
 			.restore(new byte[] { 'P', 'K', 3, 4 });
 		assertThat(restore.status()).isEqualTo(403);
-		assertThat(mvc.perform(get("/admin/restore").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsString()).contains("Download a backup").contains("Restore");
+		assertThat(mvc.perform(get("/admin/restore").with(httpBasic(USER, PASSWORD)))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString()).contains("Download a backup").contains("Restore");
 	}
 
-	/** What differs between two servers answering the same: their address, and when a live comparison was computed. */
+	/**
+	 * What differs between two servers answering the same: their address, and when a live
+	 * comparison was computed.
+	 */
 	private static String normalise(String body, String baseUrl) {
 		return body.replace(baseUrl, "http://server")
 			.replaceAll("\"computed_at\":\"[^\"]*\"", "\"computed_at\":\"(now)\"")

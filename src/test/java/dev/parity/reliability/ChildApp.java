@@ -13,8 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The application as its own process (the test classpath, {@code dev.parity.ParityApplication}), so that it can be
- * killed the way the kernel kills: {@code kill -9}, no shutdown hook, no last commit.
+ * The application as its own process (the test classpath,
+ * {@code dev.parity.ParityApplication}), so that it can be killed the way the kernel
+ * kills: {@code kill -9}, no shutdown hook, no last commit.
  */
 final class ChildApp {
 
@@ -27,15 +28,19 @@ final class ChildApp {
 		this.port = port;
 	}
 
-	/** Starts the application on a free port against {@code jdbcUrl} and waits until it is healthy. */
+	/**
+	 * Starts the application on a free port against {@code jdbcUrl} and waits until it is
+	 * healthy.
+	 */
 	static ChildApp start(String jdbcUrl, Path log) {
 		try {
 			int port = ExternalPostgres.freePort();
 			Files.createDirectories(log.getParent());
-			Process process = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-					"-Xmx1500m", "-cp", System.getProperty("java.class.path"), ParityApplication.class.getName(),
-					"--server.port=" + port, "--parity.db.url=" + jdbcUrl, "--parity.db.user=postgres",
-					"--parity.db.password=", "--spring.main.banner-mode=off"))
+			Process process = new ProcessBuilder(
+					List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1500m", "-cp",
+							System.getProperty("java.class.path"), ParityApplication.class.getName(),
+							"--server.port=" + port, "--parity.db.url=" + jdbcUrl, "--parity.db.user=postgres",
+							"--parity.db.password=", "--spring.main.banner-mode=off"))
 				.redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 				.start();

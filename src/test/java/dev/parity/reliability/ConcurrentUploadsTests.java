@@ -31,10 +31,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Eight clients post 500 documents at once over real HTTP, a fifth of them byte-for-byte duplicates of others (sent
- * at the same moment as their original) and a fifth invalid: exactly the unique valid documents are stored, every
- * copy of one document gets the same run, invalid ones get 400, nothing gets a 500. On one server, and on two
- * servers sharing one PostgreSQL.
+ * Eight clients post 500 documents at once over real HTTP, a fifth of them byte-for-byte
+ * duplicates of others (sent at the same moment as their original) and a fifth invalid:
+ * exactly the unique valid documents are stored, every copy of one document gets the same
+ * run, invalid ones get 400, nothing gets a 500. On one server, and on two servers
+ * sharing one PostgreSQL.
  */
 @ParityTest
 class ConcurrentUploadsTests {
@@ -98,7 +99,8 @@ class ConcurrentUploadsTests {
 		ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
 		List<Future<?>> running = new ArrayList<>();
 		for (int c = 0; c < CLIENTS; c++) {
-			ApiClient client = new ApiClient(servers.get(c % servers.size()), TestAccounts.UPLOADER, TestAccounts.PASSWORD);
+			ApiClient client = new ApiClient(servers.get(c % servers.size()), TestAccounts.UPLOADER,
+					TestAccounts.PASSWORD);
 			running.add(clients.submit(() -> {
 				for (Upload upload = queue.poll(); upload != null; upload = queue.poll()) {
 					upload.answer = client.upload(upload.bytes);
@@ -117,7 +119,8 @@ class ConcurrentUploadsTests {
 				bySha.computeIfAbsent(Sha256.hex(upload.bytes), sha -> new ArrayList<>()).add(upload);
 			}
 			else {
-				assertThat(upload.answer.status()).as("answer to an invalid document: %s", upload.answer).isEqualTo(400);
+				assertThat(upload.answer.status()).as("answer to an invalid document: %s", upload.answer)
+					.isEqualTo(400);
 			}
 		}
 		assertThat(bySha).hasSize(UNIQUE);
@@ -131,17 +134,20 @@ class ConcurrentUploadsTests {
 			}
 			assertThat(ids).as("runs of one document sent %d times", copies.getValue().size()).hasSize(1);
 			assertThat(created).as("201s among %d copies of one document", copies.getValue().size()).isEqualTo(1);
-			assertThat(jdbc.sql("select id from run where upload_sha256 = ?").param(copies.getKey()).query(String.class)
+			assertThat(jdbc.sql("select id from run where upload_sha256 = ?")
+				.param(copies.getKey())
+				.query(String.class)
 				.list()).containsExactlyElementsOf(ids);
 			cells += TestUploads.tree(copies.getValue().get(0).bytes).get("cells").size();
 		}
-		assertThat(TestUploads.rows(jdbc)).isEqualTo(new RowCounts(before.runs() + UNIQUE, before.cells() + cells,
-				before.files() + UNIQUE));
+		assertThat(TestUploads.rows(jdbc))
+			.isEqualTo(new RowCounts(before.runs() + UNIQUE, before.cells() + cells, before.files() + UNIQUE));
 	}
 
 	/**
-	 * 300 new valid documents, 100 copies of 50 of them (each copy next to its original, so that several clients
-	 * send one document at the same moment), and 100 invalid documents, in a shuffled order otherwise.
+	 * 300 new valid documents, 100 copies of 50 of them (each copy next to its original,
+	 * so that several clients send one document at the same moment), and 100 invalid
+	 * documents, in a shuffled order otherwise.
 	 */
 	private static List<Upload> uploads(Random random) {
 		List<String> fixtures = dev.parity.Fixtures.seedStoryNames();

@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * PostgreSQL stopped in the middle of uploads and page loads: every request fails at once with 503 and
- * {@code Retry-After} (a page for a browser, JSON for the API), health says DOWN, no run is stored in part, and
- * when PostgreSQL is back the same application serves again and the repeated uploads are stored, each once.
+ * PostgreSQL stopped in the middle of uploads and page loads: every request fails at once
+ * with 503 and {@code Retry-After} (a page for a browser, JSON for the API), health says
+ * DOWN, no run is stored in part, and when PostgreSQL is back the same application serves
+ * again and the repeated uploads are stored, each once.
  */
 class DatabaseOutageTests {
 
@@ -38,7 +39,8 @@ class DatabaseOutageTests {
 	@BeforeAll
 	static void startTheDatabaseAndTheApplication() {
 		postgres = ExternalPostgres.start("outage");
-		// A short wait for a connection, so that the test does not wait the default five seconds per request.
+		// A short wait for a connection, so that the test does not wait the default five
+		// seconds per request.
 		app = AppInstance.start(postgres.jdbcUrl(), "parity.db.connection-timeout=1s");
 		client = new ApiClient(app.baseUrl());
 	}
@@ -74,7 +76,8 @@ class DatabaseOutageTests {
 		for (int c = 0; c < CLIENTS; c++) {
 			List<byte[]> mine = slice(documents.subList(4, documents.size()), c);
 			running.add(clients.submit(() -> {
-				// Uploads and page loads until this client's documents are sent and the outage was seen often enough.
+				// Uploads and page loads until this client's documents are sent and the
+				// outage was seen often enough.
 				for (int i = 0; i < mine.size() || seenDown.getCount() > 0; i++) {
 					boolean sentWhileDown = down.get();
 					if (i < mine.size()) {
@@ -100,10 +103,12 @@ class DatabaseOutageTests {
 		Answer page = client.page("/runs");
 		assertThat(page.status()).isEqualTo(503);
 		assertThat(page.retryAfter()).contains("5");
-		assertThat(page.body()).contains("The database is unavailable").contains("Try again in a few seconds")
+		assertThat(page.body()).contains("The database is unavailable")
+			.contains("Try again in a few seconds")
 			.contains("class=\"site-header\"");
 		Answer signIn = client.signIn(TestUploads.USER, TestUploads.PASSWORD);
-		assertThat(signIn.status()).as("signing in with the form while the database is away: %s", signIn).isEqualTo(503);
+		assertThat(signIn.status()).as("signing in with the form while the database is away: %s", signIn)
+			.isEqualTo(503);
 		assertThat(signIn.retryAfter()).contains("5");
 		assertThat(signIn.body()).contains("The database is unavailable").doesNotContain("Wrong user name or password");
 		Answer api = client.get("/api/runs/" + storedRun);
@@ -136,7 +141,8 @@ class DatabaseOutageTests {
 		}
 
 		// Recovery without a restart: the same application, the same pool.
-		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.get("/actuator/health").status()).isEqualTo(200));
+		await().atMost(Duration.ofSeconds(60))
+			.untilAsserted(() -> assertThat(client.get("/actuator/health").status()).isEqualTo(200));
 		for (Exchange exchange : exchanges) {
 			if (exchange.document() != null && exchange.answer().status() == 503) {
 				Answer retried = retry(exchange.document());
@@ -145,27 +151,37 @@ class DatabaseOutageTests {
 		}
 
 		for (byte[] document : documents) {
-			assertThat(app.jdbc().sql("select count(*) from run where upload_sha256 = ?")
-				.param(dev.parity.run.Sha256.hex(document)).query(Long.class).single()).as("runs of one document").isEqualTo(1);
+			assertThat(app.jdbc()
+				.sql("select count(*) from run where upload_sha256 = ?")
+				.param(dev.parity.run.Sha256.hex(document))
+				.query(Long.class)
+				.single()).as("runs of one document").isEqualTo(1);
 		}
 		assertThat(app.jdbc().sql("select count(*) from run").query(Long.class).single()).isEqualTo(documents.size());
 		assertNoRunIsStoredInPart(app);
 	}
 
-	/** Every run has all its cells and its uploaded file: nothing of a failed upload remained. */
+	/**
+	 * Every run has all its cells and its uploaded file: nothing of a failed upload
+	 * remained.
+	 */
 	static void assertNoRunIsStoredInPart(AppInstance app) {
 		assertThat(app.jdbc().sql("""
 				select r.id from run r
 				where r.cell_count <> (select count(*) from cell c where c.run_id = r.id)
 				   or (select count(*) from run_file f where f.run_id = r.id) <> 1""").query(String.class).list())
-			.as("runs stored in part").isEmpty();
-		assertThat(app.jdbc().sql("select count(*) from cell c where not exists (select 1 from run r where r.id = c.run_id)")
-			.query(Long.class).single()).isZero();
+			.as("runs stored in part")
+			.isEmpty();
+		assertThat(app.jdbc()
+			.sql("select count(*) from cell c where not exists (select 1 from run r where r.id = c.run_id)")
+			.query(Long.class)
+			.single()).isZero();
 	}
 
 	/**
-	 * Repeats an upload as a well-behaved client does after a 503, a few times: a connection the pool still held
-	 * from before the outage is found broken on use (and dropped) rather than before.
+	 * Repeats an upload as a well-behaved client does after a 503, a few times: a
+	 * connection the pool still held from before the outage is found broken on use (and
+	 * dropped) rather than before.
 	 */
 	private static Answer retry(byte[] document) {
 		Answer answer = client.upload(document);

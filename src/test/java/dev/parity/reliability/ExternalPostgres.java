@@ -10,9 +10,9 @@ import java.time.Duration;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * A PostgreSQL server the test owns, as an operator owns one: on a known port with its own data directory, so it
- * can be stopped in the middle of things and started again on the same data and port while the application keeps
- * running against {@link #jdbcUrl()}.
+ * A PostgreSQL server the test owns, as an operator owns one: on a known port with its
+ * own data directory, so it can be stopped in the middle of things and started again on
+ * the same data and port while the application keeps running against {@link #jdbcUrl()}.
  */
 final class ExternalPostgres implements AutoCloseable {
 
@@ -27,10 +27,14 @@ final class ExternalPostgres implements AutoCloseable {
 		this.port = port;
 	}
 
-	/** Starts a new server on a free port with an empty data directory under {@code target/}. */
+	/**
+	 * Starts a new server on a free port with an empty data directory under
+	 * {@code target/}.
+	 */
 	static ExternalPostgres start(String name) {
 		try {
-			Path directory = Files.createTempDirectory(Files.createDirectories(Path.of("target", "reliability")), name + "-");
+			Path directory = Files.createTempDirectory(Files.createDirectories(Path.of("target", "reliability")),
+					name + "-");
 			ExternalPostgres postgres = new ExternalPostgres(directory, freePort());
 			postgres.startAgain();
 			return postgres;
@@ -48,7 +52,8 @@ final class ExternalPostgres implements AutoCloseable {
 				.setCleanDataDirectory(false)
 				.setPort(port)
 				.setPGStartupWait(Duration.ofSeconds(60))
-				// Throw-away test data: no fsync (a stop here is a clean shutdown anyway).
+				// Throw-away test data: no fsync (a stop here is a clean shutdown
+				// anyway).
 				.setServerConfig("fsync", "off")
 				.setServerConfig("synchronous_commit", "off")
 				.start();
@@ -58,7 +63,10 @@ final class ExternalPostgres implements AutoCloseable {
 		}
 	}
 
-	/** Stops the server the way an operator does ({@code pg_ctl stop}, fast mode: open sessions are cut). */
+	/**
+	 * Stops the server the way an operator does ({@code pg_ctl stop}, fast mode: open
+	 * sessions are cut).
+	 */
 	void stop() {
 		try {
 			server.close();

@@ -29,9 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The application killed with {@code kill -9} during a large upload (32 MB): once while the document is still
- * arriving, once in the middle of storing it (rows of the run written, not committed). After a restart no trace
- * of it exists, and the upload sent again is stored whole.
+ * The application killed with {@code kill -9} during a large upload (32 MB): once while
+ * the document is still arriving, once in the middle of storing it (rows of the run
+ * written, not committed). After a restart no trace of it exists, and the upload sent
+ * again is stored whole.
  */
 class HardKillTests {
 
@@ -74,7 +75,8 @@ class HardKillTests {
 		String sha = Sha256.hex(document);
 		assertThat(document.length).isGreaterThanOrEqualTo(SIZE);
 
-		// 1. Killed while the document is arriving: half of it sent, in pieces, as a slow network delivers it.
+		// 1. Killed while the document is arriving: half of it sent, in pieces, as a slow
+		// network delivers it.
 		ChildApp first = start();
 		Rows before = rows();
 		try (Socket socket = new Socket("localhost", first.port())) {
@@ -88,8 +90,10 @@ class HardKillTests {
 		}
 		assertThat(rows()).isEqualTo(before);
 
-		// 2. Killed while storing it: the test holds a lock on the cell table, so the upload's transaction stops at
-		// its first cell, with the run and its 32 MB file inserted but not committed; then the process is killed.
+		// 2. Killed while storing it: the test holds a lock on the cell table, so the
+		// upload's transaction stops at
+		// its first cell, with the run and its 32 MB file inserted but not committed;
+		// then the process is killed.
 		ChildApp second = start();
 		try (Connection lock = connection()) {
 			lock.setAutoCommit(false);
@@ -105,13 +109,16 @@ class HardKillTests {
 			assertThat(upload).failsWithin(Duration.ofMinutes(1));
 			lock.rollback();
 		}
-		// The server's session ends when it finds its client gone; its transaction was never committed.
+		// The server's session ends when it finds its client gone; its transaction was
+		// never committed.
 		await().atMost(Duration.ofMinutes(1)).until(() -> storingCells() == 0);
 
 		// 3. After a restart: no trace of the upload, and sent again, it is stored whole.
 		ChildApp third = start();
 		assertThat(rows()).isEqualTo(before);
-		assertThat(database().sql("select count(*) from run where upload_sha256 = ?").param(sha).query(Long.class)
+		assertThat(database().sql("select count(*) from run where upload_sha256 = ?")
+			.param(sha)
+			.query(Long.class)
 			.single()).isZero();
 		Answer stored = third.client().upload(document);
 		assertThat(stored.status()).as(stored.toString()).isEqualTo(201);
@@ -120,8 +127,9 @@ class HardKillTests {
 		assertThat(database().sql("select cell_count from run where id = ?").param(id).query(Integer.class).single())
 			.isEqualTo(cells);
 		assertThat(rows()).isEqualTo(new Rows(before.runs() + 1, before.cells() + cells, before.files() + 1));
-		assertThat(database().sql("select content from run_file where run_id = ?").param(id).query(byte[].class)
-			.single()).isEqualTo(document);
+		assertThat(
+				database().sql("select content from run_file where run_id = ?").param(id).query(byte[].class).single())
+			.isEqualTo(document);
 	}
 
 	private ChildApp start() {
@@ -130,13 +138,15 @@ class HardKillTests {
 		return app;
 	}
 
-	/** How many sessions are inserting cells just now (waiting on the test's lock, or still at it). */
+	/**
+	 * How many sessions are inserting cells just now (waiting on the test's lock, or
+	 * still at it).
+	 */
 	private static long storingCells() {
 		return database().sql("""
 				select count(*) from pg_stat_activity
 				where pid <> pg_backend_pid() and (query like 'insert into cell%' or query like 'copy cell%')
-				  and state <> 'idle'""")
-			.query(Long.class).single();
+				  and state <> 'idle'""").query(Long.class).single();
 	}
 
 	/** Rows of the run tables. */

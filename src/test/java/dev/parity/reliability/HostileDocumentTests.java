@@ -24,8 +24,9 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Documents the fuzzing found to break the server (a 500, or a run whose pages would fail for ever) are refused
- * with a 400 that names the place, and leave nothing behind but the audit entry of the refusal.
+ * Documents the fuzzing found to break the server (a 500, or a run whose pages would fail
+ * for ever) are refused with a 400 that names the place, and leave nothing behind but the
+ * audit entry of the refusal.
  */
 @ParityTest
 class HostileDocumentTests {
@@ -40,8 +41,8 @@ class HostileDocumentTests {
 		return Stream.of(
 				arguments("a param beyond the range of a double", "\"concurrency\":1}", "\"concurrency\":1e400}",
 						"$.cells[0].params.concurrency", "beyond the range"),
-				arguments("a metric written as a 400-digit integer", "\"ttft_s\":0.92", "\"ttft_s\":1" + "0".repeat(400),
-						"$.cells[0].metrics.ttft_s", "beyond the range"),
+				arguments("a metric written as a 400-digit integer", "\"ttft_s\":0.92",
+						"\"ttft_s\":1" + "0".repeat(400), "$.cells[0].metrics.ttft_s", "beyond the range"),
 				arguments("a token count beyond the range of a double", "\"median\":512", "\"median\":-1e999",
 						"$.cells[0].output_tokens.median", "beyond the range"),
 				arguments("a NUL in the title", "\"title\":\"Control", "\"title\":\"\\u0000Control", "$.title",
@@ -65,10 +66,14 @@ class HostileDocumentTests {
 		RowCounts before = TestUploads.rows(jdbc);
 		long refusals = refusals();
 
-		MockHttpServletResponse response = mvc.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN")).with(csrf())
-			.contentType(MediaType.APPLICATION_JSON)
-			.content(document.replaceFirst(java.util.regex.Pattern.quote(valid), java.util.regex.Matcher.quoteReplacement(hostile))))
-			.andReturn().getResponse();
+		MockHttpServletResponse response = mvc
+			.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN"))
+				.with(csrf())
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(document.replaceFirst(java.util.regex.Pattern.quote(valid),
+						java.util.regex.Matcher.quoteReplacement(hostile))))
+			.andReturn()
+			.getResponse();
 
 		assertThat(response.getStatus()).as(response.getContentAsString()).isEqualTo(400);
 		JsonNode errors = TestUploads.tree(response.getContentAsByteArray()).get("errors");
@@ -82,7 +87,8 @@ class HostileDocumentTests {
 
 	private long refusals() {
 		return jdbc.sql("select count(*) from audit_event where action = 'upload-run' and outcome = 'refused'")
-			.query(Long.class).single();
+			.query(Long.class)
+			.single();
 	}
 
 }

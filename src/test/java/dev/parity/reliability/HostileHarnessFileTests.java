@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Harness files the fuzzing found to break an importer are read, or refused with a reason, never a crash. */
+/**
+ * Harness files the fuzzing found to break an importer are read, or refused with a
+ * reason, never a crash.
+ */
 class HostileHarnessFileTests {
 
 	@Test
@@ -35,8 +38,8 @@ class HostileHarnessFileTests {
 		String hostile = sample.replaceFirst("\"request_rate\": [^,]+,", "\"request_rate\": 1" + "0".repeat(400) + ",");
 		assertThat(hostile).isNotEqualTo(sample);
 
-		HarnessImport imported = HarnessImporters.read(HarnessFormat.SGLANG, List.of(InputFile.of("details.jsonl", hostile)),
-				null);
+		HarnessImport imported = HarnessImporters.read(HarnessFormat.SGLANG,
+				List.of(InputFile.of("details.jsonl", hostile)), null);
 
 		assertThat(imported.cellsDocument().at("/cells/0/params/request_rate").asString()).isEqualTo("inf");
 	}
@@ -47,10 +50,11 @@ class HostileHarnessFileTests {
 		String hostile = sample.replaceFirst("\"request_throughput\"", "\"request_throughput\\\\u0000\"");
 		assertThat(hostile).isNotEqualTo(sample);
 
-		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.VLLM_SWEEP, List.of(InputFile.of("run=0.json", hostile)),
-				null))
+		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.VLLM_SWEEP,
+				List.of(InputFile.of("run=0.json", hostile)), null))
 			.isInstanceOf(ImportRejected.class)
-			.hasMessageStartingWith("run=0.json: cannot be imported as it is: $.cells[0].params['request_throughput\\u0000']: ")
+			.hasMessageStartingWith(
+					"run=0.json: cannot be imported as it is: $.cells[0].params['request_throughput\\u0000']: ")
 			.hasMessageContaining("NUL character");
 	}
 

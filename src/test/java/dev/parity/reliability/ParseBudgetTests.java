@@ -32,14 +32,18 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * JSON that is small as bytes but huge as a tree (13 million empty objects are 39 MB of text, 38 KB zipped, and
- * about a gigabyte as a tree) is refused with a 413 naming the limit before the tree is built, over real HTTP, in
- * every importer path; nothing is stored and the server keeps answering.
+ * JSON that is small as bytes but huge as a tree (13 million empty objects are 39 MB of
+ * text, 38 KB zipped, and about a gigabyte as a tree) is refused with a 413 naming the
+ * limit before the tree is built, over real HTTP, in every importer path; nothing is
+ * stored and the server keeps answering.
  */
 @ParityTest
 class ParseBudgetTests {
 
-	/** The provenance a real import sends, complete and valid: what refuses the upload is the parse bound. */
+	/**
+	 * The provenance a real import sends, complete and valid: what refuses the upload is
+	 * the parse bound.
+	 */
 	private static final String PROVENANCE = """
 			{"title": "Sweep on 1x L40S", "system": {"name": "1x L40S"},
 			 "model": {"repo": "org/model", "revision": "main", "commit": "0123456789abcdef0123456789abcdef01234567"},
@@ -89,7 +93,8 @@ class ParseBudgetTests {
 		byte[] zip = zip("results/run=0.json", emptyObjects(13_000_000));
 		assertThat(zip.length).isLessThan(64 << 10);
 
-		MultipartBody.Answer answer = new MultipartBody().file("files", "objs.zip", zip).field("provenance", PROVENANCE)
+		MultipartBody.Answer answer = new MultipartBody().file("files", "objs.zip", zip)
+			.field("provenance", PROVENANCE)
 			.post(url("/api/runs/import"));
 
 		assertThat(answer.status()).as(answer.toString()).isEqualTo(413);
@@ -106,7 +111,8 @@ class ParseBudgetTests {
 		byte[] plain = emptyObjects(13_000_000);
 		assertThat(plain.length).isGreaterThan(38_000_000);
 
-		MultipartBody.Answer answer = new MultipartBody().file("files", "objs.json", plain).field("provenance", PROVENANCE)
+		MultipartBody.Answer answer = new MultipartBody().file("files", "objs.json", plain)
+			.field("provenance", PROVENANCE)
 			.post(url("/api/runs/import"));
 
 		assertThat(answer.status()).as(answer.toString()).isEqualTo(413);
@@ -119,7 +125,8 @@ class ParseBudgetTests {
 	@Test
 	void manyArraysEachWithinTheLengthLimitAreRefusedByTheLimitOnValues() {
 		RowCounts before = TestUploads.rows(jdbc);
-		// Nine arrays of 1.9 million empty objects: 17.1 million values, every array shorter than the limit.
+		// Nine arrays of 1.9 million empty objects: 17.1 million values, every array
+		// shorter than the limit.
 		ByteArrayOutputStream nested = new ByteArrayOutputStream();
 		nested.write('[');
 		byte[] million = emptyObjects(1_900_000);
@@ -132,7 +139,8 @@ class ParseBudgetTests {
 		nested.write(']');
 
 		MultipartBody.Answer answer = new MultipartBody().file("files", "nested.json", nested.toByteArray())
-			.field("provenance", PROVENANCE).post(url("/api/runs/import"));
+			.field("provenance", PROVENANCE)
+			.post(url("/api/runs/import"));
 
 		assertThat(answer.status()).as(answer.toString()).isEqualTo(413);
 		assertThat(answer.body()).contains("nested.json: more than 16,000,000 JSON values in the upload")
@@ -146,7 +154,8 @@ class ParseBudgetTests {
 		RowCounts before = TestUploads.rows(jdbc);
 		ByteArrayOutputStream document = new ByteArrayOutputStream();
 		document.writeBytes(("{\"format\": \"benchmark-run/1\", \"title\": \"objects\", \"role\": \"measured\","
-				+ " \"cells\": [{\"params\": {\"concurrency\": 1}, \"samples\": ").getBytes(StandardCharsets.UTF_8));
+				+ " \"cells\": [{\"params\": {\"concurrency\": 1}, \"samples\": ")
+			.getBytes(StandardCharsets.UTF_8));
 		document.writeBytes(emptyObjects(13_000_000));
 		document.writeBytes("}]}".getBytes(StandardCharsets.UTF_8));
 
@@ -156,7 +165,8 @@ class ParseBudgetTests {
 			.POST(HttpRequest.BodyPublishers.ofByteArray(document.toByteArray())));
 
 		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(413);
-		assertThat(answer.body()).contains("\"path\":\"$.cells[0]\"").contains("an array of more than 2,000,000 values")
+		assertThat(answer.body()).contains("\"path\":\"$.cells[0]\"")
+			.contains("an array of more than 2,000,000 values")
 			.contains("parity.limits.max-json-array-length");
 		assertHealthy();
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
@@ -166,9 +176,11 @@ class ParseBudgetTests {
 	void theProvenanceIsBoundedToo() {
 		MultipartBody.Answer answer = new MultipartBody()
 			.file("files", "vllm-bench-serve.json", "{}".getBytes(StandardCharsets.UTF_8))
-			// As a file part (curl -F provenance=@provenance.json): a form field is cut at 2 MB before it is read.
-			.file("provenance", "provenance.json", ("{\"context\": " + new String(emptyObjects(3_000_000),
-					StandardCharsets.US_ASCII) + "}").getBytes(StandardCharsets.US_ASCII))
+			// As a file part (curl -F provenance=@provenance.json): a form field is cut
+			// at 2 MB before it is read.
+			.file("provenance", "provenance.json",
+					("{\"context\": " + new String(emptyObjects(3_000_000), StandardCharsets.US_ASCII) + "}")
+						.getBytes(StandardCharsets.US_ASCII))
 			.post(url("/api/runs/import"));
 
 		assertThat(answer.status()).as(answer.toString()).isEqualTo(413);
@@ -182,10 +194,16 @@ class ParseBudgetTests {
 	void theUploadFormAnswers413NamingTheLimit() throws Exception {
 		RowCounts before = TestUploads.rows(jdbc);
 
-		String page = mvc.perform(multipart("/upload")
-			.file(new MockMultipartFile("file", "objs.zip", "application/zip", zip("objs.json", emptyObjects(3_000_000))))
-			.with(httpBasic(TestUploads.USER, TestUploads.PASSWORD)).with(csrf()))
-			.andExpect(status().isContentTooLarge()).andReturn().getResponse().getContentAsString();
+		String page = mvc
+			.perform(multipart("/upload")
+				.file(new MockMultipartFile("file", "objs.zip", "application/zip",
+						zip("objs.json", emptyObjects(3_000_000))))
+				.with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+				.with(csrf()))
+			.andExpect(status().isContentTooLarge())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 
 		assertThat(page).contains("objs.json: an array of more than 2,000,000 values")
 			.contains("parity.limits.max-json-array-length");
@@ -195,14 +213,16 @@ class ParseBudgetTests {
 
 	@Test
 	void aCollectEnvFileWithLinesOfAMillionCharactersImports() throws IOException {
-		String collectEnv = "A" + " ".repeat(999_999) + "\n" + "OS: Ubuntu 20.04.6 LTS" + " ".repeat(999_000) + "(x86_64\n"
+		String collectEnv = "A" + " ".repeat(999_999) + "\n" + "OS: Ubuntu 20.04.6 LTS" + " ".repeat(999_000)
+				+ "(x86_64\n"
 				+ new String(resource("/harness/environment/collect-env-legacy.txt"), StandardCharsets.UTF_8);
 
 		long start = System.nanoTime();
 		MultipartBody.Answer answer = new MultipartBody()
 			.file("files", "vllm.json", resource("/harness/vllm-bench-serve-partial-failure.json"))
 			.file("files", "collect-env.txt", collectEnv.getBytes(StandardCharsets.UTF_8))
-			.field("provenance", PROVENANCE.replace("Sweep on 1x L40S", "collect-env with long lines " + System.nanoTime()))
+			.field("provenance",
+					PROVENANCE.replace("Sweep on 1x L40S", "collect-env with long lines " + System.nanoTime()))
 			.field("format", "vllm")
 			.post(url("/api/runs/import"));
 		System.out.printf("import with two collect-env lines of a million characters: %d ms%n",

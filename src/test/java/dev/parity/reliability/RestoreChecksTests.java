@@ -32,9 +32,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * A restore believes nothing a backup claims without checking it: a forged or inconsistent archive (a document
- * changed with its checksums, counts that do not add up, a reference to nothing, a malformed id) is refused with a
- * 400 that names the problem, and nothing of it is stored. A restore that succeeds is in the audit trail: who, from
+ * A restore believes nothing a backup claims without checking it: a forged or
+ * inconsistent archive (a document changed with its checksums, counts that do not add up,
+ * a reference to nothing, a malformed id) is refused with a 400 that names the problem,
+ * and nothing of it is stored. A restore that succeeds is in the audit trail: who, from
  * which archive (its name and SHA-256), and what it held.
  */
 @ParityTest
@@ -58,15 +59,18 @@ class RestoreChecksTests {
 		ApiClient client = new ApiClient("http://localhost:" + port);
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 
-		// The document rewritten, its size and SHA-256 in the manifest rewritten to match: still not the run uploaded.
+		// The document rewritten, its size and SHA-256 in the manifest rewritten to
+		// match: still not the run uploaded.
 		byte[] forgedDocument = TestUploads.fresh("run-d-effort-off.json");
 		Answer forged = client.restore(rewrite(backup, (manifest, entries) -> {
 			JsonNode file = runEntry(manifest, id).get("files").get(0);
-			((ObjectNode) file.get("row")).put("sha256", Sha256.hex(forgedDocument)).put("size_bytes", forgedDocument.length);
+			((ObjectNode) file.get("row")).put("sha256", Sha256.hex(forgedDocument))
+				.put("size_bytes", forgedDocument.length);
 			entries.put(file.get("path").asString(), forgedDocument);
 		}));
 		assertThat(forged.status()).as(forged.toString()).isEqualTo(400);
-		assertThat(forged.body()).contains("the document of run '" + id + "' does not hash to the run's upload SHA-256");
+		assertThat(forged.body())
+			.contains("the document of run '" + id + "' does not hash to the run's upload SHA-256");
 
 		Answer counts = client.restore(rewrite(backup, (manifest, entries) -> {
 			ObjectNode claimed = (ObjectNode) manifest.get("counts");
@@ -77,14 +81,19 @@ class RestoreChecksTests {
 
 		Answer dangling = client.restore(rewrite(backup, (manifest, entries) -> {
 			ObjectNode retraction = manifest.withArray("retractions").addObject();
-			retraction.put("id", 999_999).put("subject_kind", "run").put("subject_id", "zzzzzzzzzz")
-				.put("kind", "retracted").put("reason", "forged").put("created_by", USER)
+			retraction.put("id", 999_999)
+				.put("subject_kind", "run")
+				.put("subject_id", "zzzzzzzzzz")
+				.put("kind", "retracted")
+				.put("reason", "forged")
+				.put("created_by", USER)
 				.put("created_at", "2026-01-01T00:00:00Z");
 			ObjectNode claimed = (ObjectNode) manifest.get("counts");
 			claimed.put("retractions", claimed.get("retractions").asLong() + 1);
 		}));
 		assertThat(dangling.status()).as(dangling.toString()).isEqualTo(400);
-		assertThat(dangling.body()).contains("retraction 999999 refers to 'zzzzzzzzzz' (subject_id), which is not in the archive");
+		assertThat(dangling.body())
+			.contains("retraction 999999 refers to 'zzzzzzzzzz' (subject_id), which is not in the archive");
 
 		Answer danglingControl = client.restore(rewrite(backup, (manifest, entries) -> {
 			controlLink(manifest, "zzzzzzzzz1", "zzzzzzzzzz", id, id);
@@ -117,7 +126,8 @@ class RestoreChecksTests {
 			claimed.put("control_links", claimed.get("control_links").asLong() + 1);
 		}));
 		assertThat(controlCount.status()).as(controlCount.toString()).isEqualTo(400);
-		assertThat(controlCount.body()).contains("the manifest counts").contains("control links, but the archive holds");
+		assertThat(controlCount.body()).contains("the manifest counts")
+			.contains("control links, but the archive holds");
 
 		Answer badId = client.restore(rewrite(backup,
 				(manifest, entries) -> ((ObjectNode) runEntry(manifest, id).get("run")).put("id", "../../etc")));
@@ -126,13 +136,15 @@ class RestoreChecksTests {
 
 		assertThat(TestUploads.rows(jdbc)).as("rows after the refused restores").isEqualTo(before);
 		assertThat(jdbc.sql("select count(*) from audit_event where action = 'restore-backup' and outcome = 'done'")
-			.query(Long.class).single()).as("restores recorded as done").isZero();
+			.query(Long.class)
+			.single()).as("restores recorded as done").isZero();
 	}
 
 	@Test
 	void aRestoreIsInTheAuditTrailWithWhoAndFromWhichArchive() throws Exception {
 		TestUploads.upload(mvc, "reference.json");
-		// As an archive made before control links were backed up: no list of them, no count; it restores as it did.
+		// As an archive made before control links were backed up: no list of them, no
+		// count; it restores as it did.
 		byte[] backup = rewrite(backup(), (manifest, entries) -> {
 			manifest.remove("control_links");
 			((ObjectNode) manifest.get("counts")).remove("control_links");
@@ -144,17 +156,25 @@ class RestoreChecksTests {
 			JsonNode counts = JSON.readTree(answer.body()).get("restored");
 			Map<String, Object> entry = restored.jdbc()
 				.sql("select username, subject, detail from audit_event where action = 'restore-backup' and outcome = 'done'")
-				.query().singleRow();
+				.query()
+				.singleRow();
 			assertThat(entry.get("username")).isEqualTo(USER);
 			assertThat(entry.get("subject")).isEqualTo("parity-backup-20261201.zip");
 			assertThat((String) entry.get("detail")).contains("SHA-256 " + Sha256.hex(backup))
 				.contains("by " + claimedAuthor)
 				.contains(counts.get("runs").asLong() + " runs")
 				.contains(counts.get("cells").asLong() + " cells");
-			// The record's own authors and dates are kept: the uploads are still the uploader's, not the restorer's.
-			assertThat(restored.jdbc().sql("select count(*) from run where uploaded_by <> ?").param(USER).query(Long.class)
-				.single()).isEqualTo(jdbc.sql("select count(*) from run where uploaded_by <> ?").param(USER)
-					.query(Long.class).single());
+			// The record's own authors and dates are kept: the uploads are still the
+			// uploader's, not the restorer's.
+			assertThat(restored.jdbc()
+				.sql("select count(*) from run where uploaded_by <> ?")
+				.param(USER)
+				.query(Long.class)
+				.single())
+				.isEqualTo(jdbc.sql("select count(*) from run where uploaded_by <> ?")
+					.param(USER)
+					.query(Long.class)
+					.single());
 		}
 	}
 
@@ -166,12 +186,16 @@ class RestoreChecksTests {
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 		long limit = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 8);
 		long zeros = Math.max(900L << 20, limit + (1 << 20));
-		String path = runEntry(JSON.readTree(entries(backup).get("manifest.json")), id).get("files").get(0).get("path")
+		String path = runEntry(JSON.readTree(entries(backup).get("manifest.json")), id).get("files")
+			.get(0)
+			.get("path")
 			.asString();
 
 		// The manifest declares the size: refused before a byte of the entry is read.
-		byte[] declared = withZeros(rewrite(backup, (manifest, entries) -> ((ObjectNode) runEntry(manifest, id).get("files")
-			.get(0).get("row")).put("size_bytes", zeros)), path, zeros);
+		byte[] declared = withZeros(rewrite(backup,
+				(manifest, entries) -> ((ObjectNode) runEntry(manifest, id).get("files").get(0).get("row"))
+					.put("size_bytes", zeros)),
+				path, zeros);
 		assertThat(declared.length).isLessThan(16 << 20);
 		Answer refused = client.restore(declared);
 		assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
@@ -179,7 +203,8 @@ class RestoreChecksTests {
 			.contains("a restore reads entries of at most " + (limit >> 20) + " MiB");
 		assertThat(client.get("/actuator/health").status()).isEqualTo(200);
 
-		// The manifest keeps the document's size: the zeros are refused once more than that has been inflated.
+		// The manifest keeps the document's size: the zeros are refused once more than
+		// that has been inflated.
 		Answer lying = client.restore(withZeros(backup, path, zeros));
 		assertThat(lying.status()).as(lying.toString()).isEqualTo(400);
 		assertThat(lying.body()).contains(path + " does not match its size and SHA-256 in the manifest");
@@ -188,7 +213,10 @@ class RestoreChecksTests {
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 	}
 
-	/** The archive with one entry replaced by {@code size} zeros, deflated as the archive is written. */
+	/**
+	 * The archive with one entry replaced by {@code size} zeros, deflated as the archive
+	 * is written.
+	 */
 	private static byte[] withZeros(byte[] archive, String path, long size) throws IOException {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		try (ZipOutputStream zip = new ZipOutputStream(out)) {
@@ -211,15 +239,24 @@ class RestoreChecksTests {
 	}
 
 	private byte[] backup() throws Exception {
-		return mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD))).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray();
+		return mvc.perform(get("/admin/backup").with(httpBasic(USER, PASSWORD)))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray();
 	}
 
 	/** Adds a control link to the manifest (its count left as it was). */
 	private static void controlLink(ObjectNode manifest, String id, String control, String baseline, String contender) {
-		manifest.withArray("control_links").addObject().put("id", id).put("control_id", control)
-			.put("baseline_id", baseline).put("contender_id", contender).put("declared_in", "api")
-			.put("declared_by", USER).put("declared_at", "2026-01-01T00:00:00Z");
+		manifest.withArray("control_links")
+			.addObject()
+			.put("id", id)
+			.put("control_id", control)
+			.put("baseline_id", baseline)
+			.put("contender_id", contender)
+			.put("declared_in", "api")
+			.put("declared_by", USER)
+			.put("declared_at", "2026-01-01T00:00:00Z");
 	}
 
 	private static JsonNode runEntry(JsonNode manifest, String id) {
@@ -232,7 +269,8 @@ class RestoreChecksTests {
 	}
 
 	/** The archive with its manifest (and any entries) changed. */
-	private static byte[] rewrite(byte[] archive, BiConsumer<ObjectNode, Map<String, byte[]>> change) throws IOException {
+	private static byte[] rewrite(byte[] archive, BiConsumer<ObjectNode, Map<String, byte[]>> change)
+			throws IOException {
 		Map<String, byte[]> entries = entries(archive);
 		ObjectNode manifest = (ObjectNode) JSON.readTree(entries.get("manifest.json"));
 		change.accept(manifest, entries);

@@ -3,8 +3,9 @@ package dev.parity.reliability;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * An uploader for the tests, as a CI job signs in: HTTP Basic, role uploader. Its password is stored in plain text
- * ({@code {noop}}): bcrypt is slow on purpose, and hundreds of sign-ins would measure it rather than the uploads.
+ * An uploader for the tests, as a CI job signs in: HTTP Basic, role uploader. Its
+ * password is stored in plain text ({@code {noop}}): bcrypt is slow on purpose, and
+ * hundreds of sign-ins would measure it rather than the uploads.
  */
 final class TestAccounts {
 

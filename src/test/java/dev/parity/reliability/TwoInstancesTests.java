@@ -33,9 +33,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances of Parity on one PostgreSQL, a browser alternating between them as a load balancer without sticky
- * sessions would send it: signed in on one, it previews an import on the other, stores it on the first, and both show
- * the run and a caveat written on the second. The sign-in limit counts failures on either; signing out on one ends the
+ * Two instances of Parity on one PostgreSQL, a browser alternating between them as a load
+ * balancer without sticky sessions would send it: signed in on one, it previews an import
+ * on the other, stores it on the first, and both show the run and a caveat written on the
+ * second. The sign-in limit counts failures on either; signing out on one ends the
  * session on both.
  */
 @ParityTest
@@ -65,8 +66,10 @@ class TwoInstancesTests {
 
 	@BeforeEach
 	void secondInstanceAndUploader() {
-		jdbc.sql("insert into app_user (username, password_hash, role) values (?, ?, 'uploader') on conflict (username) do nothing")
-			.params(UPLOADER, "{noop}" + PASSWORD).update();
+		jdbc.sql(
+				"insert into app_user (username, password_hash, role) values (?, ?, 'uploader') on conflict (username) do nothing")
+			.params(UPLOADER, "{noop}" + PASSWORD)
+			.update();
 		if (second == null) {
 			second = AppInstance.startBeside(owner);
 		}
@@ -87,16 +90,20 @@ class TwoInstancesTests {
 
 		assertThat(browser.signIn(one, UPLOADER, PASSWORD).statusCode()).isEqualTo(302);
 
-		// The preview on the other instance: the session (and its CSRF token) is the same there.
+		// The preview on the other instance: the session (and its CSRF token) is the same
+		// there.
 		HttpResponse<String> form = browser.get(two + "/upload");
-		assertThat(form.statusCode()).as("the upload form for the session signed in on the first instance").isEqualTo(200);
+		assertThat(form.statusCode()).as("the upload form for the session signed in on the first instance")
+			.isEqualTo(200);
 		byte[] sample = Files.readAllBytes(Fixtures.sample("vllm-bench-sweep-run.json"));
 		HttpResponse<String> preview = browser.postMultipart(two + "/upload",
 				new MultipartBody().file("file", "vllm-bench-sweep-run.json", sample), csrf(form.body()));
 		assertThat(preview.statusCode()).as(preview.body()).isEqualTo(200);
 		String token = match(preview.body(), "name=\"token\" value=\"([^\"]+)\"");
-		assertThat(jdbc.sql("select count(*) from pending_upload where token = ?").param(token).query(Long.class).single())
-			.as("the preview's files are held in the database").isOne();
+		assertThat(
+				jdbc.sql("select count(*) from pending_upload where token = ?").param(token).query(Long.class).single())
+			.as("the preview's files are held in the database")
+			.isOne();
 
 		// Stored on the first instance, from the preview the second one holds.
 		String title = "Two instances " + UUID.randomUUID().toString().substring(0, 8);
@@ -113,14 +120,17 @@ class TwoInstancesTests {
 		assertThat(stored.statusCode()).as(stored.body()).isEqualTo(302);
 		String runPath = URI.create(stored.headers().firstValue("Location").orElseThrow()).getPath();
 		assertThat(runPath).startsWith("/runs/");
-		assertThat(jdbc.sql("select count(*) from pending_upload where token = ?").param(token).query(Long.class).single())
-			.as("a stored preview is released").isZero();
+		assertThat(
+				jdbc.sql("select count(*) from pending_upload where token = ?").param(token).query(Long.class).single())
+			.as("a stored preview is released")
+			.isZero();
 
 		// A caveat written on the second instance.
 		HttpResponse<String> runPage = browser.get(two + runPath);
 		assertThat(runPage.statusCode()).isEqualTo(200);
 		String caveat = "Measured while another job shared the GPUs " + UUID.randomUUID().toString().substring(0, 8);
-		HttpResponse<String> added = browser.postForm(two + runPath + "/caveats", Map.of("_csrf", csrf(runPage.body()), "text", caveat));
+		HttpResponse<String> added = browser.postForm(two + runPath + "/caveats",
+				Map.of("_csrf", csrf(runPage.body()), "text", caveat));
 		assertThat(added.statusCode()).as(added.body()).isEqualTo(302);
 
 		for (String instance : new String[] { one, two }) {
@@ -143,7 +153,8 @@ class TwoInstancesTests {
 	@Test
 	void failuresOnOneInstanceCountOnTheOther() throws Exception {
 		String name = "nobody-" + UUID.randomUUID().toString().substring(0, 8);
-		String wrong = "Basic " + java.util.Base64.getEncoder().encodeToString((name + ":wrong-password").getBytes(StandardCharsets.UTF_8));
+		String wrong = "Basic " + java.util.Base64.getEncoder()
+			.encodeToString((name + ":wrong-password").getBytes(StandardCharsets.UTF_8));
 		for (int i = 0; i < 5; i++) {
 			assertThat(new Browser().get("http://localhost:" + port + "/account", wrong).statusCode()).isEqualTo(401);
 		}
@@ -160,7 +171,8 @@ class TwoInstancesTests {
 		String baseline = id(admin.upload(dev.parity.TestUploads.fresh("run-b-effort-low.json")));
 		String contender = id(admin.upload(dev.parity.TestUploads.fresh("run-c-effort-high.json")));
 		String comparison = "/compare/" + baseline + "..." + contender;
-		// A visitor who is not signed in, on the second instance: the rendered page is kept there.
+		// A visitor who is not signed in, on the second instance: the rendered page is
+		// kept there.
 		assertThat(new Browser().get(two + comparison).statusCode()).isEqualTo(200);
 		assertThat(new Browser().get(two + comparison).statusCode()).isEqualTo(200);
 
@@ -168,11 +180,13 @@ class TwoInstancesTests {
 		assertThat(browser.signIn(one, UPLOADER, PASSWORD).statusCode()).isEqualTo(302);
 		HttpResponse<String> signedInPage = browser.get(one + comparison);
 		String caveat = "The baseline ran on a throttled GPU " + UUID.randomUUID().toString().substring(0, 8);
-		assertThat(browser.postForm(one + comparison + "/caveats", Map.of("_csrf", csrf(signedInPage.body()), "text", caveat))
+		assertThat(browser
+			.postForm(one + comparison + "/caveats", Map.of("_csrf", csrf(signedInPage.body()), "text", caveat))
 			.statusCode()).isEqualTo(302);
 
 		for (String instance : new String[] { two, one }) {
-			assertThat(new Browser().get(instance + comparison).body()).as("the comparison on %s", instance).contains(caveat);
+			assertThat(new Browser().get(instance + comparison).body()).as("the comparison on %s", instance)
+				.contains(caveat);
 		}
 	}
 
@@ -192,25 +206,34 @@ class TwoInstancesTests {
 		hook.start();
 		try {
 			String basic = "Basic " + java.util.Base64.getEncoder()
-				.encodeToString((dev.parity.TestUploads.USER + ":" + dev.parity.TestUploads.PASSWORD).getBytes(StandardCharsets.UTF_8));
-			HttpResponse<String> registered = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(two + "/api/admin/webhooks"))
-				.header("Authorization", basic).header("Content-Type", "application/json")
-				.POST(HttpRequest.BodyPublishers.ofString("{\"url\": \"http://127.0.0.1:" + hook.getAddress().getPort()
-						+ "/hook\", \"kind\": \"generic\"}"))
-				.build(), HttpResponse.BodyHandlers.ofString());
+				.encodeToString((dev.parity.TestUploads.USER + ":" + dev.parity.TestUploads.PASSWORD)
+					.getBytes(StandardCharsets.UTF_8));
+			HttpResponse<String> registered = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create(two + "/api/admin/webhooks"))
+					.header("Authorization", basic)
+					.header("Content-Type", "application/json")
+					.POST(HttpRequest.BodyPublishers.ofString("{\"url\": \"http://127.0.0.1:"
+							+ hook.getAddress().getPort() + "/hook\", \"kind\": \"generic\"}"))
+					.build(), HttpResponse.BodyHandlers.ofString());
 			assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
 			long webhookId = Long.parseLong(match(registered.body(), "\"id\"\\s*:\\s*([0-9]+)"));
 
-			// The nightly series, its uploads alternating between the instances: both workers update series.
+			// The nightly series, its uploads alternating between the instances: both
+			// workers update series.
 			int night = 0;
 			for (var document : dev.parity.history.NightlyRunsAccess.series(system)) {
-				id(new ApiClient(night++ % 2 == 0 ? one : two).upload(document.toString().getBytes(StandardCharsets.UTF_8)));
+				id(new ApiClient(night++ % 2 == 0 ? one : two)
+					.upload(document.toString().getBytes(StandardCharsets.UTF_8)));
 			}
 			String alerts = new ApiClient(one).get("/api/alerts?status=open").body();
-			String seriesId = match(new ApiClient(two).get("/api/series?system=" + system).body(), "\"id\"\\s*:\\s*\"([0-9a-f]+)\"");
+			String seriesId = match(new ApiClient(two).get("/api/series?system=" + system).body(),
+					"\"id\"\\s*:\\s*\"([0-9a-f]+)\"");
 			assertThat(alerts).contains(seriesId);
-			java.util.function.Supplier<Long> ours = () -> received.stream().filter(body -> body.contains(seriesId)).count();
-			// Both instances send due deliveries at the same moments, several rounds (their pollers, as they would).
+			java.util.function.Supplier<Long> ours = () -> received.stream()
+				.filter(body -> body.contains(seriesId))
+				.count();
+			// Both instances send due deliveries at the same moments, several rounds
+			// (their pollers, as they would).
 			dev.parity.history.Webhooks here = webhooks;
 			dev.parity.history.Webhooks there = second.bean(dev.parity.history.Webhooks.class);
 			for (int round = 0; round < 5; round++) {
@@ -224,8 +247,10 @@ class TwoInstancesTests {
 			assertThat(jdbc.sql("""
 					select count(*) from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id
 					join alert al on al.id = d.alert_id where al.series_id = ? and d.webhook_id = ?""")
-				.params(seriesId, webhookId).query(Long.class).single())
-				.as("attempts to this webhook for the series' alert (webhooks of other tests get their own)").isEqualTo(1);
+				.params(seriesId, webhookId)
+				.query(Long.class)
+				.single()).as("attempts to this webhook for the series' alert (webhooks of other tests get their own)")
+				.isEqualTo(1);
 		}
 		finally {
 			hook.stop(0);
@@ -245,23 +270,33 @@ class TwoInstancesTests {
 				runs.add(id(new ApiClient(i % 2 == 0 ? one : second.baseUrl()).upload(withSamples(20 + i))));
 			}
 			String[] ids = runs.toArray(String[]::new);
-			assertThat(jdbc.sql("select count(*) from bootstrap_job where run_id = any(?)").param(ids).query(Long.class)
+			assertThat(jdbc.sql("select count(*) from bootstrap_job where run_id = any(?)")
+				.param(ids)
+				.query(Long.class)
 				.single()).as("a job per run, waiting").isEqualTo(6);
-			long waiting = jdbc.sql("select count(*) from bootstrap_job where not_before <= now()").query(Long.class).single();
+			long waiting = jdbc.sql("select count(*) from bootstrap_job where not_before <= now()")
+				.query(Long.class)
+				.single();
 			io.micrometer.core.instrument.Timer jobs = io.micrometer.core.instrument.Metrics.globalRegistry
-				.get("parity.bootstrap.job").timer();
+				.get("parity.bootstrap.job")
+				.timer();
 			long doneBefore = jobs.count();
 			first.hold(false);
 			other.hold(false);
 
-			// Both instances' workers at once (their polls may join in): jobs are claimed FOR UPDATE SKIP LOCKED.
+			// Both instances' workers at once (their polls may join in): jobs are claimed
+			// FOR UPDATE SKIP LOCKED.
 			var onFirst = java.util.concurrent.CompletableFuture.supplyAsync(first::drain);
 			var onOther = java.util.concurrent.CompletableFuture.supplyAsync(other::drain);
 			int claimed = onFirst.get() + onOther.get();
 
-			assertThat(jdbc.sql("select count(*) from bootstrap_job where run_id = any(?)").param(ids).query(Long.class)
+			assertThat(jdbc.sql("select count(*) from bootstrap_job where run_id = any(?)")
+				.param(ids)
+				.query(Long.class)
 				.single()).isZero();
-			assertThat(jdbc.sql("select count(*) from cell_bootstrap where run_id = any(?)").param(ids).query(Long.class)
+			assertThat(jdbc.sql("select count(*) from cell_bootstrap where run_id = any(?)")
+				.param(ids)
+				.query(Long.class)
 				.single()).as("two cells with samples per run").isEqualTo(12);
 			assertThat(claimed).isLessThanOrEqualTo((int) waiting);
 			assertThat(jobs.count() - doneBefore).as("each job done once, none failed").isEqualTo(waiting);
@@ -272,12 +307,16 @@ class TwoInstancesTests {
 		}
 	}
 
-	/** The control run, a fresh title, with {@code count} ttft samples in each of its first two cells. */
+	/**
+	 * The control run, a fresh title, with {@code count} ttft samples in each of its
+	 * first two cells.
+	 */
 	private static byte[] withSamples(int count) {
 		tools.jackson.databind.node.ObjectNode document = (tools.jackson.databind.node.ObjectNode) dev.parity.TestUploads
 			.tree(dev.parity.TestUploads.fresh("run-e-control.json"));
 		for (int c = 0; c < 2; c++) {
-			tools.jackson.databind.node.ArrayNode samples = ((tools.jackson.databind.node.ObjectNode) document.get("cells")
+			tools.jackson.databind.node.ArrayNode samples = ((tools.jackson.databind.node.ObjectNode) document
+				.get("cells")
 				.get(c)).putArray("samples");
 			for (int i = 0; i < count; i++) {
 				samples.addObject().put("ttft_s", 1 + ((i * 37 + c) % 23) / 100.0);
@@ -291,42 +330,61 @@ class TwoInstancesTests {
 		return match(answer.body(), "\"id\"\\s*:\\s*\"([a-z0-9]+)\"");
 	}
 
-	/** A browser: keeps its cookies (for any port of localhost, as browsers do), follows no redirect. */
+	/**
+	 * A browser: keeps its cookies (for any port of localhost, as browsers do), follows
+	 * no redirect.
+	 */
 	private static final class Browser {
 
-		private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
-			.connectTimeout(Duration.ofSeconds(30)).build();
+		private final HttpClient http = HttpClient.newBuilder()
+			.cookieHandler(new CookieManager())
+			.connectTimeout(Duration.ofSeconds(30))
+			.build();
 
 		HttpResponse<String> signIn(String base, String user, String password) throws Exception {
 			HttpResponse<String> form = get(base + "/login");
-			return postForm(base + "/login", Map.of("username", user, "password", password, "_csrf", csrf(form.body())));
+			return postForm(base + "/login",
+					Map.of("username", user, "password", password, "_csrf", csrf(form.body())));
 		}
 
 		HttpResponse<String> get(String url) throws IOException, InterruptedException {
-			return http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/html").timeout(Duration.ofSeconds(90))
+			return http.send(HttpRequest.newBuilder(URI.create(url))
+				.header("Accept", "text/html")
+				.timeout(Duration.ofSeconds(90))
 				.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 		}
 
 		HttpResponse<String> get(String url, String authorization) throws IOException, InterruptedException {
-			return http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/html")
-				.header("Authorization", authorization).timeout(Duration.ofSeconds(90)).build(),
-					HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+			return http.send(HttpRequest.newBuilder(URI.create(url))
+				.header("Accept", "text/html")
+				.header("Authorization", authorization)
+				.timeout(Duration.ofSeconds(90))
+				.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 		}
 
 		HttpResponse<String> postForm(String url, Map<String, String> fields) throws IOException, InterruptedException {
-			String body = fields.entrySet().stream()
-				.map(f -> URLEncoder.encode(f.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(f.getValue(), StandardCharsets.UTF_8))
+			String body = fields.entrySet()
+				.stream()
+				.map(f -> URLEncoder.encode(f.getKey(), StandardCharsets.UTF_8) + "="
+						+ URLEncoder.encode(f.getValue(), StandardCharsets.UTF_8))
 				.collect(Collectors.joining("&"));
-			return http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/html")
-				.header("Content-Type", "application/x-www-form-urlencoded").timeout(Duration.ofSeconds(90))
-				.POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+			return http.send(HttpRequest.newBuilder(URI.create(url))
+				.header("Accept", "text/html")
+				.header("Content-Type", "application/x-www-form-urlencoded")
+				.timeout(Duration.ofSeconds(90))
+				.POST(HttpRequest.BodyPublishers.ofString(body))
+				.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 		}
 
-		HttpResponse<String> postMultipart(String url, MultipartBody body, String csrf) throws IOException, InterruptedException {
-			return http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/html")
-				.header("Content-Type", MultipartBody.contentType()).header("X-CSRF-TOKEN", csrf).timeout(Duration.ofSeconds(90))
-				.POST(HttpRequest.BodyPublishers.ofByteArray(body.bytes())).build(),
-					HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+		HttpResponse<String> postMultipart(String url, MultipartBody body, String csrf)
+				throws IOException, InterruptedException {
+			return http.send(HttpRequest.newBuilder(URI.create(url))
+				.header("Accept", "text/html")
+				.header("Content-Type", MultipartBody.contentType())
+				.header("X-CSRF-TOKEN", csrf)
+				.timeout(Duration.ofSeconds(90))
+				.POST(HttpRequest.BodyPublishers.ofByteArray(body.bytes()))
+				.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
 		}
 
 	}
@@ -337,7 +395,8 @@ class TwoInstancesTests {
 
 	private static String match(String page, String pattern) {
 		Matcher matcher = Pattern.compile(pattern).matcher(page);
-		assertThat(matcher.find()).as("%s in %s", pattern, page.length() > 2000 ? page.substring(0, 2000) : page).isTrue();
+		assertThat(matcher.find()).as("%s in %s", pattern, page.length() > 2000 ? page.substring(0, 2000) : page)
+			.isTrue();
 		return matcher.group(1);
 	}
 

@@ -24,7 +24,10 @@ class AppendOnlyTests {
 	@Autowired
 	JdbcClient jdbc;
 
-	/** The triggers hold even for the schema's owner (the application's role may not even try: DatabaseRolesTests). */
+	/**
+	 * The triggers hold even for the schema's owner (the application's role may not even
+	 * try: DatabaseRolesTests).
+	 */
 	@Autowired
 	SchemaOwner owner;
 
@@ -36,12 +39,9 @@ class AppendOnlyTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "update run set title = 'rewritten' where id = ?",
-			"delete from run where id = ?",
-			"update cell set metrics = '{}'::jsonb where run_id = ?",
-			"delete from cell where run_id = ?",
-			"update run_file set content = '\\x00'::bytea where run_id = ?",
-			"delete from run_file where run_id = ?" })
+	@ValueSource(strings = { "update run set title = 'rewritten' where id = ?", "delete from run where id = ?",
+			"update cell set metrics = '{}'::jsonb where run_id = ?", "delete from cell where run_id = ?",
+			"update run_file set content = '\\x00'::bytea where run_id = ?", "delete from run_file where run_id = ?" })
 	void refusesUpdateAndDelete(String statement) {
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 		assertThatThrownBy(() -> JdbcClient.create(owner.dataSource()).sql(statement).param(runId).update()).rootCause()
@@ -54,7 +54,8 @@ class AppendOnlyTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "run", "cell", "run_file" })
 	void refusesTruncate(String table) {
-		assertThatThrownBy(() -> JdbcClient.create(owner.dataSource()).sql("truncate " + table + " cascade").update()).rootCause()
+		assertThatThrownBy(() -> JdbcClient.create(owner.dataSource()).sql("truncate " + table + " cascade").update())
+			.rootCause()
 			.hasMessageContaining("append-only");
 	}
 

@@ -26,8 +26,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * A run's bootstrap medians are computed after its upload's commit, once, by a worker: until then a comparison
- * computes the same medians from the samples and shows the same thing.
+ * A run's bootstrap medians are computed after its upload's commit, once, by a worker:
+ * until then a comparison computes the same medians from the samples and shows the same
+ * thing.
  */
 @ParityTest
 class BootstrapJobsTests {
@@ -80,7 +81,8 @@ class BootstrapJobsTests {
 		for (Cell cell : runs.find(run).orElseThrow().cells()) {
 			if (cell.samples().size() >= CellBootstraps.MIN_SAMPLES) {
 				CellBootstraps.of(run, cell, medians)
-					.forEach(row -> expected.put(new CellBootstraps.Key(id, row.anchor(), row.metric()), row.medians()));
+					.forEach(
+							row -> expected.put(new CellBootstraps.Key(id, row.anchor(), row.metric()), row.medians()));
 			}
 		}
 		assertThat(stored).containsOnlyKeys(expected.keySet()).isNotEmpty();
@@ -94,8 +96,8 @@ class BootstrapJobsTests {
 		((ObjectNode) document.get("cells").get(3)).putObject("requests").put("failed", -1);
 
 		mvc.perform(post("/api/runs").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content(JSON.writeValueAsBytes(document)))
-			.andExpect(status().isBadRequest());
+			.contentType(MediaType.APPLICATION_JSON)
+			.content(JSON.writeValueAsBytes(document))).andExpect(status().isBadRequest());
 
 		assertThat(jdbc.sql("select count(*) from bootstrap_job").query(Long.class).single()).isEqualTo(before);
 	}
@@ -107,7 +109,8 @@ class BootstrapJobsTests {
 		String contender = upload(withSamples(25, 40));
 		ComparisonService.Pair pair = new ComparisonService.Pair(baseline, contender);
 
-		// Without its medians stored, a run is read whole and its medians are computed from the samples.
+		// Without its medians stored, a run is read whole and its medians are computed
+		// from the samples.
 		assertThat(runs.find(new RunId(baseline), DEFAULTS).orElseThrow().cells().get(0).samples()).hasSize(30);
 		String before = comparison(pair);
 
@@ -129,11 +132,14 @@ class BootstrapJobsTests {
 		for (int i = 0; i < 6; i++) {
 			uploaded.add(new RunId(upload(withSamples(20 + i, 12))));
 		}
-		long waiting = jdbc.sql("select count(*) from bootstrap_job where not_before <= now()").query(Long.class).single();
+		long waiting = jdbc.sql("select count(*) from bootstrap_job where not_before <= now()")
+			.query(Long.class)
+			.single();
 		long doneBefore = jobsDone();
 		jobs.hold(false);
 
-		// Two workers at once, as two instances' would be: jobs are claimed FOR UPDATE SKIP LOCKED.
+		// Two workers at once, as two instances' would be: jobs are claimed FOR UPDATE
+		// SKIP LOCKED.
 		CompletableFuture<Integer> first = CompletableFuture.supplyAsync(jobs::drain);
 		CompletableFuture<Integer> second = CompletableFuture.supplyAsync(jobs::drain);
 		int claimed = first.get() + second.get();
@@ -142,7 +148,8 @@ class BootstrapJobsTests {
 		for (RunId run : uploaded) {
 			assertThat(bootstrapRows(run.value())).isEqualTo(2);
 		}
-		// Each job done once (this instance's own worker may have taken some too): none claimed twice, none failed.
+		// Each job done once (this instance's own worker may have taken some too): none
+		// claimed twice, none failed.
 		assertThat(claimed).isLessThanOrEqualTo((int) waiting);
 		assertThat(jobsDone() - doneBefore).isEqualTo(waiting);
 	}
@@ -164,8 +171,12 @@ class BootstrapJobsTests {
 
 	/** Uploads without waiting for the run's medians (TestUploads waits). */
 	private String upload(byte[] document) throws Exception {
-		var response = mvc.perform(post("/api/runs").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content(document)).andExpect(status().isCreated()).andReturn()
+		var response = mvc
+			.perform(post("/api/runs").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(document))
+			.andExpect(status().isCreated())
+			.andReturn()
 			.getResponse();
 		return JSON.readTree(response.getContentAsString()).get("id").asString();
 	}

@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Bootstrap medians are computed after the upload (TestUploads waits for them), stored with the run, append-only, and
- * equal to a fresh computation.
+ * Bootstrap medians are computed after the upload (TestUploads waits for them), stored
+ * with the run, append-only, and equal to a fresh computation.
  */
 @ParityTest
 class CellBootstrapsTests {
@@ -39,7 +39,10 @@ class CellBootstrapsTests {
 	@Autowired
 	RunRepository runs;
 
-	/** The triggers hold even for the schema's owner (the application's role may not even try). */
+	/**
+	 * The triggers hold even for the schema's owner (the application's role may not even
+	 * try).
+	 */
 	@Autowired
 	dev.parity.system.SchemaOwner owner;
 
@@ -73,8 +76,12 @@ class CellBootstrapsTests {
 	@Test
 	void areStoredPackedAndMediansStoredBeforeAsArraysStillRead() throws Exception {
 		String id = TestUploads.upload(mvc, withSamples());
-		assertThat(jdbc.sql("select medians is null and octet_length(packed) < 2000 from cell_bootstrap where run_id = ?")
-			.param(id).query(Boolean.class).list()).containsExactly(true);
+		assertThat(
+				jdbc.sql("select medians is null and octet_length(packed) < 2000 from cell_bootstrap where run_id = ?")
+					.param(id)
+					.query(Boolean.class)
+					.list())
+			.containsExactly(true);
 
 		// A row as stored before V36: the medians as a float8[].
 		Run run = runs.find(new RunId(id)).orElseThrow();
@@ -82,11 +89,12 @@ class CellBootstrapsTests {
 		jdbc.sql("insert into cell_bootstrap (run_id, anchor, metric, medians) values (?, ?, 'earlier_metric', ?)")
 			.params(id, run.cells().get(1).anchor(), java.util.Arrays.stream(before).boxed().toArray(Double[]::new))
 			.update();
-		assertThat(bootstraps.find(List.of(new RunId(id))).get(new CellBootstraps.Key(id, run.cells().get(1).anchor(),
-				"earlier_metric"))).containsExactly(before);
+		assertThat(bootstraps.find(List.of(new RunId(id)))
+			.get(new CellBootstraps.Key(id, run.cells().get(1).anchor(), "earlier_metric"))).containsExactly(before);
 		// A row holds one form or the other.
 		assertThatThrownBy(() -> jdbc.sql("insert into cell_bootstrap (run_id, anchor, metric) values (?, ?, 'none')")
-			.params(id, run.cells().get(1).anchor()).update()).hasMessageContaining("cell_bootstrap_one_form");
+			.params(id, run.cells().get(1).anchor())
+			.update()).hasMessageContaining("cell_bootstrap_one_form");
 	}
 
 	@Test
@@ -103,18 +111,28 @@ class CellBootstrapsTests {
 	}
 
 	private String interval(String path) throws Exception {
-		var json = TestUploads.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(path))
-			.andReturn().getResponse().getContentAsByteArray());
-		return json.get("cells").get(0).get("metrics").valueStream()
-			.filter(metric -> metric.get("metric").asString().equals("ttft_s")).findFirst().orElseThrow()
-			.get("interval").toString();
+		var json = TestUploads
+			.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(path))
+				.andReturn()
+				.getResponse()
+				.getContentAsByteArray());
+		return json.get("cells")
+			.get(0)
+			.get("metrics")
+			.valueStream()
+			.filter(metric -> metric.get("metric").asString().equals("ttft_s"))
+			.findFirst()
+			.orElseThrow()
+			.get("interval")
+			.toString();
 	}
 
 	@Test
 	void aRunBeyondTheIngestBudgetLeavesTheRestToComparisons() throws Exception {
 		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
 		ArrayNode cells = (ArrayNode) document.get("cells");
-		// 20 cells of 12,000 ttft samples: 240,000 values, over the 200,000 resampled at ingest.
+		// 20 cells of 12,000 ttft samples: 240,000 values, over the 200,000 resampled at
+		// ingest.
 		for (int c = 0; c < 20; c++) {
 			ObjectNode cell = (ObjectNode) cells.get(c);
 			ArrayNode samples = cell.putArray("samples");
@@ -124,8 +142,10 @@ class CellBootstrapsTests {
 		}
 		String id = TestUploads.upload(mvc, JSON.writeValueAsBytes(document));
 
-		assertThat(bootstraps.find(List.of(new RunId(id)))).hasSize((int) (CellBootstraps.MAX_VALUES_AT_INGEST / 12_000));
-		// Its statistics are stored, yet a comparison reads it whole: the medians left out come from its samples.
+		assertThat(bootstraps.find(List.of(new RunId(id))))
+			.hasSize((int) (CellBootstraps.MAX_VALUES_AT_INGEST / 12_000));
+		// Its statistics are stored, yet a comparison reads it whole: the medians left
+		// out come from its samples.
 		assertThat(runs.find(new RunId(id), CellStatistics.computedUnder(5)).orElseThrow().cells().get(0).samples())
 			.hasSize(12_000);
 	}
@@ -135,10 +155,13 @@ class CellBootstrapsTests {
 		String id = TestUploads.upload(mvc, withSamples());
 
 		JdbcClient asOwner = JdbcClient.create(owner.dataSource());
-		assertThatThrownBy(() -> asOwner.sql("update cell_bootstrap set medians = '{1}' where run_id = ?").param(id).update())
-			.rootCause().hasMessageContaining("append-only");
+		assertThatThrownBy(
+				() -> asOwner.sql("update cell_bootstrap set medians = '{1}' where run_id = ?").param(id).update())
+			.rootCause()
+			.hasMessageContaining("append-only");
 		assertThatThrownBy(() -> asOwner.sql("delete from cell_bootstrap where run_id = ?").param(id).update())
-			.rootCause().hasMessageContaining("append-only");
+			.rootCause()
+			.hasMessageContaining("append-only");
 		assertThatThrownBy(() -> asOwner.sql("truncate cell_bootstrap").update()).rootCause()
 			.hasMessageContaining("append-only");
 	}
@@ -152,7 +175,8 @@ class CellBootstrapsTests {
 		mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/runs")
 			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
 				.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON).content(JSON.writeValueAsBytes(document)))
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.content(JSON.writeValueAsBytes(document)))
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isBadRequest());
 
 		assertThat(jdbc.sql("select count(*) from cell_bootstrap").query(Long.class).single()).isEqualTo(before);

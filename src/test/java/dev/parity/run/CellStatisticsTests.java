@@ -22,8 +22,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Sample statistics are computed at ingest and stored with the run, in its transaction, append-only; a run without
- * them (stored before they existed) is read whole and compared as before.
+ * Sample statistics are computed at ingest and stored with the run, in its transaction,
+ * append-only; a run without them (stored before they existed) is read whole and compared
+ * as before.
  */
 @ParityTest
 class CellStatisticsTests {
@@ -42,13 +43,16 @@ class CellStatisticsTests {
 	@Autowired
 	RunRepository runs;
 
-	/** The triggers hold even for the schema's owner (the application's role may not even try). */
+	/**
+	 * The triggers hold even for the schema's owner (the application's role may not even
+	 * try).
+	 */
 	@Autowired
 	dev.parity.system.SchemaOwner owner;
 
 	/**
-	 * The control run with samples in its first two cells: 12 (one failed, with a ttft of its own) and 5, output
-	 * tokens in the first only.
+	 * The control run with samples in its first two cells: 12 (one failed, with a ttft of
+	 * its own) and 5, output tokens in the first only.
 	 */
 	private static byte[] withSamples() {
 		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
@@ -78,16 +82,18 @@ class CellStatisticsTests {
 		String second = run.cells().get(1).anchor();
 		assertThat(rows).filteredOn(row -> List.of(first, second).contains(row.get("anchor")))
 			.extracting(row -> row.get("anchor") + " " + row.get("metric") + " " + row.get("sample_count") + " "
-				+ row.get("count") + " " + row.get("median"))
+					+ row.get("count") + " " + row.get("median"))
 			.containsExactlyInAnyOrder(first + " output_tokens 12 11 505.0", first + " ttft_s 12 11 1.05",
 					second + " ttft_s 5 5 1.02");
-		assertThat(jdbc.sql("select computed_under from run_statistics where run_id = ?").param(id).query(String.class)
+		assertThat(jdbc.sql("select computed_under from run_statistics where run_id = ?")
+			.param(id)
+			.query(String.class)
 			.list()).containsExactly(DEFAULTS);
 		Run light = runs.find(new RunId(id), DEFAULTS).orElseThrow();
 		assertThat(light.cells()).allSatisfy(cell -> assertThat(cell.samples()).isEmpty());
 		assertThat(light.cells().get(0).statistics().samples()).isEqualTo(12);
-		int without = run.cells().indexOf(run.cells().stream().filter(cell -> cell.samples().isEmpty()).findFirst()
-			.orElseThrow());
+		int without = run.cells()
+			.indexOf(run.cells().stream().filter(cell -> cell.samples().isEmpty()).findFirst().orElseThrow());
 		assertThat(light.cells().get(without).statistics().samples()).isZero();
 		assertThat(light.cells().get(without).statistics().metrics()).isEmpty();
 	}
@@ -99,9 +105,11 @@ class CellStatisticsTests {
 		JdbcClient asOwner = JdbcClient.create(owner.dataSource());
 		for (String table : List.of("cell_statistics", "run_statistics")) {
 			assertThatThrownBy(() -> asOwner.sql("update " + table + " set computed_under = 'x' where run_id = ?")
-				.param(id).update()).rootCause().hasMessageContaining("append-only");
+				.param(id)
+				.update()).rootCause().hasMessageContaining("append-only");
 			assertThatThrownBy(() -> asOwner.sql("delete from " + table + " where run_id = ?").param(id).update())
-				.rootCause().hasMessageContaining("append-only");
+				.rootCause()
+				.hasMessageContaining("append-only");
 			assertThatThrownBy(() -> asOwner.sql("truncate " + table).update()).rootCause()
 				.hasMessageContaining("append-only");
 		}
@@ -115,8 +123,8 @@ class CellStatisticsTests {
 		((ObjectNode) document.get("cells").get(3)).putObject("requests").put("failed", -1);
 
 		mvc.perform(post("/api/runs").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON).content(JSON.writeValueAsBytes(document)))
-			.andExpect(status().isBadRequest());
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.content(JSON.writeValueAsBytes(document))).andExpect(status().isBadRequest());
 
 		assertThat(jdbc.sql("select count(*) from cell_statistics").query(Long.class).single()).isEqualTo(cells);
 		assertThat(jdbc.sql("select count(*) from run_statistics").query(Long.class).single()).isEqualTo(runsWith);
@@ -125,12 +133,15 @@ class CellStatisticsTests {
 	@Test
 	void aRunStoredBeforeThemIsReadWholeAndComparedAsBefore() throws Exception {
 		String id = TestUploads.upload(mvc, withSamples());
-		// The same rows under another id, as a run stored before V33 has them: no statistics, no bootstrap medians.
+		// The same rows under another id, as a run stored before V33 has them: no
+		// statistics, no bootstrap medians.
 		String old = RunId.random().value();
 		jdbc.sql("""
 				insert into run select (jsonb_populate_record(null::run, to_jsonb(r)
 				    || jsonb_build_object('id', ?::text, 'upload_sha256', %s))).*
-				from run r where r.id = ?""".formatted(TestUploads.copiedSha256("?::text"))).params(old, old, id).update();
+				from run r where r.id = ?""".formatted(TestUploads.copiedSha256("?::text")))
+			.params(old, old, id)
+			.update();
 		TestUploads.copyFiles(jdbc, "?::text", "", old, old, old, old);
 		jdbc.sql("""
 				insert into cell select (jsonb_populate_record(null::cell, to_jsonb(c)
@@ -140,20 +151,30 @@ class CellStatisticsTests {
 		Run whole = runs.find(new RunId(old), DEFAULTS).orElseThrow();
 		assertThat(whole.cells().get(0).samples()).hasSize(12);
 		assertThat(whole.cells()).allSatisfy(cell -> assertThat(cell.statistics()).isNull());
-		String comparison = mvc.perform(get("/api/compare/" + old + "..." + id)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsString();
-		String same = mvc.perform(get("/api/compare/" + id + "..." + id)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsString();
+		String comparison = mvc.perform(get("/api/compare/" + old + "..." + id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		String same = mvc.perform(get("/api/compare/" + id + "..." + id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(claims(comparison)).isEqualTo(claims(same)).isNotEmpty();
 	}
 
-	/** What a comparison says of each cell, without its intervals (seeded by the runs' ids). */
+	/**
+	 * What a comparison says of each cell, without its intervals (seeded by the runs'
+	 * ids).
+	 */
 	private static List<String> claims(String comparison) {
 		List<String> claims = new java.util.ArrayList<>();
 		TestUploads.tree(comparison.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get("cells").forEach(cell -> {
 			claims.add(cell.get("anchor") + " " + cell.get("flags"));
-			cell.get("metrics").forEach(metric -> claims.add(cell.get("anchor") + " " + metric.get("metric") + " "
-					+ metric.get("ratio") + " " + metric.get("comparable") + " " + metric.get("flags")));
+			cell.get("metrics")
+				.forEach(metric -> claims.add(cell.get("anchor") + " " + metric.get("metric") + " "
+						+ metric.get("ratio") + " " + metric.get("comparable") + " " + metric.get("flags")));
 		});
 		return claims;
 	}

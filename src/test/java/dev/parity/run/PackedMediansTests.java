@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Packed bootstrap medians come back with the same bits, and small when they take few values. */
+/**
+ * Packed bootstrap medians come back with the same bits, and small when they take few
+ * values.
+ */
 class PackedMediansTests {
 
 	@Test

@@ -24,8 +24,8 @@ class ParamsAnchorTests {
 
 	@Test
 	void everyCharacterOutsideTheSafeSetBecomesOneDash() {
-		List<String> texts = List.of("a b/c?d#e", "ÄÖü", "İstanbul", "ΣΟΦΟΣ", "emoji 🚀 x", "tab\tnew\nline", "x%20y", "A.B_C-D",
-				"中文", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "");
+		List<String> texts = List.of("a b/c?d#e", "ÄÖü", "İstanbul", "ΣΟΦΟΣ", "emoji 🚀 x", "tab\tnew\nline", "x%20y",
+				"A.B_C-D", "中文", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "");
 		for (String text : texts) {
 			Map<String, Object> values = new LinkedHashMap<>();
 			values.put("name " + text, text);
@@ -35,9 +35,15 @@ class ParamsAnchorTests {
 		}
 	}
 
-	/** How anchors were written before: joined, lower-cased, then one regular expression over the whole. */
+	/**
+	 * How anchors were written before: joined, lower-cased, then one regular expression
+	 * over the whole.
+	 */
 	private static String asWrittenBefore(Params params) {
-		String joined = params.values().entrySet().stream().map(e -> e.getKey() + "-" + Params.format(e.getValue()))
+		String joined = params.values()
+			.entrySet()
+			.stream()
+			.map(e -> e.getKey() + "-" + Params.format(e.getValue()))
 			.collect(Collectors.joining("--"));
 		return "cell-" + joined.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_.-]", "-");
 	}

@@ -18,8 +18,8 @@ import org.springframework.test.web.servlet.MockMvc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Samples are read from the database without a tree; they must be exactly what {@link RunDocumentReader} makes of
- * the same stored JSON.
+ * Samples are read from the database without a tree; they must be exactly what
+ * {@link RunDocumentReader} makes of the same stored JSON.
  */
 @ParityTest
 class RunLoadingTests {
@@ -44,7 +44,8 @@ class RunLoadingTests {
 		ObjectNode odd = (ObjectNode) JSON.readTree(TestUploads.fresh("run-e-control.json"));
 		ObjectNode cell = (ObjectNode) odd.get("cells").get(0);
 		cell.putArray("samples")
-			.add(JSON.readTree("{\"status\":\"ok\",\"output_tokens\":512,\"reasoning_tokens\":12.5,\"ttft_s\":1.25,\"decode_tps\":70}"))
+			.add(JSON.readTree(
+					"{\"status\":\"ok\",\"output_tokens\":512,\"reasoning_tokens\":12.5,\"ttft_s\":1.25,\"decode_tps\":70}"))
 			.add(JSON.readTree("{\"output_tokens\":null,\"ttft_s\":null,\"decode_tps\":1e3}"))
 			.add(JSON.readTree("{\"status\":\"failed\"}"))
 			.add(JSON.readTree("{\"status\":\"cancelled\",\"output_tokens\":0,\"e2e_latency_s\":123456789012345678}"))
@@ -53,8 +54,10 @@ class RunLoadingTests {
 		int compared = 0;
 		for (String id : ids) {
 			Run run = runs.find(new RunId(id)).orElseThrow();
-			List<String> stored = jdbc.sql("select samples::text from cell where run_id = ? order by position").param(id)
-				.query(String.class).list();
+			List<String> stored = jdbc.sql("select samples::text from cell where run_id = ? order by position")
+				.param(id)
+				.query(String.class)
+				.list();
 			assertThat(run.cells()).hasSameSizeAs(stored);
 			for (int i = 0; i < stored.size(); i++) {
 				ObjectNode node = JSON.createObjectNode();

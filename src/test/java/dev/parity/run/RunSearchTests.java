@@ -18,7 +18,10 @@ import org.springframework.test.web.servlet.MockMvc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
-/** The one search box of the run list finds what people type: a commit prefix, part of a name, several words. */
+/**
+ * The one search box of the run list finds what people type: a commit prefix, part of a
+ * name, several words.
+ */
 @ParityTest
 class RunSearchTests {
 

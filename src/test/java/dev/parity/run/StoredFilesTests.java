@@ -14,8 +14,8 @@ import org.springframework.test.web.servlet.MockMvc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A stored file read back slice by slice gives exactly the bytes uploaded, wherever the slices fall, and a skip moves
- * past bytes without losing or repeating any.
+ * A stored file read back slice by slice gives exactly the bytes uploaded, wherever the
+ * slices fall, and a skip moves past bytes without losing or repeating any.
  */
 @ParityTest
 class StoredFilesTests {
@@ -36,7 +36,8 @@ class StoredFilesTests {
 		Run.RunFile file = files.find(run, 0).orElseThrow();
 		assertThat(file.sizeBytes()).isEqualTo(uploaded.length);
 		assertThat(file.sha256()).isEqualTo(Sha256.hex(uploaded));
-		// One slice (the whole file in one query), slices that divide it unevenly, and one byte at a time at the end.
+		// One slice (the whole file in one query), slices that divide it unevenly, and
+		// one byte at a time at the end.
 		for (int slice : new int[] { StoredFiles.SLICE, 4096, 1000, 7 }) {
 			StoredFiles sliced = new StoredFiles(jdbc, slice);
 			try (InputStream in = sliced.open(run, file)) {

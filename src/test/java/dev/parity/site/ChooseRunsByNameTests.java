@@ -21,8 +21,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Runs are chosen by name: the compare page finds them by the words of their title (and system, model, engine, day of
- * upload) and offers each as baseline or contender; the run list's checkboxes compare 2 to 9 runs.
+ * Runs are chosen by name: the compare page finds them by the words of their title (and
+ * system, model, engine, day of upload) and offers each as baseline or contender; the run
+ * list's checkboxes compare 2 to 9 runs.
  */
 @ParityTest
 class ChooseRunsByNameTests {
@@ -83,25 +84,38 @@ class ChooseRunsByNameTests {
 	@Test
 	void oneOrTenRunsAreAClearRefusal() throws Exception {
 		String a = TestUploads.upload(mvc, TestUploads.fresh("run-a-thinking-max.json"));
-		String body = mvc.perform(get("/compare?runs=" + a)).andExpect(status().isBadRequest()).andReturn().getResponse()
+		String body = mvc.perform(get("/compare?runs=" + a))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
-		assertThat(Jsoup.parse(body).selectFirst("p.problem").text()).isEqualTo("Choose 2 to 9 runs to compare: 1 run was chosen.");
+		assertThat(Jsoup.parse(body).selectFirst("p.problem").text())
+			.isEqualTo("Choose 2 to 9 runs to compare: 1 run was chosen.");
 		StringBuilder ten = new StringBuilder("/compare?");
 		for (int i = 0; i < 10; i++) {
 			ten.append("runs=").append("run").append(i).append("abcdef".substring(0, 6)).append('&');
 		}
-		String tooMany = mvc.perform(get(ten.toString())).andExpect(status().isBadRequest()).andReturn().getResponse()
+		String tooMany = mvc.perform(get(ten.toString()))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(Jsoup.parse(tooMany).selectFirst("p.problem").text()).contains("10 runs were chosen");
 	}
 
 	private Document page(String path) throws Exception {
-		return Jsoup.parse(mvc.perform(get(path)).andExpect(status().isOk()).andReturn().getResponse()
+		return Jsoup.parse(mvc.perform(get(path))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8));
 	}
 
 	private Document search(String q) throws Exception {
-		return Jsoup.parse(mvc.perform(get("/compare").param("q", q)).andExpect(status().isOk()).andReturn().getResponse()
+		return Jsoup.parse(mvc.perform(get("/compare").param("q", q))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8));
 	}
 

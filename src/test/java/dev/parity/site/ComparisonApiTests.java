@@ -41,12 +41,13 @@ class ComparisonApiTests {
 		assertThat(decode.get("excluded").asInt()).isEqualTo(2);
 		assertThat(decode.get("excluded_reasons").propertyNames()).containsExactly("failures");
 		assertThat(decode.get("excluded_reasons").get("failures").asInt()).isEqualTo(2);
-		// Single runs without per-request samples: verdicts from the point ratios, no interval, no significance.
+		// Single runs without per-request samples: verdicts from the point ratios, no
+		// interval, no significance.
 		assertThat(decode.get("verdicts").toString())
 			.isEqualTo("{\"within-band\":18,\"better\":0,\"worse\":0,\"inconclusive\":0}");
 		assertThat(decode.get("median_ratio_interval").isNull()).isTrue();
-		assertThat(rules(comparison)).doesNotContain("checkpoint-differs", "checkpoint-unknown", "output-length-differs",
-				"output-length-unknown");
+		assertThat(rules(comparison)).doesNotContain("checkpoint-differs", "checkpoint-unknown",
+				"output-length-differs", "output-length-unknown");
 
 		JsonNode ttft = metric(cell(comparison, "cell-concurrency-1--prompt_tokens-32768"), "ttft_s");
 		assertThat(ttft.get("baseline").asDouble()).isEqualTo(22.96);
@@ -71,7 +72,8 @@ class ComparisonApiTests {
 		assertThat(comparison.get("flags").findValuesAsString("rule")).contains("checkpoint-differs");
 		for (JsonNode cell : comparison.get("cells")) {
 			for (JsonNode metric : cell.get("metrics")) {
-				assertThat(metric.get("comparable").asBoolean()).as(cell.get("anchor") + " " + metric.get("metric")).isFalse();
+				assertThat(metric.get("comparable").asBoolean()).as(cell.get("anchor") + " " + metric.get("metric"))
+					.isFalse();
 				assertThat(flagRules(metric)).contains("checkpoint-differs");
 			}
 		}
@@ -88,20 +90,25 @@ class ComparisonApiTests {
 		}
 		assertThat(outputLengthCells).isEqualTo(18);
 		for (String c : List.of("1", "2", "4")) {
-			assertThat(rulesOf(cell(comparison, "cell-concurrency-" + c + "--prompt_tokens-280").get("flags"))).contains("latency-spike");
+			assertThat(rulesOf(cell(comparison, "cell-concurrency-" + c + "--prompt_tokens-280").get("flags")))
+				.contains("latency-spike");
 		}
-		assertThat(rulesOf(cell(comparison, "cell-concurrency-8--prompt_tokens-280").get("flags"))).doesNotContain("latency-spike");
-		assertThat(rulesOf(cell(comparison, "cell-concurrency-2--prompt_tokens-65536").get("flags"))).contains("runaway", "unstable");
+		assertThat(rulesOf(cell(comparison, "cell-concurrency-8--prompt_tokens-280").get("flags")))
+			.doesNotContain("latency-spike");
+		assertThat(rulesOf(cell(comparison, "cell-concurrency-2--prompt_tokens-65536").get("flags")))
+			.contains("runaway", "unstable");
 		JsonNode cancelled = metric(cell(comparison, "cell-concurrency-4--prompt_tokens-131072"), "throughput_tps");
 		assertThat(cancelled.get("ratio").asDouble()).isCloseTo(44.23, within(0.01));
 		assertThat(flagRules(cancelled)).contains("failures");
-		assertThat(metric(cell(comparison, "cell-concurrency-8--prompt_tokens-131072"), "throughput_tps").get("ratio").asDouble())
-			.isCloseTo(61.5, within(0.01));
+		assertThat(metric(cell(comparison, "cell-concurrency-8--prompt_tokens-131072"), "throughput_tps").get("ratio")
+			.asDouble()).isCloseTo(61.5, within(0.01));
 		assertThat(comparison.get("contender").get("flags").findValuesAsString("rule")).contains("no-warmup");
 		for (JsonNode cell : comparison.get("cells")) {
 			boolean shortPrompt = cell.get("params").get("prompt_tokens").asInt() == 280;
-			boolean inapplicable = cell.get("flags").valueStream()
-				.anyMatch(f -> f.get("rule").asString().equals("warning-inapplicable") && "contender".equals(f.path("side").asString(null)));
+			boolean inapplicable = cell.get("flags")
+				.valueStream()
+				.anyMatch(f -> f.get("rule").asString().equals("warning-inapplicable")
+						&& "contender".equals(f.path("side").asString(null)));
 			assertThat(inapplicable).as(cell.get("anchor").asString()).isEqualTo(shortPrompt);
 		}
 	}
@@ -109,7 +116,8 @@ class ComparisonApiTests {
 	@Test
 	void allFailedRunIsGreyedEverywhere() throws Exception {
 		JsonNode comparison = compare("run-b-effort-low.json", "");
-		assertThat(comparison.get("contender").get("flags").findValuesAsString("rule")).contains("all-failed", "unpinned");
+		assertThat(comparison.get("contender").get("flags").findValuesAsString("rule")).contains("all-failed",
+				"unpinned");
 		for (JsonNode cell : comparison.get("cells")) {
 			for (JsonNode metric : cell.get("metrics")) {
 				assertThat(metric.get("comparable").asBoolean()).isFalse();
@@ -130,8 +138,10 @@ class ComparisonApiTests {
 			}
 		}
 		assertThat(decodeRatios).isNotEmpty();
-		assertThat(decodeRatios.stream().mapToDouble(Double::doubleValue).max().orElseThrow()).isCloseTo(2.01, within(0.01));
-		assertThat(decodeRatios.stream().mapToDouble(Double::doubleValue).min().orElseThrow()).isCloseTo(1.08, within(0.01));
+		assertThat(decodeRatios.stream().mapToDouble(Double::doubleValue).max().orElseThrow()).isCloseTo(2.01,
+				within(0.01));
+		assertThat(decodeRatios.stream().mapToDouble(Double::doubleValue).min().orElseThrow()).isCloseTo(1.08,
+				within(0.01));
 		assertThat(comparison.get("contender").get("disclosed_caveats").get(0).asString())
 			.contains("not a clean hardware-vs-hardware comparison");
 		assertThat(headline(comparison, "decode_tps").get("comparable").asInt()).isZero();
@@ -142,8 +152,13 @@ class ComparisonApiTests {
 		JsonNode comparison = compare("run-d-effort-off.json", "");
 		assertThat(rules(comparison)).doesNotContain("checkpoint-differs", "checkpoint-unknown");
 		assertThat(comparison.get("flags").findValuesAsString("rule")).contains("params-differ");
-		String params = comparison.get("flags").valueStream().filter(f -> f.get("rule").asString().equals("params-differ"))
-			.findFirst().orElseThrow().get("message").asString();
+		String params = comparison.get("flags")
+			.valueStream()
+			.filter(f -> f.get("rule").asString().equals("params-differ"))
+			.findFirst()
+			.orElseThrow()
+			.get("message")
+			.asString();
 		assertThat(params).contains("reasoning_effort").contains("thinking");
 		JsonNode cell = cell(comparison, "cell-concurrency-1--prompt_tokens-32768");
 		assertThat(metric(cell, "ttft_s").get("comparable").asBoolean()).isTrue();
@@ -152,15 +167,20 @@ class ComparisonApiTests {
 			assertThat(metric(cell, sensitive).get("comparable").asBoolean()).isFalse();
 			assertThat(flagRules(metric(cell, sensitive))).contains("output-length-differs");
 		}
-		assertThat(cell.get("flags").valueStream().filter(f -> f.get("rule").asString().equals("setting-not-obeyed"))
+		assertThat(cell.get("flags")
+			.valueStream()
+			.filter(f -> f.get("rule").asString().equals("setting-not-obeyed"))
 			.map(f -> f.get("message").asString())).singleElement().asString().contains("declared 512");
 	}
 
 	@Test
 	void probeFlagsTheUnstableSettingOnItsRunPage() throws Exception {
 		String probe = TestUploads.upload(mvc, "probe-reasoning-levers.json");
-		JsonNode run = TestUploads.tree(mvc.perform(get("/api/runs/{id}", probe)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray());
+		JsonNode run = TestUploads.tree(mvc.perform(get("/api/runs/{id}", probe))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		for (JsonNode cell : run.get("cells")) {
 			String setting = cell.get("params").get("setting").asString();
 			List<String> rules = rulesOf(cell.get("flags"));
@@ -176,7 +196,10 @@ class ComparisonApiTests {
 		assertThat(headline(strict, "decode_tps").get("within_band").asInt()).isLessThan(18);
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		String bad = mvc.perform(get("/api/compare/" + reference + "..." + e).param("band", "wide"))
-			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString();
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(bad).contains("band");
 	}
 
@@ -197,21 +220,33 @@ class ComparisonApiTests {
 	private JsonNode compare(String contenderFixture, String query) throws Exception {
 		String contender = TestUploads.upload(mvc, contenderFixture);
 		return TestUploads.tree(mvc.perform(get("/api/compare/" + reference + "..." + contender + query))
-			.andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray());
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 	}
 
 	private static JsonNode headline(JsonNode comparison, String metric) {
-		return comparison.get("headlines").valueStream().filter(h -> h.get("metric").asString().equals(metric)).findFirst()
+		return comparison.get("headlines")
+			.valueStream()
+			.filter(h -> h.get("metric").asString().equals(metric))
+			.findFirst()
 			.orElseThrow();
 	}
 
 	private static JsonNode cell(JsonNode comparison, String anchor) {
-		return comparison.get("cells").valueStream().filter(c -> c.get("anchor").asString().equals(anchor)).findFirst()
+		return comparison.get("cells")
+			.valueStream()
+			.filter(c -> c.get("anchor").asString().equals(anchor))
+			.findFirst()
 			.orElseThrow(() -> new AssertionError("no cell " + anchor));
 	}
 
 	private static JsonNode metric(JsonNode cell, String metric) {
-		return cell.get("metrics").valueStream().filter(m -> m.get("metric").asString().equals(metric)).findFirst()
+		return cell.get("metrics")
+			.valueStream()
+			.filter(m -> m.get("metric").asString().equals(metric))
+			.findFirst()
 			.orElseThrow(() -> new AssertionError("no metric " + metric + " in " + cell.get("anchor")));
 	}
 

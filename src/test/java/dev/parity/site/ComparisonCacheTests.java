@@ -18,8 +18,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Kept comparisons (snapshots and pages) never outlive the record they show: a caveat, a status change or a
- * retraction recorded after a page was kept is on the next page, and the settings are part of what is kept.
+ * Kept comparisons (snapshots and pages) never outlive the record they show: a caveat, a
+ * status change or a retraction recorded after a page was kept is on the next page, and
+ * the settings are part of what is kept.
  */
 @ParityTest
 class ComparisonCacheTests {
@@ -68,11 +69,16 @@ class ComparisonCacheTests {
 		String first = page(path);
 		assertThat(page(path)).isEqualTo(first).doesNotContain("Published from these runs");
 
-		var published = mvc.perform(post(path + "/publish").param("title", "Kept pages list this publication")
-			.with(httpBasic(TestUploads.USER, TestUploads.PASSWORD)).with(csrf())).andReturn().getResponse();
+		var published = mvc
+			.perform(post(path + "/publish").param("title", "Kept pages list this publication")
+				.with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+				.with(csrf()))
+			.andReturn()
+			.getResponse();
 		assertThat(published.getStatus()).isEqualTo(302);
 		String id = published.getRedirectedUrl().substring("/published/".length());
-		assertThat(page(path)).contains("Published from these runs").contains("Kept pages list this publication")
+		assertThat(page(path)).contains("Published from these runs")
+			.contains("Kept pages list this publication")
 			.doesNotContain("publication-taken-back-reason");
 
 		publications.retract("publication", id, "publication-taken-back-reason", null, TestUploads.USER);
@@ -101,7 +107,9 @@ class ComparisonCacheTests {
 		String contender = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
 		String path = "/compare/" + baseline + "..." + contender;
 		assertThat(page(path)).doesNotContain("caveat-form");
-		String signedIn = mvc.perform(get(path).with(user("someone").roles("UPLOADER"))).andReturn().getResponse()
+		String signedIn = mvc.perform(get(path).with(user("someone").roles("UPLOADER")))
+			.andReturn()
+			.getResponse()
 			.getContentAsString();
 		assertThat(signedIn).contains("caveat-form").contains("someone");
 		assertThat(page(path)).doesNotContain("caveat-form").doesNotContain("someone");

@@ -18,7 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
-/** Pages, JSON, CSS and JavaScript come back gzip-compressed; an uploaded file comes back as its bytes. */
+/**
+ * Pages, JSON, CSS and JavaScript come back gzip-compressed; an uploaded file comes back
+ * as its bytes.
+ */
 @ParityTest
 class CompressionTests {
 
@@ -32,8 +35,8 @@ class CompressionTests {
 	void pagesJsonStylesAndScriptsAreCompressedForAClientThatAcceptsGzip() throws Exception {
 		String run = TestUploads.upload(mvc, "reference.json");
 		RawHttp http = new RawHttp(port);
-		for (String target : new String[] { "/webjars/chart.js/dist/chart.umd.js", "/js/compare-charts.js", "/css/parity.css",
-				"/runs/" + run, "/api/runs/" + run, "/runs" }) {
+		for (String target : new String[] { "/webjars/chart.js/dist/chart.umd.js", "/js/compare-charts.js",
+				"/css/parity.css", "/runs/" + run, "/api/runs/" + run, "/runs" }) {
 			RawHttp.Answer answer = http.get(target, "Accept-Encoding: gzip, deflate, br");
 			assertThat(answer.status()).as(target).isEqualTo(200);
 			assertThat(answer.header("Content-Encoding")).as(target).containsExactly("gzip");
@@ -46,8 +49,8 @@ class CompressionTests {
 			assertThat(answer.status()).as(target).isEqualTo(200);
 			assertThat(answer.header("Content-Encoding")).as(target).containsExactly("gzip");
 			assertThat(answer.header("ETag").get(0)).as(target).startsWith("W/");
-			assertThat(http.get(target, "Accept-Encoding: gzip", "If-None-Match: " + answer.header("ETag").get(0)).status())
-				.as(target).isEqualTo(304);
+			assertThat(http.get(target, "Accept-Encoding: gzip", "If-None-Match: " + answer.header("ETag").get(0))
+				.status()).as(target).isEqualTo(304);
 		}
 		RawHttp.Answer plain = http.get("/webjars/chart.js/dist/chart.umd.js");
 		assertThat(plain.header("Content-Encoding")).isEmpty();
@@ -55,9 +58,14 @@ class CompressionTests {
 	}
 
 	private String publish(String baseline, String contender) throws Exception {
-		String body = mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender + "\", \"title\": \"Compressed\"}"))
-			.andReturn().getResponse().getContentAsString();
+		String body = mvc
+			.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender
+						+ "\", \"title\": \"Compressed\"}"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		return TestUploads.tree(body.getBytes(StandardCharsets.UTF_8)).get("id").asString();
 	}
 

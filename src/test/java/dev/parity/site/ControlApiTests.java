@@ -23,8 +23,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Issue 28: the plan that would settle a comparison, and the control runs declared for it, through the API — the seed
- * story's claim (reference…C, decode +8 % … +101 % greyed) and its control (E).
+ * Issue 28: the plan that would settle a comparison, and the control runs declared for
+ * it, through the API — the seed story's claim (reference…C, decode +8 % … +101 % greyed)
+ * and its control (E).
  */
 @ParityTest
 class ControlApiTests {
@@ -72,10 +73,12 @@ class ControlApiTests {
 		assertThat(params.get("check").toString())
 			.isEqualTo("{\"measure\":\"output tokens per request\",\"target\":512.0,\"tolerance\":0.1}");
 		assertThat(plan.get("changes")).hasSize(2);
-		assertThat(plan.get("cannot_settle").findValuesAsString("rule")).containsExactly("implausible-ratio", "failures");
+		assertThat(plan.get("cannot_settle").findValuesAsString("rule")).containsExactly("implausible-ratio",
+				"failures");
 		assertThat(plan.get("cells")).hasSize(18);
 		assertThat(plan.get("commands").get("serve").asString()).contains("vllm serve example-org/moe-284b")
-			.contains("--revision " + COMMIT).doesNotContain(OTHER_COMMIT);
+			.contains("--revision " + COMMIT)
+			.doesNotContain(OTHER_COMMIT);
 		assertThat(plan.get("commands").get("bench").asString()).contains("chat_template_kwargs")
 			.doesNotContain("reasoning_effort");
 		assertThat(plan.get("controls")).isEmpty();
@@ -96,31 +99,44 @@ class ControlApiTests {
 		assertThat(body.get("declared_in").asString()).isEqualTo("api");
 		JsonNode plan = plan(reference, c);
 		assertThat(plan.get("controls")).singleElement().satisfies(control -> {
-			assertThat(names(control)).containsExactly("run", "title", "holds", "missed", "comparison", "headlines", "before");
+			assertThat(names(control)).containsExactly("run", "title", "holds", "missed", "comparison", "headlines",
+					"before");
 			assertThat(control.get("run").asString()).isEqualTo(e);
-			assertThat(control.get("title").asString()).startsWith("Control run: pinned checkpoint, thinking off, warmed");
+			assertThat(control.get("title").asString())
+				.startsWith("Control run: pinned checkpoint, thinking off, warmed");
 			assertThat(control.get("holds").toString()).isEqualTo("[\"model.commit\",\"workload.request_params\"]");
 			assertThat(control.get("missed")).isEmpty();
 			assertThat(control.get("comparison").asString()).isEqualTo(reference + "..." + e);
-			JsonNode headlines = TestUploads.tree(mvc.perform(get("/api/compare/" + reference + "..." + e)).andReturn()
-				.getResponse().getContentAsByteArray()).get("headlines");
+			JsonNode headlines = TestUploads
+				.tree(mvc.perform(get("/api/compare/" + reference + "..." + e))
+					.andReturn()
+					.getResponse()
+					.getContentAsByteArray())
+				.get("headlines");
 			assertThat(control.get("headlines")).isEqualTo(headlines);
-			JsonNode decode = control.get("before").valueStream()
-				.filter(before -> before.get("metric").asString().equals("decode_tps")).findFirst().orElseThrow();
+			JsonNode decode = control.get("before")
+				.valueStream()
+				.filter(before -> before.get("metric").asString().equals("decode_tps"))
+				.findFirst()
+				.orElseThrow();
 			assertThat(decode.get("cells").asInt()).isEqualTo(18);
 			assertThat(decode.get("median_ratio").asDouble()).isGreaterThan(1.1);
 		});
 		// The claim stays as it was: the control greys and un-greys nothing of it.
-		JsonNode claim = TestUploads.tree(mvc.perform(get("/api/compare/" + reference + "..." + c)).andReturn()
-			.getResponse().getContentAsByteArray());
+		JsonNode claim = TestUploads.tree(mvc.perform(get("/api/compare/" + reference + "..." + c))
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(claim.get("headlines").get(0).get("comparable").asInt()).isZero();
 
 		// Declarations are append-only, in the database.
 		JdbcClient asOwner = JdbcClient.create(owner.dataSource());
 		assertThatThrownBy(() -> asOwner.sql("delete from control_link where control_id = ?").param(e).update())
-			.rootCause().hasMessageContaining("append-only");
+			.rootCause()
+			.hasMessageContaining("append-only");
 		assertThatThrownBy(() -> asOwner.sql("update control_link set declared_by = 'someone' where control_id = ?")
-			.param(e).update()).rootCause().hasMessageContaining("append-only");
+			.param(e)
+			.update()).rootCause().hasMessageContaining("append-only");
 
 		// Declaring it again changes nothing.
 		long links = links();
@@ -145,8 +161,11 @@ class ControlApiTests {
 		long links = links();
 		ObjectNode unknown = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
 		unknown.putObject("context").put("control_of", reference + "...zzzzzzzzzz");
-		MvcResult refused = mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON).content(JSON.writeValueAsBytes(unknown))).andReturn();
+		MvcResult refused = mvc
+			.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(JSON.writeValueAsBytes(unknown)))
+			.andReturn();
 		assertThat(refused.getResponse().getStatus()).isEqualTo(400);
 		assertThat(refused.getResponse().getContentAsString()).contains("$.context.control_of").contains("zzzzzzzzzz");
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
@@ -160,8 +179,10 @@ class ControlApiTests {
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		long links = links();
 
-		MvcResult anonymous = mvc.perform(post("/api/controls").contentType(MediaType.APPLICATION_JSON)
-			.content("{\"control\": \"%s\", \"of\": \"%s...%s\"}".formatted(e, reference, c))).andReturn();
+		MvcResult anonymous = mvc
+			.perform(post("/api/controls").contentType(MediaType.APPLICATION_JSON)
+				.content("{\"control\": \"%s\", \"of\": \"%s...%s\"}".formatted(e, reference, c)))
+			.andReturn();
 		assertThat(anonymous.getResponse().getStatus()).isEqualTo(401);
 
 		assertRefused(declare("{\"control\": \"zzzzzzzzzz\", \"of\": \"%s...%s\"}".formatted(reference, c)), 404,
@@ -174,14 +195,17 @@ class ControlApiTests {
 				"$.of", "two single runs");
 		assertRefused(declare("{\"control\": \"%s\", \"of\": \"%s...%s\"}".formatted(c, reference, c)), 400,
 				"$.control", "a control is another run");
-		assertRefused(declare("{\"of\": \"%s...%s\"}".formatted(reference, c)), 400, "$.control", "name the control run");
+		assertRefused(declare("{\"of\": \"%s...%s\"}".formatted(reference, c)), 400, "$.control",
+				"name the control run");
 		assertRefused(declare("{\"control\": \"%s\"}".formatted(e)), 400, "$.of", "name the comparison");
 		assertThat(declare("{\"control\": ").getResponse().getStatus()).isEqualTo(400);
 		assertThat(links()).isEqualTo(links);
 
 		MvcResult groups = mvc.perform(get("/api/compare/" + reference + "..." + c + "+" + e + "/control")).andReturn();
 		assertThat(groups.getResponse().getStatus()).isEqualTo(400);
-		assertThat(mvc.perform(get("/api/compare/" + reference + "...xxxxxxxxxx/control")).andReturn().getResponse()
+		assertThat(mvc.perform(get("/api/compare/" + reference + "...xxxxxxxxxx/control"))
+			.andReturn()
+			.getResponse()
 			.getStatus()).isEqualTo(404);
 	}
 
@@ -193,8 +217,10 @@ class ControlApiTests {
 		String path = "/compare/" + reference + "..." + c;
 		MvcResult published = mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
 			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"%s\", \"contender\": \"%s\", \"title\": \"Spark decode +101 %%\", \"confirm_no_comparable\": true}"
-				.formatted(reference, c))).andReturn();
+			.content(
+					"{\"baseline\": \"%s\", \"contender\": \"%s\", \"title\": \"Spark decode +101 %%\", \"confirm_no_comparable\": true}"
+						.formatted(reference, c)))
+			.andReturn();
 		assertThat(published.getResponse().getStatus()).isEqualTo(201);
 		String publication = published.getResponse().getHeader("Location");
 
@@ -202,7 +228,8 @@ class ControlApiTests {
 		String before = mvc.perform(get(path)).andReturn().getResponse().getContentAsString();
 		assertThat(before).contains("What would settle it")
 			.contains("Rerun the contender (" + c + ") with 2 changes: 18 cells would become comparable")
-			.contains("--revision " + COMMIT).doesNotContain("Tested by control run");
+			.contains("--revision " + COMMIT)
+			.doesNotContain("Tested by control run");
 		MvcResult publishedBefore = mvc.perform(get(publication)).andReturn();
 		String tag = publishedBefore.getResponse().getHeader("ETag");
 		assertThat(publishedBefore.getResponse().getContentAsString()).doesNotContain("control-banner");
@@ -210,13 +237,19 @@ class ControlApiTests {
 		declare("{\"control\": \"%s\", \"of\": \"%s...%s\"}".formatted(e, reference, c));
 
 		String after = mvc.perform(get(path)).andReturn().getResponse().getContentAsString();
-		assertThat(after).contains("Tested by control run").contains("/runs/" + e)
-			.contains("decode_tps median ratio").contains("18 of 18 comparable within ±10 %, median 1.011");
+		assertThat(after).contains("Tested by control run")
+			.contains("/runs/" + e)
+			.contains("decode_tps median ratio")
+			.contains("18 of 18 comparable within ±10 %, median 1.011");
 		MvcResult publishedAfter = mvc.perform(get(publication)).andReturn();
 		assertThat(publishedAfter.getResponse().getHeader("ETag")).isNotEqualTo(tag);
-		assertThat(publishedAfter.getResponse().getContentAsString()).contains("A control run contradicts this publication")
-			.contains("18 of 18 comparable within ±10 %, median 1.011").doesNotContain("supersede-form");
-		String asAdmin = mvc.perform(get(publication).with(httpBasic(USER, PASSWORD))).andReturn().getResponse()
+		assertThat(publishedAfter.getResponse().getContentAsString())
+			.contains("A control run contradicts this publication")
+			.contains("18 of 18 comparable within ±10 %, median 1.011")
+			.doesNotContain("supersede-form");
+		String asAdmin = mvc.perform(get(publication).with(httpBasic(USER, PASSWORD)))
+			.andReturn()
+			.getResponse()
 			.getContentAsString();
 		assertThat(asAdmin).contains("supersede-form").contains("Control run “");
 		// A control never makes a publication read "the numbers changed".
@@ -231,8 +264,11 @@ class ControlApiTests {
 	}
 
 	private MvcResult declare(String body) throws Exception {
-		return mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content(body)).andReturn();
+		return mvc
+			.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(body))
+			.andReturn();
 	}
 
 	private JsonNode plan(String baseline, String contender) throws Exception {

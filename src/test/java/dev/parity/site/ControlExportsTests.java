@@ -18,9 +18,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Issue 28: the exports (Markdown, CSV, JSON) and the embed of the seed story's claim (reference…C) carry the line of
- * its control (E) beside the claim — live and published — and the control never makes the publication read "the
- * numbers changed".
+ * Issue 28: the exports (Markdown, CSV, JSON) and the embed of the seed story's claim
+ * (reference…C) carry the line of its control (E) beside the claim — live and published —
+ * and the control never makes the publication read "the numbers changed".
  */
 @ParityTest
 class ControlExportsTests {
@@ -38,21 +38,25 @@ class ControlExportsTests {
 		String path = "/compare/" + reference + "..." + c;
 		String jsonBefore = body(path + "/export.json");
 		assertThat(body(path + "/export.md")).doesNotContain("Tested by control run");
-		assertThat(TestUploads.tree(jsonBefore.getBytes(java.nio.charset.StandardCharsets.UTF_8)).has("controls")).isTrue();
+		assertThat(TestUploads.tree(jsonBefore.getBytes(java.nio.charset.StandardCharsets.UTF_8)).has("controls"))
+			.isTrue();
 
 		declare(e, reference, c);
 
 		String md = body(path + "/export.md");
 		assertThat(md).contains("## Tested by control runs")
 			.contains("- Tested by control run [“Control run: pinned checkpoint, thinking off, warmed")
-			.contains("/runs/" + e + "): decode\\_tps median ratio ").contains("(confounded) → " + LINE)
-			.contains("[the comparison with the control](").contains("/compare/" + reference + "..." + e + ")");
+			.contains("/runs/" + e + "): decode\\_tps median ratio ")
+			.contains("(confounded) → " + LINE)
+			.contains("[the comparison with the control](")
+			.contains("/compare/" + reference + "..." + e + ")");
 		// The claim itself is unchanged: its headline still counts no comparable cell.
 		assertThat(md).contains("~~");
 
 		String csv = body(path + "/export.csv");
-		assertThat(csv).containsPattern("(?m)^# Tested by control run “Control run: pinned checkpoint, thinking off, warmed[^”]*” \\("
-				+ e + "\\): decode_tps median ratio \\d\\.\\d{3} over 18 cells \\(confounded\\) → " + LINE + "$");
+		assertThat(csv).containsPattern(
+				"(?m)^# Tested by control run “Control run: pinned checkpoint, thinking off, warmed[^”]*” \\(" + e
+						+ "\\): decode_tps median ratio \\d\\.\\d{3} over 18 cells \\(confounded\\) → " + LINE + "$");
 		// The rows are the claim's, as before.
 		assertThat(csv.lines().filter(line -> !line.startsWith("#")).toList())
 			.isEqualTo(body(path + "/export.csv").lines().filter(line -> !line.startsWith("#")).toList());
@@ -63,7 +67,8 @@ class ControlExportsTests {
 			assertThat(control.get("comparison").asString()).isEqualTo(reference + "..." + e);
 			assertThat(control.get("url").asString()).endsWith("/runs/" + e);
 			assertThat(control.get("tested").get(0).asString()).startsWith("Tested by control run “Control run: pinned")
-				.contains("decode_tps median ratio").endsWith(LINE);
+				.contains("decode_tps median ratio")
+				.endsWith(LINE);
 			assertThat(control.get("missed")).isEmpty();
 			assertThat(control.get("contradicts").asBoolean()).isTrue();
 		});
@@ -79,32 +84,40 @@ class ControlExportsTests {
 		String e = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
 		MvcResult published = mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
 			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"%s\", \"contender\": \"%s\", \"title\": \"Spark decode +101 %%\", \"confirm_no_comparable\": true}"
-				.formatted(reference, c))).andReturn();
+			.content(
+					"{\"baseline\": \"%s\", \"contender\": \"%s\", \"title\": \"Spark decode +101 %%\", \"confirm_no_comparable\": true}"
+						.formatted(reference, c)))
+			.andReturn();
 		String publication = published.getResponse().getHeader("Location");
 		String id = publication.substring(publication.lastIndexOf('/') + 1);
 		MvcResult embedBefore = mvc.perform(get("/embed/published/" + id)).andReturn();
 		String embedTag = embedBefore.getResponse().getHeader("ETag");
 		String mdTag = mvc.perform(get(publication + "/export.md")).andReturn().getResponse().getHeader("ETag");
 		assertThat(embedBefore.getResponse().getContentAsString()).doesNotContain("Tested by control run");
-		JsonNode frozenBefore = TestUploads.tree(body(publication + "/export.json").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		JsonNode frozenBefore = TestUploads
+			.tree(body(publication + "/export.json").getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
 		declare(e, reference, c);
 
 		MvcResult embedAfter = mvc.perform(get("/embed/published/" + id)).andReturn();
 		assertThat(embedAfter.getResponse().getHeader("ETag")).isNotEqualTo(embedTag);
 		String embed = embedAfter.getResponse().getContentAsString();
-		assertThat(embed).contains("Tested by control runs").contains("Tested by control run “")
-			.contains("/runs/" + e + "\"").contains("decode_tps median ratio").contains(LINE)
+		assertThat(embed).contains("Tested by control runs")
+			.contains("Tested by control run “")
+			.contains("/runs/" + e + "\"")
+			.contains("decode_tps median ratio")
+			.contains(LINE)
 			// A control never makes a publication read "the numbers changed".
 			.doesNotContain("id=\"live-banner\"");
 		MvcResult mdAfter = mvc.perform(get(publication + "/export.md")).andReturn();
 		assertThat(mdAfter.getResponse().getHeader("ETag")).isNotEqualTo(mdTag);
 		assertThat(mdAfter.getResponse().getContentAsString()).contains("## Tested by control runs").contains(LINE);
 		assertThat(body(publication + "/export.csv")).contains("# Tested by control run “").contains(LINE);
-		JsonNode frozen = TestUploads.tree(body(publication + "/export.json").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		JsonNode frozen = TestUploads
+			.tree(body(publication + "/export.json").getBytes(java.nio.charset.StandardCharsets.UTF_8));
 		assertThat(frozen.get("controls").get(0).get("tested").get(0).asString()).endsWith(LINE);
-		// The frozen claim is exactly as it was, and its notices say nothing of the control.
+		// The frozen claim is exactly as it was, and its notices say nothing of the
+		// control.
 		assertThat(frozen.get("headlines")).isEqualTo(frozenBefore.get("headlines"));
 		assertThat(frozen.get("cells")).isEqualTo(frozenBefore.get("cells"));
 		assertThat(frozen.get("notices")).isEqualTo(frozenBefore.get("notices"));
@@ -117,9 +130,11 @@ class ControlExportsTests {
 	}
 
 	private void declare(String control, String baseline, String contender) throws Exception {
-		MvcResult declared = mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"control\": \"%s\", \"of\": \"%s...%s\"}".formatted(control, baseline, contender))).andReturn();
+		MvcResult declared = mvc
+			.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"control\": \"%s\", \"of\": \"%s...%s\"}".formatted(control, baseline, contender)))
+			.andReturn();
 		assertThat(declared.getResponse().getStatus()).isEqualTo(201);
 	}
 

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
- * Issue 28: the OpenAPI document ({@code /api/openapi}) describes the control plan, the declaration of a control and a
- * hypothesis's plan as schemas with their properties — never an object without properties.
+ * Issue 28: the OpenAPI document ({@code /api/openapi}) describes the control plan, the
+ * declaration of a control and a hypothesis's plan as schemas with their properties —
+ * never an object without properties.
  */
 @ParityTest
 class ControlOpenApiTests {
@@ -28,7 +29,8 @@ class ControlOpenApiTests {
 
 	@Test
 	void thePlanTheDeclarationAndTheHypothesisPlanAreSchemasWithProperties() throws Exception {
-		JsonNode doc = TestUploads.tree(mvc.perform(get("/api/openapi")).andReturn().getResponse().getContentAsByteArray());
+		JsonNode doc = TestUploads
+			.tree(mvc.perform(get("/api/openapi")).andReturn().getResponse().getContentAsByteArray());
 		JsonNode paths = doc.get("paths");
 
 		JsonNode plan = response(paths.get("/api/compare/{pair}/control").get("get"), "200");
@@ -43,8 +45,8 @@ class ControlOpenApiTests {
 		assertThat(request(experiment).get("$ref").asString()).isEqualTo("#/components/schemas/ExperimentBody");
 
 		JsonNode schemas = doc.get("components").get("schemas");
-		assertThat(names(schemas.get("PlanView"))).containsExactly("baseline", "contender", "settled", "rerun", "changes",
-				"cannot_settle", "cells", "commands", "controls");
+		assertThat(names(schemas.get("PlanView"))).containsExactly("baseline", "contender", "settled", "rerun",
+				"changes", "cannot_settle", "cells", "commands", "controls");
 		assertThat(names(schemas.get("ControlChange"))).containsExactly("rule", "field", "from", "to", "how", "check");
 		assertThat(names(schemas.get("ControlCheck"))).containsExactly("measure", "target", "tolerance");
 		assertThat(names(schemas.get("ControlView"))).containsExactly("run", "title", "holds", "missed", "comparison",
@@ -53,15 +55,16 @@ class ControlOpenApiTests {
 			.isEqualTo("#/components/schemas/Headline");
 		assertThat(names(schemas.get("Headline"))).contains("metric", "comparable", "within_band", "median_ratio");
 		assertThat(names(schemas.get("Declaration"))).containsExactly("control", "of");
-		assertThat(names(schemas.get("CaveatBody"))).containsExactly("target", "text", "deciding_experiment", "deciding_plan");
+		assertThat(names(schemas.get("CaveatBody"))).containsExactly("target", "text", "deciding_experiment",
+				"deciding_plan");
 		assertThat(schemas.get("DecidingPlanBody").get("properties").get("changes").get("items").get("$ref").asString())
 			.isEqualTo("#/components/schemas/ControlChange");
 		assertThat(names(schemas.get("Caveat"))).contains("deciding_plan", "experiments", "history");
 		assertThat(names(schemas.get("HypothesisStatusChange"))).contains("experiment", "decided_by");
 
 		// Every schema these reach has its properties: none is an object without them.
-		Deque<String> todo = new ArrayDeque<>(java.util.List.of("PlanView", "Declaration", "DeclaredView", "CaveatBody",
-				"Caveat", "ExperimentBody"));
+		Deque<String> todo = new ArrayDeque<>(
+				java.util.List.of("PlanView", "Declaration", "DeclaredView", "CaveatBody", "Caveat", "ExperimentBody"));
 		Set<String> seen = new HashSet<>();
 		while (!todo.isEmpty()) {
 			String name = todo.pop();
@@ -72,10 +75,12 @@ class ControlOpenApiTests {
 			assertThat(schema).as(name).isNotNull();
 			assertThat(schema.get("properties")).as(name + " has properties").isNotNull();
 			assertThat(schema.get("properties").isEmpty()).as(name + " has properties").isFalse();
-			schema.findValues("$ref").forEach(ref -> todo.push(ref.asString().substring("#/components/schemas/".length())));
+			schema.findValues("$ref")
+				.forEach(ref -> todo.push(ref.asString().substring("#/components/schemas/".length())));
 		}
-		assertThat(seen).contains("ControlChange", "ControlCheck", "ControlView", "Headline", "Rerun", "CannotSettle",
-				"Commands", "Missed", "Before", "DecidingPlanBody", "TargetBody", "HypothesisStatusChange")
+		assertThat(seen)
+			.contains("ControlChange", "ControlCheck", "ControlView", "Headline", "Rerun", "CannotSettle", "Commands",
+					"Missed", "Before", "DecidingPlanBody", "TargetBody", "HypothesisStatusChange")
 			.doesNotContain("JsonNode");
 	}
 

@@ -28,8 +28,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Issue 17, item 5: embeds may be framed by any site and keep the greying, the caveat footnotes and the banners; the
- * other pages refuse framing; the chart is a valid SVG and PNG with its greyed bars grey.
+ * Issue 17, item 5: embeds may be framed by any site and keep the greying, the caveat
+ * footnotes and the banners; the other pages refuse framing; the chart is a valid SVG and
+ * PNG with its greyed bars grey.
  */
 @ParityTest
 class EmbedTests {
@@ -46,8 +47,10 @@ class EmbedTests {
 			MockHttpServletResponse embed = mvc.perform(get(path)).andReturn().getResponse();
 			assertThat(embed.getStatus()).isEqualTo(200);
 			assertThat(embed.getHeader("X-Frame-Options")).as(path).isNull();
-			assertThat(embed.getHeader("Content-Security-Policy")).as(path).contains("frame-ancestors *")
-				.contains("script-src 'self'").doesNotContain("'none'; frame");
+			assertThat(embed.getHeader("Content-Security-Policy")).as(path)
+				.contains("frame-ancestors *")
+				.contains("script-src 'self'")
+				.doesNotContain("'none'; frame");
 		}
 		for (String path : List.of("/published/" + id, "/", "/runs", "/login")) {
 			MockHttpServletResponse page = mvc.perform(get(path)).andReturn().getResponse();
@@ -63,25 +66,39 @@ class EmbedTests {
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		String old = publish(reference, c, "Spark is +101 % faster at decode", true);
 		String replacement = publish(reference, e, "Spark matches the reference at decode", false);
-		mvc.perform(post("/compare/" + reference + "..." + c + "/caveats").param("text", "outputs were 801 tokens, not 512")
-			.param("cell", "cell-concurrency-4--prompt_tokens-280").param("metric", "decode_tps")
-			.with(httpBasic(USER, PASSWORD)).with(csrf()));
+		mvc.perform(
+				post("/compare/" + reference + "..." + c + "/caveats").param("text", "outputs were 801 tokens, not 512")
+					.param("cell", "cell-concurrency-4--prompt_tokens-280")
+					.param("metric", "decode_tps")
+					.with(httpBasic(USER, PASSWORD))
+					.with(csrf()));
 		mvc.perform(post("/published/{id}/retract", old).param("reason", "longer outputs and other weights")
-			.param("replacement", replacement).with(httpBasic(USER, PASSWORD)).with(csrf()));
+			.param("replacement", replacement)
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
 
 		String embed = mvc.perform(get("/embed/published/" + old)).andReturn().getResponse().getContentAsString();
-		assertThat(embed).contains("id=\"retraction-banner\"").contains("Superseded")
-			.contains("Spark matches the reference at decode").contains("longer outputs and other weights");
+		assertThat(embed).contains("id=\"retraction-banner\"")
+			.contains("Superseded")
+			.contains("Spark matches the reference at decode")
+			.contains("longer outputs and other weights");
 		assertThat(embed).contains("class=\"num value greyed\"").contains("greyed:").contains("output-length-differs");
 		assertThat(embed).contains("decode_tps — no comparable cells");
-		assertThat(embed).contains("outputs were 801 tokens, not 512").contains("id=\"note-c1\"")
+		assertThat(embed).contains("outputs were 801 tokens, not 512")
+			.contains("id=\"note-c1\"")
 			.contains("href=\"#note-c1\"");
 		assertThat(embed).doesNotContain("<form").doesNotContain("<script");
 
-		String chart = mvc.perform(get("/embed/published/" + old + "/chart")).andReturn().getResponse().getContentAsString();
-		assertThat(chart).contains("id=\"retraction-banner\"").contains("longer outputs and other weights")
-			.contains("outputs were 801 tokens, not 512").contains("output-length-differs")
-			.contains("/published/" + old + "/chart.svg").doesNotContain("<form");
+		String chart = mvc.perform(get("/embed/published/" + old + "/chart"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(chart).contains("id=\"retraction-banner\"")
+			.contains("longer outputs and other weights")
+			.contains("outputs were 801 tokens, not 512")
+			.contains("output-length-differs")
+			.contains("/published/" + old + "/chart.svg")
+			.doesNotContain("<form");
 	}
 
 	@Test
@@ -90,7 +107,8 @@ class EmbedTests {
 		String c = TestUploads.upload(mvc, TestUploads.fresh("run-c-effort-high.json"));
 		String id = publish(reference, c, "Spark is +101 % faster at decode", true);
 		mvc.perform(post("/published/{id}/retract", id).param("reason", "other weights & longer outputs")
-			.with(httpBasic(USER, PASSWORD)).with(csrf()));
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
 
 		MockHttpServletResponse svg = mvc.perform(get("/published/" + id + "/chart.svg")).andReturn().getResponse();
 		assertThat(svg.getContentType()).startsWith("image/svg+xml");
@@ -100,7 +118,8 @@ class EmbedTests {
 		assertThat(document.getDocumentElement().getLocalName()).isEqualTo("svg");
 		assertThat(document.getDocumentElement().getNamespaceURI()).isEqualTo("http://www.w3.org/2000/svg");
 		assertThat(document.getDocumentElement().getTextContent()).contains("Retracted on")
-			.contains("other weights & longer outputs").contains("decode_tps — no comparable cells");
+			.contains("other weights & longer outputs")
+			.contains("decode_tps — no comparable cells");
 		NodeList rects = document.getElementsByTagNameNS("http://www.w3.org/2000/svg", "rect");
 		long greyBars = 0;
 		long colouredBars = 0;
@@ -109,7 +128,8 @@ class EmbedTests {
 			greyBars += GREY_FILL.equals(rect.getAttribute("fill")) ? 1 : 0;
 			colouredBars += "#2b6cb0".equals(rect.getAttribute("fill")) ? 1 : 0;
 		}
-		// C's decode ratios are all greyed (other weights, longer outputs): a grey bar for each of the 18 cells with a
+		// C's decode ratios are all greyed (other weights, longer outputs): a grey bar
+		// for each of the 18 cells with a
 		// ratio, and the legend's grey box; the only coloured box is the legend's.
 		assertThat(greyBars).isEqualTo(19);
 		assertThat(colouredBars).isEqualTo(1);
@@ -124,17 +144,22 @@ class EmbedTests {
 	}
 
 	@Test
-	void theSvgAxisIsSetByTheComparableBarsTheGreyedOnesEndInAnArrowWithTheirValueAndEveryCellIsLabelled() throws Exception {
+	void theSvgAxisIsSetByTheComparableBarsTheGreyedOnesEndInAnArrowWithTheirValueAndEveryCellIsLabelled()
+			throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		String id = publish(reference, e, "Throughput of the control run", false);
 
-		MockHttpServletResponse svg = mvc.perform(get("/published/" + id + "/chart.svg").param("metric", "throughput_tps"))
-			.andReturn().getResponse();
-		Document document = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+		MockHttpServletResponse svg = mvc
+			.perform(get("/published/" + id + "/chart.svg").param("metric", "throughput_tps"))
+			.andReturn()
+			.getResponse();
+		Document document = DocumentBuilderFactory.newInstance()
+			.newDocumentBuilder()
 			.parse(new ByteArrayInputStream(svg.getContentAsByteArray()));
 		String text = document.getDocumentElement().getTextContent();
-		// 18 comparable ratios near 1 set the axis; the two greyed ones (+4,323 %, +6,050 %) end at its top in an arrow.
+		// 18 comparable ratios near 1 set the axis; the two greyed ones (+4,323 %, +6,050
+		// %) end at its top in an arrow.
 		assertThat(document.getElementsByTagName("polygon").getLength()).isEqualTo(2);
 		assertThat(text).contains("×44.23").contains("×61.5");
 		assertThat(text).doesNotContain("×20").doesNotContain("×10");
@@ -157,13 +182,16 @@ class EmbedTests {
 	void comparableBarsAreColouredAndTheRunPreviewIsAPng() throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String e = TestUploads.upload(mvc, "run-e-control.json");
-		BufferedImage comparison = ImageIO.read(new ByteArrayInputStream(mvc.perform(get("/compare/" + reference + "..." + e
-				+ "/chart.png")).andReturn().getResponse().getContentAsByteArray()));
+		BufferedImage comparison = ImageIO
+			.read(new ByteArrayInputStream(mvc.perform(get("/compare/" + reference + "..." + e + "/chart.png"))
+				.andReturn()
+				.getResponse()
+				.getContentAsByteArray()));
 		assertThat(comparison.getWidth()).isEqualTo(1200);
 		assertThat(comparison.getHeight()).isEqualTo(630);
 		assertThat(count(comparison, 0x2b6cb0)).isGreaterThan(2000);
-		BufferedImage run = ImageIO.read(new ByteArrayInputStream(mvc.perform(get("/runs/" + e + "/chart.png")).andReturn()
-			.getResponse().getContentAsByteArray()));
+		BufferedImage run = ImageIO.read(new ByteArrayInputStream(
+				mvc.perform(get("/runs/" + e + "/chart.png")).andReturn().getResponse().getContentAsByteArray()));
 		assertThat(run.getWidth()).isEqualTo(1200);
 		assertThat(count(run, 0x2b6cb0)).isGreaterThan(2000);
 	}
@@ -179,16 +207,18 @@ class EmbedTests {
 	}
 
 	private String publishC(String title) throws Exception {
-		return publish(TestUploads.upload(mvc, "reference.json"), TestUploads.upload(mvc, "run-c-effort-high.json"), title,
-				true);
+		return publish(TestUploads.upload(mvc, "reference.json"), TestUploads.upload(mvc, "run-c-effort-high.json"),
+				title, true);
 	}
 
 	private String publish(String baseline, String contender, String title, boolean confirm) throws Exception {
-		MockHttpServletResponse response = mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender + "\", \"title\": \"" + title
-					+ "\", \"confirm_no_comparable\": " + confirm + "}"))
-			.andReturn().getResponse();
+		MockHttpServletResponse response = mvc
+			.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender + "\", \"title\": \""
+						+ title + "\", \"confirm_no_comparable\": " + confirm + "}"))
+			.andReturn()
+			.getResponse();
 		assertThat(response.getStatus()).as(response.getContentAsString()).isEqualTo(201);
 		return TestUploads.tree(response.getContentAsByteArray()).get("id").asString();
 	}

@@ -19,8 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two runs of the documented maximum, 10,000 cells each, seen anonymously: their pages are light (a
- * bounded share of the cells written, the rest fetched), and every cell on one page answers too, a page at a time.
+ * Two runs of the documented maximum, 10,000 cells each, seen anonymously: their pages
+ * are light (a bounded share of the cells written, the rest fetched), and every cell on
+ * one page answers too, a page at a time.
  */
 @ParityTest
 class LargeRunPagesTests {
@@ -86,14 +87,17 @@ class LargeRunPagesTests {
 		Document page = Jsoup.parse(all.body());
 		assertThat(page.select("table.compare tbody tr[id^=cell-]")).hasSize(ComparisonController.ALL_ROWS);
 		assertThat(page.selectFirst("nav.cell-pages").text()).contains("Cells 1–1,000 of 10,000");
-		assertThat(page.selectFirst("nav.cell-pages a[rel=next]").attr("href")).isEqualTo(path + "?cells=all&from=1000");
+		assertThat(page.selectFirst("nav.cell-pages a[rel=next]").attr("href"))
+			.isEqualTo(path + "?cells=all&from=1000");
 		Answer later = get(path + "?cells=all&from=5000");
 		assertThat(later.status()).isEqualTo(200);
 		Document laterPage = Jsoup.parse(later.body());
 		assertThat(laterPage.select("table.compare tbody tr[id^=cell-]").first().id())
 			.isEqualTo(Jsoup.parse(get(path + "/cells?from=5000").body(), "", org.jsoup.parser.Parser.xmlParser())
-				.selectFirst("tr").id());
-		assertThat(laterPage.selectFirst("nav.cell-pages a[rel=prev]").attr("href")).isEqualTo(path + "?cells=all&from=4000");
+				.selectFirst("tr")
+				.id());
+		assertThat(laterPage.selectFirst("nav.cell-pages a[rel=prev]").attr("href"))
+			.isEqualTo(path + "?cells=all&from=4000");
 	}
 
 	/** What an anonymous GET answers. */
@@ -120,7 +124,9 @@ class LargeRunPagesTests {
 				cell.putObject("requests").put("completed", 4).put("failed", 0).put("cancelled", 0);
 				cell.putObject("output_tokens").put("median", 512).put("min", 510).put("max", 515);
 				double slower = variant.equals("a") ? 0 : 0.01 * ((p + c) % 3);
-				cell.putObject("metrics").put("ttft_s", 0.1 * (p + 1) + slower).put("decode_tps", 200 - c)
+				cell.putObject("metrics")
+					.put("ttft_s", 0.1 * (p + 1) + slower)
+					.put("decode_tps", 200 - c)
 					.put("throughput_tps", (200 - c) * (c + 1));
 			}
 		}

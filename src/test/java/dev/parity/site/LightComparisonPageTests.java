@@ -25,8 +25,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * A comparison of many cells is a light page: its first 100 cells and Pareto points written, the rest and the charts'
- * data fetched once it shows, and together they say exactly what the page with every cell written says.
+ * A comparison of many cells is a light page: its first 100 cells and Pareto points
+ * written, the rest and the charts' data fetched once it shows, and together they say
+ * exactly what the page with every cell written says.
  */
 @ParityTest
 class LightComparisonPageTests {
@@ -61,7 +62,10 @@ class LightComparisonPageTests {
 		List<Element> allCells = all.select("table.compare tbody tr[id^=cell-]");
 		assertThat(allCells).hasSize(144);
 
-		String rest = mvc.perform(get(path + "/cells?from=100")).andExpect(status().isOk()).andReturn().getResponse()
+		String rest = mvc.perform(get(path + "/cells?from=100"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		List<Element> fetched = Jsoup.parseBodyFragment("<table><tbody>" + rest + "</tbody></table>")
 			.select("tbody tr[id^=cell-]");
@@ -72,14 +76,23 @@ class LightComparisonPageTests {
 		assertThat(shown.stream().map(Element::outerHtml).toList())
 			.isEqualTo(allCells.stream().map(Element::outerHtml).toList());
 
-		JsonNode chartData = JSON.readTree(mvc.perform(get(path + "/charts.json")).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray());
+		JsonNode chartData = JSON.readTree(mvc.perform(get(path + "/charts.json"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(chartData).isEqualTo(JSON.readTree(all.getElementById("compare-charts").attr("data-charts")));
-		JsonNode paretoData = JSON.readTree(mvc.perform(get(path + "/pareto.json")).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray());
+		JsonNode paretoData = JSON.readTree(mvc.perform(get(path + "/pareto.json"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(paretoData).isEqualTo(JSON.readTree(all.getElementById("pareto-chart").attr("data-pareto")));
 
-		String points = mvc.perform(get(path + "/points?from=100")).andExpect(status().isOk()).andReturn().getResponse()
+		String points = mvc.perform(get(path + "/points?from=100"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		List<Element> morePoints = Jsoup.parseBodyFragment("<table><tbody>" + points + "</tbody></table>")
 			.select("tbody tr[data-anchor]");
@@ -95,24 +108,32 @@ class LightComparisonPageTests {
 		String b = TestUploads.upload(mvc, grid(11, 10, "b", "settings"));
 		String path = "/compare/" + a + "..." + b;
 		Document light = page(path + "?band=0.001");
-		assertThat(light.selectFirst("table.compare").attr("data-more-src")).isEqualTo(path + "/cells?band=0.001&from=100");
-		String rest = mvc.perform(get(path + "/cells?band=0.001&from=100")).andReturn().getResponse()
+		assertThat(light.selectFirst("table.compare").attr("data-more-src"))
+			.isEqualTo(path + "/cells?band=0.001&from=100");
+		String rest = mvc.perform(get(path + "/cells?band=0.001&from=100"))
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		Document all = page(path + "?band=0.001&cells=all");
 		List<Element> fetched = Jsoup.parseBodyFragment("<table><tbody>" + rest + "</tbody></table>")
 			.select("tbody tr[id^=cell-]");
-		assertThat(fetched.stream().map(Element::outerHtml).toList()).isEqualTo(all
-			.select("table.compare tbody tr[id^=cell-]").stream().skip(100).map(Element::outerHtml).toList());
+		assertThat(fetched.stream().map(Element::outerHtml).toList()).isEqualTo(
+				all.select("table.compare tbody tr[id^=cell-]").stream().skip(100).map(Element::outerHtml).toList());
 	}
 
 	@Test
 	void aLargePublicationIsLightTooAndItsPartsAreTheFrozenOnes() throws Exception {
 		String a = TestUploads.upload(mvc, grid(12, 12, "a", "published"));
 		String b = TestUploads.upload(mvc, grid(12, 12, "b", "published"));
-		String body = mvc.perform(post("/api/published").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-			.contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"" + a + "\", \"contender\": \"" + b + "\", \"title\": \"A light publication\"}"))
-			.andExpect(status().isCreated()).andReturn().getResponse().getContentAsString();
+		String body = mvc
+			.perform(post("/api/published").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"baseline\": \"" + a + "\", \"contender\": \"" + b
+						+ "\", \"title\": \"A light publication\"}"))
+			.andExpect(status().isCreated())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		String id = TestUploads.tree(body.getBytes(StandardCharsets.UTF_8)).get("id").asString();
 		String path = "/published/" + id;
 
@@ -124,17 +145,27 @@ class LightComparisonPageTests {
 		Document all = page(path + "?cells=all");
 		List<Element> allCells = all.select("table.compare tbody tr[id^=cell-]");
 		assertThat(allCells).hasSize(144);
-		String rest = mvc.perform(get(path + "/cells?from=100")).andExpect(status().isOk()).andReturn().getResponse()
+		String rest = mvc.perform(get(path + "/cells?from=100"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		List<Element> shown = new java.util.ArrayList<>(table.select("tbody tr[id^=cell-]"));
-		shown.addAll(Jsoup.parseBodyFragment("<table><tbody>" + rest + "</tbody></table>").select("tbody tr[id^=cell-]"));
+		shown.addAll(
+				Jsoup.parseBodyFragment("<table><tbody>" + rest + "</tbody></table>").select("tbody tr[id^=cell-]"));
 		assertThat(shown.stream().map(Element::outerHtml).toList())
 			.isEqualTo(allCells.stream().map(Element::outerHtml).toList());
-		JsonNode chartData = JSON.readTree(mvc.perform(get(path + "/charts.json")).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray());
+		JsonNode chartData = JSON.readTree(mvc.perform(get(path + "/charts.json"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(chartData).isEqualTo(JSON.readTree(all.getElementById("compare-charts").attr("data-charts")));
-		JsonNode paretoData = JSON.readTree(mvc.perform(get(path + "/pareto.json")).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray());
+		JsonNode paretoData = JSON.readTree(mvc.perform(get(path + "/pareto.json"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(paretoData).isEqualTo(JSON.readTree(all.getElementById("pareto-chart").attr("data-pareto")));
 		mvc.perform(get("/published/zzzzzzzzzz/cells")).andExpect(status().isNotFound());
 	}
@@ -155,18 +186,27 @@ class LightComparisonPageTests {
 		String a = TestUploads.upload(mvc, grid(4, 5, "a", "bad"));
 		String b = TestUploads.upload(mvc, grid(4, 5, "b", "bad"));
 		String path = "/compare/" + a + "..." + b;
-		assertThat(mvc.perform(get(path + "/cells?from=ten")).andExpect(status().isBadRequest()).andReturn()
-			.getResponse().getContentAsString()).contains("from must be a whole number of rows to skip, not ten");
+		assertThat(mvc.perform(get(path + "/cells?from=ten"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString()).contains("from must be a whole number of rows to skip, not ten");
 		mvc.perform(get(path + "/cells?from=-1")).andExpect(status().isBadRequest());
 		mvc.perform(get("/compare/" + a + "...zzzzzzzzzz/cells")).andExpect(status().isNotFound());
 		mvc.perform(get("/compare/" + a + "...zzzzzzzzzz/charts.json")).andExpect(status().isNotFound());
 		// Past the end: no rows, not an error.
-		assertThat(mvc.perform(get(path + "/cells?from=500")).andExpect(status().isOk()).andReturn().getResponse()
+		assertThat(mvc.perform(get(path + "/cells?from=500"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString()).doesNotContain("<tr");
 	}
 
 	private Document page(String url) throws Exception {
-		return Jsoup.parse(mvc.perform(get(url)).andExpect(status().isOk()).andReturn().getResponse()
+		return Jsoup.parse(mvc.perform(get(url))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8));
 	}
 
@@ -184,11 +224,16 @@ class LightComparisonPageTests {
 				cell.putObject("requests").put("completed", 4).put("failed", 0).put("cancelled", 0);
 				cell.putObject("output_tokens").put("median", 512).put("min", 510).put("max", 515);
 				double slower = variant.equals("a") ? 0 : 0.01 * ((p + c) % 3);
-				cell.putObject("metrics").put("ttft_s", 0.1 * (p + 1) + slower)
-					.put("decode_tps", 70 - c).put("throughput_tps", (70 - c) * (c + 1));
+				cell.putObject("metrics")
+					.put("ttft_s", 0.1 * (p + 1) + slower)
+					.put("decode_tps", 70 - c)
+					.put("throughput_tps", (70 - c) * (c + 1));
 				ArrayNode samples = cell.putArray("samples");
 				for (int s = 0; s < 4; s++) {
-					samples.addObject().put("status", "ok").put("output_tokens", 512).put("ttft_s", 0.1 * (p + 1) + s * 0.001);
+					samples.addObject()
+						.put("status", "ok")
+						.put("output_tokens", 512)
+						.put("ttft_s", 0.1 * (p + 1) + s * 0.001);
 				}
 			}
 		}

@@ -23,8 +23,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Issue 17, item 5: run, comparison and publication pages carry Open Graph and Twitter card meta — title, the headline
- * sentence, a PNG of the chart — with absolute links from {@code parity.base-url}, never from the request's Host.
+ * Issue 17, item 5: run, comparison and publication pages carry Open Graph and Twitter
+ * card meta — title, the headline sentence, a PNG of the chart — with absolute links from
+ * {@code parity.base-url}, never from the request's Host.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "parity.base-url=https://parity.example.org")
@@ -40,10 +41,14 @@ class LinkPreviewTests {
 	void aPublicationPreviewShowsItsTitleHeadlineAndChart() throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String e = TestUploads.upload(mvc, "run-e-control.json");
-		String body = mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"" + reference + "\", \"contender\": \"" + e
-					+ "\", \"title\": \"Spark matches the reference at decode\"}"))
-			.andReturn().getResponse().getContentAsString();
+		String body = mvc
+			.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"baseline\": \"" + reference + "\", \"contender\": \"" + e
+						+ "\", \"title\": \"Spark matches the reference at decode\"}"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		String id = TestUploads.tree(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get("id").asString();
 
 		Map<String, String> meta = meta(page("/published/" + id));
@@ -73,11 +78,13 @@ class LinkPreviewTests {
 	@Test
 	void aRunPreviewSaysWhatRanAndHowMuchIsGreyedAndIgnoresAForgedHost() throws Exception {
 		String c = TestUploads.upload(mvc, "run-c-effort-high.json");
-		String page = mvc.perform(get("/runs/" + c).header("Host", "evil.example.com")).andReturn().getResponse()
+		String page = mvc.perform(get("/runs/" + c).header("Host", "evil.example.com"))
+			.andReturn()
+			.getResponse()
 			.getContentAsString();
 		Map<String, String> meta = meta(page);
-		assertThat(meta.get("og:title")).isEqualTo(TestUploads.tree(dev.parity.Fixtures.seedStoryBytes("run-c-effort-high.json"))
-			.get("title").asString());
+		assertThat(meta.get("og:title")).isEqualTo(
+				TestUploads.tree(dev.parity.Fixtures.seedStoryBytes("run-c-effort-high.json")).get("title").asString());
 		assertThat(meta.get("og:description")).contains("values greyed").contains(" cells, ");
 		assertThat(meta.get("og:url")).isEqualTo(BASE + "/runs/" + c);
 		assertThat(meta.get("og:image")).isEqualTo(BASE + "/runs/" + c + "/chart.png");
@@ -100,7 +107,8 @@ class LinkPreviewTests {
 	/** The page's meta tags by property or name, as the layout writes them. */
 	private static Map<String, String> meta(String page) {
 		Map<String, String> meta = new java.util.HashMap<>();
-		java.util.regex.Matcher tag = java.util.regex.Pattern.compile("<meta (?:property|name)=\"([^\"]+)\" content=\"([^\"]*)\"")
+		java.util.regex.Matcher tag = java.util.regex.Pattern
+			.compile("<meta (?:property|name)=\"([^\"]+)\" content=\"([^\"]*)\"")
 			.matcher(page);
 		while (tag.find()) {
 			meta.put(tag.group(1), HtmlUtils.htmlUnescape(tag.group(2)));

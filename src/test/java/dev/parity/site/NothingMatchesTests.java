@@ -33,15 +33,19 @@ class NothingMatchesTests {
 			params.set("target_prompt_tokens", params.remove("prompt_tokens"));
 		}
 		String contender = TestUploads.upload(mvc, renamed.toString().getBytes(StandardCharsets.UTF_8));
-		Document page = Jsoup.parse(mvc.perform(get("/compare/" + baseline + "..." + contender)).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8));
+		Document page = Jsoup.parse(mvc.perform(get("/compare/" + baseline + "..." + contender))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8));
 		// Before the headlines, the table and the unmatched cells' list.
 		assertThat(page.select("main p.nothing-matches, main section").first().hasClass("nothing-matches")).isTrue();
 		assertThat(page.selectFirst("p.nothing-matches").text()).startsWith("Nothing matches")
 			.contains("baseline grid: concurrency, prompt_tokens — contender grid: concurrency, target_prompt_tokens");
 		// A comparison whose cells match says nothing of the kind.
 		String same = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
-		assertThat(mvc.perform(get("/compare/" + baseline + "..." + same)).andReturn().getResponse().getContentAsString())
+		assertThat(
+				mvc.perform(get("/compare/" + baseline + "..." + same)).andReturn().getResponse().getContentAsString())
 			.doesNotContain("Nothing matches");
 	}
 

@@ -19,8 +19,8 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Issue 17, item 5: a script publishes a comparison through the API with the form's guard rails, and lists the
- * publications.
+ * Issue 17, item 5: a script publishes a comparison through the API with the form's guard
+ * rails, and lists the publications.
  */
 @ParityTest
 class PublicationApiTests {
@@ -48,11 +48,14 @@ class PublicationApiTests {
 		assertThat(page).contains("Spark matches the reference (API)")
 			.contains("18 of 18 comparable cells within ±10 %, median ratio 1.011");
 
-		JsonNode list = TestUploads.tree(mvc.perform(get("/api/published?size=100")).andReturn().getResponse()
-			.getContentAsByteArray());
+		JsonNode list = TestUploads
+			.tree(mvc.perform(get("/api/published?size=100")).andReturn().getResponse().getContentAsByteArray());
 		assertThat(list.get("total").asLong()).isEqualTo(count());
 		assertThat(list.get("published").findValuesAsString("id")).contains(id);
-		JsonNode item = list.get("published").valueStream().filter(p -> p.get("id").asString().equals(id)).findFirst()
+		JsonNode item = list.get("published")
+			.valueStream()
+			.filter(p -> p.get("id").asString().equals(id))
+			.findFirst()
 			.orElseThrow();
 		assertThat(item.get("title").asString()).isEqualTo("Spark matches the reference (API)");
 		assertThat(item.get("baseline").asString()).isEqualTo(reference);
@@ -65,7 +68,8 @@ class PublicationApiTests {
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		String c = TestUploads.upload(mvc, "run-c-effort-high.json");
 		MvcResult one = publish("""
-				{"baseline": "%s", "contenders": ["%s"], "title": "One contender in a list"}""".formatted(reference, e));
+				{"baseline": "%s", "contenders": ["%s"], "title": "One contender in a list"}""".formatted(reference,
+				e));
 		assertThat(one.getResponse().getStatus()).isEqualTo(201);
 
 		long before = count();
@@ -78,15 +82,18 @@ class PublicationApiTests {
 	}
 
 	@Test
-	void nonDefaultSettingsNeedAReasonAndNothingComparableNeedsTheConfirmationEachNamedAndNothingStored() throws Exception {
+	void nonDefaultSettingsNeedAReasonAndNothingComparableNeedsTheConfirmationEachNamedAndNothingStored()
+			throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String a = TestUploads.upload(mvc, "run-a-thinking-max.json");
 		long before = count();
-		MvcResult refused = publish("""
-				{"baseline": "%s", "contender": "%s", "title": "A is 5x slower", "settings": {"output_tolerance": 0.05}}"""
-			.formatted(reference, a));
+		MvcResult refused = publish(
+				"""
+						{"baseline": "%s", "contender": "%s", "title": "A is 5x slower", "settings": {"output_tolerance": 0.05}}"""
+					.formatted(reference, a));
 		assertThat(refused.getResponse().getStatus()).isEqualTo(400);
-		assertThat(error(refused, "$.reason")).contains("publishing it needs a reason").contains("output_tolerance 0.05");
+		assertThat(error(refused, "$.reason")).contains("publishing it needs a reason")
+			.contains("output_tolerance 0.05");
 		assertThat(error(refused, "$.confirm_no_comparable")).contains("no cell of this comparison is comparable");
 		assertThat(count()).isEqualTo(before);
 
@@ -104,8 +111,8 @@ class PublicationApiTests {
 			.formatted(reference, a));
 		assertThat(both.getResponse().getStatus()).isEqualTo(201);
 		String id = TestUploads.tree(both.getResponse().getContentAsByteArray()).get("id").asString();
-		JsonNode published = TestUploads.tree(mvc.perform(get("/api/published/" + id)).andReturn().getResponse()
-			.getContentAsByteArray());
+		JsonNode published = TestUploads
+			.tree(mvc.perform(get("/api/published/" + id)).andReturn().getResponse().getContentAsByteArray());
 		assertThat(published.get("settings_reason").asString()).isEqualTo("a stricter output tolerance for this post");
 		assertThat(published.get("no_comparable_confirmed").asBoolean()).isTrue();
 	}
@@ -116,41 +123,53 @@ class PublicationApiTests {
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		long before = count();
 		assertThat(error(publish("""
-				{"baseline": "%s", "contender": "%s"}""".formatted(reference, e)), "$.title")).contains("needs a title");
+				{"baseline": "%s", "contender": "%s"}""".formatted(reference, e)), "$.title"))
+			.contains("needs a title");
 		assertThat(error(publish("""
 				{"baseline": "%s", "contender": "zzzzzzzzzz", "title": "t"}""".formatted(reference)), "$.contender"))
 			.contains("zzzzzzzzzz");
 		assertThat(error(publish("""
-				{"baseline": "%s", "contender": "%s", "title": "t", "titel": "typo"}""".formatted(reference, e)), "$.titel"))
+				{"baseline": "%s", "contender": "%s", "title": "t", "titel": "typo"}""".formatted(reference, e)),
+				"$.titel"))
 			.contains("unknown field");
 		assertThat(error(publish("""
-				{"baseline": "%s", "contender": "%s", "title": "t", "settings": {"band": "wide"}}""".formatted(reference, e)),
-				"$.settings")).contains("band");
+				{"baseline": "%s", "contender": "%s", "title": "t", "settings": {"band": "wide"}}"""
+			.formatted(reference, e)), "$.settings")).contains("band");
 		assertThat(error(publish("""
-				{"baseline": "%s", "contender": "%s", "title": "t", "confirm_no_comparable": "yes"}""".formatted(reference, e)),
-				"$.confirm_no_comparable")).contains("true or false");
+				{"baseline": "%s", "contender": "%s", "title": "t", "confirm_no_comparable": "yes"}"""
+			.formatted(reference, e)), "$.confirm_no_comparable")).contains("true or false");
 		assertThat(error(publish("[1, 2]"), "$")).contains("JSON object");
 		assertThat(count()).isEqualTo(before);
 	}
 
 	@Test
 	void publishingNeedsAnUploader() throws Exception {
-		int status = mvc.perform(post("/api/published").contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"a\", \"contender\": \"b\", \"title\": \"t\"}")).andReturn().getResponse().getStatus();
+		int status = mvc
+			.perform(post("/api/published").contentType(MediaType.APPLICATION_JSON)
+				.content("{\"baseline\": \"a\", \"contender\": \"b\", \"title\": \"t\"}"))
+			.andReturn()
+			.getResponse()
+			.getStatus();
 		assertThat(status).isEqualTo(401);
 	}
 
 	private MvcResult publish(String body) throws Exception {
-		return mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content(body)).andReturn();
+		return mvc
+			.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(body))
+			.andReturn();
 	}
 
 	/** The message of the problem at this path, {@code null} when there is none. */
 	private static String error(MvcResult result, String path) throws Exception {
 		assertThat(result.getResponse().getStatus()).isEqualTo(400);
 		JsonNode errors = TestUploads.tree(result.getResponse().getContentAsByteArray()).get("errors");
-		return errors.valueStream().filter(p -> p.get("path").asString().equals(path)).map(p -> p.get("message").asString())
-			.findFirst().orElse(null);
+		return errors.valueStream()
+			.filter(p -> p.get("path").asString().equals(path))
+			.map(p -> p.get("message").asString())
+			.findFirst()
+			.orElse(null);
 	}
 
 	private long count() {

@@ -21,8 +21,8 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Issue 12, item 7: a refused publication comes back as the comparison page with every problem next to the field
- * it concerns, at once, and what was typed kept.
+ * Issue 12, item 7: a refused publication comes back as the comparison page with every
+ * problem next to the field it concerns, at once, and what was typed kept.
  */
 @ParityTest
 class PublishFormTests {
@@ -38,11 +38,14 @@ class PublishFormTests {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String a = TestUploads.upload(mvc, "run-a-thinking-max.json");
 		long before = publications();
-		// Settings other than the defaults and no comparable cell: neither a reason nor the confirmation given.
+		// Settings other than the defaults and no comparable cell: neither a reason nor
+		// the confirmation given.
 		FormPage page = refused(post("/compare/" + reference + "..." + a + "/publish").param("title", "A is 5x slower")
-			.param("caption", "the caption I typed").param("query", "output_tolerance=0.05"));
+			.param("caption", "the caption I typed")
+			.param("query", "output_tolerance=0.05"));
 		assertThat(page.html()).contains("Not published: 2 problems").contains("<h2>Publish this comparison</h2>");
-		assertThat(page.messageFor("reason")).contains("publishing it needs a reason").contains("output_tolerance 0.05");
+		assertThat(page.messageFor("reason")).contains("publishing it needs a reason")
+			.contains("output_tolerance 0.05");
 		assertThat(page.messageFor("confirm_no_comparable")).contains("no cell of this comparison is comparable");
 		assertThat(page.messageFor("title")).isNull();
 		assertThat(page.attribute("title", "value")).isEqualTo("A is 5x slower");
@@ -72,7 +75,10 @@ class PublishFormTests {
 
 	private FormPage refused(MockHttpServletRequestBuilder request) throws Exception {
 		return new FormPage(mvc.perform(request.with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8));
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8));
 	}
 
 	private long publications() {

@@ -18,8 +18,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Issue 17, item 5: published pages, their exports, embeds and images answer with an ETag and Cache-Control, a
- * client's current copy gets a 304, and a new caveat, banner or retraction changes the tag.
+ * Issue 17, item 5: published pages, their exports, embeds and images answer with an ETag
+ * and Cache-Control, a client's current copy gets a 304, and a new caveat, banner or
+ * retraction changes the tag.
  */
 @ParityTest
 class PublishedCachingTests {
@@ -41,7 +42,9 @@ class PublishedCachingTests {
 			String tag = first.getHeader("ETag");
 			assertThat(tag).as(path).isNotBlank();
 			assertThat(first.getHeader("Cache-Control")).as(path).isEqualTo("public, max-age=60, must-revalidate");
-			MockHttpServletResponse again = mvc.perform(get(path).header("If-None-Match", tag)).andReturn().getResponse();
+			MockHttpServletResponse again = mvc.perform(get(path).header("If-None-Match", tag))
+				.andReturn()
+				.getResponse();
 			assertThat(again.getStatus()).as(path).isEqualTo(304);
 			assertThat(again.getContentAsByteArray()).as(path).isEmpty();
 			assertThat(again.getHeader("ETag")).as(path).isEqualTo(tag);
@@ -56,13 +59,18 @@ class PublishedCachingTests {
 		String[] before = tags(id);
 		assertThat(mvc.perform(get("/published/" + id)).andReturn().getResponse().getContentAsString())
 			.doesNotContain("the L40S ran 8 °C warmer in this run");
-		mvc.perform(post("/compare/" + reference + "..." + e + "/caveats").param("text", "the L40S ran 8 °C warmer in this run")
-			.param("cell", "cell-concurrency-4--prompt_tokens-280").with(httpBasic(USER, PASSWORD)).with(csrf()));
+		mvc.perform(post("/compare/" + reference + "..." + e + "/caveats")
+			.param("text", "the L40S ran 8 °C warmer in this run")
+			.param("cell", "cell-concurrency-4--prompt_tokens-280")
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
 		String[] after = tags(id);
 		for (int i = 0; i < before.length; i++) {
 			assertThat(after[i]).as(REPRESENTATIONS[i]).isNotEqualTo(before[i]);
-			MockHttpServletResponse stale = mvc.perform(get(REPRESENTATIONS[i].formatted(id)).header("If-None-Match", before[i]))
-				.andReturn().getResponse();
+			MockHttpServletResponse stale = mvc
+				.perform(get(REPRESENTATIONS[i].formatted(id)).header("If-None-Match", before[i]))
+				.andReturn()
+				.getResponse();
 			assertThat(stale.getStatus()).as(REPRESENTATIONS[i]).isEqualTo(200);
 		}
 		assertThat(mvc.perform(get("/embed/published/" + id)).andReturn().getResponse().getContentAsString())
@@ -79,35 +87,44 @@ class PublishedCachingTests {
 		String old = publish(reference, e);
 		String replacement = publish(reference, e);
 		String[] before = tags(old);
-		mvc.perform(post("/published/{id}/retract", old).param("reason", "a corrected caption").param("replacement", replacement)
-			.with(httpBasic(USER, PASSWORD)).with(csrf()));
+		mvc.perform(post("/published/{id}/retract", old).param("reason", "a corrected caption")
+			.param("replacement", replacement)
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
 		String[] after = tags(old);
 		for (int i = 0; i < before.length; i++) {
 			assertThat(after[i]).as(REPRESENTATIONS[i]).isNotEqualTo(before[i]);
 		}
 		// The replacement's page now says what it supersedes: its tag moved too.
 		assertThat(mvc.perform(get("/embed/published/" + old)).andReturn().getResponse().getContentAsString())
-			.contains("id=\"retraction-banner\"").contains("a corrected caption");
+			.contains("id=\"retraction-banner\"")
+			.contains("a corrected caption");
 	}
 
 	@Test
 	void aSignedInUsersPageIsTheirsAlone() throws Exception {
 		String id = published();
-		MockHttpServletResponse signedIn = mvc.perform(get("/published/" + id).with(httpBasic(USER, PASSWORD))).andReturn()
+		MockHttpServletResponse signedIn = mvc.perform(get("/published/" + id).with(httpBasic(USER, PASSWORD)))
+			.andReturn()
 			.getResponse();
 		assertThat(signedIn.getHeader("Cache-Control")).isEqualTo("private, no-cache");
 		String anonymousTag = mvc.perform(get("/published/" + id)).andReturn().getResponse().getHeader("ETag");
 		assertThat(signedIn.getHeader("ETag")).isNotEqualTo(anonymousTag);
-		// An anonymous copy is never current for a signed-in user, whose page holds their forms.
-		assertThat(mvc.perform(get("/published/" + id).with(httpBasic(USER, PASSWORD)).header("If-None-Match", anonymousTag))
-			.andReturn().getResponse().getStatus()).isEqualTo(200);
+		// An anonymous copy is never current for a signed-in user, whose page holds their
+		// forms.
+		assertThat(mvc
+			.perform(get("/published/" + id).with(httpBasic(USER, PASSWORD)).header("If-None-Match", anonymousTag))
+			.andReturn()
+			.getResponse()
+			.getStatus()).isEqualTo(200);
 	}
 
 	@Test
 	void anUnknownPublicationIsStillA404() throws Exception {
 		for (String pattern : REPRESENTATIONS) {
 			assertThat(mvc.perform(get(pattern.formatted("zzzzzzzzzz"))).andReturn().getResponse().getStatus())
-				.as(pattern).isEqualTo(404);
+				.as(pattern)
+				.isEqualTo(404);
 		}
 	}
 
@@ -124,9 +141,14 @@ class PublishedCachingTests {
 	}
 
 	private String publish(String baseline, String contender) throws Exception {
-		String body = mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender + "\", \"title\": \"Cached\"}"))
-			.andReturn().getResponse().getContentAsString();
+		String body = mvc
+			.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender
+						+ "\", \"title\": \"Cached\"}"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		return TestUploads.tree(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get("id").asString();
 	}
 

@@ -14,7 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** A comparison (page or API) takes the same number of SQL statements for 20 cells as for 400: no query per cell. */
+/**
+ * A comparison (page or API) takes the same number of SQL statements for 20 cells as for
+ * 400: no query per cell.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureMockMvc
 @Import(RecordedStatements.class)
@@ -40,11 +43,16 @@ class QueryCountTests {
 
 	/** The statements a request made on its own thread. */
 	private int statements(String url) throws Exception {
-		return (int) RecordedStatements.during(() -> mvc.perform(get(url)).andExpect(status().isOk())).stream()
-			.filter(RecordedStatements.Statement::onRequestThread).count();
+		return (int) RecordedStatements.during(() -> mvc.perform(get(url)).andExpect(status().isOk()))
+			.stream()
+			.filter(RecordedStatements.Statement::onRequestThread)
+			.count();
 	}
 
-	/** A run of prompts × concurrencies cells with a few samples each (as the light page's tests make them). */
+	/**
+	 * A run of prompts × concurrencies cells with a few samples each (as the light page's
+	 * tests make them).
+	 */
 	private static byte[] grid(int prompts, int concurrencies, String variant) {
 		return LightComparisonPageTests.grid(prompts, concurrencies, variant, "query count");
 	}

@@ -24,7 +24,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** Replicates: listed on the run page, compared as groups through the page, the API, exports and publications. */
+/**
+ * Replicates: listed on the run page, compared as groups through the page, the API,
+ * exports and publications.
+ */
 @ParityTest
 class ReplicateComparisonTests {
 
@@ -35,7 +38,10 @@ class ReplicateComparisonTests {
 	@Autowired
 	MockMvc mvc;
 
-	/** A replicate of a seed-story run: a new upload (its title made unique) with every decode_tps × factor. */
+	/**
+	 * A replicate of a seed-story run: a new upload (its title made unique) with every
+	 * decode_tps × factor.
+	 */
 	private String replicate(String fixture, double factor) throws Exception {
 		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh(fixture));
 		for (JsonNode cell : document.get("cells")) {
@@ -56,15 +62,24 @@ class ReplicateComparisonTests {
 	}
 
 	private JsonNode compare(String path) throws Exception {
-		return TestUploads.tree(mvc.perform(get("/api/compare/" + path)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray());
+		return TestUploads.tree(mvc.perform(get("/api/compare/" + path))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 	}
 
 	private static JsonNode decode(JsonNode comparison) {
-		JsonNode cell = comparison.get("cells").valueStream()
-			.filter(c -> c.get("anchor").asString().equals(CELL)).findFirst().orElseThrow();
-		return cell.get("metrics").valueStream().filter(m -> m.get("metric").asString().equals("decode_tps"))
-			.findFirst().orElseThrow();
+		JsonNode cell = comparison.get("cells")
+			.valueStream()
+			.filter(c -> c.get("anchor").asString().equals(CELL))
+			.findFirst()
+			.orElseThrow();
+		return cell.get("metrics")
+			.valueStream()
+			.filter(m -> m.get("metric").asString().equals("decode_tps"))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	@Test
@@ -84,14 +99,24 @@ class ReplicateComparisonTests {
 		assertThat(decode.get("verdict").asString()).isNotEmpty();
 		assertThat(decode.get("significant").isBoolean()).isTrue();
 
-		String page = mvc.perform(get("/compare/" + path)).andExpect(status().isOk()).andReturn().getResponse()
+		String page = mvc.perform(get("/compare/" + path))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
-		assertThat(page).contains("3 replicates (per cell, the median of their values)").contains("95 % interval")
+		assertThat(page).contains("3 replicates (per cell, the median of their values)")
+			.contains("95 % interval")
 			.contains("class=\"interval-bar\"");
-		assertThat(mvc.perform(get("/compare/" + path + "/export.md")).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsString(StandardCharsets.UTF_8)).contains("# Comparison " + path);
-		String csv = mvc.perform(get("/compare/" + path + "/export.csv")).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsString(StandardCharsets.UTF_8);
+		assertThat(mvc.perform(get("/compare/" + path + "/export.md"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8)).contains("# Comparison " + path);
+		String csv = mvc.perform(get("/compare/" + path + "/export.csv"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(csv).contains("\"verdict\",\"significant\",\"interval\"").contains("95 % interval");
 	}
 
@@ -102,16 +127,21 @@ class ReplicateComparisonTests {
 		String other = replicate("run-d-effort-off.json", 1.0);
 
 		String body = mvc.perform(get("/api/compare/" + reference + "..." + control + "+" + other))
-			.andExpect(status().isBadRequest()).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
 
-		assertThat(body).contains("not a group of replicates").contains("run " + other + " differs from run " + control)
+		assertThat(body).contains("not a group of replicates")
+			.contains("run " + other + " differs from run " + control)
 			.containsPattern(" in [a-z_.]+\\.");
 		mvc.perform(get("/compare/" + reference + "..." + control + "+" + other)).andExpect(status().isBadRequest());
 	}
 
 	@Test
 	void theRunPageListsARunsReplicates() throws Exception {
-		// A system of its own: other tests store many replicates of the control run, more than a page lists.
+		// A system of its own: other tests store many replicates of the control run, more
+		// than a page lists.
 		String system = "replicates-" + java.util.UUID.randomUUID();
 		List<String> control = new java.util.ArrayList<>();
 		for (double factor : new double[] { 1.0, 1.02 }) {
@@ -126,7 +156,10 @@ class ReplicateComparisonTests {
 			control.add(TestUploads.upload(mvc, JSON.writeValueAsBytes(document)));
 		}
 
-		String page = mvc.perform(get("/runs/" + control.get(0))).andExpect(status().isOk()).andReturn().getResponse()
+		String page = mvc.perform(get("/runs/" + control.get(0)))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 
 		assertThat(page).contains("data-replicate=\"" + control.get(1) + "\"")
@@ -139,16 +172,26 @@ class ReplicateComparisonTests {
 		List<String> control = group("run-e-control.json", 1.0, 1.02, 0.97);
 		String path = String.join("+", reference) + "..." + String.join("+", control);
 
-		MvcResult result = mvc.perform(post("/compare/" + path + "/publish").param("title", "Groups")
-			.param("caption", "").with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andExpect(status().is3xxRedirection()).andReturn();
+		MvcResult result = mvc
+			.perform(post("/compare/" + path + "/publish").param("title", "Groups")
+				.param("caption", "")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andExpect(status().is3xxRedirection())
+			.andReturn();
 		String published = result.getResponse().getRedirectedUrl();
 
-		String page = mvc.perform(get(published)).andExpect(status().isOk()).andReturn().getResponse()
+		String page = mvc.perform(get(published))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(page).contains("3 replicates").contains("/compare/" + path);
-		JsonNode api = TestUploads.tree(mvc.perform(get("/api" + published)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray());
+		JsonNode api = TestUploads.tree(mvc.perform(get("/api" + published))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(api.toString()).contains(String.join("\",\"", control));
 	}
 

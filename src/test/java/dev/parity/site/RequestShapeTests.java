@@ -25,7 +25,10 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
-/** Hostile request shapes: a forged Host, absurd page numbers, line breaks in redirect targets. 4xx, never 500 or the forged host. */
+/**
+ * Hostile request shapes: a forged Host, absurd page numbers, line breaks in redirect
+ * targets. 4xx, never 500 or the forged host.
+ */
 @ParityTest
 class RequestShapeTests {
 
@@ -52,8 +55,9 @@ class RequestShapeTests {
 		RawHttp http = new RawHttp(port);
 		String pair = reference + "..." + control;
 		for (String target : List.of("/runs/" + control, "/api/runs/" + control, "/runs/" + control + "/export.md",
-				"/runs/" + control + "/export.csv", "/compare/" + pair, "/api/compare/" + pair, "/compare/" + pair + "/export.md",
-				"/compare/" + pair + "/export.json", "/api/openapi", "/runs", "/api/runs")) {
+				"/runs/" + control + "/export.csv", "/compare/" + pair, "/api/compare/" + pair,
+				"/compare/" + pair + "/export.md", "/compare/" + pair + "/export.json", "/api/openapi", "/runs",
+				"/api/runs")) {
 			RawHttp.Answer answer = http.get(target, "Host: " + FORGED);
 			assertThat(answer.status()).as(target).isEqualTo(200);
 			assertThat(answer.body()).as(target).doesNotContain(FORGED);
@@ -62,8 +66,8 @@ class RequestShapeTests {
 	}
 
 	/**
-	 * Issue 23, finding 13: the sign-in redirect, the redirect back to the page that asked for it, and the actuator's
-	 * answers take no host from the {@code Host} header.
+	 * Issue 23, finding 13: the sign-in redirect, the redirect back to the page that
+	 * asked for it, and the actuator's answers take no host from the {@code Host} header.
 	 */
 	@Test
 	void aForgedHostHeaderShapesNoRedirectNorActuatorLink() throws Exception {
@@ -75,15 +79,15 @@ class RequestShapeTests {
 		String cookie = toLogin.sessionCookie();
 		RawHttp.Answer form = http.get("/login", host, "Cookie: " + cookie);
 		String session = form.sessionCookie() == null ? cookie : form.sessionCookie();
-		RawHttp.Answer signedIn = http.send("POST", "/login", List.of(host, "Cookie: " + session,
-				"Content-Type: application/x-www-form-urlencoded"),
+		RawHttp.Answer signedIn = http.send("POST", "/login",
+				List.of(host, "Cookie: " + session, "Content-Type: application/x-www-form-urlencoded"),
 				"username=" + USER + "&password=" + URLEncoder.encode(PASSWORD, StandardCharsets.UTF_8) + "&_csrf="
 						+ URLEncoder.encode(form.csrfToken(), StandardCharsets.UTF_8));
 		assertThat(signedIn.status()).isEqualTo(302);
 		assertThat(signedIn.header("Location")).singleElement().satisfies(l -> assertThat(l).startsWith("/upload"));
 		for (String target : List.of("/actuator", "/actuator/health", "/actuator/prometheus")) {
-			RawHttp.Answer answer = http.get(target, host, "Authorization: Basic " + Base64.getEncoder()
-				.encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
+			RawHttp.Answer answer = http.get(target, host, "Authorization: Basic "
+					+ Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
 			assertThat(answer.body()).as(target).doesNotContain(FORGED);
 			assertThat(answer.headers().toString()).as(target).doesNotContain(FORGED);
 		}
@@ -94,19 +98,24 @@ class RequestShapeTests {
 	void pageNumbersOutOfRangeOrNotNumbersAre400() throws Exception {
 		for (String path : List.of("/runs", "/api/runs")) {
 			for (String page : List.of("2147483647", "-1", "abc", "99999999999", "1.5")) {
-				MvcResult result = mvc.perform(get(path).param("page", page).accept(path.startsWith("/api") ? MediaType.APPLICATION_JSON
-						: MediaType.TEXT_HTML)).andReturn();
+				MvcResult result = mvc
+					.perform(get(path).param("page", page)
+						.accept(path.startsWith("/api") ? MediaType.APPLICATION_JSON : MediaType.TEXT_HTML))
+					.andReturn();
 				assertThat(result.getResponse().getStatus()).as(path + "?page=" + page).isEqualTo(400);
-				assertThat(result.getResponse().getContentAsString() + result.getResponse().getErrorMessage()).as(path + "?page=" + page)
+				assertThat(result.getResponse().getContentAsString() + result.getResponse().getErrorMessage())
+					.as(path + "?page=" + page)
 					.containsIgnoringCase("page");
 			}
 			assertThat(mvc.perform(get(path).param("page", "3")).andReturn().getResponse().getStatus()).isEqualTo(200);
 		}
 		for (String size : List.of("abc", "99999999999")) {
-			assertThat(mvc.perform(get("/api/runs").param("size", size)).andReturn().getResponse().getStatus()).as("size=" + size)
+			assertThat(mvc.perform(get("/api/runs").param("size", size)).andReturn().getResponse().getStatus())
+				.as("size=" + size)
 				.isEqualTo(400);
 		}
-		assertThat(mvc.perform(get("/api/runs").param("size", "100000")).andReturn().getResponse().getStatus()).isEqualTo(200);
+		assertThat(mvc.perform(get("/api/runs").param("size", "100000")).andReturn().getResponse().getStatus())
+			.isEqualTo(200);
 	}
 
 	@Test
@@ -133,24 +142,38 @@ class RequestShapeTests {
 			assertThat(answer.status()).as(target).isEqualTo(400);
 			assertThat(answer.headers().toString()).doesNotContain("x=1").doesNotContain("evil.example");
 		}
-		// The sign-in redirect keeps the request's URL as it came, encoded: no header is split.
+		// The sign-in redirect keeps the request's URL as it came, encoded: no header is
+		// split.
 		RawHttp.Answer toLogin = http.get("/account?next=%0D%0AX-Evil:%201", "Accept: text/html");
 		assertThat(toLogin.status()).isEqualTo(302);
 		assertThat(toLogin.header("X-Evil")).isEmpty();
 		String caveat = caveat();
 		for (String back : List.of("/runs\r\nSet-Cookie: x=1", "/runs\nLocation: http://evil.example", "/runs\r")) {
-			MvcResult result = mvc.perform(post("/caveats/{id}/status", caveat).param("status", "confirmed").param("reason", "seen")
-				.param("back", back).with(httpBasic(USER, PASSWORD)).with(csrf())).andReturn();
+			MvcResult result = mvc
+				.perform(post("/caveats/{id}/status", caveat).param("status", "confirmed")
+					.param("reason", "seen")
+					.param("back", back)
+					.with(httpBasic(USER, PASSWORD))
+					.with(csrf()))
+				.andReturn();
 			assertThat(result.getResponse().getStatus()).as(back).isEqualTo(400);
 		}
-		MvcResult badQuery = mvc.perform(post("/compare/{pair}/caveats", reference + "..." + control).param("text", "q")
-			.param("query", "?x=%zz").with(httpBasic(USER, PASSWORD)).with(csrf())).andReturn();
+		MvcResult badQuery = mvc
+			.perform(post("/compare/{pair}/caveats", reference + "..." + control).param("text", "q")
+				.param("query", "?x=%zz")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andReturn();
 		assertThat(badQuery.getResponse().getStatus()).isEqualTo(400);
 	}
 
 	private String caveat() throws Exception {
-		MvcResult result = mvc.perform(post("/compare/" + reference + "..." + control + "/caveats").param("text", "a hypothesis")
-			.param("deciding_experiment", "try it").with(httpBasic(USER, PASSWORD)).with(csrf())).andReturn();
+		MvcResult result = mvc
+			.perform(post("/compare/" + reference + "..." + control + "/caveats").param("text", "a hypothesis")
+				.param("deciding_experiment", "try it")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andReturn();
 		String location = result.getResponse().getRedirectedUrl();
 		return location.substring(location.indexOf("#caveat-") + 8);
 	}

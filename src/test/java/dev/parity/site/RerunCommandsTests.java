@@ -13,7 +13,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The commands that would run a seed-story run again, rebuilt from what its document records. */
+/**
+ * The commands that would run a seed-story run again, rebuilt from what its document
+ * records.
+ */
 class RerunCommandsTests {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -30,11 +33,12 @@ class RerunCommandsTests {
 				    --max-model-len 1048576 \\
 				    --max-num-batched-tokens 8168 \\
 				    --kv-cache-dtype fp8""");
-		assertThat(commands.bench()).isEqualTo("""
-				# reference-harness 1.4.2
-				# workload: dataset random, 512 output tokens per request, request params {"chat_template_kwargs":{"thinking":false}}, 32 warm-up requests
-				# grid: concurrency 1, 2, 4, 8; prompt_tokens 280, 8192, 32768, 65536, 131072
-				bench --grid prompt=280,8192,32768,65536,131072 concurrency=1,2,4,8 --output-tokens 512""");
+		assertThat(commands.bench()).isEqualTo(
+				"""
+						# reference-harness 1.4.2
+						# workload: dataset random, 512 output tokens per request, request params {"chat_template_kwargs":{"thinking":false}}, 32 warm-up requests
+						# grid: concurrency 1, 2, 4, 8; prompt_tokens 280, 8192, 32768, 65536, 131072
+						bench --grid prompt=280,8192,32768,65536,131072 concurrency=1,2,4,8 --output-tokens 512""");
 		assertThat(commands.benchRecorded()).isTrue();
 		assertThat(commands.missing()).isEmpty();
 	}
@@ -50,7 +54,8 @@ class RerunCommandsTests {
 		assertThat(serve).contains("# the model is not pinned: \"main\" may resolve to other weights now")
 			.contains("--revision main")
 			.contains("--speculative-config '{\"method\": \"ngram\"}'")
-			.endsWith("--enforce-eager").doesNotContain("--enforce-eager true");
+			.endsWith("--enforce-eager")
+			.doesNotContain("--enforce-eager true");
 	}
 
 	@Test
@@ -64,8 +69,8 @@ class RerunCommandsTests {
 		assertThat(commands.serve()).isNull();
 		assertThat(commands.benchRecorded()).isFalse();
 		assertThat(commands.bench()).startsWith("# reference-harness 1.4.2\n# workload:").doesNotContain("\nbench ");
-		assertThat(commands.missing()).anySatisfy(m -> assertThat(m).contains("in-house-server")
-			.contains("--tensor-parallel-size 2"))
+		assertThat(commands.missing())
+			.anySatisfy(m -> assertThat(m).contains("in-house-server").contains("--tensor-parallel-size 2"))
 			.anySatisfy(m -> assertThat(m).contains("does not record its harness command"));
 	}
 

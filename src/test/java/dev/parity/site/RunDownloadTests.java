@@ -33,9 +33,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart;
 
 /**
- * The stored bytes of a run, downloaded over HTTP as a client sees them: exactly what was uploaded, with their
- * length, type, name and SHA-256 as the ETag; a 304 for a client that holds them; a 206 with the bytes of a range;
- * a 404 for a run or a file that is not there.
+ * The stored bytes of a run, downloaded over HTTP as a client sees them: exactly what was
+ * uploaded, with their length, type, name and SHA-256 as the ETag; a 304 for a client
+ * that holds them; a 206 with the bytes of a range; a 404 for a run or a file that is not
+ * there.
  */
 @ParityTest
 class RunDownloadTests {
@@ -79,7 +80,8 @@ class RunDownloadTests {
 		assertThat(held.headers().firstValue("ETag")).hasValue(tag);
 
 		HttpResponse<byte[]> other = send(request("/api/runs/" + id + "/document")
-			.header("If-None-Match", "\"" + Sha256.hex(new byte[] { 1 }) + "\"").build());
+			.header("If-None-Match", "\"" + Sha256.hex(new byte[] { 1 }) + "\"")
+			.build());
 		assertThat(other.statusCode()).isEqualTo(200);
 		assertThat(other.body()).isEqualTo(document);
 	}
@@ -89,7 +91,8 @@ class RunDownloadTests {
 		byte[] document = TestUploads.fresh("run-e-control.json");
 		String id = TestUploads.upload(mvc, document);
 
-		HttpResponse<byte[]> part = send(request("/api/runs/" + id + "/document").header("Range", "bytes=100-1099").build());
+		HttpResponse<byte[]> part = send(
+				request("/api/runs/" + id + "/document").header("Range", "bytes=100-1099").build());
 		assertThat(part.statusCode()).isEqualTo(206);
 		assertThat(part.body()).isEqualTo(Arrays.copyOfRange(document, 100, 1100));
 		assertThat(part.headers().firstValue("Content-Range")).hasValue("bytes 100-1099/" + document.length);
@@ -98,8 +101,9 @@ class RunDownloadTests {
 		assertThat(tail.statusCode()).isEqualTo(206);
 		assertThat(tail.body()).isEqualTo(Arrays.copyOfRange(document, document.length - 10, document.length));
 
-		HttpResponse<byte[]> beyond = send(request("/api/runs/" + id + "/document")
-			.header("Range", "bytes=" + (document.length + 10) + "-").build());
+		HttpResponse<byte[]> beyond = send(
+				request("/api/runs/" + id + "/document").header("Range", "bytes=" + (document.length + 10) + "-")
+					.build());
 		assertThat(beyond.statusCode()).isEqualTo(416);
 	}
 
@@ -115,10 +119,14 @@ class RunDownloadTests {
 				{"title": "Download sweep %s", "role": "measured", "system": {"name": "1x H100"},
 				 "model": {"repo": "example-org/model", "revision": "main"}, "engine": {"name": "vllm"},
 				 "harness": {"name": "vllm bench sweep"}, "workload": {}}""".formatted(UUID.randomUUID()));
-		String answer = mvc.perform(upload.with(httpBasic(USER, PASSWORD))).andReturn().getResponse().getContentAsString();
+		String answer = mvc.perform(upload.with(httpBasic(USER, PASSWORD)))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		String id = JSON.readTree(answer).get("id").asString();
 
-		JsonNode files = JSON.readTree(mvc.perform(get("/api/runs/{id}", id)).andReturn().getResponse().getContentAsByteArray())
+		JsonNode files = JSON
+			.readTree(mvc.perform(get("/api/runs/{id}", id)).andReturn().getResponse().getContentAsByteArray())
 			.get("files");
 		assertThat(files.size()).isGreaterThanOrEqualTo(names.size());
 		for (JsonNode file : files) {
@@ -126,7 +134,8 @@ class RunDownloadTests {
 			assertThat(back.statusCode()).isEqualTo(200);
 			assertThat(Sha256.hex(back.body())).as(file.toString()).isEqualTo(file.get("sha256").asString());
 			assertThat(back.headers().firstValueAsLong("Content-Length")).hasValue(file.get("size_bytes").asLong());
-			assertThat(back.headers().firstValue("Content-Type").orElseThrow()).startsWith(file.get("media_type").asString());
+			assertThat(back.headers().firstValue("Content-Type").orElseThrow())
+				.startsWith(file.get("media_type").asString());
 			assertThat(back.headers().firstValue("ETag")).hasValue("\"" + file.get("sha256").asString() + "\"");
 			assertThat(back.headers().firstValue("Content-Disposition").orElseThrow())
 				.contains("filename=\"" + file.get("name").asString() + "\"");
@@ -139,17 +148,21 @@ class RunDownloadTests {
 	@Test
 	void anUnknownRunOrFileIsA404() throws Exception {
 		String id = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
-		for (String path : List.of("/api/runs/zzzzzzzzz9/document", "/api/runs/zzzzzzzzz9/files/0", "/api/runs/not-a-run/document",
-				"/api/runs/" + id + "/files/7", "/api/runs/" + id + "/files/-1")) {
+		for (String path : List.of("/api/runs/zzzzzzzzz9/document", "/api/runs/zzzzzzzzz9/files/0",
+				"/api/runs/not-a-run/document", "/api/runs/" + id + "/files/7", "/api/runs/" + id + "/files/-1")) {
 			HttpResponse<byte[]> answer = send(request(path).build());
 			assertThat(answer.statusCode()).as(path).isEqualTo(404);
 			assertThat(answer.headers().firstValue("ETag")).as(path).isEmpty();
 		}
-		assertThat(new String(send(request("/api/runs/" + id + "/files/7").header("Accept", "application/json").build()).body()))
+		assertThat(new String(
+				send(request("/api/runs/" + id + "/files/7").header("Accept", "application/json").build()).body()))
 			.contains(id + "/files/7");
 	}
 
-	/** A valid document of {@code cells} cells with {@code samples} per-request samples each. */
+	/**
+	 * A valid document of {@code cells} cells with {@code samples} per-request samples
+	 * each.
+	 */
 	private static byte[] largeDocument(int cells, int samples) {
 		ObjectNode document = (ObjectNode) JSON.readTree(TestUploads.fresh("run-e-control.json"));
 		Random random = new Random(7);
@@ -159,11 +172,16 @@ class RunDownloadTests {
 			cell.putObject("params").put("prompt_tokens", 256 * (1 + c / 8)).put("concurrency", 1 + c % 8);
 			cell.put("order", c + 1);
 			cell.putObject("requests").put("completed", samples).put("failed", 0).put("cancelled", 0);
-			cell.putObject("metrics").put("ttft_s", 0.5 + random.nextDouble()).put("decode_tps", 60 + random.nextDouble() * 20);
+			cell.putObject("metrics")
+				.put("ttft_s", 0.5 + random.nextDouble())
+				.put("decode_tps", 60 + random.nextDouble() * 20);
 			ArrayNode list = cell.putArray("samples");
 			for (int s = 0; s < samples; s++) {
-				list.addObject().put("status", "ok").put("output_tokens", 500 + random.nextInt(30))
-					.put("ttft_s", 0.5 + random.nextDouble()).put("decode_tps", 60 + random.nextDouble() * 20);
+				list.addObject()
+					.put("status", "ok")
+					.put("output_tokens", 500 + random.nextInt(30))
+					.put("ttft_s", 0.5 + random.nextDouble())
+					.put("decode_tps", 60 + random.nextDouble() * 20);
 			}
 		}
 		return JSON.writeValueAsBytes(document);
@@ -176,7 +194,9 @@ class RunDownloadTests {
 	}
 
 	private HttpRequest.Builder request(String path) {
-		return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).timeout(Duration.ofSeconds(60)).GET();
+		return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+			.timeout(Duration.ofSeconds(60))
+			.GET();
 	}
 
 	private HttpResponse<byte[]> send(HttpRequest request) throws Exception {

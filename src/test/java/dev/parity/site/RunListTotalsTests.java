@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
- * The run lists keep the totals of their searches while no run is added; the moment one is, every list counts again:
- * a total is never older than the runs stored.
+ * The run lists keep the totals of their searches while no run is added; the moment one
+ * is, every list counts again: a total is never older than the runs stored.
  */
 @ParityTest
 class RunListTotalsTests {
@@ -40,7 +40,8 @@ class RunListTotalsTests {
 		assertThat(total("/api/runs?q=" + word + "&size=2&page=0")).isEqualTo(4);
 		assertThat(page("/runs?q=" + word + "&page=0")).contains("4 runs");
 
-		// A run that does not match changes no total, but the list still sees every run that does.
+		// A run that does not match changes no total, but the list still sees every run
+		// that does.
 		upload("Unrelated " + UUID.randomUUID());
 		assertThat(total("/api/runs?q=" + word + "&size=1&page=2")).isEqualTo(4);
 	}

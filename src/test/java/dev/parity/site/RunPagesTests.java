@@ -59,7 +59,9 @@ class RunPagesTests {
 	void startPageListsRecentRunsAndHowToUpload() throws Exception {
 		byte[] fresh = TestUploads.fresh("run-d-effort-off.json");
 		String id = TestUploads.upload(mvc, fresh);
-		assertThat(page("/")).contains("Recent runs").contains("/api/runs").contains("href=\"/runs/" + id + "\"")
+		assertThat(page("/")).contains("Recent runs")
+			.contains("/api/runs")
+			.contains("href=\"/runs/" + id + "\"")
 			.contains(TestUploads.tree(fresh).get("title").asString().replace("'", "&#39;"));
 	}
 
@@ -69,7 +71,10 @@ class RunPagesTests {
 	}
 
 	private String page(String url) throws Exception {
-		return mvc.perform(get(url)).andExpect(status().isOk()).andReturn().getResponse()
+		return mvc.perform(get(url))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 	}
 

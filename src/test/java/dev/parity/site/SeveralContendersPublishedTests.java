@@ -30,9 +30,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Issue 17, items 1 and 5: a script publishes the seed story's reference against runs A, C and E at once; the
- * publication freezes each contender's comparison with the baseline, exactly its pairwise comparison, and shows,
- * lists and exports it with the guard rails and banners of a pair.
+ * Issue 17, items 1 and 5: a script publishes the seed story's reference against runs A,
+ * C and E at once; the publication freezes each contender's comparison with the baseline,
+ * exactly its pairwise comparison, and shows, lists and exports it with the guard rails
+ * and banners of a pair.
  */
 @ParityTest
 class SeveralContendersPublishedTests {
@@ -57,7 +58,8 @@ class SeveralContendersPublishedTests {
 		String id = body.get("id").asString();
 		assertThat(body.get("url").asString()).isEqualTo("/published/" + id);
 
-		// The API: the frozen N-way body, each contender's result exactly its pairwise comparison computed now.
+		// The API: the frozen N-way body, each contender's result exactly its pairwise
+		// comparison computed now.
 		JsonNode published = json("/api/published/" + id);
 		assertThat(published.get("title").asString()).isEqualTo(title);
 		assertThat(published.get("contenders").valueStream().map(JsonNode::asString).toList()).isEqualTo(contenders);
@@ -71,24 +73,33 @@ class SeveralContendersPublishedTests {
 			assertThat(claim(comparison.get("contenders").get(i))).as("contender %s", contenders.get(i))
 				.isEqualTo(claim(pairwise));
 		}
-		// A pair published on its own freezes the same cells as that contender in the N-way publication.
+		// A pair published on its own freezes the same cells as that contender in the
+		// N-way publication.
 		MvcResult pair = publish("""
-				{"baseline": "%s", "contender": "%s", "title": "E alone %s"}""".formatted(reference, contenders.get(2), title));
-		JsonNode alone = json("/api/published/" + TestUploads.tree(pair.getResponse().getContentAsByteArray()).get("id").asString());
+				{"baseline": "%s", "contender": "%s", "title": "E alone %s"}""".formatted(reference, contenders.get(2),
+				title));
+		JsonNode alone = json(
+				"/api/published/" + TestUploads.tree(pair.getResponse().getContentAsByteArray()).get("id").asString());
 		assertThat(claim(comparison.get("contenders").get(2))).isEqualTo(claim(alone.get("comparison")));
 
-		// The page: the N-way table of the frozen results, cell for cell what the live N-way page shows now.
+		// The page: the N-way table of the frozen results, cell for cell what the live
+		// N-way page shows now.
 		Document page = Jsoup.parse(text("/published/" + id));
 		Document live = Jsoup.parse(text("/compare/" + reference + "..." + String.join(",", contenders)));
 		assertThat(page.selectFirst("h1").text()).isEqualTo(title);
 		assertThat(page.text()).contains("Published comparison of 3 contenders against one baseline")
 			.contains("Contenders are never compared with each other");
 		for (String contender : contenders) {
-			assertThat(outcomes(page, contender)).as("cells of %s", contender).isNotEmpty().isEqualTo(outcomes(live, contender));
-			assertThat(page.select(".contender-side[data-contender=" + contender + "] .contender-headlines .sentence").eachText())
-				.isEqualTo(live.select(".contender-side[data-contender=" + contender + "] .contender-headlines .sentence").eachText());
+			assertThat(outcomes(page, contender)).as("cells of %s", contender)
+				.isNotEmpty()
+				.isEqualTo(outcomes(live, contender));
+			assertThat(page.select(".contender-side[data-contender=" + contender + "] .contender-headlines .sentence")
+				.eachText()).isEqualTo(
+						live.select(".contender-side[data-contender=" + contender + "] .contender-headlines .sentence")
+							.eachText());
 		}
-		// A link pasted elsewhere previews every contender's headline, not only the first.
+		// A link pasted elsewhere previews every contender's headline, not only the
+		// first.
 		String preview = page.selectFirst("meta[property=og:description]").attr("content");
 		for (String contender : contenders) {
 			assertThat(preview).contains(contender + ": ");
@@ -99,28 +110,36 @@ class SeveralContendersPublishedTests {
 
 		// Each contender's pairwise page lists it among the publications of its runs.
 		for (String contender : contenders) {
-			assertThat(Jsoup.parse(text("/compare/" + reference + "..." + contender)).select("a[href=/published/" + id + "]").eachText())
-				.as(contender).containsExactly(title);
+			assertThat(Jsoup.parse(text("/compare/" + reference + "..." + contender))
+				.select("a[href=/published/" + id + "]")
+				.eachText()).as(contender).containsExactly(title);
 		}
 
 		// The list.
-		JsonNode item = json("/api/published?size=100").get("published").valueStream()
-			.filter(p -> p.get("id").asString().equals(id)).findFirst().orElseThrow();
+		JsonNode item = json("/api/published?size=100").get("published")
+			.valueStream()
+			.filter(p -> p.get("id").asString().equals(id))
+			.findFirst()
+			.orElseThrow();
 		assertThat(item.get("baseline").asString()).isEqualTo(reference);
 		assertThat(item.get("contenders").valueStream().map(JsonNode::asString).toList()).isEqualTo(contenders);
 
-		// The exports: each contender's frozen comparison, never one contender against another.
-		JsonNode exported = TestUploads.tree(text("/published/" + id + "/export.json").getBytes(StandardCharsets.UTF_8));
+		// The exports: each contender's frozen comparison, never one contender against
+		// another.
+		JsonNode exported = TestUploads
+			.tree(text("/published/" + id + "/export.json").getBytes(StandardCharsets.UTF_8));
 		assertThat(exported.get("title").asString()).isEqualTo(title);
 		assertThat(exported.get("contenders").size()).isEqualTo(3);
 		for (int i = 0; i < contenders.size(); i++) {
-			assertThat(exported.get("contenders").get(i).get("contender").get("id").asString()).isEqualTo(contenders.get(i));
+			assertThat(exported.get("contenders").get(i).get("contender").get("id").asString())
+				.isEqualTo(contenders.get(i));
 			assertThat(exported.get("contenders").get(i).get("headlines"))
 				.isEqualTo(comparison.get("contenders").get(i).get("headlines"));
 		}
 		String csv = text("/published/" + id + "/export.csv");
 		for (String contender : contenders) {
-			assertThat(csv.lines().filter(line -> line.startsWith("\"" + contender + "\",")).count()).as(contender).isPositive();
+			assertThat(csv.lines().filter(line -> line.startsWith("\"" + contender + "\",")).count()).as(contender)
+				.isPositive();
 		}
 		String md = text("/published/" + id + "/export.md");
 		assertThat(md).startsWith("# " + title).contains("contender 3 of 3").contains("never compared with each other");
@@ -134,30 +153,36 @@ class SeveralContendersPublishedTests {
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		long before = count();
 
-		MvcResult nothingComparable = publish("""
-				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "A and C", "settings": {"output_tolerance": 0.05}}"""
-			.formatted(reference, a, c));
-		assertThat(error(nothingComparable, "$.reason")).contains("publishing it needs a reason").contains("output_tolerance 0.05");
+		MvcResult nothingComparable = publish(
+				"""
+						{"baseline": "%s", "contenders": ["%s", "%s"], "title": "A and C", "settings": {"output_tolerance": 0.05}}"""
+					.formatted(reference, a, c));
+		assertThat(error(nothingComparable, "$.reason")).contains("publishing it needs a reason")
+			.contains("output_tolerance 0.05");
 		assertThat(error(nothingComparable, "$.confirm_no_comparable"))
 			.contains("no cell of any contender's comparison with the baseline is comparable");
 		assertThat(count()).isEqualTo(before);
 
 		// One contender with a comparable cell is enough: no confirmation is asked.
-		MvcResult oneComparable = publish("""
-				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "A and E", "settings": {"output_tolerance": 0.05}}"""
-			.formatted(reference, a, e));
+		MvcResult oneComparable = publish(
+				"""
+						{"baseline": "%s", "contenders": ["%s", "%s"], "title": "A and E", "settings": {"output_tolerance": 0.05}}"""
+					.formatted(reference, a, e));
 		assertThat(error(oneComparable, "$.reason")).isNotNull();
 		assertThat(error(oneComparable, "$.confirm_no_comparable")).isNull();
 		assertThat(count()).isEqualTo(before);
 
 		assertThat(error(publish("""
 				{"baseline": "%s", "contenders": ["%s", "zzzzzzzzzz"], "title": "t"}""".formatted(reference, a)),
-				"$.contenders[1]")).contains("zzzzzzzzzz");
+				"$.contenders[1]"))
+			.contains("zzzzzzzzzz");
 		assertThat(error(publish("""
-				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "t"}""".formatted(reference, e, e)), "$.contenders"))
+				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "t"}""".formatted(reference, e, e)),
+				"$.contenders"))
 			.contains("listed twice");
 		assertThat(error(publish("""
-				{"baseline": "%s", "contenders": ["%s", ""], "title": "t"}""".formatted(reference, e)), "$.contenders[1]"))
+				{"baseline": "%s", "contenders": ["%s", ""], "title": "t"}""".formatted(reference, e)),
+				"$.contenders[1]"))
 			.contains("one run id");
 		String nine = String.join(", ", java.util.Collections.nCopies(9, "\"" + e + "\""));
 		assertThat(error(publish("""
@@ -168,10 +193,11 @@ class SeveralContendersPublishedTests {
 			.contains("needs a title");
 		assertThat(count()).isEqualTo(before);
 
-		MvcResult both = publish("""
-				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "A and C, stricter", "settings": {"output_tolerance": 0.05},
-				 "reason": "a stricter output tolerance for this post", "confirm_no_comparable": true}"""
-			.formatted(reference, a, c));
+		MvcResult both = publish(
+				"""
+						{"baseline": "%s", "contenders": ["%s", "%s"], "title": "A and C, stricter", "settings": {"output_tolerance": 0.05},
+						 "reason": "a stricter output tolerance for this post", "confirm_no_comparable": true}"""
+					.formatted(reference, a, c));
 		assertThat(both.getResponse().getStatus()).isEqualTo(201);
 		String id = TestUploads.tree(both.getResponse().getContentAsByteArray()).get("id").asString();
 		JsonNode published = json("/api/published/" + id);
@@ -187,43 +213,62 @@ class SeveralContendersPublishedTests {
 		String c = TestUploads.upload(mvc, TestUploads.fresh("run-c-effort-high.json"));
 		String e = TestUploads.upload(mvc, TestUploads.fresh("run-e-control.json"));
 		MvcResult created = publish("""
-				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "C and E %s"}""".formatted(reference, c, e, System.nanoTime()));
+				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "C and E %s"}""".formatted(reference, c, e,
+				System.nanoTime()));
 		String id = TestUploads.tree(created.getResponse().getContentAsByteArray()).get("id").asString();
 		MockHttpServletResponse first = mvc.perform(get("/published/" + id)).andReturn().getResponse();
 		String tag = first.getHeader("ETag");
 		assertThat(tag).isNotBlank();
-		assertThat(mvc.perform(get("/published/" + id).header("If-None-Match", tag)).andReturn().getResponse().getStatus())
+		assertThat(
+				mvc.perform(get("/published/" + id).header("If-None-Match", tag)).andReturn().getResponse().getStatus())
 			.isEqualTo(304);
 		String embedBefore = mvc.perform(get("/embed/published/" + id)).andReturn().getResponse().getHeader("ETag");
 
-		// A caveat on the second contender's comparison changes what the page shows beside it: a new tag.
+		// A caveat on the second contender's comparison changes what the page shows
+		// beside it: a new tag.
 		mvc.perform(post("/compare/" + reference + "..." + e + "/caveats").param("text", "E ran on a warmer day")
-			.with(httpBasic(USER, PASSWORD)).with(csrf()));
-		MockHttpServletResponse withCaveat = mvc.perform(get("/published/" + id).header("If-None-Match", tag)).andReturn()
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
+		MockHttpServletResponse withCaveat = mvc.perform(get("/published/" + id).header("If-None-Match", tag))
+			.andReturn()
 			.getResponse();
 		assertThat(withCaveat.getStatus()).isEqualTo(200);
 		assertThat(withCaveat.getContentAsString()).contains("E ran on a warmer day");
 
 		mvc.perform(post("/published/{id}/retract", id).param("reason", "outputs of C were longer than stated")
-			.with(httpBasic(USER, PASSWORD)).with(csrf()));
-		MockHttpServletResponse after = mvc.perform(get("/published/" + id).header("If-None-Match", tag)).andReturn().getResponse();
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf()));
+		MockHttpServletResponse after = mvc.perform(get("/published/" + id).header("If-None-Match", tag))
+			.andReturn()
+			.getResponse();
 		assertThat(after.getStatus()).isEqualTo(200);
 		Document page = Jsoup.parse(after.getContentAsString());
-		assertThat(page.getElementById("retraction-banner").text()).contains("Retracted").contains("outputs of C were longer than stated");
-		assertThat(json("/api/published/" + id).get("retraction").get("reason").asString()).isEqualTo("outputs of C were longer than stated");
-		assertThat(json("/api/published/" + id).get("retracted").get("reason").asString()).isEqualTo("outputs of C were longer than stated");
+		assertThat(page.getElementById("retraction-banner").text()).contains("Retracted")
+			.contains("outputs of C were longer than stated");
+		assertThat(json("/api/published/" + id).get("retraction").get("reason").asString())
+			.isEqualTo("outputs of C were longer than stated");
+		assertThat(json("/api/published/" + id).get("retracted").get("reason").asString())
+			.isEqualTo("outputs of C were longer than stated");
 		assertThat(text("/published/" + id + "/export.md")).contains("outputs of C were longer than stated");
 		assertThat(text("/published/" + id + "/export.csv")).contains("outputs of C were longer than stated");
 
 		MockHttpServletResponse embed = mvc.perform(get("/embed/published/" + id)).andReturn().getResponse();
 		assertThat(embed.getHeader("ETag")).isNotEqualTo(embedBefore);
-		assertThat(embed.getContentAsString()).contains("id=\"retraction-banner\"").contains("outputs of C were longer than stated")
-			.contains("shown contender by contender: here contender 1 of 2, " + c).contains("?vs=2");
-		String second = mvc.perform(get("/embed/published/" + id + "?vs=2")).andReturn().getResponse().getContentAsString();
-		assertThat(second).contains("id=\"retraction-banner\"").contains("here contender 2 of 2, " + e)
+		assertThat(embed.getContentAsString()).contains("id=\"retraction-banner\"")
+			.contains("outputs of C were longer than stated")
+			.contains("shown contender by contender: here contender 1 of 2, " + c)
+			.contains("?vs=2");
+		String second = mvc.perform(get("/embed/published/" + id + "?vs=2"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(second).contains("id=\"retraction-banner\"")
+			.contains("here contender 2 of 2, " + e)
 			.contains("E ran on a warmer day");
-		assertThat(mvc.perform(get("/embed/published/" + id + "?vs=3")).andReturn().getResponse().getStatus()).isEqualTo(400);
-		assertThat(mvc.perform(get("/published/" + id + "/chart.svg?vs=2")).andReturn().getResponse().getContentAsString())
+		assertThat(mvc.perform(get("/embed/published/" + id + "?vs=3")).andReturn().getResponse().getStatus())
+			.isEqualTo(400);
+		assertThat(
+				mvc.perform(get("/published/" + id + "/chart.svg?vs=2")).andReturn().getResponse().getContentAsString())
 			.contains("outputs of C were longer than stated");
 	}
 
@@ -233,14 +278,20 @@ class SeveralContendersPublishedTests {
 		String a = TestUploads.upload(mvc, "run-a-thinking-max.json");
 		String c = TestUploads.upload(mvc, "run-c-effort-high.json");
 		String e = TestUploads.upload(mvc, "run-e-control.json");
-		Document live = Jsoup.parse(mvc.perform(get("/compare/" + reference + "..." + c + "," + e).with(httpBasic(USER, PASSWORD)))
-			.andReturn().getResponse().getContentAsString());
+		Document live = Jsoup
+			.parse(mvc.perform(get("/compare/" + reference + "..." + c + "," + e).with(httpBasic(USER, PASSWORD)))
+				.andReturn()
+				.getResponse()
+				.getContentAsString());
 		assertThat(live.selectFirst("section.publish form").attr("action"))
 			.isEqualTo("/compare/" + reference + "..." + c + "," + e + "/publish");
 		long before = count();
 
-		MvcResult refused = mvc.perform(post("/compare/" + reference + "..." + a + "," + c + "/publish").param("title", "")
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andReturn();
+		MvcResult refused = mvc
+			.perform(post("/compare/" + reference + "..." + a + "," + c + "/publish").param("title", "")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andReturn();
 		assertThat(refused.getResponse().getStatus()).isEqualTo(400);
 		Document page = Jsoup.parse(refused.getResponse().getContentAsString());
 		assertThat(page.getElementById("publish-error-title").text()).contains("needs a title");
@@ -249,8 +300,11 @@ class SeveralContendersPublishedTests {
 		assertThat(count()).isEqualTo(before);
 
 		String title = "C and E from the page " + System.nanoTime();
-		MvcResult published = mvc.perform(post("/compare/" + reference + "..." + c + "," + e + "/publish").param("title", title)
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andReturn();
+		MvcResult published = mvc
+			.perform(post("/compare/" + reference + "..." + c + "," + e + "/publish").param("title", title)
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andReturn();
 		assertThat(published.getResponse().getStatus()).isEqualTo(302);
 		String url = published.getResponse().getRedirectedUrl();
 		assertThat(url).startsWith("/published/");
@@ -273,16 +327,20 @@ class SeveralContendersPublishedTests {
 		for (Element td : page.select("table.compare tbody td.value[data-contender=" + contender + "]")) {
 			String value = td.selectFirst(".pair") == null ? "" : td.selectFirst(".pair").text();
 			Element ratio = td.selectFirst(".ratio");
-			shown.put(td.parent().id() + " " + td.attr("data-metric"), (td.hasClass("greyed") ? "greyed " : td.hasClass("comparable")
-					? "comparable " : "missing ") + value + " | " + (ratio == null ? "" : ratio.text()) + " | "
-					+ td.select("a.reason").eachAttr("data-rule"));
+			shown.put(td.parent().id() + " " + td.attr("data-metric"),
+					(td.hasClass("greyed") ? "greyed " : td.hasClass("comparable") ? "comparable " : "missing ") + value
+							+ " | " + (ratio == null ? "" : ratio.text()) + " | "
+							+ td.select("a.reason").eachAttr("data-rule"));
 		}
 		return shown;
 	}
 
 	private MvcResult publish(String body) throws Exception {
-		return mvc.perform(post("/api/published").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content(body)).andReturn();
+		return mvc
+			.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(body))
+			.andReturn();
 	}
 
 	private JsonNode json(String url) throws Exception {
@@ -299,8 +357,11 @@ class SeveralContendersPublishedTests {
 	private static String error(MvcResult result, String path) throws Exception {
 		assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(400);
 		JsonNode errors = TestUploads.tree(result.getResponse().getContentAsByteArray()).get("errors");
-		return errors.valueStream().filter(p -> p.get("path").asString().equals(path)).map(p -> p.get("message").asString())
-			.findFirst().orElse(null);
+		return errors.valueStream()
+			.filter(p -> p.get("path").asString().equals(path))
+			.map(p -> p.get("message").asString())
+			.findFirst()
+			.orElse(null);
 	}
 
 	private long count() {

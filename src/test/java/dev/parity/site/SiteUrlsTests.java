@@ -5,7 +5,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Links from the configured base URL, or relative without one; never from the request. */
+/**
+ * Links from the configured base URL, or relative without one; never from the request.
+ */
 class SiteUrlsTests {
 
 	@Test
@@ -15,8 +17,10 @@ class SiteUrlsTests {
 
 	@Test
 	void aBaseUrlPrefixesLinksWithoutADoubleSlash() {
-		assertThat(new SiteUrls("https://parity.example.org/").link("/runs/abc")).isEqualTo("https://parity.example.org/runs/abc");
-		assertThat(new SiteUrls("https://example.org/parity").link("/runs/abc")).isEqualTo("https://example.org/parity/runs/abc");
+		assertThat(new SiteUrls("https://parity.example.org/").link("/runs/abc"))
+			.isEqualTo("https://parity.example.org/runs/abc");
+		assertThat(new SiteUrls("https://example.org/parity").link("/runs/abc"))
+			.isEqualTo("https://example.org/parity/runs/abc");
 	}
 
 	@Test

@@ -25,9 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
- * Every shape a publication ever stored its comparison in still reads into {@link ComparisonSnapshot} and renders:
- * its page, embed, exports and API. The fixtures under {@code snapshot-formats/} are the seed story's reference against
- * run B in each format, reconstructed from the history of ComparisonJson and ComparisonSnapshot (see its README).
+ * Every shape a publication ever stored its comparison in still reads into
+ * {@link ComparisonSnapshot} and renders: its page, embed, exports and API. The fixtures
+ * under {@code snapshot-formats/} are the seed story's reference against run B in each
+ * format, reconstructed from the history of ComparisonJson and ComparisonSnapshot (see
+ * its README).
  */
 @ParityTest
 class SnapshotFormatsTests {
@@ -61,15 +63,22 @@ class SnapshotFormatsTests {
 			assertThat(page).contains("id=\"" + cell.get("anchor").asString() + "\"");
 		}
 		// Flags frozen before they had a short form show their rule beside the number.
-		JsonNode greyingFlag = result.get("cells").findValues("flags").stream().flatMap(f -> f.valueStream())
-			.filter(f -> !f.get("greys").isEmpty()).findFirst().orElseThrow();
-		assertThat(page).contains(greyingFlag.has("short") ? greyingFlag.get("short").asString()
-				: greyingFlag.get("rule").asString());
+		JsonNode greyingFlag = result.get("cells")
+			.findValues("flags")
+			.stream()
+			.flatMap(f -> f.valueStream())
+			.filter(f -> !f.get("greys").isEmpty())
+			.findFirst()
+			.orElseThrow();
+		assertThat(page).contains(
+				greyingFlag.has("short") ? greyingFlag.get("short").asString() : greyingFlag.get("rule").asString());
 		assertThat(body("/embed/published/" + id)).contains(result.get("headlines").get(0).get("sentence").asString());
-		assertThat(body("/published/" + id + "/export.csv")).contains(result.get("cells").get(0).get("anchor").asString());
+		assertThat(body("/published/" + id + "/export.csv"))
+			.contains(result.get("cells").get(0).get("anchor").asString());
 		assertThat(body("/published/" + id + "/export.md"))
 			.contains(ComparisonExport.escape(result.get("headlines").get(0).get("sentence").asString()));
-		// The API and the JSON export give the comparison as it was stored, whatever its shape.
+		// The API and the JSON export give the comparison as it was stored, whatever its
+		// shape.
 		assertThat(JSON.readTree(body("/api/published/" + id)).get("comparison")).isEqualTo(result);
 		JsonNode exported = JSON.readTree(body("/published/" + id + "/export.json"));
 		assertThat(exported.get("cells")).isEqualTo(result.get("cells"));
@@ -93,14 +102,17 @@ class SnapshotFormatsTests {
 		ComparisonSnapshot snapshot = ComparisonSnapshot.read(result, JSON);
 		assertThat(snapshot.nonDefaultSettings()).extracting(ComparisonSnapshot.SettingDifference::name)
 			.containsExactly("output_tolerance");
-		assertThat(snapshot.settingsNotice(CompareSettings.defaults())).contains("output_tolerance 10 (default 0.1) — ");
+		assertThat(snapshot.settingsNotice(CompareSettings.defaults()))
+			.contains("output_tolerance 10 (default 0.1) — ");
 	}
 
 	@Test
 	void severalContendersFrozenTogetherReadAndRenderEach() throws Exception {
 		String stored = stored("v6-several-contenders.json");
 		JsonNode result = JSON.readTree(stored);
-		List<String> contenders = result.get("contenders").valueStream().map(c -> c.get("contender").get("id").asString())
+		List<String> contenders = result.get("contenders")
+			.valueStream()
+			.map(c -> c.get("contender").get("id").asString())
 			.toList();
 		for (JsonNode each : result.get("contenders")) {
 			assertThat(ComparisonSnapshot.read(each, JSON).cells()).hasSize(each.get("cells").size());
@@ -109,11 +121,14 @@ class SnapshotFormatsTests {
 		String page = body("/published/" + id);
 		assertThat(page).contains(contenders.get(0)).contains(contenders.get(1));
 		assertThat(body("/published/" + id + "/export.csv")).contains(contenders.get(1));
-		assertThat(body("/embed/published/" + id + "?vs=2")).contains(
-				result.get("contenders").get(1).get("headlines").get(0).get("sentence").asString());
+		assertThat(body("/embed/published/" + id + "?vs=2"))
+			.contains(result.get("contenders").get(1).get("headlines").get(0).get("sentence").asString());
 	}
 
-	/** A fixture with its run ids those of runs stored now: the reference and run B, and copies for other sides. */
+	/**
+	 * A fixture with its run ids those of runs stored now: the reference and run B, and
+	 * copies for other sides.
+	 */
 	private String stored(String format) throws Exception {
 		String text;
 		try (InputStream in = getClass().getResourceAsStream("/snapshot-formats/" + format)) {
@@ -125,7 +140,10 @@ class SnapshotFormatsTests {
 			.replace("contender2", TestUploads.upload(mvc, TestUploads.fresh("run-b-effort-low.json")));
 	}
 
-	/** Stores a publication as it was stored in its day: the row as written then, bypassing today's service. */
+	/**
+	 * Stores a publication as it was stored in its day: the row as written then,
+	 * bypassing today's service.
+	 */
 	private String publish(JsonNode result, List<String> contenders) {
 		String id = RunId.random().value();
 		boolean several = contenders.size() > 1;

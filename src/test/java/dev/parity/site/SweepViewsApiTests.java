@@ -19,7 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
-/** The Pareto view, SLOs and goodput, and the rerun commands, through the pages, the JSON API and the exports. */
+/**
+ * The Pareto view, SLOs and goodput, and the rerun commands, through the pages, the JSON
+ * API and the exports.
+ */
 @ParityTest
 class SweepViewsApiTests {
 
@@ -38,7 +41,8 @@ class SweepViewsApiTests {
 		assertThat(pareto.get("throughput_unit").asString()).isEqualTo("output tokens/s");
 		assertThat(pareto.get("per_gpu").asBoolean()).isFalse();
 		assertThat(pareto.get("load").asString()).isEqualTo("concurrency");
-		// one front per prompt length: cells compete only with those differing in concurrency
+		// one front per prompt length: cells compete only with those differing in
+		// concurrency
 		assertThat(pareto.get("sides")).hasSize(5);
 		List<String> greyed = new ArrayList<>();
 		for (JsonNode side : pareto.get("sides")) {
@@ -54,15 +58,18 @@ class SweepViewsApiTests {
 			assertThat(side.get("front")).isNotEmpty();
 			side.get("front").forEach(anchor -> assertThat(greyed).doesNotContain(anchor.asString()));
 		}
-		// the request at 65536 × 2 that ran away to 1,015,784 tokens: its cell is greyed, hollow, off the front,
-		// though nothing else at 65536 beats it (decode 100.65 tokens/s per user, 195.26 tokens/s)
+		// the request at 65536 × 2 that ran away to 1,015,784 tokens: its cell is greyed,
+		// hollow, off the front,
+		// though nothing else at 65536 beats it (decode 100.65 tokens/s per user, 195.26
+		// tokens/s)
 		assertThat(greyed).containsExactly("cell-concurrency-2--prompt_tokens-65536");
 		JsonNode at65536 = pareto.get("sides").get(3);
 		assertThat(at65536.get("group").asString()).isEqualTo("prompt_tokens=65536");
 		assertThat(at65536.get("front").toString()).isEqualTo("[\"cell-concurrency-8--prompt_tokens-65536\","
 				+ "\"cell-concurrency-4--prompt_tokens-65536\",\"cell-concurrency-1--prompt_tokens-65536\"]");
 		assertThat(at65536.get("points").get(1).get("greyed_by").toString()).contains("runaway");
-		// at 131072, concurrency 4 and 8 (36.48 and 18.23 per user, ~141 tokens/s) are beaten by concurrency 2
+		// at 131072, concurrency 4 and 8 (36.48 and 18.23 per user, ~141 tokens/s) are
+		// beaten by concurrency 2
 		assertThat(pareto.get("sides").get(4).get("front").toString()).doesNotContain("concurrency-4", "concurrency-8");
 		assertThat(json("/api/runs/" + first).has("goodput")).isFalse();
 		assertThat(text("/runs/" + first + "/export.md"))
@@ -73,7 +80,8 @@ class SweepViewsApiTests {
 	void aRunsGoodputIsCountedFromItsSamplesAndItsThroughputPerGpu() throws Exception {
 		ObjectNode document = (ObjectNode) JSON.readTree(TestUploads.fresh("run-e-control.json"));
 		document.putObject("environment").put("gpu", "GB10").put("gpu_count", 2);
-		// 280 × 1: TTFT 0.5, 1.0, 1.5, 2.5 s — 3 of 4 within 2 s; 280 × 2: 1, 1, 3, 3 s — 2 of 4
+		// 280 × 1: TTFT 0.5, 1.0, 1.5, 2.5 s — 3 of 4 within 2 s; 280 × 2: 1, 1, 3, 3 s —
+		// 2 of 4
 		samples(document, 0, 0.5, 1.0, 1.5, 2.5);
 		samples(document, 1, 1.0, 1.0, 3.0, 3.0);
 		String id = TestUploads.upload(mvc, JSON.writeValueAsBytes(document));
@@ -93,7 +101,8 @@ class SweepViewsApiTests {
 		assertThat(one.get("meeting").asInt()).isEqualTo(3);
 		assertThat(one.get("requests").asInt()).isEqualTo(4);
 		assertThat(one.get("meets").asBoolean()).isTrue();
-		assertThat(cell(goodput.get("run"), "cell-concurrency-2--prompt_tokens-280").get("share").asDouble()).isEqualTo(0.5);
+		assertThat(cell(goodput.get("run"), "cell-concurrency-2--prompt_tokens-280").get("share").asDouble())
+			.isEqualTo(0.5);
 		JsonNode noSamples = cell(goodput.get("run"), "cell-concurrency-1--prompt_tokens-65536");
 		assertThat(noSamples.get("share").isNull()).isTrue();
 		assertThat(noSamples.get("missing").asString()).isEqualTo("no per-request samples");
@@ -105,7 +114,8 @@ class SweepViewsApiTests {
 			}
 		}
 		assertThat(highest).isNotNull();
-		// Concurrency 1 meets them, 2 does not, and 4 and 8 have no samples: the highest is unknown, not 1.
+		// Concurrency 1 meets them, 2 does not, and 4 and 8 have no samples: the highest
+		// is unknown, not 1.
 		assertThat(highest.get("concurrency").isNull()).isTrue();
 		assertThat(highest.get("missing").asString()).isEqualTo("no per-request samples");
 	}
@@ -130,13 +140,16 @@ class SweepViewsApiTests {
 		for (JsonNode group : equal) {
 			assertThat(group.get("group").asString()).startsWith("prompt_tokens=");
 			assertThat(group.get("low").asDouble()).isLessThanOrEqualTo(group.get("high").asDouble());
-			group.get("points").forEach(point -> assertThat(point.get("ratio").asDouble())
-				.isCloseTo(point.get("contender").asDouble() / point.get("baseline").asDouble(), within(1e-9)));
+			group.get("points")
+				.forEach(point -> assertThat(point.get("ratio").asDouble())
+					.isCloseTo(point.get("contender").asDouble() / point.get("baseline").asDouble(), within(1e-9)));
 		}
 		assertThat(comparison.get("goodput").get("baseline").get("cells")).isNotEmpty();
 		assertThat(comparison.get("goodput").get("contender").get("cells")).isNotEmpty();
 
-		String export = mvc.perform(get("/compare/" + pair + "/export.json?slo_ttft_s=2")).andReturn().getResponse()
+		String export = mvc.perform(get("/compare/" + pair + "/export.json?slo_ttft_s=2"))
+			.andReturn()
+			.getResponse()
 			.getContentAsString();
 		assertThat(JSON.readTree(export).get("goodput").get("objectives").get("words").asString())
 			.isEqualTo("TTFT ≤ 2 s for 90 % of requests");
@@ -154,14 +167,16 @@ class SweepViewsApiTests {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String control = TestUploads.upload(mvc, "run-e-control.json");
 
-		MvcResult published = mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
-			.post("/compare/" + reference + "..." + control + "/publish")
-			.param("title", "Control within 2 s TTFT " + java.util.UUID.randomUUID())
-			.param("caption", "goodput under an SLO")
-			.param("query", "slo_ttft_s=2&slo_share=0.8")
-			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-				.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf()))
+		MvcResult published = mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
+				.post("/compare/" + reference + "..." + control + "/publish")
+				.param("title", "Control within 2 s TTFT " + java.util.UUID.randomUUID())
+				.param("caption", "goodput under an SLO")
+				.param("query", "slo_ttft_s=2&slo_share=0.8")
+				.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
+					.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+				.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
+					.csrf()))
 			.andReturn();
 		String url = published.getResponse().getRedirectedUrl();
 		assertThat(url).as("no reason is asked for objectives").startsWith("/published/");
@@ -178,7 +193,8 @@ class SweepViewsApiTests {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String control = TestUploads.upload(mvc, "run-e-control.json");
 
-		MvcResult compare = mvc.perform(get("/api/compare/" + reference + "..." + control + "?slo_ttft_s=soon")).andReturn();
+		MvcResult compare = mvc.perform(get("/api/compare/" + reference + "..." + control + "?slo_ttft_s=soon"))
+			.andReturn();
 		MvcResult run = mvc.perform(get("/runs/" + reference + "?slo_share=2")).andReturn();
 		MvcResult api = mvc.perform(get("/api/runs/" + reference + "?slo_tpot_ms=-5")).andReturn();
 
@@ -196,15 +212,21 @@ class SweepViewsApiTests {
 		String runPage = page("/runs/" + control + "?slo_ttft_s=2");
 		String comparePage = page("/compare/" + reference + "..." + control + "?band=0.1&slo_ttft_s=2");
 
-		assertThat(runPage).contains("id=\"pareto-chart\"").contains("data-pareto=")
-			.contains("name=\"slo_ttft_s\"").contains("name=\"slo_share\"")
+		assertThat(runPage).contains("id=\"pareto-chart\"")
+			.contains("data-pareto=")
+			.contains("name=\"slo_ttft_s\"")
+			.contains("name=\"slo_share\"")
 			.contains("TTFT ≤ 2 s for 90 % of requests")
-			.contains("How to rerun it").contains("vllm serve example-org/moe-284b")
+			.contains("How to rerun it")
+			.contains("vllm serve example-org/moe-284b")
 			.contains("--kv-cache-dtype fp8")
 			.contains("bench --grid prompt=280,8192,32768,65536,131072 concurrency=1,2,4,8 --output-tokens 512")
-			.contains("class=\"copy-command\"").contains("/js/copy-command.js");
-		assertThat(comparePage).contains("id=\"pareto-chart\"").contains("at equal interactivity, from")
-			.contains("name=\"slo_tpot_ms\"").contains("<input type=\"hidden\" name=\"band\" value=\"0.1\">")
+			.contains("class=\"copy-command\"")
+			.contains("/js/copy-command.js");
+		assertThat(comparePage).contains("id=\"pareto-chart\"")
+			.contains("at equal interactivity, from")
+			.contains("name=\"slo_tpot_ms\"")
+			.contains("<input type=\"hidden\" name=\"band\" value=\"0.1\">")
 			.contains("TTFT ≤ 2 s for 90 % of requests");
 	}
 

@@ -20,8 +20,10 @@ class NoiseTests {
 			assertThat(Noise.pairable(baseline, contender)).isTrue();
 			double[] ratios = Noise.pairedRatios(baseline, contender, seed);
 			double[] kept = ratios.clone();
-			assertThat(Noise.overPairedRatios(ratios)).isEqualTo(Noise.overSamples(baseline, contender, seed).orElseThrow());
-			// The headline pairs the b-th ratios of every cell: they must stay in their drawn order.
+			assertThat(Noise.overPairedRatios(ratios))
+				.isEqualTo(Noise.overSamples(baseline, contender, seed).orElseThrow());
+			// The headline pairs the b-th ratios of every cell: they must stay in their
+			// drawn order.
 			assertThat(ratios).containsExactly(kept);
 		}
 		assertThat(Noise.pairable(new double[Noise.RESAMPLES], new double[3])).isFalse();
@@ -36,7 +38,8 @@ class NoiseTests {
 
 		assertThat(interval.method()).isEqualTo(RatioInterval.WELCH);
 		assertThat(interval.confidence()).isEqualTo(0.95);
-		// Geometric means 99.99 and 120.32: ratio 1.203, inside the interval, well away from 1.
+		// Geometric means 99.99 and 120.32: ratio 1.203, inside the interval, well away
+		// from 1.
 		assertThat(interval.low()).isLessThan(1.203).isGreaterThan(1.1);
 		assertThat(interval.high()).isGreaterThan(1.203).isLessThan(1.3);
 		assertThat(interval.pValue()).isLessThan(0.01);
@@ -44,8 +47,10 @@ class NoiseTests {
 
 	@Test
 	void welchMatchesScipy() {
-		// SciPy 1.x: ttest_ind(log([120,123,118]), log([100,102,98]), equal_var=False) → p 0.000380, df 3.9927,
-		// 95 % CI of the log difference 0.138706 … 0.231461, i.e. ratios 1.148786 … 1.260440.
+		// SciPy 1.x: ttest_ind(log([120,123,118]), log([100,102,98]), equal_var=False) →
+		// p 0.000380, df 3.9927,
+		// 95 % CI of the log difference 0.138706 … 0.231461, i.e. ratios 1.148786 …
+		// 1.260440.
 		RatioInterval interval = Noise.overRuns(new double[] { 100, 102, 98 }, new double[] { 120, 123, 118 }, 1)
 			.orElseThrow();
 
@@ -80,8 +85,9 @@ class NoiseTests {
 		double[] baseline = random.doubles(50, 95, 105).toArray();
 		double[] contender = random.doubles(50, 95, 105).toArray();
 
-		RatioInterval interval = Noise.overSamples(Noise.bootstrapMedians(baseline, 1),
-				Noise.bootstrapMedians(contender, 2), 3).orElseThrow();
+		RatioInterval interval = Noise
+			.overSamples(Noise.bootstrapMedians(baseline, 1), Noise.bootstrapMedians(contender, 2), 3)
+			.orElseThrow();
 
 		assertThat(interval.method()).isEqualTo(RatioInterval.BOOTSTRAP_SAMPLES);
 		assertThat(interval.withinRunOnly()).isTrue();
@@ -108,19 +114,20 @@ class NoiseTests {
 
 	@Test
 	void pairsBootstrapMediansInTheOrderEveryEarlierIntervalUsed() {
-		// The order intervals were computed with before (published snapshots hold them): the seeded draws' distinct
+		// The order intervals were computed with before (published snapshots hold them):
+		// the seeded draws' distinct
 		// values, in the order they first came.
 		for (long seed = -50; seed < 50; seed++) {
 			long s = Seed.of("a...b", "cell-" + seed, "ttft_s", "median");
-			assertThat(Noise.permutation(s))
-				.containsExactly(new SplittableRandom(s).ints(0, Noise.RESAMPLES).distinct().limit(Noise.RESAMPLES).toArray());
+			assertThat(Noise.permutation(s)).containsExactly(
+					new SplittableRandom(s).ints(0, Noise.RESAMPLES).distinct().limit(Noise.RESAMPLES).toArray());
 		}
 	}
 
-
 	@Test
 	void bootstrapMediansAreTheMediansEveryEarlierVersionComputed() {
-		// Stored medians and published intervals were computed this way: a copy of each resample, its median.
+		// Stored medians and published intervals were computed this way: a copy of each
+		// resample, its median.
 		SplittableRandom values = new SplittableRandom(42);
 		for (int size : new int[] { 10, 11, 30, 249, 250, 1001 }) {
 			double[] samples = values.doubles(size, 0.01, 2).toArray();
@@ -150,7 +157,10 @@ class NoiseTests {
 
 	private static final double[] PINNED = { 0.4910624550614454, 0.6129746825466243, 0.6129746825466243 };
 
-	/** The bootstrap medians as first written: each resample copied by the median, which sorts the copy. */
+	/**
+	 * The bootstrap medians as first written: each resample copied by the median, which
+	 * sorts the copy.
+	 */
 	private static double[] reference(double[] samples, long seed) {
 		SplittableRandom random = new SplittableRandom(seed);
 		org.apache.commons.statistics.descriptive.Median median = org.apache.commons.statistics.descriptive.Median

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The embedded PostgreSQL keeps its data across restarts, survives an orphan left by a hard kill, and lets nobody in
- * without a password: not a local user, not the application's own roles.
+ * The embedded PostgreSQL keeps its data across restarts, survives an orphan left by a
+ * hard kill, and lets nobody in without a password: not a local user, not the
+ * application's own roles.
  */
 class EmbeddedDatabaseTests {
 
@@ -38,8 +39,10 @@ class EmbeddedDatabaseTests {
 		first.close();
 
 		EmbeddedDataSource second = (EmbeddedDataSource) configuration.dataSource(properties);
-		assertThat(JdbcClient.create(second.owner().dataSource()).sql("select note from kept").query(String.class).single())
-			.isEqualTo("still here");
+		assertThat(JdbcClient.create(second.owner().dataSource())
+			.sql("select note from kept")
+			.query(String.class)
+			.single()).isEqualTo("still here");
 		second.close();
 	}
 
@@ -50,18 +53,22 @@ class EmbeddedDatabaseTests {
 		try {
 			String url = dataSource.owner().url();
 			Path credentials = dir.resolve(EmbeddedCredentials.FILE);
-			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(credentials))).isEqualTo("rw-------");
+			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(credentials)))
+				.isEqualTo("rw-------");
 			assertRefusedWithoutThePassword(url);
-			// Local socket connections too: every rule the server applies asks for a password.
+			// Local socket connections too: every rule the server applies asks for a
+			// password.
 			assertThat(JdbcClient.create(dataSource.owner().dataSource())
-				.sql("select distinct auth_method from pg_hba_file_rules").query(String.class).list())
-				.containsExactly("scram-sha-256");
+				.sql("select distinct auth_method from pg_hba_file_rules")
+				.query(String.class)
+				.list()).containsExactly("scram-sha-256");
 
 			// The application connects as its own role, which is no superuser.
 			JdbcClient application = JdbcClient.create(dataSource);
 			assertThat(application.sql("select current_user").query(String.class).single())
 				.isEqualTo(EmbeddedCredentials.APPLICATION);
-			assertThat(application.sql("select rolsuper from pg_roles where rolname = current_user").query(Boolean.class)
+			assertThat(application.sql("select rolsuper from pg_roles where rolname = current_user")
+				.query(Boolean.class)
 				.single()).isFalse();
 		}
 		finally {
@@ -76,8 +83,11 @@ class EmbeddedDatabaseTests {
 	@Test
 	void aDataDirectoryThatTrustedEveryoneAsksForPasswordsFromNowOn() throws Exception {
 		Path dir = Files.createTempDirectory(Path.of("target"), "pg-trusting-");
-		// As the previous version of Parity made it: zonky's defaults, every local connection trusted.
-		try (EmbeddedPostgres trusting = EmbeddedPostgres.builder().setDataDirectory(dir).setCleanDataDirectory(false)
+		// As the previous version of Parity made it: zonky's defaults, every local
+		// connection trusted.
+		try (EmbeddedPostgres trusting = EmbeddedPostgres.builder()
+			.setDataDirectory(dir)
+			.setCleanDataDirectory(false)
 			.setPGStartupWait(Duration.ofSeconds(60))
 			.start()) {
 			JdbcClient.create(trusting.getPostgresDatabase()).sql("create table earlier (note text)").update();
@@ -87,10 +97,13 @@ class EmbeddedDatabaseTests {
 
 		EmbeddedDataSource upgraded = (EmbeddedDataSource) configuration.dataSource(properties(dir));
 		try {
-			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(EmbeddedCredentials.FILE))))
+			assertThat(
+					PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(EmbeddedCredentials.FILE))))
 				.isEqualTo("rw-------");
 			assertRefusedWithoutThePassword(upgraded.owner().url());
-			assertThat(JdbcClient.create(upgraded.owner().dataSource()).sql("select note from earlier").query(String.class)
+			assertThat(JdbcClient.create(upgraded.owner().dataSource())
+				.sql("select note from earlier")
+				.query(String.class)
 				.single()).isEqualTo("kept");
 		}
 		finally {
@@ -99,7 +112,9 @@ class EmbeddedDatabaseTests {
 		// And the next start finds the passwords it kept.
 		EmbeddedDataSource next = (EmbeddedDataSource) configuration.dataSource(properties(dir));
 		assertRefusedWithoutThePassword(next.owner().url());
-		assertThat(JdbcClient.create(next.owner().dataSource()).sql("select count(*) from earlier").query(Integer.class)
+		assertThat(JdbcClient.create(next.owner().dataSource())
+			.sql("select count(*) from earlier")
+			.query(Integer.class)
 			.single()).isOne();
 		next.close();
 	}
@@ -119,7 +134,8 @@ class EmbeddedDatabaseTests {
 		EmbeddedDataSource restarted = (EmbeddedDataSource) configuration.dataSource(properties(dir));
 		assertThat(ProcessHandle.of(orphanPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
 		DataSource owner = restarted.owner().dataSource();
-		assertThat(JdbcClient.create(owner).sql("select count(*) from left_behind").query(Integer.class).single()).isZero();
+		assertThat(JdbcClient.create(owner).sql("select count(*) from left_behind").query(Integer.class).single())
+			.isZero();
 		restarted.close();
 	}
 

@@ -25,9 +25,10 @@ import org.springframework.test.context.TestPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A few hundred connections that send the head of a request with a body and then stall, or trickle the body a byte
- * at a time, take no worker thread for long: {@code /actuator/health} still answers within seconds while they are
- * open, and the server closes them after its timeouts (set short here).
+ * A few hundred connections that send the head of a request with a body and then stall,
+ * or trickle the body a byte at a time, take no worker thread for long:
+ * {@code /actuator/health} still answers within seconds while they are open, and the
+ * server closes them after its timeouts (set short here).
  */
 @ParityTest
 @TestPropertySource(properties = { "server.tomcat.connection-timeout=3s", "parity.limits.body-min-rate=1KB",
@@ -54,7 +55,8 @@ class SlowClientsTests {
 
 	@Test
 	void healthAnswersWhileHundredsOfSlowBodiesAreOpenAndTheServerClosesThem() throws Exception {
-		// The sign-in form, the API and a multipart import: each waits for a body of 100,000 bytes.
+		// The sign-in form, the API and a multipart import: each waits for a body of
+		// 100,000 bytes.
 		assertThat(health().statusCode()).isEqualTo(200);
 		String[] heads = { head("/login", "application/x-www-form-urlencoded"), head("/api/runs", "application/json"),
 				head("/api/runs/import", "multipart/form-data; boundary=xyz") };
@@ -68,7 +70,8 @@ class SlowClientsTests {
 			sockets.add(socket);
 		}
 
-		// While they are open and trickling: the health check answers at once, every time.
+		// While they are open and trickling: the health check answers at once, every
+		// time.
 		long started = System.nanoTime();
 		int checks = 0;
 		while (System.nanoTime() - started < Duration.ofSeconds(4).toNanos()) {
@@ -81,7 +84,8 @@ class SlowClientsTests {
 		}
 		assertThat(checks).isPositive();
 
-		// Within the timeouts (3 s to stall, 3 s of grace for a trickle) and a margin, every one of them is closed.
+		// Within the timeouts (3 s to stall, 3 s of grace for a trickle) and a margin,
+		// every one of them is closed.
 		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
 		List<Socket> open = new ArrayList<>(sockets);
 		while (!open.isEmpty() && System.nanoTime() < deadline) {
@@ -94,10 +98,13 @@ class SlowClientsTests {
 
 	private HttpResponse<String> health() throws Exception {
 		return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health"))
-			.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+			.timeout(Duration.ofSeconds(30))
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	/** One byte more on each trickling connection (the first {@value #TRICKLING} sockets). */
+	/**
+	 * One byte more on each trickling connection (the first {@value #TRICKLING} sockets).
+	 */
 	private void trickle() {
 		for (Socket socket : sockets.subList(0, TRICKLING)) {
 			try {
@@ -110,7 +117,10 @@ class SlowClientsTests {
 		}
 	}
 
-	/** Whether the server answered and closed (end of stream, or a reset), reading whatever it sent. */
+	/**
+	 * Whether the server answered and closed (end of stream, or a reset), reading
+	 * whatever it sent.
+	 */
 	private static boolean closedByServer(Socket socket) {
 		try {
 			InputStream in = socket.getInputStream();

@@ -27,8 +27,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Every error of the API is one body: RFC 9457 problem details ({@code application/problem+json}) with the status,
- * its title, the first problem as {@code detail}, the request's path as {@code instance} and every problem in
+ * Every error of the API is one body: RFC 9457 problem details
+ * ({@code application/problem+json}) with the status, its title, the first problem as
+ * {@code detail}, the request's path as {@code instance} and every problem in
  * {@code errors}; pages keep their HTML error pages.
  */
 @ParityTest
@@ -39,7 +40,8 @@ class ApiProblemsTests {
 
 	@Test
 	void aRejectedRunDocumentIsA400ListingEveryProblem() throws Exception {
-		problem(mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
+		problem(mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
 			.content("{\"format\": \"parity.run/v1\"}")), 400, "Bad Request", "/api/runs")
 			.andExpect(jsonPath("$.errors.length()").value(greaterThan(1)))
 			.andExpect(jsonPath("$.errors[0].path").isString());
@@ -47,22 +49,24 @@ class ApiProblemsTests {
 
 	@Test
 	void aBodySpringCannotReadIsA400NotA500() throws Exception {
-		problem(mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
+		problem(mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
 			.content("{not json")), 400, "Bad Request", "/api/controls")
 			.andExpect(jsonPath("$.detail").value(startsWith("the request body could not be read")));
 	}
 
 	@Test
 	void aMissingParameterIsA400NamingIt() throws Exception {
-		problem(mvc.perform(get("/api/series/{id}/chart", "anything")), 400, "Bad Request", "/api/series/anything/chart")
+		problem(mvc.perform(get("/api/series/{id}/chart", "anything")), 400, "Bad Request",
+				"/api/series/anything/chart")
 			.andExpect(jsonPath("$.errors[0].path").value("metric"))
 			.andExpect(jsonPath("$.detail").value(containsString("metric")));
 	}
 
 	@Test
 	void anUnknownTokenIsA401() throws Exception {
-		problem(mvc.perform(get("/api/runs").header(HttpHeaders.AUTHORIZATION, "Bearer not-a-token")), 401, "Unauthorized",
-				"/api/runs")
+		problem(mvc.perform(get("/api/runs").header(HttpHeaders.AUTHORIZATION, "Bearer not-a-token")), 401,
+				"Unauthorized", "/api/runs")
 			.andExpect(jsonPath("$.detail").value("unknown or revoked API token"));
 	}
 
@@ -75,21 +79,25 @@ class ApiProblemsTests {
 
 	@Test
 	void aMethodNotAllowedIsA405NamingTheAllowedOnes() throws Exception {
-		problem(mvc.perform(delete("/api/runs").with(httpBasic(USER, PASSWORD))), 405, "Method Not Allowed", "/api/runs")
+		problem(mvc.perform(delete("/api/runs").with(httpBasic(USER, PASSWORD))), 405, "Method Not Allowed",
+				"/api/runs")
 			.andExpect(header().exists(HttpHeaders.ALLOW));
 	}
 
 	@Test
 	void aBodyOfAnotherMediaTypeIsA415() throws Exception {
-		problem(mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD)).contentType(MediaType.TEXT_PLAIN)
+		problem(mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.TEXT_PLAIN)
 			.content("hello")), 415, "Unsupported Media Type", "/api/controls")
 			.andExpect(jsonPath("$.detail").value(containsString("text/plain")));
 	}
 
 	@Test
 	void aControlOfAnUnknownRunIsA404AtItsPath() throws Exception {
-		problem(mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON)
-			.content("{\"control\": \"nosuchrun1\", \"of\": \"nosuchrun2...nosuchrun3\"}")), 404, "Not Found", "/api/controls")
+		problem(mvc.perform(post("/api/controls").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"control\": \"nosuchrun1\", \"of\": \"nosuchrun2...nosuchrun3\"}")), 404, "Not Found",
+				"/api/controls")
 			.andExpect(jsonPath("$.errors[0].path").value(startsWith("$.")));
 	}
 
@@ -104,16 +112,18 @@ class ApiProblemsTests {
 	}
 
 	/** The members every problem has: detail is the first of the errors. */
-	private static ResultActions problem(ResultActions answer, int status, String title, String instance) throws Exception {
+	private static ResultActions problem(ResultActions answer, int status, String title, String instance)
+			throws Exception {
 		return answer.andExpect(status().is(status))
 			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
 			.andExpect(jsonPath("$.status").value(status))
 			.andExpect(jsonPath("$.title").value(title))
 			.andExpect(jsonPath("$.instance").value(instance))
 			.andExpect(jsonPath("$.detail").isString())
-			.andExpect(result -> assertThat(JsonPath.<String>read(result.getResponse().getContentAsString(),
-					"$.detail")).isEqualTo(JsonPath.<String>read(result.getResponse().getContentAsString(),
-							"$.errors[0].message")))
+			.andExpect(
+					result -> assertThat(JsonPath.<String>read(result.getResponse().getContentAsString(), "$.detail"))
+						.isEqualTo(JsonPath.<String>read(result.getResponse().getContentAsString(),
+								"$.errors[0].message")))
 			.andExpect(jsonPath("$.errors[0].message").isString());
 	}
 

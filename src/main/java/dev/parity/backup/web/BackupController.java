@@ -39,9 +39,10 @@ import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.multipart.MultipartFile;
 
 /**
- * Backup and restore for administrators: {@code GET /admin/backup} downloads the whole record as one zip;
- * {@code POST /admin/restore} (the form on {@code /admin/restore}) and {@code POST /api/admin/restore} (for scripts:
- * multipart field {@code archive}, or the zip as an {@code application/zip} body, named by an optional
+ * Backup and restore for administrators: {@code GET /admin/backup} downloads the whole
+ * record as one zip; {@code POST /admin/restore} (the form on {@code /admin/restore}) and
+ * {@code POST /api/admin/restore} (for scripts: multipart field {@code archive}, or the
+ * zip as an {@code application/zip} body, named by an optional
  * {@code Content-Disposition} header) restore one into an empty instance.
  */
 @Controller
@@ -57,12 +58,14 @@ class BackupController {
 	}
 
 	@GetMapping("/admin/backup")
-	void downloadBackup(HttpServletRequest request, HttpServletResponse response, Principal principal) throws IOException {
+	void downloadBackup(HttpServletRequest request, HttpServletResponse response, Principal principal)
+			throws IOException {
 		requireAdmin(request);
-		String name = "parity-backup-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC))
-				+ ".zip";
+		String name = "parity-backup-"
+				+ DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC)) + ".zip";
 		response.setContentType("application/zip");
-		response.setHeader(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment().filename(name).build().toString());
+		response.setHeader(HttpHeaders.CONTENT_DISPOSITION,
+				ContentDisposition.attachment().filename(name).build().toString());
 		BackupContents contents = backups.write(response.getOutputStream(), principal.getName());
 		backups.recordExport(contents);
 	}
@@ -110,7 +113,10 @@ class BackupController {
 		return Map.of("restored", restore(request.getInputStream(), nameOf(request)).counts());
 	}
 
-	/** An archive that cannot be restored: 400 naming why ({@code $}: the archive as a whole). */
+	/**
+	 * An archive that cannot be restored: 400 naming why ({@code $}: the archive as a
+	 * whole).
+	 */
 	@ExceptionHandler(BackupRejected.class)
 	ResponseEntity<ProblemDetail> rejectArchive(BackupRejected rejected) {
 		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$", String.valueOf(rejected.getMessage()));
@@ -121,7 +127,10 @@ class BackupController {
 		return ApiProblems.of(HttpStatus.CONFLICT, "$", String.valueOf(notEmpty.getMessage()));
 	}
 
-	/** The archive is read from a temporary file: it may be larger than memory, and is checked before it is stored. */
+	/**
+	 * The archive is read from a temporary file: it may be larger than memory, and is
+	 * checked before it is stored.
+	 */
 	private BackupContents restore(InputStream archive, String name) throws IOException {
 		Path file = Files.createTempFile("parity-restore-", ".zip");
 		try {
@@ -135,7 +144,10 @@ class BackupController {
 		}
 	}
 
-	/** The file name of a zip sent as the body, from its {@code Content-Disposition} header if it has one. */
+	/**
+	 * The file name of a zip sent as the body, from its {@code Content-Disposition}
+	 * header if it has one.
+	 */
 	private static String nameOf(HttpServletRequest request) {
 		String header = request.getHeader(HttpHeaders.CONTENT_DISPOSITION);
 		try {
@@ -160,7 +172,10 @@ class BackupController {
 		return "admin/backup";
 	}
 
-	/** The URL rules require an administrator already; this holds even if a rule is ever reordered. */
+	/**
+	 * The URL rules require an administrator already; this holds even if a rule is ever
+	 * reordered.
+	 */
 	private static void requireAdmin(HttpServletRequest request) {
 		if (!request.isUserInRole("ADMIN")) {
 			throw new AccessDeniedException("backup and restore are for administrators");

@@ -23,8 +23,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * The alerts API: list (every status but withdrawn unless asked), a new status record, the confirmation plan and the
- * confirmation reruns.
+ * The alerts API: list (every status but withdrawn unless asked), a new status record,
+ * the confirmation plan and the confirmation reruns.
  */
 @RestController
 class AlertApiController {
@@ -65,7 +65,8 @@ class AlertApiController {
 	}
 
 	/**
-	 * A new status; {@code caveat} links, for {@code explained}, the caveat or hypothesis that explains the alert.
+	 * A new status; {@code caveat} links, for {@code explained}, the caveat or hypothesis
+	 * that explains the alert.
 	 */
 	record StatusChange(@Nullable String status, @Nullable String reason, @Nullable String caveat) {
 	}
@@ -84,10 +85,11 @@ class AlertApiController {
 		return new AlertList(list.size(), list);
 	}
 
-	@Operation(summary = "An alert's confirmation plan: rerun the alert's build and the last good build before it `times` "
-			+ "each (enough, from the series' noise, for the interval of their ratio to be narrower than half the alert's "
-			+ "magnitude), with the rerun commands; the range of engine commits between them (compare_url from "
-			+ "engine.repository); the reruns linked so far and, once each build has 3, the confirmation")
+	@Operation(
+			summary = "An alert's confirmation plan: rerun the alert's build and the last good build before it `times` "
+					+ "each (enough, from the series' noise, for the interval of their ratio to be narrower than half the alert's "
+					+ "magnitude), with the rerun commands; the range of engine commits between them (compare_url from "
+					+ "engine.repository); the reruns linked so far and, once each build has 3, the confirmation")
 	@GetMapping(path = "/api/alerts/{id}/control", produces = "application/json")
 	AlertControls.Plan control(@PathVariable String id) {
 		if (alerts.find(id).isEmpty()) {
@@ -114,8 +116,9 @@ class AlertApiController {
 		}
 		Alerts.Confirmation confirmation = confirmations.settle(id).orElse(null);
 		String control = "/api/alerts/" + id + "/control";
-		return ResponseEntity.created(URI.create(control)).body(new LinkedView(linked.alert(), linked.run(),
-				linked.build(), linked.engineCommit(), linked.linkedIn(), linked.linkedBy(), control, confirmation));
+		return ResponseEntity.created(URI.create(control))
+			.body(new LinkedView(linked.alert(), linked.run(), linked.build(), linked.engineCommit(), linked.linkedIn(),
+					linked.linkedBy(), control, confirmation));
 	}
 
 	private static ResponseEntity<Problems> problem(HttpStatus status, String path, String message) {
@@ -131,7 +134,8 @@ class AlertApiController {
 		}
 		try {
 			return alerts.setStatus(id, change.status().strip(), change.reason(),
-					change.caveat() == null || change.caveat().isBlank() ? null : change.caveat().strip(), principal.getName());
+					change.caveat() == null || change.caveat().isBlank() ? null : change.caveat().strip(),
+					principal.getName());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, ex.getMessage());

@@ -28,7 +28,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
-/** The series API: the list, one series with its segments, events and change points, and its points. */
+/**
+ * The series API: the list, one series with its segments, events and change points, and
+ * its points.
+ */
 @RestController
 class SeriesApiController {
 
@@ -79,8 +82,9 @@ class SeriesApiController {
 	}
 
 	record ChangePointView(String run, Map<String, Object> params, String anchor, String metric, String direction,
-			double magnitude, @JsonProperty("mean_before") double meanBefore, @JsonProperty("mean_after") double meanAfter,
-			double pvalue, @JsonProperty("otava_magnitude") double otavaMagnitude, int segment,
+			double magnitude, @JsonProperty("mean_before") double meanBefore,
+			@JsonProperty("mean_after") double meanAfter, double pvalue,
+			@JsonProperty("otava_magnitude") double otavaMagnitude, int segment,
 			@JsonProperty("points_after") int pointsAfter, @Nullable Double spread,
 			@JsonProperty("scan_pvalue") @Nullable Double scanPvalue) {
 	}
@@ -93,8 +97,9 @@ class SeriesApiController {
 	record Cell(String anchor, Map<String, Object> params, List<String> metrics) {
 	}
 
-	record SeriesView(String id, Key key, String vary, Settings settings, List<RunView> runs, List<SegmentView> segments,
-			List<EventView> events, @JsonProperty("change_points") List<ChangePointView> changePoints, List<Cell> cells,
+	record SeriesView(String id, Key key, String vary, Settings settings, List<RunView> runs,
+			List<SegmentView> segments, List<EventView> events,
+			@JsonProperty("change_points") List<ChangePointView> changePoints, List<Cell> cells,
 			@JsonProperty("alert_quality") Alerts.Quality alertQuality) {
 	}
 
@@ -108,10 +113,12 @@ class SeriesApiController {
 	@Operation(summary = "List series: key, runs, last run, open alerts; filters system, model, harness, branch")
 	@GetMapping("/api/series")
 	SeriesList listSeries(@RequestParam(required = false) @Nullable String system,
-			@RequestParam(required = false) @Nullable String model, @RequestParam(required = false) @Nullable String harness,
+			@RequestParam(required = false) @Nullable String model,
+			@RequestParam(required = false) @Nullable String harness,
 			@RequestParam(required = false) @Nullable String branch) {
 		updates.catchUp();
-		List<Listed> listed = series.list(system, model, harness, branch).stream()
+		List<Listed> listed = series.list(system, model, harness, branch)
+			.stream()
 			.map(s -> new Listed(s.id(), key(s.key()), s.runs(), s.lastRun(), s.openAlerts()))
 			.toList();
 		return new SeriesList(listed.size(), listed);
@@ -123,26 +130,33 @@ class SeriesApiController {
 		SeriesKey key = series.key(id).orElseThrow(() -> notFound(id));
 		SeriesAnalysis analysis = updates.analysis(id).orElse(SeriesAnalysis.empty());
 		SeriesSettings s = series.settings(id, settings.seriesDefaults());
-		List<RunView> runs = analysis.runs().stream()
-			.map(r -> new RunView(r.id(), r.recordedAt(), r.uploadedAt(), new Engine(r.engineVersion(), r.engineCommit()),
-					r.segment(), "/runs/" + r.id()))
+		List<RunView> runs = analysis.runs()
+			.stream()
+			.map(r -> new RunView(r.id(), r.recordedAt(), r.uploadedAt(),
+					new Engine(r.engineVersion(), r.engineCommit()), r.segment(), "/runs/" + r.id()))
 			.toList();
-		List<SegmentView> segments = analysis.segments().stream()
+		List<SegmentView> segments = analysis.segments()
+			.stream()
 			.map(g -> new SegmentView(g.index(), g.firstRun(), g.lastRun(),
 					g.startsBecause().stream().map(r -> new Reason(r.rule(), r.message())).toList()))
 			.toList();
-		List<EventView> events = analysis.events().stream().map(e -> new EventView(e.run(), e.rule(), e.message())).toList();
-		List<ChangePointView> changePoints = analysis.changePoints().stream()
-			.map(cp -> new ChangePointView(cp.run(), cp.params(), cp.anchor(), cp.metric(), cp.direction(), cp.magnitude(),
-					cp.meanBefore(), cp.meanAfter(), cp.pvalue(), cp.otavaMagnitude(), cp.segment(), cp.pointsAfter(),
-					cp.spread(), cp.scanPvalue()))
+		List<EventView> events = analysis.events()
+			.stream()
+			.map(e -> new EventView(e.run(), e.rule(), e.message()))
 			.toList();
-		List<Cell> cells = analysis.cells().stream()
+		List<ChangePointView> changePoints = analysis.changePoints()
+			.stream()
+			.map(cp -> new ChangePointView(cp.run(), cp.params(), cp.anchor(), cp.metric(), cp.direction(),
+					cp.magnitude(), cp.meanBefore(), cp.meanAfter(), cp.pvalue(), cp.otavaMagnitude(), cp.segment(),
+					cp.pointsAfter(), cp.spread(), cp.scanPvalue()))
+			.toList();
+		List<Cell> cells = analysis.cells()
+			.stream()
 			.map(c -> new Cell(c.anchor(), c.params(), new ArrayList<>(c.metrics().keySet())))
 			.toList();
 		return new SeriesView(id, key(key), s.vary(),
-				new Settings(s.window(), s.maxPvalue(), s.alertMagnitude(), s.confirmAfter(), s.alertImprovements()), runs,
-				segments, events, changePoints, cells, alerts.quality(id));
+				new Settings(s.window(), s.maxPvalue(), s.alertMagnitude(), s.confirmAfter(), s.alertImprovements()),
+				runs, segments, events, changePoints, cells, alerts.quality(id));
 	}
 
 	@Operation(summary = "The points of one cell × metric of a series, greyed ones with the rules that grey them")
@@ -151,13 +165,16 @@ class SeriesApiController {
 		series.key(id).orElseThrow(() -> notFound(id));
 		SeriesAnalysis analysis = updates.analysis(id).orElse(SeriesAnalysis.empty());
 		String wanted = anchor.startsWith("#") ? anchor.substring(1) : anchor;
-		SeriesAnalysis.CellPoints cell = analysis.cells().stream().filter(c -> c.anchor().equals(wanted)).findFirst()
-			.orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND,
-					"series " + id + " has no cell " + wanted));
+		SeriesAnalysis.CellPoints cell = analysis.cells()
+			.stream()
+			.filter(c -> c.anchor().equals(wanted))
+			.findFirst()
+			.orElseThrow(
+					() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "series " + id + " has no cell " + wanted));
 		List<SeriesAnalysis.Point> points = cell.metrics().get(metric);
 		if (points == null) {
-			throw new ResponseStatusException(HttpStatus.NOT_FOUND,
-					"cell " + wanted + " of series " + id + " has no metric " + metric + " (it has " + String.join(", ", cell.metrics().keySet()) + ")");
+			throw new ResponseStatusException(HttpStatus.NOT_FOUND, "cell " + wanted + " of series " + id
+					+ " has no metric " + metric + " (it has " + String.join(", ", cell.metrics().keySet()) + ")");
 		}
 		Map<String, Integer> segmentOf = new java.util.HashMap<>();
 		analysis.runs().forEach(r -> segmentOf.put(r.id(), r.segment()));
@@ -166,8 +183,9 @@ class SeriesApiController {
 			.toList());
 	}
 
-	@Operation(summary = "One metric's chart of a series (the series page's data): per cell the values in series order, "
-			+ "greyed points with their rules, change points")
+	@Operation(
+			summary = "One metric's chart of a series (the series page's data): per cell the values in series order, "
+					+ "greyed points with their rules, change points")
 	@GetMapping("/api/series/{id}/chart")
 	SeriesCharts.Chart showChart(@PathVariable String id, @RequestParam String metric) {
 		series.key(id).orElseThrow(() -> notFound(id));
@@ -180,9 +198,13 @@ class SeriesApiController {
 		return chart;
 	}
 
-	/** A series' settings as the API shows them: in force, its own (null = the server's default), the defaults. */
+	/**
+	 * A series' settings as the API shows them: in force, its own (null = the server's
+	 * default), the defaults.
+	 */
 	record SettingsView(String series, Effective effective, Map<String, @Nullable Object> own, Effective defaults,
-			@JsonProperty("updated_at") @Nullable Instant updatedAt, @JsonProperty("updated_by") @Nullable String updatedBy) {
+			@JsonProperty("updated_at") @Nullable Instant updatedAt,
+			@JsonProperty("updated_by") @Nullable String updatedBy) {
 	}
 
 	record Effective(int window, @JsonProperty("max_pvalue") double maxPvalue,
@@ -206,9 +228,10 @@ class SeriesApiController {
 		return settingsView(id);
 	}
 
-	@Operation(summary = "Change a series' settings (admin): any of window, max_pvalue, alert_magnitude, confirm_after, "
-			+ "vary, alert_improvements; null or absent = the server's default. The series is analysed again before "
-			+ "the answer")
+	@Operation(
+			summary = "Change a series' settings (admin): any of window, max_pvalue, alert_magnitude, confirm_after, "
+					+ "vary, alert_improvements; null or absent = the server's default. The series is analysed again before "
+					+ "the answer")
 	@PutMapping("/api/series/{id}/settings")
 	SettingsView changeSettings(@PathVariable String id, @RequestBody JsonNode body, Authentication user) {
 		series.key(id).orElseThrow(() -> notFound(id));
@@ -216,8 +239,8 @@ class SeriesApiController {
 			throw new ResponseStatusException(HttpStatus.FORBIDDEN, "only an admin changes a series' settings");
 		}
 		if (!body.isObject()) {
-			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "the body must be a JSON object of settings: "
-					+ String.join(", ", SETTINGS));
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					"the body must be a JSON object of settings: " + String.join(", ", SETTINGS));
 		}
 		List<String> problems = new ArrayList<>();
 		for (String name : body.propertyNames()) {
@@ -304,7 +327,8 @@ class SeriesApiController {
 	}
 
 	private Key key(SeriesKey key) {
-		return new Key(key.system(), key.model(), key.engine(), key.harness(), key.branch(), json.readTree(key.workload()));
+		return new Key(key.system(), key.model(), key.engine(), key.harness(), key.branch(),
+				json.readTree(key.workload()));
 	}
 
 	private static ResponseStatusException notFound(String id) {

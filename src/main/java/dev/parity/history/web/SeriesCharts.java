@@ -12,9 +12,10 @@ import dev.parity.history.SeriesAnalysis;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The charts of a series page in a compact shape: the runs' labels and the segment breaks once, and per metric one
- * line per cell as an array of values in series order (null where the run has no value), the greyed points apart
- * with their reasons, and the change points. A 1,000-run series of 20 cells is some tens of kilobytes per metric.
+ * The charts of a series page in a compact shape: the runs' labels and the segment breaks
+ * once, and per metric one line per cell as an array of values in series order (null
+ * where the run has no value), the greyed points apart with their reasons, and the change
+ * points. A 1,000-run series of 20 cells is some tens of kilobytes per metric.
  */
 final class SeriesCharts {
 
@@ -103,11 +104,14 @@ final class SeriesCharts {
 		if (lines.isEmpty()) {
 			return null;
 		}
-		List<Marker> changes = analysis.changePoints().stream().filter(cp -> cp.metric().equals(metric))
+		List<Marker> changes = analysis.changePoints()
+			.stream()
+			.filter(cp -> cp.metric().equals(metric))
 			.map(cp -> new Marker(index.get(cp.run()), cp.anchor(), cp.metric(),
 					(cp.meanAfter() >= cp.meanBefore() ? "+" : "−")
 							+ String.format(Locale.ROOT, "%.1f %%", cp.magnitude() * 100),
-					cp.direction(), (cp.meanAfter() >= cp.meanBefore() ? 1 : -1) * Math.round(cp.magnitude() * 1000) / 10.0))
+					cp.direction(),
+					(cp.meanAfter() >= cp.meanBefore() ? 1 : -1) * Math.round(cp.magnitude() * 1000) / 10.0))
 			.toList();
 		return new Chart(metric, lines, changes);
 	}

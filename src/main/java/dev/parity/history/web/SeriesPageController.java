@@ -29,7 +29,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-/** The pages of history: the series list, one series with its charts and alerts, and the alert list. */
+/**
+ * The pages of history: the series list, one series with its charts and alerts, and the
+ * alert list.
+ */
 @Controller
 class SeriesPageController {
 
@@ -85,34 +88,40 @@ class SeriesPageController {
 		return "history/series-list";
 	}
 
-	/** Runs the series page lists unless asked for all: the latest, and a link to the rest. */
+	/**
+	 * Runs the series page lists unless asked for all: the latest, and a link to the
+	 * rest.
+	 */
 	static final int RUNS_LISTED = 100;
 
 	/** Likewise for the table of change points. */
 	static final int CHANGES_LISTED = 50;
 
 	/**
-	 * A series. Its run list holds the latest {@value #RUNS_LISTED} runs and its change point table the latest
-	 * {@value #CHANGES_LISTED} change points; each says so, with a link to all of them ({@code ?runs=all},
-	 * {@code ?changes=all}). The charts, the segments and the API always cover every run and change point.
+	 * A series. Its run list holds the latest {@value #RUNS_LISTED} runs and its change
+	 * point table the latest {@value #CHANGES_LISTED} change points; each says so, with a
+	 * link to all of them ({@code ?runs=all}, {@code ?changes=all}). The charts, the
+	 * segments and the API always cover every run and change point.
 	 */
 	@GetMapping("/series/{id}")
 	String showSeries(@PathVariable String id, @RequestParam(required = false) @Nullable String runs,
-			@RequestParam(required = false) @Nullable String changes, @RequestParam(required = false) @Nullable String mark,
-			Model model) {
+			@RequestParam(required = false) @Nullable String changes,
+			@RequestParam(required = false) @Nullable String mark, Model model) {
 		for (String[] all : new String[][] { { "runs", runs, String.valueOf(RUNS_LISTED) },
 				{ "changes", changes, String.valueOf(CHANGES_LISTED) } }) {
 			if (all[1] != null && !all[1].equals("all")) {
-				throw new ResponseStatusException(HttpStatus.BAD_REQUEST, all[0] + " must be 'all' (or absent: the latest "
-						+ all[2] + "), not '" + all[1] + "'");
+				throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+						all[0] + " must be 'all' (or absent: the latest " + all[2] + "), not '" + all[1] + "'");
 			}
 		}
-		SeriesKey key = series.key(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no series " + id));
+		SeriesKey key = series.key(id)
+			.orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no series " + id));
 		SeriesAnalysis analysis = updates.analysis(id).orElse(SeriesAnalysis.empty());
 		int total = analysis.runs().size();
 		int from = runs != null ? 0 : Math.max(0, total - RUNS_LISTED);
 		model.addAttribute("listedRuns", analysis.runs().subList(from, total));
-		// Titles and builds of every run the page names: listed runs, segment bounds, alerts' runs.
+		// Titles and builds of every run the page names: listed runs, segment bounds,
+		// alerts' runs.
 		List<String> named = new ArrayList<>(analysis.runs().stream().map(SeriesAnalysis.RunEntry::id).toList());
 		model.addAttribute("runLabels", words.runs(named));
 		model.addAttribute("runsFrom", from + 1);
@@ -120,7 +129,8 @@ class SeriesPageController {
 		model.addAttribute("allRunsListed", runs != null && total > RUNS_LISTED);
 		int changeCount = analysis.changePoints().size();
 		int firstChange = changes != null ? 0 : Math.max(0, changeCount - CHANGES_LISTED);
-		model.addAttribute("listedChanges", words.changePoints(analysis.changePoints().subList(firstChange, changeCount)));
+		model.addAttribute("listedChanges",
+				words.changePoints(analysis.changePoints().subList(firstChange, changeCount)));
 		model.addAttribute("changesHidden", firstChange);
 		model.addAttribute("allChangesListed", changes != null && changeCount > CHANGES_LISTED);
 		SeriesCharts charts = new SeriesCharts(analysis);
@@ -129,7 +139,8 @@ class SeriesPageController {
 		data.put("runs", charts.runLabels());
 		data.put("breaks", charts.breaks());
 		data.put("metrics", charts.metrics());
-		// The first metric's chart comes with the page; the others are fetched as they scroll into view.
+		// The first metric's chart comes with the page; the others are fetched as they
+		// scroll into view.
 		data.put("chart", charts.metrics().isEmpty() ? null : charts.chart(charts.metrics().get(0)));
 		model.addAttribute("pageTitle", "Series " + id);
 		model.addAttribute("id", id);
@@ -174,9 +185,10 @@ class SeriesPageController {
 	}
 
 	@PostMapping("/alerts/{id}/status")
-	String setStatus(@PathVariable String id, @RequestParam String status, @RequestParam(required = false) @Nullable String reason,
-			@RequestParam(required = false) @Nullable String caveat, @RequestParam(required = false) @Nullable String back,
-			Principal principal, RedirectAttributes redirect) {
+	String setStatus(@PathVariable String id, @RequestParam String status,
+			@RequestParam(required = false) @Nullable String reason,
+			@RequestParam(required = false) @Nullable String caveat,
+			@RequestParam(required = false) @Nullable String back, Principal principal, RedirectAttributes redirect) {
 		Alerts.Alert alert;
 		try {
 			alert = alerts.setStatus(id, status.strip(), reason == null || reason.isBlank() ? null : reason.strip(),
@@ -186,14 +198,15 @@ class SeriesPageController {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, ex.getMessage());
 		}
 		HistoryInWords.RunLabel run = words.runs(List.of(alert.run())).get(alert.run());
-		redirect.addFlashAttribute("message", "The alert from “" + (run == null ? alert.run() : run.title()) + "” is now "
-				+ alert.status() + ".");
+		redirect.addFlashAttribute("message",
+				"The alert from “" + (run == null ? alert.run() : run.title()) + "” is now " + alert.status() + ".");
 		return "redirect:" + ("alerts".equals(back) ? "/alerts" : "/series/" + alert.series() + "#alert-" + id);
 	}
 
 	/**
-	 * The run a link asks the series page to mark ({@code ?mark=}): one of its runs, or a run of another branch (a
-	 * pull-request run) shown against this series with its verdict. Null when none is asked for.
+	 * The run a link asks the series page to mark ({@code ?mark=}): one of its runs, or a
+	 * run of another branch (a pull-request run) shown against this series with its
+	 * verdict. Null when none is asked for.
 	 */
 	private @Nullable Marked marked(String seriesId, @Nullable String mark, SeriesAnalysis analysis) {
 		if (mark == null || mark.isBlank()) {
@@ -218,7 +231,10 @@ class SeriesPageController {
 	record Marked(HistoryInWords.RunLabel run, boolean member, HistoryInWords.@Nullable VerdictInWords verdict) {
 	}
 
-	/** The settings form of a series page (admins): blank fields take the server's defaults. */
+	/**
+	 * The settings form of a series page (admins): blank fields take the server's
+	 * defaults.
+	 */
 	@PostMapping("/series/{id}/settings")
 	String changeSettings(@PathVariable String id, @RequestParam(required = false) @Nullable String window,
 			@RequestParam(name = "max_pvalue", required = false) @Nullable String maxPvalue,
@@ -233,11 +249,13 @@ class SeriesPageController {
 		}
 		List<String> problems = new ArrayList<>();
 		SeriesRepository.Overrides overrides = new SeriesRepository.Overrides(
-				parse(window, "window", Integer::valueOf, problems), parse(maxPvalue, "max_pvalue", Double::valueOf, problems),
+				parse(window, "window", Integer::valueOf, problems),
+				parse(maxPvalue, "max_pvalue", Double::valueOf, problems),
 				parse(alertMagnitude, "alert_magnitude", Double::valueOf, problems),
-				parse(confirmAfter, "confirm_after", Integer::valueOf, problems), vary == null || vary.isBlank() ? null : vary.strip(),
-				alertImprovements == null || alertImprovements.isBlank() ? null : Boolean.valueOf("on".equals(alertImprovements)
-						|| "true".equals(alertImprovements)),
+				parse(confirmAfter, "confirm_after", Integer::valueOf, problems),
+				vary == null || vary.isBlank() ? null : vary.strip(),
+				alertImprovements == null || alertImprovements.isBlank() ? null
+						: Boolean.valueOf("on".equals(alertImprovements) || "true".equals(alertImprovements)),
 				null, null);
 		if (problems.isEmpty()) {
 			try {
@@ -256,8 +274,8 @@ class SeriesPageController {
 		return "redirect:/series/" + id;
 	}
 
-	private static <T> @Nullable T parse(@Nullable String text, String name, java.util.function.Function<String, T> parser,
-			List<String> problems) {
+	private static <T> @Nullable T parse(@Nullable String text, String name,
+			java.util.function.Function<String, T> parser, List<String> problems) {
 		if (text == null || text.isBlank()) {
 			return null;
 		}

@@ -17,7 +17,10 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
-/** Admins register webhooks for alerts and read the delivery log (the URL is never shown again). */
+/**
+ * Admins register webhooks for alerts and read the delivery log (the URL is never shown
+ * again).
+ */
 @RestController
 class WebhookApiController {
 
@@ -34,7 +37,8 @@ class WebhookApiController {
 			String note) {
 	}
 
-	@Operation(summary = "Register a webhook for alerts (admin): generic JSON or slack; answers the signing secret once")
+	@Operation(
+			summary = "Register a webhook for alerts (admin): generic JSON or slack; answers the signing secret once")
 	@PostMapping("/api/admin/webhooks")
 	@ResponseStatus(HttpStatus.CREATED)
 	Registered register(@RequestBody Registration registration, Principal principal) {

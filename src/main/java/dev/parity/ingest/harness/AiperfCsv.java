@@ -8,12 +8,14 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * NVIDIA AIPerf's {@code profile_export_aiperf.csv}: one cell per file. Its statistics table (with a {@code std}
- * column, which GenAI-Perf's has not) gives the metrics; its table of single values the request count, the count
- * of errored requests (a row AIPerf writes only when some request erred, so its absence beside a request count
- * means none) and the throughputs. The CSV tells failures from cancellations only with the per-request
- * {@code profile_export.jsonl} beside it; alone, its errored requests count as failed and cancelled is unknown.
- * The CSV states no configuration (concurrency, request rate): the cell has no params.
+ * NVIDIA AIPerf's {@code profile_export_aiperf.csv}: one cell per file. Its statistics
+ * table (with a {@code std} column, which GenAI-Perf's has not) gives the metrics; its
+ * table of single values the request count, the count of errored requests (a row AIPerf
+ * writes only when some request erred, so its absence beside a request count means none)
+ * and the throughputs. The CSV tells failures from cancellations only with the
+ * per-request {@code profile_export.jsonl} beside it; alone, its errored requests count
+ * as failed and cancelled is unknown. The CSV states no configuration (concurrency,
+ * request rate): the cell has no params.
  */
 final class AiperfCsv implements HarnessImporter {
 
@@ -22,7 +24,10 @@ final class AiperfCsv implements HarnessImporter {
 		return HarnessFormat.AIPERF_CSV;
 	}
 
-	/** Whether the text is an AIPerf CSV export: a statistics table first, with a {@code std} column. */
+	/**
+	 * Whether the text is an AIPerf CSV export: a statistics table first, with a
+	 * {@code std} column.
+	 */
 	static boolean isExport(ParsedFile file) {
 		if (file.looksLikeJson() || !CsvSection.startsWith(file, "Metric")) {
 			return false;
@@ -105,8 +110,8 @@ final class AiperfCsv implements HarnessImporter {
 		for (CsvSection section : sections.subList(1, sections.size())) {
 			if (!ProfileCsv.isValues(section)) {
 				if (!section.rows().isEmpty()) {
-					run.note(source + " line " + section.line() + ": a table of " + section.rows().size()
-							+ " rows (" + String.join(",", section.header().subList(0, Math.min(4, section.header().size())))
+					run.note(source + " line " + section.line() + ": a table of " + section.rows().size() + " rows ("
+							+ String.join(",", section.header().subList(0, Math.min(4, section.header().size())))
 							+ ",…) left out: GPU telemetry is not a cell metric");
 				}
 				continue;
@@ -118,20 +123,23 @@ final class AiperfCsv implements HarnessImporter {
 				switch (read.tag()) {
 					case "request_count" -> counts.requests = value;
 					case "error_request_count" -> counts.errors = value;
-					default -> AiperfMetrics.catalogueName(read.tag()).filter(AiperfMetrics::aggregate).ifPresent(metric -> {
-						DoubleUnaryOperator conversion = ProfileCsv.conversion(metric, read.unit(), label, source, run);
-						if (conversion != null && value != null && !cell.metrics().containsKey(metric)) {
-							cell.metric(metric, conversion.applyAsDouble(value));
-						}
-					});
+					default ->
+						AiperfMetrics.catalogueName(read.tag()).filter(AiperfMetrics::aggregate).ifPresent(metric -> {
+							DoubleUnaryOperator conversion = ProfileCsv.conversion(metric, read.unit(), label, source,
+									run);
+							if (conversion != null && value != null && !cell.metrics().containsKey(metric)) {
+								cell.metric(metric, conversion.applyAsDouble(value));
+							}
+						});
 				}
 			}
 		}
 	}
 
 	/**
-	 * The cell's counts: the CSV's request count and errored requests; the records beside it, when they agree on
-	 * the total, tell which errored requests failed and which were cancelled (and become the samples).
+	 * The cell's counts: the CSV's request count and errored requests; the records beside
+	 * it, when they agree on the total, tell which errored requests failed and which were
+	 * cancelled (and become the samples).
 	 */
 	private static void counts(CellDraft cell, Counts counts, @Nullable ParsedFile companion, String source,
 			RunDraft run) {
@@ -149,7 +157,8 @@ final class AiperfCsv implements HarnessImporter {
 		if (companion != null) {
 			AiperfRecordSet records = AiperfRecordSet.of(companion.jsonValues(), companion.name());
 			records.samplesInto(cell, run);
-			if (completed != null && records.completed() == completed && records.failed() + records.cancelled() == errored) {
+			if (completed != null && records.completed() == completed
+					&& records.failed() + records.cancelled() == errored) {
 				cell.requests(completed, records.failed(), records.cancelled());
 				run.note(source + ": " + errored + " errored requests; the per-request records (" + companion.name()
 						+ ") tell " + records.failed() + " failed and " + records.cancelled() + " cancelled");

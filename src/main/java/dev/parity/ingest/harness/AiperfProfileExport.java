@@ -7,10 +7,11 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * NVIDIA AIPerf's {@code profile_export_aiperf.json}: one cell per file, with the statistics AIPerf
- * computed (converted to catalogue units) and the counts of its {@code error_summary}. When the
- * per-request {@code profile_export.jsonl} of the same run comes along (same directory, or the
- * only pair), its requests become the cell's samples.
+ * NVIDIA AIPerf's {@code profile_export_aiperf.json}: one cell per file, with the
+ * statistics AIPerf computed (converted to catalogue units) and the counts of its
+ * {@code error_summary}. When the per-request {@code profile_export.jsonl} of the same
+ * run comes along (same directory, or the only pair), its requests become the cell's
+ * samples.
  */
 final class AiperfProfileExport implements HarnessImporter {
 
@@ -78,7 +79,8 @@ final class AiperfProfileExport implements HarnessImporter {
 		AiperfRecordSet records = AiperfRecordSet.of(file.jsonValues(), file.name());
 		records.samplesInto(cell, run);
 		boolean same = records.completed() == nullToMinus(cell.completed())
-				&& records.failed() == nullToMinus(cell.failed()) && records.cancelled() == nullToMinus(cell.cancelled());
+				&& records.failed() == nullToMinus(cell.failed())
+				&& records.cancelled() == nullToMinus(cell.cancelled());
 		if (!same) {
 			run.reading(new CountReading(cell.label(), "summary (request_count, error_summary)", cell.completed(),
 					cell.failed(), cell.cancelled(), true));

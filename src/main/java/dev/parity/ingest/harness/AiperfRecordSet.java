@@ -10,11 +10,12 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * AIPerf's per-request records ({@code profile_export.jsonl}): one JSON object per request with
- * {@code metadata} and {@code metrics} (each {@code {"value", "unit"}}), and an {@code error} for
- * a failed or cancelled one (HTTP 499 / {@code RequestCancellationError} is a cancellation).
- * Warm-up records are counted, not measured. Output tokens are AIPerf's output sequence length,
- * which includes reasoning tokens; the reasoning part is kept separately.
+ * AIPerf's per-request records ({@code profile_export.jsonl}): one JSON object per
+ * request with {@code metadata} and {@code metrics} (each {@code {"value", "unit"}}), and
+ * an {@code error} for a failed or cancelled one (HTTP 499 /
+ * {@code RequestCancellationError} is a cancellation). Warm-up records are counted, not
+ * measured. Output tokens are AIPerf's output sequence length, which includes reasoning
+ * tokens; the reasoning part is kept separately.
  */
 final class AiperfRecordSet {
 
@@ -53,7 +54,8 @@ final class AiperfRecordSet {
 		for (int i = 0; i < records.size(); i++) {
 			JsonNode record = records.get(i);
 			if (!isRecord(record)) {
-				throw new ImportRejected(source + " line " + (i + 1) + ": not an AIPerf record (no metadata and metrics)");
+				throw new ImportRejected(
+						source + " line " + (i + 1) + ": not an AIPerf record (no metadata and metrics)");
 			}
 			set.add(record);
 		}
@@ -73,7 +75,8 @@ final class AiperfRecordSet {
 		JsonNode metrics = record.path("metrics");
 		JsonNode error = record.get("error");
 		if (error != null && !error.isNull()) {
-			boolean isCancellation = AiperfMetrics.cancellation(Fields.integer(error, "code"), Fields.text(error, "type"));
+			boolean isCancellation = AiperfMetrics.cancellation(Fields.integer(error, "code"),
+					Fields.text(error, "type"));
 			if (isCancellation) {
 				cancelled++;
 			}
@@ -157,8 +160,8 @@ final class AiperfRecordSet {
 	}
 
 	/**
-	 * The cell's tokens and metrics computed from the records: distributions over the completed
-	 * requests, throughputs as AIPerf computes them.
+	 * The cell's tokens and metrics computed from the records: distributions over the
+	 * completed requests, throughputs as AIPerf computes them.
 	 */
 	void metricsInto(CellDraft cell, RunDraft run) {
 		List<SampleDraft> ok = samples.stream().filter(sample -> sample.status().equals(SampleDraft.OK)).toList();
@@ -166,7 +169,8 @@ final class AiperfRecordSet {
 		cell.reasoningTokens(Distribution.of(present(ok, SampleDraft::reasoningTokens)).tokens());
 		Map<String, List<Double>> values = new LinkedHashMap<>();
 		for (SampleDraft sample : ok) {
-			sample.metrics().forEach((name, value) -> values.computeIfAbsent(name, key -> new ArrayList<>()).add(value));
+			sample.metrics()
+				.forEach((name, value) -> values.computeIfAbsent(name, key -> new ArrayList<>()).add(value));
 		}
 		for (String metric : List.of("ttft_s", "prefill_tps", "decode_tps", "tpot_ms", "e2e_latency_s")) {
 			if (values.containsKey(metric)) {

@@ -6,9 +6,10 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * AIPerf's per-request {@code profile_export.jsonl} on its own: one cell, with the requests as
- * samples and statistics computed from them; cancelled requests counted as cancelled. The file
- * states no grid coordinates (they are in {@code profile_export_aiperf.json}).
+ * AIPerf's per-request {@code profile_export.jsonl} on its own: one cell, with the
+ * requests as samples and statistics computed from them; cancelled requests counted as
+ * cancelled. The file states no grid coordinates (they are in
+ * {@code profile_export_aiperf.json}).
  */
 final class AiperfRecords implements HarnessImporter {
 
@@ -21,7 +22,8 @@ final class AiperfRecords implements HarnessImporter {
 	public FileRole role(ParsedFile file) {
 		List<JsonNode> values = file.looksLikeJson() ? file.jsonValuesOrNull() : null;
 		if (values == null) {
-			// Beside AIPerf's CSV export, the records are its companions (AiperfCsv reads both).
+			// Beside AIPerf's CSV export, the records are its companions (AiperfCsv reads
+			// both).
 			return AiperfCsv.isExport(file) ? FileRole.FOREIGN : HarnessImporter.otherFile(file);
 		}
 		return values.stream().allMatch(AiperfRecordSet::isRecord) ? FileRole.OWN : FileRole.FOREIGN;
@@ -38,8 +40,8 @@ final class AiperfRecords implements HarnessImporter {
 		}
 		ParsedFile file = own.get(0);
 		AiperfRecordSet records = AiperfRecordSet.of(file.jsonValues(), file.name());
-		CellDraft cell = new CellDraft(file.name())
-			.requests(records.completed(), records.failed(), records.cancelled());
+		CellDraft cell = new CellDraft(file.name()).requests(records.completed(), records.failed(),
+				records.cancelled());
 		records.metricsInto(cell, run);
 		records.samplesInto(cell, run);
 		run.state("harness.name", "aiperf", file.name());

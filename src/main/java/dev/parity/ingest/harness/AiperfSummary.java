@@ -8,10 +8,11 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One AIPerf {@code profile_export_aiperf.json}: metric objects with a unit and statistics
- * ({@code avg}, {@code p50}, …, {@code std}), at the top level (AIPerf ≥ 0.2) or under
- * {@code records} (0.1), with the configuration in {@code input_config} and the errors in
- * {@code error_summary} (or, without it, only counted in {@code error_request_count}: then all failed).
+ * One AIPerf {@code profile_export_aiperf.json}: metric objects with a unit and
+ * statistics ({@code avg}, {@code p50}, …, {@code std}), at the top level (AIPerf ≥ 0.2)
+ * or under {@code records} (0.1), with the configuration in {@code input_config} and the
+ * errors in {@code error_summary} (or, without it, only counted in
+ * {@code error_request_count}: then all failed).
  */
 final class AiperfSummary {
 
@@ -25,8 +26,8 @@ final class AiperfSummary {
 			return false;
 		}
 		JsonNode metrics = metrics(node);
-		return node.has("aiperf_version") || isMetric(metrics.get("time_to_first_token")) || isMetric(metrics.get("ttft"))
-				|| isMetric(metrics.get("request_latency"));
+		return node.has("aiperf_version") || isMetric(metrics.get("time_to_first_token"))
+				|| isMetric(metrics.get("ttft")) || isMetric(metrics.get("request_latency"));
 	}
 
 	/** Other files an AIPerf artifact directory holds: aggregates, the inputs file. */
@@ -55,8 +56,8 @@ final class AiperfSummary {
 			}
 			DoubleUnaryOperator conversion = AiperfMetrics.conversion(name, Fields.text(metric, "unit"));
 			if (conversion == null) {
-				run.note(source + ": " + tag + " is in '" + Fields.text(metric, "unit") + "', which is not convertible to "
-						+ name + ": left out");
+				run.note(source + ": " + tag + " is in '" + Fields.text(metric, "unit")
+						+ "', which is not convertible to " + name + ": left out");
 				return;
 			}
 			if (AiperfMetrics.aggregate(name)) {
@@ -137,13 +138,17 @@ final class AiperfSummary {
 		else {
 			Integer errored = Fields.integer(metrics.path("error_request_count"), "avg");
 			if (errored != null) {
-				// AIPerf counts a cancelled request (HTTP 499, its RequestCancellationError) as an error too: without
-				// the error summary the errored requests cannot be told apart, and counting none failed would pass a
-				// cell whose requests erred. They count as failed; cancelled stays unknown.
+				// AIPerf counts a cancelled request (HTTP 499, its
+				// RequestCancellationError) as an error too: without
+				// the error summary the errored requests cannot be told apart, and
+				// counting none failed would pass a
+				// cell whose requests erred. They count as failed; cancelled stays
+				// unknown.
 				failed = errored;
 				if (errored > 0) {
-					run.note(source + ": " + errored + " errored requests (error_request_count) without an error_summary"
-							+ " to tell failed from cancelled: counted as failed, cancelled unknown");
+					run.note(
+							source + ": " + errored + " errored requests (error_request_count) without an error_summary"
+									+ " to tell failed from cancelled: counted as failed, cancelled unknown");
 				}
 				else {
 					cancelled = 0;
@@ -152,7 +157,8 @@ final class AiperfSummary {
 		}
 		int errored = (failed == null ? 0 : failed) + (cancelled == null ? 0 : cancelled);
 		if (completed == null && errored > 0) {
-			// When every request erred, AIPerf's JSON holds error_request_count and no other metric.
+			// When every request erred, AIPerf's JSON holds error_request_count and no
+			// other metric.
 			completed = 0;
 			run.note(source + ": no request_count beside " + errored
 					+ " errored requests (AIPerf writes it only when some request completed): none completed");
@@ -169,7 +175,10 @@ final class AiperfSummary {
 		}
 	}
 
-	/** The share of requests AIPerf was asked to cancel ({@code --request-cancellation-rate}), when above 0. */
+	/**
+	 * The share of requests AIPerf was asked to cancel
+	 * ({@code --request-cancellation-rate}), when above 0.
+	 */
 	private static @Nullable Double cancellationRate(JsonNode summary) {
 		Double rate = Fields.number(summary.path("input_config").path("loadgen"), "request_cancellation_rate");
 		return rate != null && rate > 0 ? rate : null;

@@ -7,10 +7,10 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * NVIDIA AIPerf's sweep aggregate {@code profile_export_aiperf_sweep.json}: one cell per entry of
- * {@code per_combination_metrics}. Each metric key is an AIPerf metric and a statistic
- * ({@code time_to_first_token_p99}); its {@code mean} is that statistic averaged over the trials
- * of the combination (a single trial's value when there is one).
+ * NVIDIA AIPerf's sweep aggregate {@code profile_export_aiperf_sweep.json}: one cell per
+ * entry of {@code per_combination_metrics}. Each metric key is an AIPerf metric and a
+ * statistic ({@code time_to_first_token_p99}); its {@code mean} is that statistic
+ * averaged over the trials of the combination (a single trial's value when there is one).
  */
 final class AiperfSweep implements HarnessImporter {
 
@@ -33,9 +33,8 @@ final class AiperfSweep implements HarnessImporter {
 		if (values.size() == 1 && isSweep(values.get(0))) {
 			return FileRole.OWN;
 		}
-		boolean otherAiperfFile = values.stream().allMatch(AiperfRecordSet::isRecord)
-				|| (values.size() == 1 && (AiperfSummary.isSummary(values.get(0))
-						|| AiperfSummary.isOtherArtifact(values.get(0))));
+		boolean otherAiperfFile = values.stream().allMatch(AiperfRecordSet::isRecord) || (values.size() == 1
+				&& (AiperfSummary.isSummary(values.get(0)) || AiperfSummary.isOtherArtifact(values.get(0))));
 		return otherAiperfFile ? FileRole.IGNORABLE : FileRole.FOREIGN;
 	}
 
@@ -56,7 +55,8 @@ final class AiperfSweep implements HarnessImporter {
 			run.cell(cell(combinations.get(i), file.name() + " per_combination_metrics[" + i + "]", trials, run));
 		}
 		if (trials != null && trials > 1) {
-			run.note(file.name() + ": " + trials + " trials per combination; each statistic is the mean over the trials of"
+			run.note(file.name() + ": " + trials
+					+ " trials per combination; each statistic is the mean over the trials of"
 					+ " that trial's statistic (the spread across trials is left out)");
 		}
 		else if (trials == null) {
@@ -87,7 +87,8 @@ final class AiperfSweep implements HarnessImporter {
 			String param = switch (name) {
 				case "isl", "input_sequence_length", "prompt_input_tokens_mean", "synthetic_input_tokens_mean" ->
 					"prompt_tokens";
-				case "osl", "output_sequence_length", "prompt_output_tokens_mean", "output_tokens_mean" -> "output_tokens";
+				case "osl", "output_sequence_length", "prompt_output_tokens_mean", "output_tokens_mean" ->
+					"output_tokens";
 				default -> name;
 			};
 			if (number != null) {
@@ -131,7 +132,10 @@ final class AiperfSweep implements HarnessImporter {
 		return cell;
 	}
 
-	/** All trials' requests: the per-trial count times the trials, when every trial had the same count. */
+	/**
+	 * All trials' requests: the per-trial count times the trials, when every trial had
+	 * the same count.
+	 */
 	private static @Nullable Integer total(@Nullable JsonNode count, @Nullable Integer trials) {
 		if (count == null || trials == null) {
 			return null;

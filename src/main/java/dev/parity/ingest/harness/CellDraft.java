@@ -16,9 +16,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One cell being imported: params under their conventional names, request counts ({@code null}
- * when the harness does not record them), measured tokens, metrics in catalogue units and
- * samples. Written out as a {@code cells[]} item of a run document.
+ * One cell being imported: params under their conventional names, request counts
+ * ({@code null} when the harness does not record them), measured tokens, metrics in
+ * catalogue units and samples. Written out as a {@code cells[]} item of a run document.
  */
 final class CellDraft {
 
@@ -42,7 +42,10 @@ final class CellDraft {
 
 	private final List<SampleDraft> samples = new ArrayList<>();
 
-	/** @param source where the cell comes from, for messages: a file name, with a line where it helps */
+	/**
+	 * @param source where the cell comes from, for messages: a file name, with a line
+	 * where it helps
+	 */
 	CellDraft(String source) {
 		this.source = source;
 	}
@@ -133,7 +136,9 @@ final class CellDraft {
 		return this;
 	}
 
-	/** A metric given by one aggregate value (a throughput); an absent value is left out. */
+	/**
+	 * A metric given by one aggregate value (a throughput); an absent value is left out.
+	 */
 	CellDraft metric(String name, @Nullable Double value) {
 		if (value != null && Double.isFinite(value)) {
 			metrics.put(name, Statistics.single(value));
@@ -167,8 +172,8 @@ final class CellDraft {
 	}
 
 	/**
-	 * Drops the metrics a harness writes for zero completed requests (vLLM's 0.0 latencies): they
-	 * are absent, not zero.
+	 * Drops the metrics a harness writes for zero completed requests (vLLM's 0.0
+	 * latencies): they are absent, not zero.
 	 */
 	CellDraft withoutMetricsWhenNothingCompleted() {
 		if (completed != null && completed == 0) {

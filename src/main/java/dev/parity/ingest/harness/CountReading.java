@@ -3,9 +3,9 @@ package dev.parity.ingest.harness;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One of the request counts a file states for a cell, when it states more than one (guidellm's
- * measured window, request lists and scheduler), and whether it became the cell's counts; for
- * the upload preview.
+ * One of the request counts a file states for a cell, when it states more than one
+ * (guidellm's measured window, request lists and scheduler), and whether it became the
+ * cell's counts; for the upload preview.
  *
  * @param cell the cell's params, as a label
  * @param source where in the file the counts come from, e.g. {@code requests lists}

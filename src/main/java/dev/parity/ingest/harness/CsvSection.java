@@ -12,8 +12,9 @@ import org.apache.commons.csv.CSVRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One table of a CSV export that writes several one after another, separated by blank lines (AIPerf's and
- * GenAI-Perf's statistics table, then a table of single values, then GPU telemetry).
+ * One table of a CSV export that writes several one after another, separated by blank
+ * lines (AIPerf's and GenAI-Perf's statistics table, then a table of single values, then
+ * GPU telemetry).
  *
  * @param header the first row, trimmed
  * @param rows the rows after it, trimmed
@@ -27,8 +28,9 @@ record CsvSection(List<String> header, List<List<String>> rows, int line) {
 	}
 
 	/**
-	 * Whether the file's first line starts with one of the given column names and a comma: a look at a few bytes
-	 * that spares parsing a large file that cannot be the export.
+	 * Whether the file's first line starts with one of the given column names and a
+	 * comma: a look at a few bytes that spares parsing a large file that cannot be the
+	 * export.
 	 */
 	static boolean startsWith(ParsedFile file, String... columns) {
 		String text = file.text();
@@ -44,7 +46,10 @@ record CsvSection(List<String> header, List<List<String>> rows, int line) {
 		return false;
 	}
 
-	/** The sections of the text; {@code null} when it is not CSV (a NUL, an unclosed quote). */
+	/**
+	 * The sections of the text; {@code null} when it is not CSV (a NUL, an unclosed
+	 * quote).
+	 */
 	static @Nullable List<CsvSection> of(String text) {
 		if (text.indexOf('\0') >= 0) {
 			return null;
@@ -99,8 +104,9 @@ record CsvSection(List<String> header, List<List<String>> rows, int line) {
 	}
 
 	/**
-	 * A cell as a number: {@code 9611.46}, {@code "9,611.46"} (GenAI-Perf's thousands separators), {@code 26.00};
-	 * {@code null} for an empty cell, {@code N/A} or anything else that is not a finite number.
+	 * A cell as a number: {@code 9611.46}, {@code "9,611.46"} (GenAI-Perf's thousands
+	 * separators), {@code 26.00}; {@code null} for an empty cell, {@code N/A} or anything
+	 * else that is not a finite number.
 	 */
 	static @Nullable Double number(String text) {
 		String trimmed = text.trim();
@@ -119,9 +125,13 @@ record CsvSection(List<String> header, List<List<String>> rows, int line) {
 		}
 	}
 
-	/** A metric label's name and unit: {@code Time to First Token (ms)} → {@code time_to_first_token}, {@code ms}. */
+	/**
+	 * A metric label's name and unit: {@code Time to First Token (ms)} →
+	 * {@code time_to_first_token}, {@code ms}.
+	 */
 	static Label label(String text) {
-		// Scanned, not matched with a regular expression: a lazy name before a bracket takes quadratic time on a
+		// Scanned, not matched with a regular expression: a lazy name before a bracket
+		// takes quadratic time on a
 		// long cell of spaces.
 		String trimmed = text.trim();
 		int open = trimmed.lastIndexOf('(');
@@ -146,6 +156,7 @@ record CsvSection(List<String> header, List<List<String>> rows, int line) {
 
 	/**
 	 * A metric label read.
+	 *
 	 * @param tag the name in snake case, e.g. {@code time_to_first_token}
 	 * @param unit the unit in brackets, e.g. {@code ms}; {@code null} when none
 	 */

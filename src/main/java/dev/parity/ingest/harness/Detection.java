@@ -5,8 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What {@link FormatDetector} made of some files: a format when it is certain, otherwise the
- * candidates for the user to pick from (possibly none), always with an explanation.
+ * What {@link FormatDetector} made of some files: a format when it is certain, otherwise
+ * the candidates for the user to pick from (possibly none), always with an explanation.
  *
  * @param format the recognised format; {@code null} when detection is not certain
  * @param candidates the formats that could apply, the certain one alone when certain

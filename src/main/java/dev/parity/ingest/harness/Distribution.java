@@ -8,9 +8,10 @@ import dev.parity.run.TokenStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Statistics computed from per-request (or per-repetition) values, for formats that give the
- * values rather than their summary. Medians and percentiles are interpolated linearly between
- * the closest ranks (as numpy does); the standard deviation is the population one.
+ * Statistics computed from per-request (or per-repetition) values, for formats that give
+ * the values rather than their summary. Medians and percentiles are interpolated linearly
+ * between the closest ranks (as numpy does); the standard deviation is the population
+ * one.
  */
 final class Distribution {
 
@@ -42,7 +43,10 @@ final class Distribution {
 			.build();
 	}
 
-	/** Median, min, max and mean, as measured workloads are written; {@code null} when there are no values. */
+	/**
+	 * Median, min, max and mean, as measured workloads are written; {@code null} when
+	 * there are no values.
+	 */
 	@Nullable TokenStats tokens() {
 		if (sorted.isEmpty()) {
 			return null;

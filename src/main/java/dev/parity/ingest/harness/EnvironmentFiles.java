@@ -23,11 +23,13 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads the software environment from files uploaded beside a harness's own: the text of {@code vllm collect-env}
- * (or PyTorch's {@code collect_env}, old and sectioned layouts), the XML of {@code nvidia-smi -q -x}, and the text of
- * {@code pip freeze}. What they give becomes the run's {@code environment}: gpu, gpu count, driver and CUDA from
- * nvidia-smi before collect-env; packages from pip freeze before collect-env's short list; os and kernel from
- * collect-env. The harness importers skip these files, as they skip any file that is not theirs.
+ * Reads the software environment from files uploaded beside a harness's own: the text of
+ * {@code vllm collect-env} (or PyTorch's {@code collect_env}, old and sectioned layouts),
+ * the XML of {@code nvidia-smi -q -x}, and the text of {@code pip freeze}. What they give
+ * becomes the run's {@code environment}: gpu, gpu count, driver and CUDA from nvidia-smi
+ * before collect-env; packages from pip freeze before collect-env's short list; os and
+ * kernel from collect-env. The harness importers skip these files, as they skip any file
+ * that is not theirs.
  */
 final class EnvironmentFiles {
 
@@ -38,17 +40,25 @@ final class EnvironmentFiles {
 
 	private static final Pattern GPU_LINE = Pattern.compile("^\\s*+GPU (\\d++): (.+)$");
 
-	/** {@code Linux-5.15.0-107-generic-x86_64-with-glibc2.31} → {@code 5.15.0-107-generic}. */
-	private static final Pattern KERNEL = Pattern.compile("^Linux-(.+?)-(x86_64|aarch64|arm64|ppc64le|s390x)(-with-.*+)?$");
+	/**
+	 * {@code Linux-5.15.0-107-generic-x86_64-with-glibc2.31} →
+	 * {@code 5.15.0-107-generic}.
+	 */
+	private static final Pattern KERNEL = Pattern
+		.compile("^Linux-(.+?)-(x86_64|aarch64|arm64|ppc64le|s390x)(-with-.*+)?$");
 
-	private static final Pattern PIP_LINE = Pattern.compile("^([A-Za-z0-9][A-Za-z0-9._-]*+)(\\[[^\\]]*+\\])?+\\s*+(===?|@)\\s*+(\\S.*)$");
+	private static final Pattern PIP_LINE = Pattern
+		.compile("^([A-Za-z0-9][A-Za-z0-9._-]*+)(\\[[^\\]]*+\\])?+\\s*+(===?|@)\\s*+(\\S.*)$");
 
 	private static final Set<String> UNKNOWN = Set.of("could not collect", "n/a", "no cuda", "none", "");
 
 	private EnvironmentFiles() {
 	}
 
-	/** What the environment files among these give, with a note per file read; empty when there are none. */
+	/**
+	 * What the environment files among these give, with a note per file read; empty when
+	 * there are none.
+	 */
 	record Found(@Nullable ObjectNode environment, List<String> notes) {
 	}
 
@@ -157,10 +167,12 @@ final class EnvironmentFiles {
 	}
 
 	/**
-	 * The name and value of a {@code Key: value} line (old layout) or {@code Key      : value} (sectioned layout), both
-	 * stripped; {@code null} for any other line. The name is what comes before the first colon: a letter, then letters,
-	 * digits and {@code  _./()-}, then white space. One pass over the line (a regular expression with a lazy name
-	 * followed by white space took time in the square of a long line's length).
+	 * The name and value of a {@code Key: value} line (old layout) or
+	 * {@code Key      : value} (sectioned layout), both stripped; {@code null} for any
+	 * other line. The name is what comes before the first colon: a letter, then letters,
+	 * digits and {@code  _./()-}, then white space. One pass over the line (a regular
+	 * expression with a lazy name followed by white space took time in the square of a
+	 * long line's length).
 	 */
 	static String @Nullable [] field(String line) {
 		int colon = line.indexOf(':');
@@ -181,15 +193,18 @@ final class EnvironmentFiles {
 	}
 
 	/**
-	 * The text without the parenthesised part it ends with and the white space before it ({@code Ubuntu 22.04.4 LTS
-	 * (x86_64)} → {@code Ubuntu 22.04.4 LTS}), as {@code replaceFirst("\\s*\\([^)]*\\)$", "")} gives it, in one pass.
+	 * The text without the parenthesised part it ends with and the white space before it
+	 * ({@code Ubuntu 22.04.4 LTS
+	 * (x86_64)} → {@code Ubuntu 22.04.4 LTS}), as
+	 * {@code replaceFirst("\\s*\\([^)]*\\)$", "")} gives it, in one pass.
 	 */
 	static String withoutLastParentheses(String text) {
 		int last = text.length() - 1;
 		if (last < 0 || text.charAt(last) != ')') {
 			return text;
 		}
-		// The leftmost '(' after the ')' before the last one: nothing between it and the end is a ')'.
+		// The leftmost '(' after the ')' before the last one: nothing between it and the
+		// end is a ')'.
 		int open = text.indexOf('(', text.lastIndexOf(')', last - 1) + 1);
 		if (open < 0 || open >= last) {
 			return text;
@@ -229,7 +244,10 @@ final class EnvironmentFiles {
 		}
 	}
 
-	/** XML without DTDs or external entities: an uploaded file must not make the server read anything else. */
+	/**
+	 * XML without DTDs or external entities: an uploaded file must not make the server
+	 * read anything else.
+	 */
 	private static Document parseXml(ParsedFile file) {
 		try {
 			DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -258,7 +276,10 @@ final class EnvironmentFiles {
 		return null;
 	}
 
-	/** Every line that says something is {@code name==version} (or {@code name @ url}), and at least one pins. */
+	/**
+	 * Every line that says something is {@code name==version} (or {@code name @ url}),
+	 * and at least one pins.
+	 */
 	static boolean isPipFreeze(String text) {
 		boolean pinned = false;
 		for (String line : text.split("\\R")) {
@@ -284,7 +305,10 @@ final class EnvironmentFiles {
 		}
 	}
 
-	/** Package names as pip compares them (PEP 503): lower case, runs of {@code -_.} as one {@code -}. */
+	/**
+	 * Package names as pip compares them (PEP 503): lower case, runs of {@code -_.} as
+	 * one {@code -}.
+	 */
 	static String packageName(String name) {
 		return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
 	}

@@ -9,16 +9,18 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gives cells their 1-based execution order when the files say it: by the timestamps the harness
- * wrote (sortable text such as vLLM's {@code 20260818-021333}, or epoch seconds), only when every
- * cell has one and no two are equal; otherwise the order stays unknown.
+ * Gives cells their 1-based execution order when the files say it: by the timestamps the
+ * harness wrote (sortable text such as vLLM's {@code 20260818-021333}, or epoch seconds),
+ * only when every cell has one and no two are equal; otherwise the order stays unknown.
  */
 final class ExecutionOrder {
 
 	private ExecutionOrder() {
 	}
 
-	/** @param timestamps one per cell, comparable within the run (same format) */
+	/**
+	 * @param timestamps one per cell, comparable within the run (same format)
+	 */
 	static <T extends Comparable<T>> void byTimestamps(List<CellDraft> cells, List<@Nullable T> timestamps,
 			RunDraft run) {
 		if (cells.size() < 2) {

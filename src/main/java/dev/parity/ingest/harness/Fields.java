@@ -24,7 +24,8 @@ final class Fields {
 			return null;
 		}
 		if (node.isNumber()) {
-			// Not node.doubleValue(): it throws for an integer beyond the range of a double (1e400 written out).
+			// Not node.doubleValue(): it throws for an integer beyond the range of a
+			// double (1e400 written out).
 			double value = node.numberValue().doubleValue();
 			return Double.isFinite(value) ? value : null;
 		}
@@ -87,7 +88,10 @@ final class Fields {
 		return result;
 	}
 
-	/** An array field's items as numbers, with {@code null} where an item is not a finite number. */
+	/**
+	 * An array field's items as numbers, with {@code null} where an item is not a finite
+	 * number.
+	 */
 	static List<@Nullable Double> numbersOrNull(@Nullable JsonNode array) {
 		List<@Nullable Double> result = new ArrayList<>();
 		if (array != null && array.isArray()) {

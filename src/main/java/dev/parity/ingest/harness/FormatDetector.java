@@ -6,10 +6,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Recognises the format of uploaded files from their content, never from their names alone. A
- * wrong guess is worse than asking: detection is certain only when exactly one format recognises
- * the files surely; otherwise it returns the candidates for the user to pick from, with an
- * explanation.
+ * Recognises the format of uploaded files from their content, never from their names
+ * alone. A wrong guess is worse than asking: detection is certain only when exactly one
+ * format recognises the files surely; otherwise it returns the candidates for the user to
+ * pick from, with an explanation.
  */
 public final class FormatDetector {
 
@@ -26,7 +26,10 @@ public final class FormatDetector {
 		}
 	}
 
-	/** The format of files already expanded (see {@link UploadedFiles#detection()}, which keeps the answer). */
+	/**
+	 * The format of files already expanded (see {@link UploadedFiles#detection()}, which
+	 * keeps the answer).
+	 */
 	static Detection detect(UploadedFiles files) {
 		List<ParsedFile> parsed = files.parsed();
 		if (parsed.isEmpty()) {
@@ -45,7 +48,8 @@ public final class FormatDetector {
 				possible.add(importer.format());
 			}
 		}
-		// A harness that recognises a table by its own columns reads it without a mapping: reading the same table as
+		// A harness that recognises a table by its own columns reads it without a
+		// mapping: reading the same table as
 		// a published one steps aside.
 		if (sure.stream().anyMatch(format -> !format.needsMapping())) {
 			for (int i = sure.size() - 1; i >= 0; i--) {
@@ -60,8 +64,8 @@ public final class FormatDetector {
 			return Detection.certain(sure.get(0), reasons.get(0) + problems);
 		}
 		if (sure.size() > 1) {
-			return Detection.uncertain(sure, "the files fit more than one format, pick one: " + String.join("; ", reasons)
-					+ problems);
+			return Detection.uncertain(sure,
+					"the files fit more than one format, pick one: " + String.join("; ", reasons) + problems);
 		}
 		if (!possible.isEmpty()) {
 			List<String> labels = possible.stream().map(format -> format.label() + " (" + format.id() + ")").toList();
@@ -71,14 +75,17 @@ public final class FormatDetector {
 		if (parsed.size() > 1) {
 			String mixed = mixedFormats(parsed);
 			if (mixed != null) {
-				return Detection.uncertain(List.of(),
-						"the files hold more than one format (" + mixed + "): upload one run's files at a time" + problems);
+				return Detection.uncertain(List.of(), "the files hold more than one format (" + mixed
+						+ "): upload one run's files at a time" + problems);
 			}
 		}
 		return Detection.uncertain(List.of(), "not a format Parity knows: " + names(parsed) + problems);
 	}
 
-	/** What each file would be on its own, when at least two are recognised as different formats. */
+	/**
+	 * What each file would be on its own, when at least two are recognised as different
+	 * formats.
+	 */
 	private static @Nullable String mixedFormats(List<ParsedFile> files) {
 		List<String> described = new ArrayList<>();
 		java.util.Set<HarnessFormat> formats = new java.util.HashSet<>();

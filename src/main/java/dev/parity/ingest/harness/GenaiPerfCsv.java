@@ -13,26 +13,33 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * NVIDIA GenAI-Perf's CSV exports. {@code profile_export_genai_perf.csv} (or {@code <name>_genai_perf.csv}) is one
- * cell: a statistics table without a {@code std} column, then {@code Metric,Value} with the throughputs and, from
- * mid-2024, the request count. Until June 2024 times were in nanoseconds ({@code Time To First Token (ns)}), token
- * counts were {@code Num Output Token}, and "inter token latency" was the gaps between responses (the catalogue's
- * ITL); since then times are in ms and it is (latency − TTFT) / (tokens − 1), the catalogue's TPOT. The
- * {@code analyze} export ({@code analyze_export_genai_perf.csv}) is one cell per configuration row: the columns
- * without a unit ({@code Concurrency}, {@code ISL}, {@code Num Prompts}) are its params, the others
- * ({@code p99 Time To First Token (ms)}) its metrics. GenAI-Perf's CSVs record no failed or cancelled count.
+ * NVIDIA GenAI-Perf's CSV exports. {@code profile_export_genai_perf.csv} (or
+ * {@code <name>_genai_perf.csv}) is one cell: a statistics table without a {@code std}
+ * column, then {@code Metric,Value} with the throughputs and, from mid-2024, the request
+ * count. Until June 2024 times were in nanoseconds ({@code Time To First Token (ns)}),
+ * token counts were {@code Num Output Token}, and "inter token latency" was the gaps
+ * between responses (the catalogue's ITL); since then times are in ms and it is (latency
+ * − TTFT) / (tokens − 1), the catalogue's TPOT. The {@code analyze} export
+ * ({@code analyze_export_genai_perf.csv}) is one cell per configuration row: the columns
+ * without a unit ({@code Concurrency}, {@code ISL}, {@code Num Prompts}) are its params,
+ * the others ({@code p99 Time To First Token (ms)}) its metrics. GenAI-Perf's CSVs record
+ * no failed or cancelled count.
  */
 final class GenaiPerfCsv implements HarnessImporter {
 
 	private static final Set<String> KNOWN = Set.of("time_to_first_token", "request_latency", "inter_token_latency",
 			"output_sequence_length", "num_output_token", "input_sequence_length", "num_input_token");
 
-	/** {@code p99 Time To First Token}, {@code Avg. Output Token Throughput}: a statistic, then the metric. */
+	/**
+	 * {@code p99 Time To First Token}, {@code Avg. Output Token Throughput}: a statistic,
+	 * then the metric.
+	 */
 	private static final Pattern STATISTIC = Pattern.compile("(p\\d{1,2}(?:\\.\\d+)?+|avg|min|max|std)_(.+)");
 
 	/** The analyze export's configuration columns, under the names run documents use. */
-	private static final Map<String, String> PARAMS = Map.of("concurrency", "concurrency", "isl", "prompt_tokens", "osl",
-			"output_tokens", "request_rate", "request_rate", "num_prompts", "num_prompts", "batch_size", "batch_size");
+	private static final Map<String, String> PARAMS = Map.of("concurrency", "concurrency", "isl", "prompt_tokens",
+			"osl", "output_tokens", "request_rate", "request_rate", "num_prompts", "num_prompts", "batch_size",
+			"batch_size");
 
 	@Override
 	public HarnessFormat format() {
@@ -49,12 +56,16 @@ final class GenaiPerfCsv implements HarnessImporter {
 
 	private static boolean isProfile(CsvSection table) {
 		return ProfileCsv.isStatistics(table) && table.column("std") < 0
-				&& table.rows().stream().anyMatch(row -> KNOWN.contains(CsvSection.label(CsvSection.cell(row, 0)).tag()));
+				&& table.rows()
+					.stream()
+					.anyMatch(row -> KNOWN.contains(CsvSection.label(CsvSection.cell(row, 0)).tag()));
 	}
 
 	private static boolean isAnalyze(CsvSection table) {
 		return !table.header().isEmpty() && table.header().get(0).equalsIgnoreCase("Config Name")
-				&& table.header().stream().anyMatch(column -> column.contains("Latency") || column.contains("Throughput"));
+				&& table.header()
+					.stream()
+					.anyMatch(column -> column.contains("Latency") || column.contains("Throughput"));
 	}
 
 	@Override
@@ -130,16 +141,18 @@ final class GenaiPerfCsv implements HarnessImporter {
 			}
 		}
 		cell.requests(completed, null, null);
-		run.note(source + (completed == null ? ": no request count (GenAI-Perf wrote one from mid-2024): completed,"
-				+ " failed and cancelled are unknown"
+		run.note(source + (completed == null
+				? ": no request count (GenAI-Perf wrote one from mid-2024): completed,"
+						+ " failed and cancelled are unknown"
 				: ": GenAI-Perf records no failed or cancelled count: both unknown, completed is its Request Count"));
 		run.note("the CSV states no configuration (concurrency, request rate, model): the cell has no params");
 		return cell;
 	}
 
 	/**
-	 * The catalogue metric of a GenAI-Perf metric. Its inter token latency is the catalogue's ITL in the
-	 * nanosecond exports (gaps between responses) and its TPOT since (latency − TTFT) / (tokens − 1).
+	 * The catalogue metric of a GenAI-Perf metric. Its inter token latency is the
+	 * catalogue's ITL in the nanosecond exports (gaps between responses) and its TPOT
+	 * since (latency − TTFT) / (tokens − 1).
 	 */
 	private static Optional<String> metric(CsvSection.Label label, String source, RunDraft run) {
 		if (label.tag().equals("inter_token_latency")) {
@@ -170,7 +183,8 @@ final class GenaiPerfCsv implements HarnessImporter {
 			else if (metric.isPresent()) {
 				DoubleUnaryOperator conversion = ProfileCsv.conversion(metric.get(), label.unit(), header, source, run);
 				if (conversion != null) {
-					metrics.put(i, new Column(metric.get(), statistic.matches() ? statistic.group(1) : null, conversion));
+					metrics.put(i,
+							new Column(metric.get(), statistic.matches() ? statistic.group(1) : null, conversion));
 				}
 			}
 			else {
@@ -211,12 +225,16 @@ final class GenaiPerfCsv implements HarnessImporter {
 			run.note(source + " line " + section.line() + ": a table of " + section.rows().size()
 					+ " rows (GPU telemetry per configuration) left out: not a cell metric");
 		}
-		run.note(source + ": the analyze export records no request counts: completed, failed and cancelled are unknown");
+		run.note(
+				source + ": the analyze export records no request counts: completed, failed and cancelled are unknown");
 		run.note(source + ": one cell per configuration row; the rows' order is not the order they ran: cells are"
 				+ " unordered");
 	}
 
-	/** An analyze export's metric column: the catalogue metric, its statistic ({@code null}: one value), its unit. */
+	/**
+	 * An analyze export's metric column: the catalogue metric, its statistic
+	 * ({@code null}: one value), its unit.
+	 */
 	private record Column(String metric, @Nullable String statistic, DoubleUnaryOperator conversion) {
 	}
 

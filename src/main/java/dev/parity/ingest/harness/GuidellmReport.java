@@ -10,18 +10,20 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A guidellm benchmark report ({@code benchmarks.json}, or the same report as YAML): one cell per
- * benchmark (one load strategy: synchronous, concurrent streams, a constant or Poisson rate,
- * throughput). Every report generation is read: 0.2/0.3 ({@code args}, {@code run_stats},
- * {@code request_totals} beside the metrics), 0.4–0.6 ({@code scheduler_state},
- * {@code scheduler_metrics}, {@code metrics.request_totals}) and the v2 report of 0.7 on.
+ * A guidellm benchmark report ({@code benchmarks.json}, or the same report as YAML): one
+ * cell per benchmark (one load strategy: synchronous, concurrent streams, a constant or
+ * Poisson rate, throughput). Every report generation is read: 0.2/0.3 ({@code args},
+ * {@code run_stats}, {@code request_totals} beside the metrics), 0.4–0.6
+ * ({@code scheduler_state}, {@code scheduler_metrics}, {@code metrics.request_totals})
+ * and the v2 report of 0.7 on.
  * <p>
- * A report states request counts up to three times: its totals ({@code request_totals}, over the
- * measured window that its metrics describe), the scheduler's tallies ({@code requests_made}),
- * and the request lists it stores (successful, errored, incomplete). guidellm stores only a
- * <em>sample</em> of the requests, so the lists are never a count: the counts are the totals, or
- * the scheduler's where a report has no totals (incomplete ones count as cancelled). The metrics
- * are guidellm's own; every stored request is a sample. All readings are exposed for the preview.
+ * A report states request counts up to three times: its totals ({@code request_totals},
+ * over the measured window that its metrics describe), the scheduler's tallies
+ * ({@code requests_made}), and the request lists it stores (successful, errored,
+ * incomplete). guidellm stores only a <em>sample</em> of the requests, so the lists are
+ * never a count: the counts are the totals, or the scheduler's where a report has no
+ * totals (incomplete ones count as cancelled). The metrics are guidellm's own; every
+ * stored request is a sample. All readings are exposed for the preview.
  */
 final class GuidellmReport implements HarnessImporter {
 
@@ -162,7 +164,10 @@ final class GuidellmReport implements HarnessImporter {
 		}
 	}
 
-	/** guidellm's synthetic data config ({@code prompt_tokens=256,output_tokens=128}), empty for a dataset. */
+	/**
+	 * guidellm's synthetic data config ({@code prompt_tokens=256,output_tokens=128}),
+	 * empty for a dataset.
+	 */
 	private static Map<String, Double> syntheticData(JsonNode report) {
 		String data = Fields.text(report.path("args").path("data"), 0);
 		if (data == null) {
@@ -235,9 +240,9 @@ final class GuidellmReport implements HarnessImporter {
 		addReading(run, label, TOTALS, totals, chosen, others);
 		addReading(run, label, SCHEDULER, scheduler, chosen, others);
 		addReading(run, label, STORED, stored, chosen, others);
-		run.note("guidellm" + (label.isEmpty() ? "" : " " + label) + ": counts from " + from + " ("
-				+ chosen.completed() + " successful, " + chosen.failed() + " errored, " + chosen.cancelled()
-				+ " incomplete = cancelled)" + (others.isEmpty() ? "" : "; " + String.join("; ", others))
+		run.note("guidellm" + (label.isEmpty() ? "" : " " + label) + ": counts from " + from + " (" + chosen.completed()
+				+ " successful, " + chosen.failed() + " errored, " + chosen.cancelled() + " incomplete = cancelled)"
+				+ (others.isEmpty() ? "" : "; " + String.join("; ", others))
 				+ "; the metrics are guidellm's, over the requests its totals count");
 	}
 
@@ -260,7 +265,10 @@ final class GuidellmReport implements HarnessImporter {
 		}
 	}
 
-	/** guidellm's statistics of one metric over the successful requests; nothing when there were none. */
+	/**
+	 * guidellm's statistics of one metric over the successful requests; nothing when
+	 * there were none.
+	 */
 	private static Statistics statistics(JsonNode distribution, DoubleUnaryOperator conversion) {
 		Integer count = Fields.integer(distribution, "count");
 		if (count == null || count == 0) {
@@ -282,8 +290,9 @@ final class GuidellmReport implements HarnessImporter {
 	}
 
 	/**
-	 * guidellm writes percentiles as {@code p01} (1 %), {@code p05}, {@code p50}, {@code p999}
-	 * (99.9 %), {@code p001} (0.1 %); documents know p1 … p99 and decimals such as p99.9.
+	 * guidellm writes percentiles as {@code p01} (1 %), {@code p05}, {@code p50},
+	 * {@code p999} (99.9 %), {@code p001} (0.1 %); documents know p1 … p99 and decimals
+	 * such as p99.9.
 	 */
 	static @Nullable String percentile(String key) {
 		if (!key.matches("p\\d{2,3}")) {
@@ -357,8 +366,9 @@ final class GuidellmReport implements HarnessImporter {
 		Map<String, Double> synthetic = syntheticData(report);
 		if (synthetic.isEmpty()) {
 			String data = Fields.text(args.path("data"), 0);
-			run.state("workload.dataset", data != null ? data
-					: Fields.text(report.path("benchmarks").path(0).path("request_loader"), "data"), source);
+			run.state("workload.dataset",
+					data != null ? data : Fields.text(report.path("benchmarks").path(0).path("request_loader"), "data"),
+					source);
 		}
 		else {
 			run.state("workload.dataset", "synthetic", source);
@@ -366,16 +376,20 @@ final class GuidellmReport implements HarnessImporter {
 		}
 		Double warmup = Fields.number(args, "warmup");
 		if (warmup != null && warmup > 0) {
-			run.note(source + ": guidellm excluded a warm-up (" + (warmup < 1 ? Math.round(warmup * 100) + " % of the"
-					+ " benchmark" : warmup + " s or requests") + ") from its metrics; the number of warm-up requests is"
+			run.note(source + ": guidellm excluded a warm-up ("
+					+ (warmup < 1 ? Math.round(warmup * 100) + " % of the" + " benchmark" : warmup + " s or requests")
+					+ ") from its metrics; the number of warm-up requests is"
 					+ " not recorded, so workload.warmup_requests is left for you");
 		}
-		JsonNode constraints = report.path("benchmarks").path(0).path("scheduler_state").path("end_processing_constraints");
+		JsonNode constraints = report.path("benchmarks")
+			.path(0)
+			.path("scheduler_state")
+			.path("end_processing_constraints");
 		constraints.forEachEntry((name, constraint) -> {
 			if (constraint.path("metadata").path("duration_exceeded").asBoolean(false)) {
 				run.note(source + ": the benchmark stopped at its time limit (" + name + " "
-						+ constraint.path("metadata").path("max_duration").asString("?") + " s): requests still running were"
-						+ " cancelled");
+						+ constraint.path("metadata").path("max_duration").asString("?")
+						+ " s): requests still running were" + " cancelled");
 			}
 		});
 	}

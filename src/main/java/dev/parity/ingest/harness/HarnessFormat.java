@@ -4,15 +4,13 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * The upload formats Parity reads: its own run document, the outputs of common LLM-serving
- * benchmark harnesses, and published tables.
+ * The upload formats Parity reads: its own run document, the outputs of common
+ * LLM-serving benchmark harnesses, and published tables.
  */
 public enum HarnessFormat {
 
-	NATIVE("native", "benchmark-run/1 document"),
-	VLLM("vllm", "vLLM bench serve --save-result"),
-	VLLM_SWEEP("vllm-sweep", "vLLM bench sweep serve"),
-	SGLANG("sglang", "SGLang bench_serving --output-file"),
+	NATIVE("native", "benchmark-run/1 document"), VLLM("vllm", "vLLM bench serve --save-result"),
+	VLLM_SWEEP("vllm-sweep", "vLLM bench sweep serve"), SGLANG("sglang", "SGLang bench_serving --output-file"),
 	AIPERF("aiperf", "AIPerf profile_export_aiperf.json"),
 	AIPERF_RECORDS("aiperf-records", "AIPerf profile_export.jsonl"),
 	AIPERF_SWEEP("aiperf-sweep", "AIPerf profile_export_aiperf_sweep.json"),
@@ -27,8 +25,7 @@ public enum HarnessFormat {
 	INFERENCE_PERF("inference-perf", "inference-perf lifecycle metrics"),
 	LLMD_REPORT("llm-d-report", "llm-d benchmark report v0.2 (also inference-perf's partial reports)"),
 	MLPERF("mlperf", "MLPerf Inference Server/Interactive (mlperf_log_detail.txt, result_summary.json)"),
-	TABLE_CSV("table-csv", "published table (CSV)"),
-	TABLE_MARKDOWN("table-markdown", "published table (Markdown)");
+	TABLE_CSV("table-csv", "published table (CSV)"), TABLE_MARKDOWN("table-markdown", "published table (Markdown)");
 
 	private final String id;
 

@@ -6,14 +6,17 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads one upload format: says what each file is to it (so detection can ask every importer),
- * and turns the files into an import.
+ * Reads one upload format: says what each file is to it (so detection can ask every
+ * importer), and turns the files into an import.
  */
 interface HarnessImporter {
 
 	HarnessFormat format();
 
-	/** What the file is to this importer, judged from its content, never from its name alone. */
+	/**
+	 * What the file is to this importer, judged from its content, never from its name
+	 * alone.
+	 */
 	FileRole role(ParsedFile file);
 
 	/**
@@ -22,8 +25,8 @@ interface HarnessImporter {
 	HarnessImport read(List<ParsedFile> files, @Nullable TableMapping mapping);
 
 	/**
-	 * Sure when some file is this format's own and none is foreign; possible when some file
-	 * perhaps is; none otherwise.
+	 * Sure when some file is this format's own and none is foreign; possible when some
+	 * file perhaps is; none otherwise.
 	 */
 	default Recognition recognise(List<ParsedFile> files) {
 		List<String> own = new ArrayList<>();
@@ -55,8 +58,8 @@ interface HarnessImporter {
 	}
 
 	/**
-	 * The usual role of a file that is not this format's: skipped when it is not JSON, broken when
-	 * it is JSON that does not parse, foreign otherwise.
+	 * The usual role of a file that is not this format's: skipped when it is not JSON,
+	 * broken when it is JSON that does not parse, foreign otherwise.
 	 */
 	static FileRole otherFile(ParsedFile file) {
 		if (!file.looksLikeJson()) {
@@ -71,8 +74,8 @@ interface HarnessImporter {
 	}
 
 	/**
-	 * The files to read: own (and possibly own) files; broken ones are read too, so they are
-	 * rejected with the place they break. Skipped files are noted.
+	 * The files to read: own (and possibly own) files; broken ones are read too, so they
+	 * are rejected with the place they break. Skipped files are noted.
 	 * @throws ImportRejected when a file is foreign to this format
 	 */
 	default List<ParsedFile> ownFiles(List<ParsedFile> files, RunDraft run) {
@@ -93,8 +96,8 @@ interface HarnessImporter {
 		}
 		if (own.isEmpty()) {
 			throw new ImportRejected(files.isEmpty() ? "no file uploaded"
-					: String.join(", ", files.stream().map(ParsedFile::name).toList()) + ": no "
-							+ format().label() + " result found");
+					: String.join(", ", files.stream().map(ParsedFile::name).toList()) + ": no " + format().label()
+							+ " result found");
 		}
 		return own;
 	}

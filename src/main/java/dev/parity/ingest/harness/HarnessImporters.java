@@ -9,14 +9,14 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads uploaded files in a given format (usually the one {@link FormatDetector} found, or the
- * one the user picked) into a {@link HarnessImport}.
+ * Reads uploaded files in a given format (usually the one {@link FormatDetector} found,
+ * or the one the user picked) into a {@link HarnessImport}.
  */
 public final class HarnessImporters {
 
 	private static final List<HarnessImporter> ALL = List.of(new NativeDocument(), new VllmBenchServe(),
-			new VllmSweep(), new SglangBenchServing(), new AiperfProfileExport(), new AiperfRecords(), new AiperfSweep(),
-			new LlmperfSummary(), new LlmperfResponses(), new LlamaBenchy(), new GuidellmReport(),
+			new VllmSweep(), new SglangBenchServing(), new AiperfProfileExport(), new AiperfRecords(),
+			new AiperfSweep(), new LlmperfSummary(), new LlmperfResponses(), new LlamaBenchy(), new GuidellmReport(),
 			new AiperfCsv(), new GenaiPerfCsv(), new LlamaBenchyTable(), new LlamaBenchyProgress(), new InferencePerf(),
 			new LlmdBenchmarkReport(), new MlperfInference(), PublishedTable.csv(), PublishedTable.markdown());
 
@@ -24,8 +24,9 @@ public final class HarnessImporters {
 	}
 
 	/**
-	 * The import with placeholders for the provenance the uploader adds where the files state none (title, system,
-	 * model repository, engine, harness, workload): the rest is what the files gave.
+	 * The import with placeholders for the provenance the uploader adds where the files
+	 * state none (title, system, model repository, engine, harness, workload): the rest
+	 * is what the files gave.
 	 */
 	private static ObjectNode withPlaceholders(ObjectNode imported) {
 		ObjectNode document = imported.deepCopy();
@@ -57,7 +58,10 @@ public final class HarnessImporters {
 		}
 	}
 
-	/** The import with the environment that environment files beside the harness's own give, if any. */
+	/**
+	 * The import with the environment that environment files beside the harness's own
+	 * give, if any.
+	 */
 	private static HarnessImport withEnvironment(HarnessImport imported, List<ParsedFile> files) {
 		EnvironmentFiles.Found found = EnvironmentFiles.read(files);
 		if (found.environment() == null || imported.cellsDocument().has("environment")) {
@@ -83,8 +87,10 @@ public final class HarnessImporters {
 
 	/**
 	 * Reads the files (zips are expanded) as the given format.
-	 * @param mapping the column mapping of a published table; {@code null} for harness outputs
-	 * @throws ImportRejected naming the file and the problem (and the line or JSON path when known)
+	 * @param mapping the column mapping of a published table; {@code null} for harness
+	 * outputs
+	 * @throws ImportRejected naming the file and the problem (and the line or JSON path
+	 * when known)
 	 */
 	public static HarnessImport read(HarnessFormat format, List<InputFile> files, @Nullable TableMapping mapping)
 			throws ImportRejected {
@@ -93,8 +99,10 @@ public final class HarnessImporters {
 
 	/**
 	 * Reads files already expanded (the ones detection looked at) as the given format.
-	 * @param mapping the column mapping of a published table; {@code null} for harness outputs
-	 * @throws ImportRejected naming the file and the problem (and the line or JSON path when known)
+	 * @param mapping the column mapping of a published table; {@code null} for harness
+	 * outputs
+	 * @throws ImportRejected naming the file and the problem (and the line or JSON path
+	 * when known)
 	 */
 	public static HarnessImport read(HarnessFormat format, UploadedFiles files, @Nullable TableMapping mapping)
 			throws ImportRejected {
@@ -104,14 +112,17 @@ public final class HarnessImporters {
 		}
 		List<InputFile> expanded = files.files();
 		HarnessImport imported = withEnvironment(of(format).read(files.parsed(), mapping), files.parsed());
-		// What the files give must be valid as they give it (a negative token count, a field name with a NUL, a
-		// number written as 1e999): say so here, naming the files, rather than leave it to the validation of a
-		// document the user never wrote. A run document is the user's own: its validation names each place.
+		// What the files give must be valid as they give it (a negative token count, a
+		// field name with a NUL, a
+		// number written as 1e999): say so here, naming the files, rather than leave it
+		// to the validation of a
+		// document the user never wrote. A run document is the user's own: its validation
+		// names each place.
 		if (format != HarnessFormat.NATIVE) {
 			List<Problem> problems = RunDocumentValidator.validate(withPlaceholders(imported.cellsDocument()));
 			if (!problems.isEmpty()) {
-				String names = RunDocumentValidator.printable(
-						String.join(", ", expanded.stream().map(InputFile::name).limit(3).toList()));
+				String names = RunDocumentValidator
+					.printable(String.join(", ", expanded.stream().map(InputFile::name).limit(3).toList()));
 				throw new ImportRejected(names + ": cannot be imported as it is: " + problems.get(0)
 						+ (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)" : ""));
 			}

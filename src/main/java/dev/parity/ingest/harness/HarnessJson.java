@@ -14,9 +14,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Parses harness JSON the way harnesses write it: Python's bare {@code NaN}, {@code Infinity} and
- * {@code -Infinity} are accepted (they are read, then treated as absent), and a problem is
- * reported with the file name and the line and column where it was found.
+ * Parses harness JSON the way harnesses write it: Python's bare {@code NaN},
+ * {@code Infinity} and {@code -Infinity} are accepted (they are read, then treated as
+ * absent), and a problem is reported with the file name and the line and column where it
+ * was found.
  */
 final class HarnessJson {
 
@@ -32,7 +33,10 @@ final class HarnessJson {
 		return JsonNodeFactory.instance.objectNode();
 	}
 
-	/** A number as written in documents: whole numbers without a fraction ({@code 128}, not {@code 128.0}). */
+	/**
+	 * A number as written in documents: whole numbers without a fraction ({@code 128},
+	 * not {@code 128.0}).
+	 */
 	static JsonNode number(double value) {
 		if (value == Math.rint(value) && Math.abs(value) < 1e15) {
 			return JsonNodeFactory.instance.numberNode((long) value);
@@ -43,9 +47,10 @@ final class HarnessJson {
 	/**
 	 * One JSON value.
 	 * @param name the file name for messages
-	 * @param where a prefix for the location, e.g. {@code "line 3: "} for a JSON Lines file, or empty
-	 * @param lineOffset added to the parser's line numbers (for one line of a JSON Lines file, so the
-	 * reported line is the file's)
+	 * @param where a prefix for the location, e.g. {@code "line 3: "} for a JSON Lines
+	 * file, or empty
+	 * @param lineOffset added to the parser's line numbers (for one line of a JSON Lines
+	 * file, so the reported line is the file's)
 	 */
 	static JsonNode parse(String name, byte[] bytes, int offset, int length, int lineOffset) {
 		return parse(name, bytes, offset, length, lineOffset, JsonBudget.of(JsonLimits.DEFAULT));
@@ -89,7 +94,8 @@ final class HarnessJson {
 		if (message == null) {
 			message = ex.getClass().getSimpleName();
 		}
-		// Jackson's messages carry a source excerpt and marker details after the first sentence.
+		// Jackson's messages carry a source excerpt and marker details after the first
+		// sentence.
 		int cut = indexOfAny(message, " (start marker", "\n", " at [Source");
 		if (cut >= 0) {
 			message = message.substring(0, cut);

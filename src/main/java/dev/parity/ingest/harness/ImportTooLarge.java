@@ -1,8 +1,8 @@
 package dev.parity.ingest.harness;
 
 /**
- * An upload that would not fit in what the server reads per upload ({@link JsonLimits}); the message names the file
- * and the limit with its setting. Nothing of it is stored.
+ * An upload that would not fit in what the server reads per upload ({@link JsonLimits});
+ * the message names the file and the limit with its setting. Nothing of it is stored.
  */
 public class ImportTooLarge extends ImportRejected {
 

@@ -11,17 +11,22 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * inference-perf's lifecycle metrics reports ({@code stage_N_lifecycle_metrics.json}, one per load stage, and
- * {@code summary_lifecycle_metrics.json} over all stages): {@code load_summary} (requests sent, the requested and
- * achieved rate, the concurrency), {@code successes} (their count, latency statistics in seconds under
- * {@code latency} — or beside it in 2025's first reports — and throughputs) and {@code failures} (their count).
- * One cell per stage; the summary alone is one cell, beside stage reports it is skipped (it repeats them). Every
- * request inference-perf sends either succeeds or fails, so completed is the successes, failed the failures, and
- * cancelled 0 when they add up to the requests sent.
+ * inference-perf's lifecycle metrics reports ({@code stage_N_lifecycle_metrics.json}, one
+ * per load stage, and {@code summary_lifecycle_metrics.json} over all stages):
+ * {@code load_summary} (requests sent, the requested and achieved rate, the concurrency),
+ * {@code successes} (their count, latency statistics in seconds under {@code latency} —
+ * or beside it in 2025's first reports — and throughputs) and {@code failures} (their
+ * count). One cell per stage; the summary alone is one cell, beside stage reports it is
+ * skipped (it repeats them). Every request inference-perf sends either succeeds or fails,
+ * so completed is the successes, failed the failures, and cancelled 0 when they add up to
+ * the requests sent.
  */
 final class InferencePerf implements HarnessImporter {
 
-	/** inference-perf's latency → catalogue metric, with the factor from seconds to the catalogue unit. */
+	/**
+	 * inference-perf's latency → catalogue metric, with the factor from seconds to the
+	 * catalogue unit.
+	 */
 	private static final Map<String, Conversion> LATENCIES = Map.of("time_to_first_token", new Conversion("ttft_s", 1),
 			"request_latency", new Conversion("e2e_latency_s", 1), "time_per_output_token",
 			new Conversion("tpot_ms", 1_000), "inter_token_latency", new Conversion("itl_ms", 1_000));
@@ -33,7 +38,10 @@ final class InferencePerf implements HarnessImporter {
 		return HarnessFormat.INFERENCE_PERF;
 	}
 
-	/** A lifecycle report: load summary, successes and failures, the successes with latencies or throughputs. */
+	/**
+	 * A lifecycle report: load summary, successes and failures, the successes with
+	 * latencies or throughputs.
+	 */
 	static boolean isLifecycle(JsonNode node) {
 		JsonNode successes = node.path("successes");
 		return node.isObject() && node.path("load_summary").isObject() && node.path("failures").isObject()
@@ -41,7 +49,10 @@ final class InferencePerf implements HarnessImporter {
 				&& (successes.path("latency").isObject() || successes.path("throughput").isObject());
 	}
 
-	/** The other files of an inference-perf report directory: Prometheus metrics, per-request records, config. */
+	/**
+	 * The other files of an inference-perf report directory: Prometheus metrics,
+	 * per-request records, config.
+	 */
 	private static boolean isCompanionReport(JsonNode node) {
 		boolean prometheus = node.isObject() && node.has("load_summary") && node.path("successes").has("rate");
 		boolean perRequest = node.isArray() && node.path(0).has("start_time") && node.path(0).has("end_time");
@@ -86,15 +97,19 @@ final class InferencePerf implements HarnessImporter {
 	}
 
 	/**
-	 * Whether the report is the run's summary: named so, or without the requested rate a stage report states.
+	 * Whether the report is the run's summary: named so, or without the requested rate a
+	 * stage report states.
 	 */
 	private static boolean isSummary(ParsedFile file) {
 		String name = file.name().substring(file.name().lastIndexOf('/') + 1);
-		return name.startsWith("summary") || (!STAGE.matcher(name).matches()
-				&& !file.json().path("load_summary").has("requested_rate"));
+		return name.startsWith("summary")
+				|| (!STAGE.matcher(name).matches() && !file.json().path("load_summary").has("requested_rate"));
 	}
 
-	/** The stage's number, from the name inference-perf gives its report; {@code null} for another name. */
+	/**
+	 * The stage's number, from the name inference-perf gives its report; {@code null} for
+	 * another name.
+	 */
 	private static @Nullable Integer stage(ParsedFile file) {
 		Matcher stage = STAGE.matcher(file.name().substring(file.name().lastIndexOf('/') + 1));
 		return stage.matches() ? Integer.valueOf(stage.group(1)) : null;
@@ -115,13 +130,15 @@ final class InferencePerf implements HarnessImporter {
 			cell.param("concurrency", concurrency);
 		}
 		if (rate == null && concurrency == null && stage != null) {
-			// 2025's first reports state no rate: the stage number is all that tells the stages apart.
+			// 2025's first reports state no rate: the stage number is all that tells the
+			// stages apart.
 			cell.param("stage", stage);
 		}
 		Integer sent = Fields.integer(load, "count");
 		Integer completed = Fields.integer(successes, "count");
 		Integer failed = Fields.integer(report.path("failures"), "count");
-		Integer cancelled = sent != null && completed != null && failed != null && sent == completed + failed ? 0 : null;
+		Integer cancelled = sent != null && completed != null && failed != null && sent == completed + failed ? 0
+				: null;
 		if (cancelled == null) {
 			run.note(source + ": load_summary counts " + sent + " requests sent, successes " + completed + " and"
 					+ " failures " + failed + ", which do not add up: cancelled unknown");
@@ -149,8 +166,8 @@ final class InferencePerf implements HarnessImporter {
 		}
 		Double achieved = Fields.number(load, "achieved_rate");
 		if (rate != null && achieved != null && achieved < rate * 0.95) {
-			run.note(source + ": requested " + rate + " requests/s, achieved " + String.format(java.util.Locale.ROOT, "%.2f", achieved)
-					+ ": the load generator fell behind");
+			run.note(source + ": requested " + rate + " requests/s, achieved "
+					+ String.format(java.util.Locale.ROOT, "%.2f", achieved) + ": the load generator fell behind");
 		}
 		cell.withoutMetricsWhenNothingCompleted();
 		return cell;

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * One uploaded file (or one entry of an uploaded zip): its name, which may be a path inside the
- * zip, and its bytes.
+ * One uploaded file (or one entry of an uploaded zip): its name, which may be a path
+ * inside the zip, and its bytes.
  *
  * @param name the file name or entry path, must not be {@literal null}
  * @param content the bytes as uploaded, must not be {@literal null}
@@ -21,7 +21,10 @@ public record InputFile(String name, byte[] content) {
 		return new InputFile(name, text.getBytes(StandardCharsets.UTF_8));
 	}
 
-	/** The last segment of the name: {@code run=0.json} for {@code sweep/SERVE-…/run=0.json}. */
+	/**
+	 * The last segment of the name: {@code run=0.json} for
+	 * {@code sweep/SERVE-…/run=0.json}.
+	 */
 	public String baseName() {
 		int slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
 		return name.substring(slash + 1);

@@ -11,8 +11,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 
 /**
- * Expands uploaded zips into their files, so a harness that writes one file per cell can be
- * uploaded as one archive. A zip is recognised by its content ({@code PK\3\4}), not by its name.
+ * Expands uploaded zips into their files, so a harness that writes one file per cell can
+ * be uploaded as one archive. A zip is recognised by its content ({@code PK\3\4}), not by
+ * its name.
  */
 public final class InputFiles {
 
@@ -20,20 +21,27 @@ public final class InputFiles {
 	public static final int MAX_ENTRIES = 10_000;
 
 	/**
-	 * At most this many bytes are inflated out of the uploaded zips of one request together: an eighth of the
-	 * heap, at most 1 GiB, so that an entry that inflates to gigabytes of zeros is refused before it fills the
-	 * memory (what was inflated is held once, and once more while it is read).
+	 * At most this many bytes are inflated out of the uploaded zips of one request
+	 * together: an eighth of the heap, at most 1 GiB, so that an entry that inflates to
+	 * gigabytes of zeros is refused before it fills the memory (what was inflated is held
+	 * once, and once more while it is read).
 	 */
 	public static final long MAX_TOTAL_BYTES = budgetFor(Runtime.getRuntime().maxMemory());
 
-	/** The meter of the entries inflated out of uploaded zips, all uploads together (an upload is expanded once). */
+	/**
+	 * The meter of the entries inflated out of uploaded zips, all uploads together (an
+	 * upload is expanded once).
+	 */
 	public static final String INFLATED_METER = "parity.uploads.zip.entries";
 
 	private static final Counter INFLATED_ENTRIES = Counter.builder(INFLATED_METER)
 		.description("Entries inflated out of uploaded zips")
 		.register(Metrics.globalRegistry);
 
-	/** Inflated in pieces smaller than a heap region, so a refused entry never sat in half-empty humongous regions. */
+	/**
+	 * Inflated in pieces smaller than a heap region, so a refused entry never sat in
+	 * half-empty humongous regions.
+	 */
 	private static final int CHUNK = 256 << 10;
 
 	private static final byte[] ZIP_MAGIC = { 'P', 'K', 3, 4 };
@@ -42,15 +50,17 @@ public final class InputFiles {
 	}
 
 	/**
-	 * The uploaded files with every zip replaced by its entries (directories skipped, entry paths
-	 * kept as names); other files pass through unchanged.
+	 * The uploaded files with every zip replaced by its entries (directories skipped,
+	 * entry paths kept as names); other files pass through unchanged.
 	 * @throws ImportRejected when a zip is corrupt, empty, or exceeds the limits
 	 */
 	public static List<InputFile> expand(List<InputFile> uploaded) {
 		return expand(uploaded, MAX_ENTRIES, MAX_TOTAL_BYTES);
 	}
 
-	/** The inflation budget of a server whose heap can grow to {@code maxMemory} bytes. */
+	/**
+	 * The inflation budget of a server whose heap can grow to {@code maxMemory} bytes.
+	 */
 	static long budgetFor(long maxMemory) {
 		return Math.min(1L << 30, maxMemory / 8);
 	}
@@ -90,7 +100,8 @@ public final class InputFiles {
 					continue;
 				}
 				budget.countEntry(zip.name());
-				// A size the header declares is refused at once; one that lies is caught while inflating.
+				// A size the header declares is refused at once; one that lies is caught
+				// while inflating.
 				budget.checkDeclared(zip.name(), entry.getSize());
 				INFLATED_ENTRIES.increment();
 				entries.add(new InputFile(entry.getName(), inflate(in, zip.name(), budget)));
@@ -106,8 +117,9 @@ public final class InputFiles {
 	}
 
 	/**
-	 * The entry's bytes, counted against the budget before they are kept (the sizes a zip declares in its headers can
-	 * lie): an entry beyond the budget is refused having held no more than the budget.
+	 * The entry's bytes, counted against the budget before they are kept (the sizes a zip
+	 * declares in its headers can lie): an entry beyond the budget is refused having held
+	 * no more than the budget.
 	 */
 	private static byte[] inflate(ZipInputStream in, String zipName, Budget budget) throws IOException {
 		List<byte[]> chunks = new ArrayList<>();

@@ -13,13 +13,16 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What is left of the {@link JsonLimits} of one upload, counted token by token as its JSON (or YAML) is read: a value
- * beyond a limit stops the reading at once with an {@link ImportTooLarge} naming the limit, before the tree that
- * would not fit is built. Only values read successfully stay counted (a reading that fails as not JSON gives its
+ * What is left of the {@link JsonLimits} of one upload, counted token by token as its
+ * JSON (or YAML) is read: a value beyond a limit stops the reading at once with an
+ * {@link ImportTooLarge} naming the limit, before the tree that would not fit is built.
+ * Only values read successfully stay counted (a reading that fails as not JSON gives its
  * count back), so a file read both as JSON and as JSON Lines counts once.
  *
- * <p>{@link #check} only counts (nothing is allocated: a refused file costs no memory), for readers that then build
- * their own structure from the same bytes; {@link #read} builds the tree while counting, for streamed documents.
+ * <p>
+ * {@link #check} only counts (nothing is allocated: a refused file costs no memory), for
+ * readers that then build their own structure from the same bytes; {@link #read} builds
+ * the tree while counting, for streamed documents.
  */
 public final class JsonBudget {
 
@@ -48,14 +51,17 @@ public final class JsonBudget {
 		return used;
 	}
 
-	/** Gives back what was counted since {@link #used()} was {@code mark}: a reading that failed holds nothing. */
+	/**
+	 * Gives back what was counted since {@link #used()} was {@code mark}: a reading that
+	 * failed holds nothing.
+	 */
 	public void reset(long mark) {
 		used = mark;
 	}
 
 	/**
-	 * Counts the next value of the parser (its tokens consumed) against the limits; {@code false} at the end of the
-	 * input.
+	 * Counts the next value of the parser (its tokens consumed) against the limits;
+	 * {@code false} at the end of the input.
 	 * @param name the file, for the message
 	 * @throws ImportTooLarge when the value goes beyond a limit
 	 */
@@ -64,8 +70,8 @@ public final class JsonBudget {
 	}
 
 	/**
-	 * The next value of the parser as a tree, built as Jackson builds it ({@code readValueAsTree}) while counting;
-	 * {@code null} at the end of the input.
+	 * The next value of the parser as a tree, built as Jackson builds it
+	 * ({@code readValueAsTree}) while counting; {@code null} at the end of the input.
 	 * @param name the file, for the message
 	 * @throws ImportTooLarge when the value goes beyond a limit
 	 */
@@ -73,7 +79,10 @@ public final class JsonBudget {
 		return walk(parser, name, true);
 	}
 
-	/** Reads the value the parser is positioned at (its first token already read) as a tree, counting. */
+	/**
+	 * Reads the value the parser is positioned at (its first token already read) as a
+	 * tree, counting.
+	 */
 	public JsonNode readCurrent(JsonParser parser, String name) {
 		return walkFrom(parser, parser.currentToken(), name, true);
 	}
@@ -146,7 +155,8 @@ public final class JsonBudget {
 				}
 				stack[depth] = value;
 				lengths[depth] = 0;
-				// Counting only: whether the container is an array is kept as a null name.
+				// Counting only: whether the container is an array is kept as a null
+				// name.
 				names[depth] = token == JsonToken.START_ARRAY ? null : "";
 				depth++;
 			}
@@ -159,8 +169,9 @@ public final class JsonBudget {
 	}
 
 	/**
-	 * Whether the container at the top is an array: with a tree, its node says; counting only, an array's name slot
-	 * is {@code null} (an object's holds its current property name).
+	 * Whether the container at the top is an array: with a tree, its node says; counting
+	 * only, an array's name slot is {@code null} (an object's holds its current property
+	 * name).
 	 */
 	private static boolean isArray(JsonNode container, @Nullable String name) {
 		return container == MARK ? name == null : container instanceof ArrayNode;

@@ -9,15 +9,18 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * llama-benchy's {@code --format json}: one cell per entry of {@code benchmarks} (prompt size ×
- * concurrency, at a context depth), in the order they ran. Each metric gives a mean, a std and
- * its {@code values}, one per repetition (per request at concurrency > 1) in order: they become
- * the samples, and the median is computed from them. Times are in ms, rates in tokens/s.
- * llama-benchy drops errored requests without counting them, so failed and cancelled are unknown.
+ * llama-benchy's {@code --format json}: one cell per entry of {@code benchmarks} (prompt
+ * size × concurrency, at a context depth), in the order they ran. Each metric gives a
+ * mean, a std and its {@code values}, one per repetition (per request at concurrency > 1)
+ * in order: they become the samples, and the median is computed from them. Times are in
+ * ms, rates in tokens/s. llama-benchy drops errored requests without counting them, so
+ * failed and cancelled are unknown.
  */
 final class LlamaBenchy implements HarnessImporter {
 
-	/** llama-benchy metric → catalogue metric, with the unit llama-benchy writes it in. */
+	/**
+	 * llama-benchy metric → catalogue metric, with the unit llama-benchy writes it in.
+	 */
 	private static final Map<String, Conversion> METRICS = metrics();
 
 	private static Map<String, Conversion> metrics() {
@@ -65,7 +68,8 @@ final class LlamaBenchy implements HarnessImporter {
 			boolean responsesVary = false;
 			Double response = null;
 			for (JsonNode benchmark : benchmarks) {
-				contexts |= Fields.number(benchmark, "context_size") != null && Fields.number(benchmark, "context_size") > 0
+				contexts |= Fields.number(benchmark, "context_size") != null
+						&& Fields.number(benchmark, "context_size") > 0
 						|| benchmark.path("is_context_prefill_phase").asBoolean(false);
 				Double size = Fields.number(benchmark, "response_size");
 				responsesVary |= response != null && size != null && !response.equals(size);
@@ -73,7 +77,8 @@ final class LlamaBenchy implements HarnessImporter {
 			}
 			List<CellDraft> cells = new ArrayList<>();
 			for (int i = 0; i < benchmarks.size(); i++) {
-				cells.add(cell(benchmarks.get(i), file.name() + " benchmarks[" + i + "]", contexts, responsesVary, run));
+				cells
+					.add(cell(benchmarks.get(i), file.name() + " benchmarks[" + i + "]", contexts, responsesVary, run));
 			}
 			if (!responsesVary && response != null) {
 				run.state("workload.output_tokens", response, file.name());
@@ -102,7 +107,8 @@ final class LlamaBenchy implements HarnessImporter {
 		if (contexts) {
 			Double context = Fields.number(benchmark, "context_size");
 			cell.param("context_tokens", context == null ? 0 : context);
-			cell.param("phase", benchmark.path("is_context_prefill_phase").asBoolean(false) ? "context-prefill" : "prompt");
+			cell.param("phase",
+					benchmark.path("is_context_prefill_phase").asBoolean(false) ? "context-prefill" : "prompt");
 		}
 		if (responsesVary && Fields.number(benchmark, "response_size") != null) {
 			cell.param("output_tokens", Fields.number(benchmark, "response_size"));
@@ -111,17 +117,15 @@ final class LlamaBenchy implements HarnessImporter {
 		METRICS.forEach((name, conversion) -> {
 			JsonNode metric = benchmark.get(name);
 			if (metric == null || !metric.isObject()) {
-				// Older reports have only the totals; at concurrency 1 they are per request too.
+				// Older reports have only the totals; at concurrency 1 they are per
+				// request too.
 				String total = name.replace("_req_", "_");
 				metric = concurrency != null && concurrency == 1 ? benchmark.get(total) : null;
 			}
 			if (metric == null || !metric.isObject()) {
 				return;
 			}
-			List<Double> converted = Fields.numbers(metric.get("values"))
-				.stream()
-				.map(conversion::apply)
-				.toList();
+			List<Double> converted = Fields.numbers(metric.get("values")).stream().map(conversion::apply).toList();
 			values.put(conversion.metric(), converted);
 			Double mean = Fields.number(metric, "mean");
 			Double std = Fields.number(metric, "std");

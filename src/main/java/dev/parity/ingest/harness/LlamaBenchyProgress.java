@@ -11,14 +11,16 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * llama-benchy's progress stream ({@code --emit-progress}, schema {@code llama-benchy-progress.v1}): one JSON event
- * per line. Each request has a {@code request_start} (prompt size, response size, context depth, concurrency: the
- * cell), a {@code request_first_token} (TTFT, in s) and a {@code request_end} (tokens generated, decode time, an
- * error). Every request becomes a sample, so the counts are the stream's own: a request that ended with an error,
- * or without a single token, failed; one that started and never ended (the stream stops before
- * {@code bench_complete}) was cut off, which counts as cancelled. Decode rate per request is llama-benchy's:
- * (tokens − 1) / decode time. Prefill rates are left out: llama-benchy derives them from token counts the stream
- * does not carry under prefix caching.
+ * llama-benchy's progress stream ({@code --emit-progress}, schema
+ * {@code llama-benchy-progress.v1}): one JSON event per line. Each request has a
+ * {@code request_start} (prompt size, response size, context depth, concurrency: the
+ * cell), a {@code request_first_token} (TTFT, in s) and a {@code request_end} (tokens
+ * generated, decode time, an error). Every request becomes a sample, so the counts are
+ * the stream's own: a request that ended with an error, or without a single token,
+ * failed; one that started and never ended (the stream stops before
+ * {@code bench_complete}) was cut off, which counts as cancelled. Decode rate per request
+ * is llama-benchy's: (tokens − 1) / decode time. Prefill rates are left out: llama-benchy
+ * derives them from token counts the stream does not carry under prefix caching.
  */
 final class LlamaBenchyProgress implements HarnessImporter {
 
@@ -36,7 +38,8 @@ final class LlamaBenchyProgress implements HarnessImporter {
 	@Override
 	public FileRole role(ParsedFile file) {
 		if (!file.looksLikeJson()) {
-			// llama-benchy's own table of the same run travels with the stream; the stream says more.
+			// llama-benchy's own table of the same run travels with the stream; the
+			// stream says more.
 			return LlamaBenchyTable.table(file) != null ? FileRole.IGNORABLE : HarnessImporter.otherFile(file);
 		}
 		List<JsonNode> values = file.jsonValuesOrNull();
@@ -114,8 +117,10 @@ final class LlamaBenchyProgress implements HarnessImporter {
 		requests.forEach(request -> outputs.add(request.response));
 		Map<List<Double>, List<Request>> groups = new LinkedHashMap<>();
 		for (Request request : requests) {
-			groups.computeIfAbsent(List.of(request.prompt, request.response, request.context, request.concurrency),
-					key -> new ArrayList<>()).add(request);
+			groups
+				.computeIfAbsent(List.of(request.prompt, request.response, request.context, request.concurrency),
+						key -> new ArrayList<>())
+				.add(request);
 		}
 		List<CellDraft> cells = new ArrayList<>();
 		int cutOff = 0;
@@ -152,7 +157,8 @@ final class LlamaBenchyProgress implements HarnessImporter {
 					default -> failed++;
 				}
 				cutOff += request.end == null ? 1 : 0;
-				empty += request.end != null && request.error() == null && !sample.status().equals(SampleDraft.OK) ? 1 : 0;
+				empty += request.end != null && request.error() == null && !sample.status().equals(SampleDraft.OK) ? 1
+						: 0;
 			}
 			cell.requests(completed, failed, cancelled);
 			if (!ttfts.isEmpty()) {

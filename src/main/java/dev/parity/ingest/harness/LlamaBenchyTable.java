@@ -11,13 +11,15 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * llama-benchy's default output, a Markdown table ({@code --format md}): per configuration a prompt-processing row
- * ({@code pp2048 @ d1000 (c4)}: prompt tokens, context depth, concurrency) and a token-generation row
- * ({@code tg480 @ d1000 (c4)}), each cell {@code mean ± std} over the runs. A {@code pp} row and the {@code tg} row
- * after it are one cell: prefill rate and TTFT from the first, decode rate from the second; {@code ctx_pp} /
- * {@code ctx_tg} rows (the context-loading phase under prefix caching) are cells of their own. At concurrency 1
- * {@code t/s} is per request; above it {@code t/s (req)} is. Times are in ms, rates in tokens/s. The table says
- * neither how many runs nor how many requests failed: every count is unknown.
+ * llama-benchy's default output, a Markdown table ({@code --format md}): per
+ * configuration a prompt-processing row ({@code pp2048 @ d1000 (c4)}: prompt tokens,
+ * context depth, concurrency) and a token-generation row ({@code tg480 @ d1000 (c4)}),
+ * each cell {@code mean ± std} over the runs. A {@code pp} row and the {@code tg} row
+ * after it are one cell: prefill rate and TTFT from the first, decode rate from the
+ * second; {@code ctx_pp} / {@code ctx_tg} rows (the context-loading phase under prefix
+ * caching) are cells of their own. At concurrency 1 {@code t/s} is per request; above it
+ * {@code t/s (req)} is. Times are in ms, rates in tokens/s. The table says neither how
+ * many runs nor how many requests failed: every count is unknown.
  */
 final class LlamaBenchyTable implements HarnessImporter {
 
@@ -28,7 +30,10 @@ final class LlamaBenchyTable implements HarnessImporter {
 	/** {@code 2265.07 ± 142.42}, also as {@code 18,800.44 ±109.80}. */
 	private static final Pattern MEAN_STD = Pattern.compile("([-+0-9.,eE]++)\\s*+(?:±|\\+/-|Â±)\\s*+([-+0-9.,eE]++)");
 
-	/** llama.cpp's llama-bench writes a table like it, with these columns: not llama-benchy's. */
+	/**
+	 * llama.cpp's llama-bench writes a table like it, with these columns: not
+	 * llama-benchy's.
+	 */
 	private static final Set<String> LLAMA_BENCH = Set.of("size", "params", "backend", "ngl", "n_gpu_layers");
 
 	@Override
@@ -42,7 +47,8 @@ final class LlamaBenchyTable implements HarnessImporter {
 	}
 
 	private static @Nullable TableText find(ParsedFile file) {
-		// Its header names a test and a t/s column: without both, the text is not parsed for tables.
+		// Its header names a test and a t/s column: without both, the text is not parsed
+		// for tables.
 		String text = file.text();
 		if (text.indexOf('\0') >= 0 || !text.contains("t/s") || !text.contains("test")) {
 			return null;
@@ -57,7 +63,8 @@ final class LlamaBenchyTable implements HarnessImporter {
 
 	private static boolean isBenchy(TableText table) {
 		int test = table.column("test");
-		if (test < 0 || rate(table, false) < 0 || table.headers().stream().anyMatch(h -> LLAMA_BENCH.contains(h.toLowerCase()))) {
+		if (test < 0 || rate(table, false) < 0
+				|| table.headers().stream().anyMatch(h -> LLAMA_BENCH.contains(h.toLowerCase()))) {
 			return false;
 		}
 		for (int row = 0; row < table.rows().size(); row++) {
@@ -68,7 +75,10 @@ final class LlamaBenchyTable implements HarnessImporter {
 		return true;
 	}
 
-	/** The column of per-request rates: {@code t/s (req)}, else (at concurrency 1) {@code t/s}. */
+	/**
+	 * The column of per-request rates: {@code t/s (req)}, else (at concurrency 1)
+	 * {@code t/s}.
+	 */
 	private static int rate(TableText table, boolean perRequest) {
 		int request = table.column("t/s (req)");
 		if (perRequest && request >= 0) {
@@ -121,7 +131,9 @@ final class LlamaBenchyTable implements HarnessImporter {
 		}
 		boolean contexts = rows.stream().anyMatch(row -> row.depth() > 0);
 		Set<Integer> outputs = new java.util.HashSet<>();
-		rows.stream().filter(row -> row.kind().equals("tg") && row.size() != null).forEach(row -> outputs.add(row.size()));
+		rows.stream()
+			.filter(row -> row.kind().equals("tg") && row.size() != null)
+			.forEach(row -> outputs.add(row.size()));
 		Map<String, CellDraft> cells = new LinkedHashMap<>();
 		for (Row row : rows) {
 			boolean prefill = row.kind().endsWith("pp");
@@ -152,7 +164,10 @@ final class LlamaBenchyTable implements HarnessImporter {
 		ordered.forEach(run::cell);
 	}
 
-	/** The cell a {@code tg} row completes: the last one opened by the {@code pp} row of its depth and concurrency. */
+	/**
+	 * The cell a {@code tg} row completes: the last one opened by the {@code pp} row of
+	 * its depth and concurrency.
+	 */
 	private static @Nullable CellDraft matching(Map<String, CellDraft> cells, Row row) {
 		List<CellDraft> all = new ArrayList<>(cells.values());
 		if (all.isEmpty()) {

@@ -17,24 +17,29 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * The llm-d benchmark report, version 0.2 (and its additive 0.2.x revisions): one report per load
- * stage, written as YAML (or JSON) by llm-d-benchmark ({@code benchmark_report_v0.2,_*.yaml}) and,
- * as a partial holding only {@code version}, {@code run} and {@code results}, by inference-perf
+ * The llm-d benchmark report, version 0.2 (and its additive 0.2.x revisions): one report
+ * per load stage, written as YAML (or JSON) by llm-d-benchmark
+ * ({@code benchmark_report_v0.2,_*.yaml}) and, as a partial holding only {@code version},
+ * {@code run} and {@code results}, by inference-perf
  * ({@code inference-perf.partial.stage_<n>.yaml}). Each report is one cell.
  * <p>
- * The load comes from {@code scenario.load.standardized}: a finite {@code concurrency} is the
- * concurrency; otherwise {@code rate_qps} is the request rate ({@code concurrency: .inf} means
- * unlimited). Beside a concurrency, {@code rate_qps} is not a rate the stage kept to (llm-d-benchmark
- * fills it with inference-perf's requested rate, which for a concurrency stage is its request count),
- * so it is noted and left out. Every statistic carries its own {@code units} and is converted to the
- * catalogue's. {@code total} counts every request, {@code failures} the failed ones; the report
- * says nothing of cancelled requests unless it gives {@code incomplete}.
+ * The load comes from {@code scenario.load.standardized}: a finite {@code concurrency} is
+ * the concurrency; otherwise {@code rate_qps} is the request rate
+ * ({@code concurrency: .inf} means unlimited). Beside a concurrency, {@code rate_qps} is
+ * not a rate the stage kept to (llm-d-benchmark fills it with inference-perf's requested
+ * rate, which for a concurrency stage is its request count), so it is noted and left out.
+ * Every statistic carries its own {@code units} and is converted to the catalogue's.
+ * {@code total} counts every request, {@code failures} the failed ones; the report says
+ * nothing of cancelled requests unless it gives {@code incomplete}.
  */
 final class LlmdBenchmarkReport implements HarnessImporter {
 
 	private static final YAMLMapper YAML = YAMLMapper.builder().build();
 
-	/** A line {@code version: 0.2}, {@code version: '0.2.1'} or {@code "version": "0.2"} in the text. */
+	/**
+	 * A line {@code version: 0.2}, {@code version: '0.2.1'} or {@code "version": "0.2"}
+	 * in the text.
+	 */
 	private static final Pattern VERSION_LINE = Pattern
 		.compile("(?m)^[ \\t]*+\"?version\"?[ \\t]*+:[ \\t]*+['\"]?0\\.2(?:\\.\\d++)?['\"]?[ \\t]*+,?[ \\t\\r]*+$");
 
@@ -52,7 +57,10 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 		return latencies;
 	}
 
-	/** Normalized time per output token (request latency / output tokens): llm-d's NTPOT, outside the catalogue. */
+	/**
+	 * Normalized time per output token (request latency / output tokens): llm-d's NTPOT,
+	 * outside the catalogue.
+	 */
 	static final String NTPOT = "ntpot_ms";
 
 	@Override
@@ -73,7 +81,8 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 		if (!text.contains("request_performance") || text.indexOf('\0') >= 0 || !VERSION_LINE.matcher(text).find()) {
 			return FileRole.IGNORABLE;
 		}
-		// The text says it is a report; one that does not parse is rejected, naming the place, when read.
+		// The text says it is a report; one that does not parse is rejected, naming the
+		// place, when read.
 		return FileRole.OWN;
 	}
 
@@ -102,8 +111,9 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 			}
 			JsonNode aggregate = report.path("results").path("request_performance").path("aggregate");
 			if (!aggregate.isObject()) {
-				throw new ImportRejected(name + ": results.request_performance.aggregate is missing: the report holds no"
-						+ " request results");
+				throw new ImportRejected(
+						name + ": results.request_performance.aggregate is missing: the report holds no"
+								+ " request results");
 			}
 			JsonNode load = report.path("scenario").path("load").path("standardized");
 			Integer stage = stage(load, report, name);
@@ -148,7 +158,10 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 		return node.isString() ? node.stringValue() : null;
 	}
 
-	/** The stage: the scenario's, else the one in inference-perf's run uid or the file name. */
+	/**
+	 * The stage: the scenario's, else the one in inference-perf's run uid or the file
+	 * name.
+	 */
 	private static @Nullable Integer stage(JsonNode load, JsonNode report, String name) {
 		Integer stage = Fields.integer(load, "stage");
 		if (stage != null) {
@@ -225,8 +238,9 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 		Integer completed = total == null || failures == null ? null
 				: total - failures - (incomplete == null ? 0 : incomplete);
 		if (completed != null && completed < 0) {
-			throw new ImportRejected(name + ": requests: " + failures + " failures" + (incomplete == null ? "" : " and "
-					+ incomplete + " incomplete") + " of " + total + " requests in total");
+			throw new ImportRejected(name + ": requests: " + failures + " failures"
+					+ (incomplete == null ? "" : " and " + incomplete + " incomplete") + " of " + total
+					+ " requests in total");
 		}
 		cell.requests(completed, failures, incomplete);
 		if (incomplete == null) {
@@ -288,15 +302,16 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 		};
 		if (unit != target) {
 			throw new ImportRejected(name + ": results.request_performance.aggregate.throughput." + field + ".units '"
-					+ (units == null ? "" : units) + "' is not " + (target == MetricUnit.TOKENS_PER_SECOND ? "tokens/s"
-							: "queries/s"));
+					+ (units == null ? "" : units) + "' is not "
+					+ (target == MetricUnit.TOKENS_PER_SECOND ? "tokens/s" : "queries/s"));
 		}
 		cell.metric(metric, Fields.number(statistics, "mean"));
 	}
 
 	/**
-	 * The report's statistics under their document names: {@code p50} is the median, {@code stddev} the std,
-	 * {@code p99p9} p99.9; {@code p0p1} (below p1) and {@code mode} have no document name and are left out.
+	 * The report's statistics under their document names: {@code p50} is the median,
+	 * {@code stddev} the std, {@code p99p9} p99.9; {@code p0p1} (below p1) and
+	 * {@code mode} have no document name and are left out.
 	 */
 	private static Statistics statistics(JsonNode node, java.util.function.DoubleUnaryOperator conversion) {
 		Statistics.Builder builder = Statistics.builder();
@@ -305,7 +320,8 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 				return;
 			}
 			Double number = Fields.number(value);
-			String statistic = key.equals("p50") ? "median" : key.equals("stddev") ? "std" : key.replace("p99p9", "p99.9");
+			String statistic = key.equals("p50") ? "median"
+					: key.equals("stddev") ? "std" : key.replace("p99p9", "p99.9");
 			builder.put(statistic, number == null ? null : conversion.applyAsDouble(number));
 		});
 		return builder.build().inDocumentOrder();
@@ -332,8 +348,8 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 			if (!"inference_engine".equals(Fields.text(standardized, "kind"))) {
 				continue;
 			}
-			ModelName.state(run, Fields.text(standardized.path("model"), "name"), "scenario.stack[].standardized.model.name",
-					name);
+			ModelName.state(run, Fields.text(standardized.path("model"), "name"),
+					"scenario.stack[].standardized.model.name", name);
 			JsonNode accelerator = standardized.path("accelerator");
 			String gpu = Fields.text(accelerator, "model");
 			Integer count = Fields.integer(accelerator, "count");
@@ -344,8 +360,8 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 	}
 
 	/**
-	 * Reports whose load is the same (an inference-perf partial has none) are told apart by their stage, the
-	 * one coordinate every report of a run has.
+	 * Reports whose load is the same (an inference-perf partial has none) are told apart
+	 * by their stage, the one coordinate every report of a run has.
 	 */
 	private static void distinguishByStage(List<CellDraft> cells, List<@Nullable Integer> stages, RunDraft run) {
 		Set<dev.parity.run.Params> seen = new HashSet<>();
@@ -353,7 +369,8 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 		for (CellDraft cell : cells) {
 			clash |= !seen.add(cell.comparableParams());
 		}
-		if (!clash || stages.stream().anyMatch(java.util.Objects::isNull) || new HashSet<>(stages).size() != stages.size()) {
+		if (!clash || stages.stream().anyMatch(java.util.Objects::isNull)
+				|| new HashSet<>(stages).size() != stages.size()) {
 			return;
 		}
 		for (int i = 0; i < cells.size(); i++) {

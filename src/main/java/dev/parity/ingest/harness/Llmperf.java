@@ -2,16 +2,23 @@ package dev.parity.ingest.harness;
 
 /**
  * What ray llmperf's two files share: the harness's name, its token counting, and the two
- * per-request values that have no catalogue name because they include the time to first token.
+ * per-request values that have no catalogue name because they include the time to first
+ * token.
  */
 final class Llmperf {
 
 	static final String HARNESS = "llmperf";
 
-	/** llmperf's {@code inter_token_latency_s}: (TTFT + the gaps between chunks) / output tokens, in ms. */
+	/**
+	 * llmperf's {@code inter_token_latency_s}: (TTFT + the gaps between chunks) / output
+	 * tokens, in ms.
+	 */
 	static final String LATENCY_PER_TOKEN = "latency_per_output_token_ms";
 
-	/** llmperf's {@code request_output_throughput_token_per_s}: output tokens / end-to-end latency. */
+	/**
+	 * llmperf's {@code request_output_throughput_token_per_s}: output tokens / end-to-end
+	 * latency.
+	 */
 	static final String REQUEST_OUTPUT_TPS = "request_output_tps";
 
 	private Llmperf() {

@@ -9,11 +9,11 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * llmperf's {@code *_individual_responses.json}: one object per request, in seconds. A request
- * with an {@code error_code} failed, as llmperf counts it, even when the error is llmperf's own
- * client-side check (−100, "Output too few tokens") and the response carries full metrics: its
- * measured TTFT, latency and output tokens stay in its sample, but like llmperf the cell's
- * statistics are over the requests without an error.
+ * llmperf's {@code *_individual_responses.json}: one object per request, in seconds. A
+ * request with an {@code error_code} failed, as llmperf counts it, even when the error is
+ * llmperf's own client-side check (−100, "Output too few tokens") and the response
+ * carries full metrics: its measured TTFT, latency and output tokens stay in its sample,
+ * but like llmperf the cell's statistics are over the requests without an error.
  */
 final class LlmperfResponseSet {
 
@@ -71,14 +71,16 @@ final class LlmperfResponseSet {
 		if (error) {
 			failed++;
 			String message = Fields.text(response, "error_msg");
-			// Jackson 3 refuses asString() of an object or array: a broken file may hold one here.
+			// Jackson 3 refuses asString() of an object or array: a broken file may hold
+			// one here.
 			String kind = (code.isContainer() ? code.toString() : code.asString())
 					+ (message == null ? "" : " (" + withoutTrailingNumber(message) + ")");
 			errors.merge(kind, 1, Integer::sum);
 		}
 		else {
 			completed++;
-			// llmperf divides the summed gaps by the output tokens only for requests without an error.
+			// llmperf divides the summed gaps by the output tokens only for requests
+			// without an error.
 			Double perToken = Fields.number(response, "inter_token_latency_s");
 			sample.metric(Llmperf.LATENCY_PER_TOKEN, perToken == null ? null : perToken * 1000);
 		}
@@ -108,7 +110,8 @@ final class LlmperfResponseSet {
 					+ String.join(", ", kinds) + "): counted as failed, as llmperf counts them (its summary's"
 					+ " results_number_errors); a client-side check such as −100 'Output too few tokens' fails a request"
 					+ " the server answered, so their measured TTFT, latency and output tokens are kept in their samples,"
-					+ " while the cell's statistics are over the " + completed + " requests without an error, as llmperf's");
+					+ " while the cell's statistics are over the " + completed
+					+ " requests without an error, as llmperf's");
 		}
 	}
 
@@ -121,7 +124,8 @@ final class LlmperfResponseSet {
 			}
 		});
 		cell.outputTokens(Distribution.of(outputs).tokens());
-		for (String metric : List.of("ttft_s", "e2e_latency_s", Llmperf.LATENCY_PER_TOKEN, Llmperf.REQUEST_OUTPUT_TPS)) {
+		for (String metric : List.of("ttft_s", "e2e_latency_s", Llmperf.LATENCY_PER_TOKEN,
+				Llmperf.REQUEST_OUTPUT_TPS)) {
 			List<Double> values = new ArrayList<>();
 			ok.forEach(sample -> {
 				if (sample.metric(metric) != null) {
@@ -133,9 +137,10 @@ final class LlmperfResponseSet {
 	}
 
 	/**
-	 * The message with the number that ends it written {@code N} ({@code "timeout after 30"}: {@code "timeout after N"}),
-	 * so messages that differ only in it count together. Scanned, not matched: {@code \\d+$} takes quadratic time on
-	 * a long run of digits that does not end the message.
+	 * The message with the number that ends it written {@code N}
+	 * ({@code "timeout after 30"}: {@code "timeout after N"}), so messages that differ
+	 * only in it count together. Scanned, not matched: {@code \\d+$} takes quadratic time
+	 * on a long run of digits that does not end the message.
 	 */
 	static String withoutTrailingNumber(String message) {
 		int end = message.length();

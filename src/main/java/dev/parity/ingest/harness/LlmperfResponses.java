@@ -6,9 +6,10 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * ray llmperf's {@code *_individual_responses.json} on its own: one cell, the requests as samples,
- * statistics computed over the requests without an error (as llmperf computes its summary). The
- * file states no concurrency; the prompt length is taken when every request had the same.
+ * ray llmperf's {@code *_individual_responses.json} on its own: one cell, the requests as
+ * samples, statistics computed over the requests without an error (as llmperf computes
+ * its summary). The file states no concurrency; the prompt length is taken when every
+ * request had the same.
  */
 final class LlmperfResponses implements HarnessImporter {
 
@@ -41,8 +42,8 @@ final class LlmperfResponses implements HarnessImporter {
 		Double prompt = responses.commonInputLength();
 		if (prompt != null) {
 			cell.param("prompt_tokens", prompt);
-			run.note(file.name() + ": prompt_tokens " + prompt.longValue() + " because every request had that many input"
-					+ " tokens");
+			run.note(file.name() + ": prompt_tokens " + prompt.longValue()
+					+ " because every request had that many input" + " tokens");
 		}
 		run.note(file.name() + ": the responses file states no concurrency: add the *_summary.json or set it yourself");
 		run.note("llmperf does not record cancelled requests: the cancelled count is unknown");

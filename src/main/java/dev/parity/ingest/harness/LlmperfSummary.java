@@ -9,14 +9,18 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * ray llmperf's {@code *_summary.json}: flattened keys ({@code results_ttft_s_quantiles_p50},
- * {@code results_ttft_s_mean}, …) in seconds, some numbers written as strings. One cell per file
- * (concurrency × mean prompt length). When the run's {@code *_individual_responses.json} comes
- * along, its requests become the cell's samples.
+ * ray llmperf's {@code *_summary.json}: flattened keys
+ * ({@code results_ttft_s_quantiles_p50}, {@code results_ttft_s_mean}, …) in seconds, some
+ * numbers written as strings. One cell per file (concurrency × mean prompt length). When
+ * the run's {@code *_individual_responses.json} comes along, its requests become the
+ * cell's samples.
  */
 final class LlmperfSummary implements HarnessImporter {
 
-	/** llmperf's flattened result prefix → catalogue (or declared) metric, and the factor to its unit. */
+	/**
+	 * llmperf's flattened result prefix → catalogue (or declared) metric, and the factor
+	 * to its unit.
+	 */
 	private static final Map<String, Conversion> METRICS = Map.of("results_ttft_s", new Conversion("ttft_s", 1),
 			"results_end_to_end_latency_s", new Conversion("e2e_latency_s", 1), "results_inter_token_latency_s",
 			new Conversion(Llmperf.LATENCY_PER_TOKEN, 1000), "results_request_output_throughput_token_per_s",
@@ -66,7 +70,8 @@ final class LlmperfSummary implements HarnessImporter {
 					run.reading(new CountReading(cell.label(), "summary", cell.completed(), cell.failed(), null, true));
 					run.reading(new CountReading(cell.label(), "individual responses", set.completed(), set.failed(),
 							null, false));
-					run.note(cell.source() + ": the summary and the responses count differently; the cell keeps the summary's");
+					run.note(cell.source()
+							+ ": the summary and the responses count differently; the cell keeps the summary's");
 				}
 			}
 			run.cell(cell);
@@ -89,7 +94,8 @@ final class LlmperfSummary implements HarnessImporter {
 			return responses.get(0);
 		}
 		String name = summary.name();
-		String prefix = name.endsWith("_summary.json") ? name.substring(0, name.length() - "_summary.json".length()) : name;
+		String prefix = name.endsWith("_summary.json") ? name.substring(0, name.length() - "_summary.json".length())
+				: name;
 		return responses.stream()
 			.filter(candidate -> candidate.name().equals(prefix + "_individual_responses.json"))
 			.findFirst()
@@ -164,7 +170,10 @@ final class LlmperfSummary implements HarnessImporter {
 		return count == null ? -1 : count;
 	}
 
-	/** A catalogue (or declared) metric and the whole-number factor from llmperf's unit to it (s to ms is 1000). */
+	/**
+	 * A catalogue (or declared) metric and the whole-number factor from llmperf's unit to
+	 * it (s to ms is 1000).
+	 */
 	private record Conversion(String metric, double factor) {
 	}
 

@@ -6,8 +6,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The units harness outputs and published tables use, and the conversion into the catalogue's
- * unit of a metric ({@code ttft_s} in s, {@code tpot_ms} in ms, rates per second).
+ * The units harness outputs and published tables use, and the conversion into the
+ * catalogue's unit of a metric ({@code ttft_s} in s, {@code tpot_ms} in ms, rates per
+ * second).
  */
 public enum MetricUnit {
 
@@ -24,7 +25,10 @@ public enum MetricUnit {
 
 	private final Dimension dimension;
 
-	/** The unit in its dimension's base unit (s, per s) as a fraction of whole numbers: 1 ms = 1/1000 s. */
+	/**
+	 * The unit in its dimension's base unit (s, per s) as a fraction of whole numbers: 1
+	 * ms = 1/1000 s.
+	 */
 	private final long numerator;
 
 	private final long denominator;
@@ -48,7 +52,9 @@ public enum MetricUnit {
 		return Arrays.stream(values()).filter(unit -> unit.names.contains(wanted)).findFirst();
 	}
 
-	/** The unit the catalogue uses for a metric; empty for a metric outside the catalogue. */
+	/**
+	 * The unit the catalogue uses for a metric; empty for a metric outside the catalogue.
+	 */
 	public static Optional<MetricUnit> ofCatalogueMetric(String metric) {
 		return Optional.ofNullable(switch (metric) {
 			case "ttft_s", "e2e_latency_s" -> SECONDS;
@@ -63,7 +69,10 @@ public enum MetricUnit {
 		return dimension == other.dimension;
 	}
 
-	/** The value, given in this unit, in the other unit; the units must measure the same thing. */
+	/**
+	 * The value, given in this unit, in the other unit; the units must measure the same
+	 * thing.
+	 */
 	public double convert(double value, MetricUnit to) {
 		if (!convertibleTo(to)) {
 			throw new IllegalArgumentException(symbol() + " cannot be converted to " + to.symbol());
@@ -71,7 +80,8 @@ public enum MetricUnit {
 		if (this == to) {
 			return value;
 		}
-		// By whole numbers only, so a conversion and its inverse give back what was written.
+		// By whole numbers only, so a conversion and its inverse give back what was
+		// written.
 		return value * (numerator * to.denominator) / (denominator * to.numerator);
 	}
 

@@ -12,22 +12,29 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * MLPerf Inference results of the LLM server scenarios (Server and Interactive: requests arrive at a set
- * rate, each with its own latency), read as one cell per result:
+ * MLPerf Inference results of the LLM server scenarios (Server and Interactive: requests
+ * arrive at a set rate, each with its own latency), read as one cell per result:
  * <ul>
- * <li>LoadGen's {@code mlperf_log_detail.txt}: one {@code :::MLLOG {json}} record per line, the results under
- * {@code result_*} keys in nanoseconds. LoadGen counts every query the system answers as completed and
- * knows no failed or cancelled request, so those counts are unknown. Its {@code result_token_throughput}
- * is not a throughput (a reciprocal, e.g. 6.9e-09): the tokens per second are
+ * <li>LoadGen's {@code mlperf_log_detail.txt}: one {@code :::MLLOG {json}} record per
+ * line, the results under {@code result_*} keys in nanoseconds. LoadGen counts every
+ * query the system answers as completed and knows no failed or cancelled request, so
+ * those counts are unknown. Its {@code result_token_throughput} is not a throughput (a
+ * reciprocal, e.g. 6.9e-09): the tokens per second are
  * {@code result_completed_tokens_per_second}. Time per output token is
- * {@code result_time_to_output_token_{min,max,mean}} beside {@code result_time_per_output_token_<p>_percentile_ns}.
- * The companion {@code mlperf_log_summary.txt} repeats the same numbers rounded, and is not read.</li>
- * <li>The MLPerf endpoints harness's {@code result_summary.json}: issued, completed and failed samples,
- * {@code ttft}, {@code tpot} and {@code latency} in nanoseconds with percentiles keyed {@code "99.9"},
- * output sequence lengths, and the load pattern in {@code run_config}.</li>
+ * {@code result_time_to_output_token_{min,max,mean}} beside
+ * {@code result_time_per_output_token_
+ *
+<p>
+ * _percentile_ns}. The companion {@code mlperf_log_summary.txt} repeats the same numbers
+ * rounded, and is not read.</li>
+ * <li>The MLPerf endpoints harness's {@code result_summary.json}: issued, completed and
+ * failed samples, {@code ttft}, {@code tpot} and {@code latency} in nanoseconds with
+ * percentiles keyed {@code "99.9"}, output sequence lengths, and the load pattern in
+ * {@code run_config}.</li>
  * </ul>
- * The Offline, SingleStream and MultiStream scenarios have no arrival rate and no per-request latency at a
- * load: they are refused, as are accuracy runs. Neither file names the model or the prompts.
+ * The Offline, SingleStream and MultiStream scenarios have no arrival rate and no
+ * per-request latency at a load: they are refused, as are accuracy runs. Neither file
+ * names the model or the prompts.
  */
 final class MlperfInference implements HarnessImporter {
 
@@ -96,7 +103,10 @@ final class MlperfInference implements HarnessImporter {
 		return run.toImport();
 	}
 
-	/** The log's records by key (the first of a repeated key), every line that is not a record skipped. */
+	/**
+	 * The log's records by key (the first of a repeated key), every line that is not a
+	 * record skipped.
+	 */
 	private static Map<String, JsonNode> records(ParsedFile file) {
 		Map<String, JsonNode> records = new LinkedHashMap<>();
 		String[] lines = file.text().split("\n", -1);
@@ -151,8 +161,8 @@ final class MlperfInference implements HarnessImporter {
 				"result_first_token_%s_percentile_latency_ns", MetricUnit.SECONDS));
 		cell.metric("tpot_ms", loadgenStatistics(log, "result_time_to_output_token_%s",
 				"result_time_per_output_token_%s_percentile_ns", MetricUnit.MILLISECONDS));
-		cell.metric("e2e_latency_s", loadgenStatistics(log, "result_%s_latency_ns", "result_%s_percentile_latency_ns",
-				MetricUnit.SECONDS));
+		cell.metric("e2e_latency_s",
+				loadgenStatistics(log, "result_%s_latency_ns", "result_%s_percentile_latency_ns", MetricUnit.SECONDS));
 		cell.metric("throughput_tps", number(log, "result_completed_tokens_per_second"));
 		cell.metric("request_throughput", number(log, "result_completed_samples_per_sec"));
 		if (log.containsKey("result_token_throughput")) {
@@ -167,8 +177,8 @@ final class MlperfInference implements HarnessImporter {
 				unmet.add(constraint);
 			}
 		}
-		run.note(name + ": LoadGen judged the run " + validity + (unmet.isEmpty() ? "" : " (not met: "
-				+ String.join(", ", unmet) + ")"));
+		run.note(name + ": LoadGen judged the run " + validity
+				+ (unmet.isEmpty() ? "" : " (not met: " + String.join(", ", unmet) + ")"));
 		Double ttftLimit = number(log, "requested_server_ttft_latency");
 		Double tpotLimit = number(log, "requested_server_tpot_latency");
 		if (ttftLimit != null && tpotLimit != null) {
@@ -181,8 +191,8 @@ final class MlperfInference implements HarnessImporter {
 	}
 
 	/**
-	 * A LoadGen metric: min, max and mean under one key pattern, percentiles ({@code 50.00}, {@code 99.90}) under
-	 * another, all in nanoseconds.
+	 * A LoadGen metric: min, max and mean under one key pattern, percentiles
+	 * ({@code 50.00}, {@code 99.90}) under another, all in nanoseconds.
 	 */
 	private static Statistics loadgenStatistics(Map<String, JsonNode> log, String plain, String percentile,
 			MetricUnit target) {
@@ -204,7 +214,10 @@ final class MlperfInference implements HarnessImporter {
 		return builder.build().inDocumentOrder();
 	}
 
-	/** {@code 50.00} is the median, {@code 99.90} p99.9, {@code 1.0} p1; {@code null} for what is not a level. */
+	/**
+	 * {@code 50.00} is the median, {@code 99.90} p99.9, {@code 1.0} p1; {@code null} for
+	 * what is not a level.
+	 */
 	private static @Nullable String percentileName(String level) {
 		try {
 			double value = Double.parseDouble(level);
@@ -244,8 +257,8 @@ final class MlperfInference implements HarnessImporter {
 		Integer failed = Fields.integer(summary, "n_samples_failed");
 		Integer cancelled = issued == null || completed == null || failed == null ? null : issued - completed - failed;
 		if (cancelled != null && cancelled < 0) {
-			throw new ImportRejected(name + ": " + completed + " completed and " + failed + " failed of " + issued
-					+ " samples issued");
+			throw new ImportRejected(
+					name + ": " + completed + " completed and " + failed + " failed of " + issued + " samples issued");
 		}
 		cell.requests(completed, failed, cancelled);
 		if (cancelled != null && cancelled > 0) {
@@ -264,8 +277,9 @@ final class MlperfInference implements HarnessImporter {
 		if (pattern.path("use_legacy_loadgen_qps_metrics").asBoolean(false)) {
 			Double window = Fields.number(summary, "legacy_loadgen_window_duration_ns");
 			Double duration = Fields.number(summary, "duration_ns");
-			run.note(name + ": qps and tps are over LoadGen's window" + (window != null ? " (" + Math.round(window / 1e9)
-					+ " s" + (duration != null ? " of " + Math.round(duration / 1e9) + " s" : "") + ")" : "")
+			run.note(name + ": qps and tps are over LoadGen's window"
+					+ (window != null ? " (" + Math.round(window / 1e9) + " s"
+							+ (duration != null ? " of " + Math.round(duration / 1e9) + " s" : "") + ")" : "")
 					+ " (use_legacy_loadgen_qps_metrics)");
 		}
 		if (!summary.path("complete").asBoolean(true)) {
@@ -284,7 +298,10 @@ final class MlperfInference implements HarnessImporter {
 		return cell;
 	}
 
-	/** An endpoints statistic in nanoseconds: median, avg, std_dev, min, max, and percentiles keyed "99.9". */
+	/**
+	 * An endpoints statistic in nanoseconds: median, avg, std_dev, min, max, and
+	 * percentiles keyed "99.9".
+	 */
 	private static Statistics endpointsStatistics(JsonNode node, MetricUnit target) {
 		Statistics.Builder builder = Statistics.builder()
 			.put("median", nanoseconds(Fields.number(node, "median"), target))

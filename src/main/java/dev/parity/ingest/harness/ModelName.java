@@ -7,11 +7,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * A model name a harness records. Only a repository id ({@code owner/name}) becomes
  * {@code model.repo}; a served name ({@code qwen3.6-nvfp4}) or a local path
- * ({@code /workspace/qwen-3.5-27b}) does not say which repository it is, so it is only noted.
+ * ({@code /workspace/qwen-3.5-27b}) does not say which repository it is, so it is only
+ * noted.
  */
 final class ModelName {
 
-	private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*+/[A-Za-z0-9][A-Za-z0-9._-]*+");
+	private static final Pattern REPOSITORY = Pattern
+		.compile("[A-Za-z0-9][A-Za-z0-9._-]*+/[A-Za-z0-9][A-Za-z0-9._-]*+");
 
 	private ModelName() {
 	}

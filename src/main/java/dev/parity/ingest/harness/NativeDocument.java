@@ -8,8 +8,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Parity's own {@code benchmark-run/1} document, passed through as uploaded: it needs no import,
- * only the validation every document gets.
+ * Parity's own {@code benchmark-run/1} document, passed through as uploaded: it needs no
+ * import, only the validation every document gets.
  */
 final class NativeDocument implements HarnessImporter {
 

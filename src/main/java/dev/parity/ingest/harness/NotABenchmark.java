@@ -17,9 +17,10 @@ import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * What a file no format reads is, when it is plainly not a benchmark's output: an image or a PDF (by its first
- * bytes), an empty file, JSON that ends before its value is complete or breaks at some byte, or a binary file. The
- * upload page says so instead of offering to describe the file's format, and the import API names it in its 400.
+ * What a file no format reads is, when it is plainly not a benchmark's output: an image
+ * or a PDF (by its first bytes), an empty file, JSON that ends before its value is
+ * complete or breaks at some byte, or a binary file. The upload page says so instead of
+ * offering to describe the file's format, and the import API names it in its 400.
  */
 public final class NotABenchmark {
 
@@ -31,7 +32,10 @@ public final class NotABenchmark {
 	private NotABenchmark() {
 	}
 
-	/** One sentence per file that is plainly not a benchmark's output ("chart.png is a PNG image, …"). */
+	/**
+	 * One sentence per file that is plainly not a benchmark's output ("chart.png is a PNG
+	 * image, …").
+	 */
 	public static List<String> of(List<InputFile> files) {
 		List<String> found = new ArrayList<>();
 		for (InputFile file : files) {
@@ -40,7 +44,10 @@ public final class NotABenchmark {
 		return found;
 	}
 
-	/** What the file is, when it is plainly not a benchmark's output; empty for anything that might be one. */
+	/**
+	 * What the file is, when it is plainly not a benchmark's output; empty for anything
+	 * that might be one.
+	 */
 	public static Optional<String> describe(InputFile file) {
 		byte[] bytes = file.content();
 		String name = file.name();
@@ -87,7 +94,8 @@ public final class NotABenchmark {
 		if (starts(b, '%', 'P', 'D', 'F', '-')) {
 			return "a PDF document";
 		}
-		if (b.length >= 12 && starts(b, 'R', 'I', 'F', 'F') && b[8] == 'W' && b[9] == 'E' && b[10] == 'B' && b[11] == 'P') {
+		if (b.length >= 12 && starts(b, 'R', 'I', 'F', 'F') && b[8] == 'W' && b[9] == 'E' && b[10] == 'B'
+				&& b[11] == 'P') {
 			return "a WebP image";
 		}
 		if (starts(b, 0x1F, 0x8B)) {
@@ -108,7 +116,10 @@ public final class NotABenchmark {
 		return true;
 	}
 
-	/** A NUL byte, or bytes that are not UTF-8, in the file's first 8 KB (a character cut at the 8 KB edge is fine). */
+	/**
+	 * A NUL byte, or bytes that are not UTF-8, in the file's first 8 KB (a character cut
+	 * at the 8 KB edge is fine).
+	 */
 	private static boolean binary(byte[] bytes) {
 		int length = Math.min(bytes.length, SNIFF);
 		for (int i = 0; i < length; i++) {
@@ -117,7 +128,8 @@ public final class NotABenchmark {
 			}
 		}
 		try {
-			StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+			StandardCharsets.UTF_8.newDecoder()
+				.onMalformedInput(CodingErrorAction.REPORT)
 				.onUnmappableCharacter(CodingErrorAction.REPORT)
 				.decode(ByteBuffer.wrap(bytes, 0, length < bytes.length ? Math.max(0, length - 4) : length));
 			return false;
@@ -128,9 +140,9 @@ public final class NotABenchmark {
 	}
 
 	/**
-	 * JSON whose first value ends before it is complete, or breaks at some byte (counted from 1, as editors count
-	 * columns). A complete first value followed by
-	 * more (JSON Lines) is not for this class to judge.
+	 * JSON whose first value ends before it is complete, or breaks at some byte (counted
+	 * from 1, as editors count columns). A complete first value followed by more (JSON
+	 * Lines) is not for this class to judge.
 	 */
 	private static Optional<String> json(String name, byte[] bytes) {
 		try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
@@ -151,8 +163,9 @@ public final class NotABenchmark {
 		catch (JacksonException ex) {
 			long at = ex.getLocation() == null ? -1 : ex.getLocation().getByteOffset();
 			String what = ex.getOriginalMessage() == null ? "" : ex.getOriginalMessage().lines().findFirst().orElse("");
-			return Optional.of(name + " is not valid JSON: it breaks at byte " + (at < 0 ? "?" : String.format("%,d", at + 1))
-					+ " of " + String.format("%,d", bytes.length) + " (" + what + ")");
+			return Optional
+				.of(name + " is not valid JSON: it breaks at byte " + (at < 0 ? "?" : String.format("%,d", at + 1))
+						+ " of " + String.format("%,d", bytes.length) + " (" + what + ")");
 		}
 	}
 

@@ -11,8 +11,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * An input file with its content parsed once, lazily: as one JSON value, as JSON Lines, or as
- * text. Detection asks without failing ({@code …OrNull}); importers ask and get an
+ * An input file with its content parsed once, lazily: as one JSON value, as JSON Lines,
+ * or as text. Detection asks without failing ({@code …OrNull}); importers ask and get an
  * {@link ImportRejected} naming the file and where it went wrong.
  */
 final class ParsedFile {
@@ -21,7 +21,10 @@ final class ParsedFile {
 
 	private final InputFile file;
 
-	/** What is left of the upload's limits: every file of an upload is counted against the same budget. */
+	/**
+	 * What is left of the upload's limits: every file of an upload is counted against the
+	 * same budget.
+	 */
 	private final JsonBudget budget;
 
 	private @Nullable JsonNode json;
@@ -55,7 +58,8 @@ final class ParsedFile {
 	}
 
 	/**
-	 * One JSON value of this file (a line, a record), counted against the upload's budget.
+	 * One JSON value of this file (a line, a record), counted against the upload's
+	 * budget.
 	 * @throws ImportTooLarge beyond the upload's limits
 	 */
 	JsonNode parse(String name, byte[] bytes, int offset, int length, int lineOffset) {
@@ -83,8 +87,8 @@ final class ParsedFile {
 	}
 
 	/**
-	 * A reading of the content (its CSV sections, a table) made once: detection asks every importer what the file is,
-	 * and reading asks again.
+	 * A reading of the content (its CSV sections, a table) made once: detection asks
+	 * every importer what the file is, and reading asks again.
 	 * @param key names the reading
 	 */
 	@SuppressWarnings("unchecked")
@@ -100,8 +104,8 @@ final class ParsedFile {
 	/** Whether the content starts (after white space) like a JSON object or array. */
 	boolean looksLikeJson() {
 		byte[] bytes = file.content();
-		int i = bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB
-				&& (bytes[2] & 0xFF) == 0xBF ? 3 : 0;
+		int i = bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB && (bytes[2] & 0xFF) == 0xBF
+				? 3 : 0;
 		while (i < bytes.length && Character.isWhitespace(bytes[i])) {
 			i++;
 		}
@@ -124,8 +128,9 @@ final class ParsedFile {
 	}
 
 	/**
-	 * The file's JSON values: the one value of a JSON file, or one per non-blank line of a JSON
-	 * Lines file. When neither reading works, the problem of the more plausible one is reported.
+	 * The file's JSON values: the one value of a JSON file, or one per non-blank line of
+	 * a JSON Lines file. When neither reading works, the problem of the more plausible
+	 * one is reported.
 	 */
 	List<JsonNode> jsonValues() {
 		parseValues();
@@ -140,15 +145,19 @@ final class ParsedFile {
 		return values;
 	}
 
-	/** Why the file is not JSON (or JSON Lines), for an explanation; {@code null} when it is. */
+	/**
+	 * Why the file is not JSON (or JSON Lines), for an explanation; {@code null} when it
+	 * is.
+	 */
 	@Nullable String jsonProblem() {
 		parseValues();
 		return values == null && looksLikeJson() ? valuesProblem.getMessage() : null;
 	}
 
 	/**
-	 * The file as a YAML mapping (guidellm writes its report as YAML too), or {@code null} when it
-	 * is JSON, holds no {@code marker} key, or is not a YAML mapping.
+	 * The file as a YAML mapping (guidellm writes its report as YAML too), or
+	 * {@code null} when it is JSON, holds no {@code marker} key, or is not a YAML
+	 * mapping.
 	 */
 	@Nullable JsonNode yamlOrNull(String marker) {
 		if (!yamlTried && !looksLikeJson() && text().contains(marker + ":")) {
@@ -164,7 +173,8 @@ final class ParsedFile {
 				yaml = null;
 			}
 			catch (RuntimeException ex) {
-				// The YAML engine's own errors (a bad alias, a limit reached): not a report.
+				// The YAML engine's own errors (a bad alias, a limit reached): not a
+				// report.
 				yaml = null;
 			}
 		}
@@ -233,7 +243,8 @@ final class ParsedFile {
 					throw ex;
 				}
 				catch (ImportRejected ex) {
-					// A file whose first value is broken is a broken JSON file, not JSON Lines.
+					// A file whose first value is broken is a broken JSON file, not JSON
+					// Lines.
 					valuesProblem = lines.isEmpty() ? jsonProblem : ex;
 					return;
 				}

@@ -7,17 +7,22 @@ import dev.parity.run.TokenStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What AIPerf's {@code profile_export_aiperf.csv} and GenAI-Perf's {@code profile_export_genai_perf.csv} share: a
- * statistics table ({@code Metric,avg,min,max,…}, one row per metric, the unit in brackets after its name), then
- * a table of single values ({@code Metric,Value}: request count, throughputs, duration), then perhaps GPU
- * telemetry. Metric names are AIPerf's (GenAI-Perf's are the same words), read into catalogue metrics and units.
+ * What AIPerf's {@code profile_export_aiperf.csv} and GenAI-Perf's
+ * {@code profile_export_genai_perf.csv} share: a statistics table
+ * ({@code Metric,avg,min,max,…}, one row per metric, the unit in brackets after its
+ * name), then a table of single values ({@code Metric,Value}: request count, throughputs,
+ * duration), then perhaps GPU telemetry. Metric names are AIPerf's (GenAI-Perf's are the
+ * same words), read into catalogue metrics and units.
  */
 final class ProfileCsv {
 
 	private ProfileCsv() {
 	}
 
-	/** Whether the section is a statistics table: {@code Metric} first, then {@code avg} among the columns. */
+	/**
+	 * Whether the section is a statistics table: {@code Metric} first, then {@code avg}
+	 * among the columns.
+	 */
 	static boolean isStatistics(CsvSection section) {
 		return !section.header().isEmpty() && section.header().get(0).equalsIgnoreCase("Metric")
 				&& section.column("avg") > 0;
@@ -30,8 +35,9 @@ final class ProfileCsv {
 	}
 
 	/**
-	 * The catalogue metric of a tag, with the conversion of its unit; {@code null} (noted) when the unit cannot be
-	 * converted. {@code per sec} (GenAI-Perf) is per second of whatever the metric counts.
+	 * The catalogue metric of a tag, with the conversion of its unit; {@code null}
+	 * (noted) when the unit cannot be converted. {@code per sec} (GenAI-Perf) is per
+	 * second of whatever the metric counts.
 	 */
 	static @Nullable DoubleUnaryOperator conversion(String metric, @Nullable String unit, String label, String source,
 			RunDraft run) {
@@ -47,7 +53,10 @@ final class ProfileCsv {
 		return conversion;
 	}
 
-	/** The row's statistics under their document names ({@code avg} is the mean, {@code p50} the median), converted. */
+	/**
+	 * The row's statistics under their document names ({@code avg} is the mean,
+	 * {@code p50} the median), converted.
+	 */
 	static Statistics statistics(CsvSection table, List<String> row, DoubleUnaryOperator conversion) {
 		Statistics.Builder statistics = Statistics.builder();
 		for (int i = 1; i < table.header().size(); i++) {
@@ -71,7 +80,10 @@ final class ProfileCsv {
 		return CsvSection.number(CsvSection.cell(row, table.column(column)));
 	}
 
-	/** A count written as a number ({@code 89.00}), or {@code null} when it is not a whole number. */
+	/**
+	 * A count written as a number ({@code 89.00}), or {@code null} when it is not a whole
+	 * number.
+	 */
 	static @Nullable Integer count(@Nullable Double value) {
 		if (value == null || value != Math.rint(value) || value < 0 || value > Integer.MAX_VALUE) {
 			return null;

@@ -10,15 +10,15 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A published table (CSV, or a pasted Markdown table) read with a {@link TableMapping}: one cell
- * per row, params from the mapped columns, metrics converted from the table's units to the
- * catalogue's. The run is a {@code reference} with the table's source URL. A table states no
- * request counts, no harness and no engine: those stay unknown.
+ * A published table (CSV, or a pasted Markdown table) read with a {@link TableMapping}:
+ * one cell per row, params from the mapped columns, metrics converted from the table's
+ * units to the catalogue's. The run is a {@code reference} with the table's source URL. A
+ * table states no request counts, no harness and no engine: those stay unknown.
  */
 final class PublishedTable implements HarnessImporter {
 
-
-	private static final Pattern NUMBER = Pattern.compile("[-+]?+(?:\\d++(?:\\.\\d*+)?+|\\.\\d++)(?:[eE][-+]?+\\d++)?+");
+	private static final Pattern NUMBER = Pattern
+		.compile("[-+]?+(?:\\d++(?:\\.\\d*+)?+|\\.\\d++)(?:[eE][-+]?+\\d++)?+");
 
 	private static final List<String> ABSENT = List.of("", "-", "—", "–", "n/a", "na", "none", "null", "?");
 
@@ -118,10 +118,10 @@ final class PublishedTable implements HarnessImporter {
 	}
 
 	/**
-	 * Which of the tables a mapping reads (0-based): the one it names, else the one whose header has every mapped
-	 * column (the first, when several have).
-	 * @throws ImportRejected when the named one does not exist, or no table has every mapped column, listing the
-	 * tables to choose from
+	 * Which of the tables a mapping reads (0-based): the one it names, else the one whose
+	 * header has every mapped column (the first, when several have).
+	 * @throws ImportRejected when the named one does not exist, or no table has every
+	 * mapped column, listing the tables to choose from
 	 */
 	static int choose(List<TableText> tables, TableMapping mapping, String name) {
 		if (mapping.table() != null) {
@@ -151,8 +151,9 @@ final class PublishedTable implements HarnessImporter {
 	}
 
 	/**
-	 * The unit a header states: the last parenthesised or bracketed part ({@code TTFT (ms)}, {@code Rate [req/s]}),
-	 * else the last word ({@code Decode tok/s}), when it is a unit Parity knows.
+	 * The unit a header states: the last parenthesised or bracketed part
+	 * ({@code TTFT (ms)}, {@code Rate [req/s]}), else the last word
+	 * ({@code Decode tok/s}), when it is a unit Parity knows.
 	 */
 	static java.util.Optional<MetricUnit> headerUnit(String header) {
 		String text = header.strip();
@@ -183,7 +184,8 @@ final class PublishedTable implements HarnessImporter {
 		Map<Integer, MetricReading> metrics = new LinkedHashMap<>();
 		mapping.metrics().forEach((column, metric) -> {
 			MetricUnit target = MetricUnit.ofCatalogueMetric(metric.metric())
-				.orElseThrow(() -> new ImportRejected(name + ": column '" + column + "' is mapped to '" + metric.metric()
+				.orElseThrow(() -> new ImportRejected(name + ": column '" + column + "' is mapped to '"
+						+ metric.metric()
 						+ "', which is not a catalogue metric (ttft_s, prefill_tps, decode_tps, throughput_tps, tpot_ms,"
 						+ " itl_ms, e2e_latency_s, request_throughput)"));
 			String header = table.column(column) >= 0 ? table.headers().get(table.column(column)) : column;
@@ -196,14 +198,15 @@ final class PublishedTable implements HarnessImporter {
 			}
 			else {
 				unit = MetricUnit.parse(metric.unit())
-					.orElseThrow(() -> new ImportRejected(name + ": column '" + column + "': unknown unit '" + metric.unit()
-							+ "' (e.g. s, ms, tokens/s, requests/s)"));
+					.orElseThrow(() -> new ImportRejected(name + ": column '" + column + "': unknown unit '"
+							+ metric.unit() + "' (e.g. s, ms, tokens/s, requests/s)"));
 			}
 			String written = metric.unit() == null || metric.unit().isBlank() ? unit.symbol() : metric.unit();
 			if (!unit.convertibleTo(target)) {
 				throw new ImportRejected(name + ": column '" + column + "': " + metric.metric() + " is in "
-						+ target.symbol() + ", which '" + written + "'" + (metric.unit() == null || metric.unit().isBlank()
-								? " (the header's unit)" : "") + " cannot be converted to");
+						+ target.symbol() + ", which '" + written + "'"
+						+ (metric.unit() == null || metric.unit().isBlank() ? " (the header's unit)" : "")
+						+ " cannot be converted to");
 			}
 			String statistic = metric.statistic() == null ? null : Statistics.Builder.name(metric.statistic());
 			if (metric.statistic() != null && statistic == null) {
@@ -222,8 +225,8 @@ final class PublishedTable implements HarnessImporter {
 	private static int required(TableText table, String column, String name, List<String> mapped) {
 		int index = table.column(column);
 		if (index < 0) {
-			throw new ImportRejected(name + ": no column '" + column + "' (the table has: "
-					+ String.join(", ", table.headers()) + ")");
+			throw new ImportRejected(
+					name + ": no column '" + column + "' (the table has: " + String.join(", ", table.headers()) + ")");
 		}
 		mapped.add(table.headers().get(index));
 		return index;
@@ -279,8 +282,8 @@ final class PublishedTable implements HarnessImporter {
 		Double value = parse(text);
 		if (value == null) {
 			throw new ImportRejected(source + ", column '" + table.headers().get(column) + "': '" + text
-					+ "' is not a number" + (text.matches("(?i)\\d++(?:\\.\\d++)?+\\s*+k") ? " (write 8192 or 8000, not 8k:"
-							+ " which one is meant cannot be guessed)" : ""));
+					+ "' is not a number" + (text.matches("(?i)\\d++(?:\\.\\d++)?+\\s*+k")
+							? " (write 8192 or 8000, not 8k:" + " which one is meant cannot be guessed)" : ""));
 		}
 		return value;
 	}
@@ -302,9 +305,9 @@ final class PublishedTable implements HarnessImporter {
 	}
 
 	/**
-	 * Whether the text is a number with thousands separators ({@code 12,345.6}, {@code -1,000}): what
-	 * {@code [-+]?\\d{1,3}(,\\d{3})+(\\.\\d+)?} says, scanned, as a regular expression's repeated group overflows
-	 * the stack on a long enough cell.
+	 * Whether the text is a number with thousands separators ({@code 12,345.6},
+	 * {@code -1,000}): what {@code [-+]?\\d{1,3}(,\\d{3})+(\\.\\d+)?} says, scanned, as a
+	 * regular expression's repeated group overflows the stack on a long enough cell.
 	 */
 	static boolean isThousands(String text) {
 		int n = text.length();

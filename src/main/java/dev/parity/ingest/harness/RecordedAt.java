@@ -7,9 +7,9 @@ import java.time.format.DateTimeParseException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The instant a harness says a measurement was made. Only an unambiguous instant is taken (epoch
- * seconds, or a time with a zone); a local time without a zone is noted and left out, since it
- * could be any of 26 hours.
+ * The instant a harness says a measurement was made. Only an unambiguous instant is taken
+ * (epoch seconds, or a time with a zone); a local time without a zone is noted and left
+ * out, since it could be any of 26 hours.
  */
 final class RecordedAt {
 
@@ -24,8 +24,8 @@ final class RecordedAt {
 	}
 
 	/**
-	 * A time written as text: taken when it has a zone ({@code 2026-09-12 15:53:12Z}), noted when
-	 * it has none.
+	 * A time written as text: taken when it has a zone ({@code 2026-09-12 15:53:12Z}),
+	 * noted when it has none.
 	 */
 	static @Nullable Instant ofText(@Nullable String text, String field, String source, RunDraft run) {
 		if (text == null || text.isBlank()) {

@@ -13,11 +13,12 @@ import dev.parity.run.TokenStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Merges repetitions of one grid point (same params) into one cell, since params are unique
- * within a run: counts are summed; of each statistic, the mean is the mean over all requests
- * (weighted by completed requests), the min and max are the extremes, and every other statistic
- * (median, std, percentiles, single throughputs) is the median over repetitions. Each repetition
- * is kept as a sample, or, when every repetition has per-request samples, those are kept.
+ * Merges repetitions of one grid point (same params) into one cell, since params are
+ * unique within a run: counts are summed; of each statistic, the mean is the mean over
+ * all requests (weighted by completed requests), the min and max are the extremes, and
+ * every other statistic (median, std, percentiles, single throughputs) is the median over
+ * repetitions. Each repetition is kept as a sample, or, when every repetition has
+ * per-request samples, those are kept.
  */
 final class Repetitions {
 
@@ -55,8 +56,8 @@ final class Repetitions {
 		}
 		run.note(into.source() + ": " + repetitions.size() + " repetitions of " + into.label()
 				+ " merged into one cell: counts summed, means over all requests, min/max the extremes, every other"
-				+ " statistic the median over repetitions; " + (perRequest ? "their requests kept as samples"
-						: "each repetition kept as a sample"));
+				+ " statistic the median over repetitions; "
+				+ (perRequest ? "their requests kept as samples" : "each repetition kept as a sample"));
 		return into;
 	}
 
@@ -107,8 +108,8 @@ final class Repetitions {
 			return Statistics.single(Distribution.of(values.get("median")).median());
 		}
 		Statistics.Builder merged = Statistics.builder();
-		values.forEach((statistic, list) -> merged.put(statistic,
-				combine(statistic, list, valueWeights.get(statistic))));
+		values
+			.forEach((statistic, list) -> merged.put(statistic, combine(statistic, list, valueWeights.get(statistic))));
 		return merged.build();
 	}
 

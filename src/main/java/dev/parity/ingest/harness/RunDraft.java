@@ -16,9 +16,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A run being imported: the provenance its files state (each field only when every file that
- * states it agrees), its cells, metric definitions, and notes for the preview. Becomes a
- * {@link HarnessImport}.
+ * A run being imported: the provenance its files state (each field only when every file
+ * that states it agrees), its cells, metric definitions, and notes for the preview.
+ * Becomes a {@link HarnessImport}.
  */
 final class RunDraft {
 
@@ -43,7 +43,8 @@ final class RunDraft {
 
 	/**
 	 * A provenance field a file states, by its document path ({@code model.repo},
-	 * {@code workload.output_tokens}). When files disagree the field is left out, with a note.
+	 * {@code workload.output_tokens}). When files disagree the field is left out, with a
+	 * note.
 	 */
 	RunDraft state(String path, @Nullable Object value, String source) {
 		if (value == null || disputed.contains(path)) {
@@ -121,8 +122,9 @@ final class RunDraft {
 		for (CellDraft cell : cells) {
 			CellDraft first = seen.putIfAbsent(cell.comparableParams(), cell);
 			if (first != null) {
-				throw new ImportRejected(first.source() + " and " + cell.source() + ": two cells with the same params ("
-						+ cell.label() + "); the files do not say what tells them apart, so import them as separate runs");
+				throw new ImportRejected(
+						first.source() + " and " + cell.source() + ": two cells with the same params (" + cell.label()
+								+ "); the files do not say what tells them apart, so import them as separate runs");
 			}
 		}
 		ObjectNode document = HarnessJson.object();

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One request (or one repetition) of a cell being imported, before it is written as a sample.
+ * One request (or one repetition) of a cell being imported, before it is written as a
+ * sample.
  */
 final class SampleDraft {
 
@@ -57,7 +58,10 @@ final class SampleDraft {
 		return this;
 	}
 
-	/** When the request finished, on any clock shared by the cell's samples; used only to order them. */
+	/**
+	 * When the request finished, on any clock shared by the cell's samples; used only to
+	 * order them.
+	 */
 	SampleDraft finishedAt(@Nullable Double time) {
 		this.finishedAt = time;
 		return this;

@@ -12,10 +12,10 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What vLLM's {@code bench serve} and SGLang's {@code bench_serving} (its descendant) write alike:
- * summaries in milliseconds ({@code median_ttft_ms}, {@code p99_e2el_ms}, …), aggregate
- * throughputs, and, with details saved, per-request arrays in seconds ({@code ttfts},
- * {@code itls}, {@code output_lens}, {@code errors}, …).
+ * What vLLM's {@code bench serve} and SGLang's {@code bench_serving} (its descendant)
+ * write alike: summaries in milliseconds ({@code median_ttft_ms}, {@code p99_e2el_ms},
+ * …), aggregate throughputs, and, with details saved, per-request arrays in seconds
+ * ({@code ttfts}, {@code itls}, {@code output_lens}, {@code errors}, …).
  */
 final class ServingBenchmark {
 
@@ -25,7 +25,10 @@ final class ServingBenchmark {
 	private ServingBenchmark() {
 	}
 
-	/** The latency statistics (converted to catalogue units) and the aggregate throughputs. */
+	/**
+	 * The latency statistics (converted to catalogue units) and the aggregate
+	 * throughputs.
+	 */
 	static void metrics(JsonNode result, CellDraft cell) {
 		Map<String, Statistics.Builder> latencies = new LinkedHashMap<>();
 		result.forEachEntry((key, value) -> {
@@ -64,20 +67,20 @@ final class ServingBenchmark {
 	}
 
 	/**
-	 * Samples from the per-request arrays (seconds): failed where {@code errors[i]} is non-empty;
-	 * the end-to-end latency is {@code latencies[i]} where written, otherwise derived as the harness
-	 * derives it (TTFT + the sum of the request's inter-token latencies); TPOT = (latency − TTFT) /
-	 * (output − 1).
-	 * Also sets the cell's output tokens from the completed requests' lengths.
+	 * Samples from the per-request arrays (seconds): failed where {@code errors[i]} is
+	 * non-empty; the end-to-end latency is {@code latencies[i]} where written, otherwise
+	 * derived as the harness derives it (TTFT + the sum of the request's inter-token
+	 * latencies); TPOT = (latency − TTFT) / (output − 1). Also sets the cell's output
+	 * tokens from the completed requests' lengths.
 	 */
 	static void samples(JsonNode result, CellDraft cell, RunDraft run, String harness) {
 		samples(result, cell, run, harness, false);
 	}
 
 	/**
-	 * Samples as {@link #samples(JsonNode, CellDraft, RunDraft, String)}; with {@code noOutputFails}, a
-	 * request with no output, no first token and an empty error ({@code output_lens} 0, {@code ttfts} 0) is a
-	 * failed sample, not a completed one.
+	 * Samples as {@link #samples(JsonNode, CellDraft, RunDraft, String)}; with
+	 * {@code noOutputFails}, a request with no output, no first token and an empty error
+	 * ({@code output_lens} 0, {@code ttfts} 0) is a failed sample, not a completed one.
 	 * @return the numbers (from 1) of the requests failed for having no output
 	 */
 	static List<Integer> samples(JsonNode result, CellDraft cell, RunDraft run, String harness, boolean noOutputFails) {
@@ -108,14 +111,16 @@ final class ServingBenchmark {
 				completedOutputs.add(output);
 			}
 			if (ttft == null || ttft <= 0) {
-				// A completed request cannot have a first token at 0 s: the harness wrote a placeholder.
+				// A completed request cannot have a first token at 0 s: the harness wrote
+				// a placeholder.
 				zeroTtft.add(i + 1);
 			}
 			else {
 				sample.metric("ttft_s", ttft);
 				List<Double> gaps = Fields.numbers(itls.path(i));
 				Double recorded = i < latencies.size() ? latencies.get(i) : null;
-				double latency = recorded != null ? recorded : ttft + gaps.stream().mapToDouble(Double::doubleValue).sum();
+				double latency = recorded != null ? recorded
+						: ttft + gaps.stream().mapToDouble(Double::doubleValue).sum();
 				double decoding = latency - ttft;
 				sample.metric("e2e_latency_s", latency);
 				if (output != null && output > 1) {
@@ -143,9 +148,10 @@ final class ServingBenchmark {
 	}
 
 	/**
-	 * Replaces the latency statistics and the request throughput of a cell whose summaries counted requests that
-	 * failed: recomputed from its successful samples (and their inter-token latencies), with the statistics the
-	 * file summarised. Call after {@link #samples}, whose samples follow the per-request arrays one for one.
+	 * Replaces the latency statistics and the request throughput of a cell whose
+	 * summaries counted requests that failed: recomputed from its successful samples (and
+	 * their inter-token latencies), with the statistics the file summarised. Call after
+	 * {@link #samples}, whose samples follow the per-request arrays one for one.
 	 */
 	static void recomputeFromSuccesses(JsonNode result, CellDraft cell) {
 		List<SampleDraft> samples = cell.samples();
@@ -193,7 +199,10 @@ final class ServingBenchmark {
 		}
 	}
 
-	/** The mean output tokens of completed requests, from the totals, when no per-request lengths exist. */
+	/**
+	 * The mean output tokens of completed requests, from the totals, when no per-request
+	 * lengths exist.
+	 */
 	static @Nullable TokenStats meanOutputTokens(JsonNode result) {
 		Double total = Fields.number(result, "total_output_tokens");
 		Integer completed = Fields.integer(result, "completed");
@@ -203,14 +212,18 @@ final class ServingBenchmark {
 		return new TokenStats(null, null, null, total / completed);
 	}
 
-	/** What the per-request arrays say of a cell's requests; {@code recomputed} when they overrule the file's count. */
+	/**
+	 * What the per-request arrays say of a cell's requests; {@code recomputed} when they
+	 * overrule the file's count.
+	 */
 	record Outcomes(int succeeded, int unsuccessful, boolean recomputed) {
 	}
 
 	/**
-	 * Reads the per-request arrays into samples (a request with no output, no first token and no error failed) and,
-	 * where the harness's own completed count disagrees with them, recomputes the cell's statistics from the
-	 * successful requests — each with a note naming the harness.
+	 * Reads the per-request arrays into samples (a request with no output, no first token
+	 * and no error failed) and, where the harness's own completed count disagrees with
+	 * them, recomputes the cell's statistics from the successful requests — each with a
+	 * note naming the harness.
 	 */
 	static Outcomes outcomes(JsonNode result, CellDraft cell, RunDraft run, String harness, String source,
 			@Nullable Integer completed) {

@@ -11,10 +11,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * SGLang's {@code python -m sglang.bench_serving --output-file}: JSON Lines, one line per
- * benchmark (appended run after run, so the file order is the execution order). Lines with the
- * same params are repetitions of one cell. With {@code --output-details} the per-request arrays
- * (seconds) become samples. Python's bare {@code Infinity} (an unlimited request rate) is
- * accepted.
+ * benchmark (appended run after run, so the file order is the execution order). Lines
+ * with the same params are repetitions of one cell. With {@code --output-details} the
+ * per-request arrays (seconds) become samples. Python's bare {@code Infinity} (an
+ * unlimited request rate) is accepted.
  */
 final class SglangBenchServing implements HarnessImporter {
 
@@ -127,23 +127,27 @@ final class SglangBenchServing implements HarnessImporter {
 		counts(result, cell, source, run);
 		if (cell.completed() != null && cell.completed() == 0) {
 			cell.withoutMetricsWhenNothingCompleted();
-			run.note(source + ": no request completed: the values SGLang writes for zero completed requests are left out");
+			run.note(source
+					+ ": no request completed: the values SGLang writes for zero completed requests are left out");
 		}
 		return cell;
 	}
 
 	/**
-	 * The cell's counts and what follows from them. With per-request arrays, each request is a sample: failed where
-	 * its error is non-empty or it returned no output, no first token and no error; completed and failed are those
-	 * samples', and when SGLang counted otherwise its latency statistics and request throughput are recomputed from
-	 * the successful requests. Without them, SGLang's {@code completed} and, as SGLang writes no failed count, the
-	 * difference from {@code num_prompts} where a file has it.
+	 * The cell's counts and what follows from them. With per-request arrays, each request
+	 * is a sample: failed where its error is non-empty or it returned no output, no first
+	 * token and no error; completed and failed are those samples', and when SGLang
+	 * counted otherwise its latency statistics and request throughput are recomputed from
+	 * the successful requests. Without them, SGLang's {@code completed} and, as SGLang
+	 * writes no failed count, the difference from {@code num_prompts} where a file has
+	 * it.
 	 */
 	private static void counts(JsonNode result, CellDraft cell, String source, RunDraft run) {
 		Integer completed = Fields.integer(result, "completed");
 		ServingBenchmark.metrics(result, cell);
 		if (ServingBenchmark.hasDetails(result)) {
-			ServingBenchmark.Outcomes outcomes = ServingBenchmark.outcomes(result, cell, run, "SGLang", source, completed);
+			ServingBenchmark.Outcomes outcomes = ServingBenchmark.outcomes(result, cell, run, "SGLang", source,
+					completed);
 			int succeeded = outcomes.succeeded();
 			int unsuccessful = outcomes.unsuccessful();
 			run.note("SGLang: failed requests counted from the per-request arrays (an error, or no output at all);"
@@ -166,7 +170,6 @@ final class SglangBenchServing implements HarnessImporter {
 		}
 		cell.requests(completed, failed, null);
 	}
-
 
 	private static void provenance(Line line, boolean datasetsVary, RunDraft run) {
 		JsonNode result = line.result();
@@ -201,7 +204,10 @@ final class SglangBenchServing implements HarnessImporter {
 		}
 	}
 
-	/** One result line, with where it is (for cells) and its file (for notes, which repeat otherwise). */
+	/**
+	 * One result line, with where it is (for cells) and its file (for notes, which repeat
+	 * otherwise).
+	 */
 	private record Line(JsonNode result, String source, String file) {
 	}
 

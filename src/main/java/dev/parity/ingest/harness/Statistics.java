@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The statistics of one metric in one cell, named as run documents name them ({@code median,
+ * The statistics of one metric in one cell, named as run documents name them
+ * ({@code median,
  * mean, std, min, max, p1 … p99}), or a single aggregate value (a throughput).
  *
  * @param values statistic name to value, in the order given
@@ -38,13 +39,19 @@ record Statistics(Map<String, Double> values, boolean single) {
 		return values.get(statistic);
 	}
 
-	/** The value that stands for the metric in one number: the single value, else the median, else the mean. */
+	/**
+	 * The value that stands for the metric in one number: the single value, else the
+	 * median, else the mean.
+	 */
 	@Nullable Double representative() {
 		Double median = values.get("median");
 		return median != null ? median : values.get("mean");
 	}
 
-	/** The same statistics in the order documents write them: median, mean, std, min, max, then percentiles ascending. */
+	/**
+	 * The same statistics in the order documents write them: median, mean, std, min, max,
+	 * then percentiles ascending.
+	 */
 	Statistics inDocumentOrder() {
 		Map<String, Double> ordered = new LinkedHashMap<>();
 		for (String name : java.util.List.of("median", "mean", "std", "min", "max")) {
@@ -61,8 +68,9 @@ record Statistics(Map<String, Double> values, boolean single) {
 	}
 
 	/**
-	 * Collects statistics under their document names: {@code avg} is the mean, {@code p50} the
-	 * median, {@code stddev}/{@code std_dev} the std; absent and non-finite values are skipped.
+	 * Collects statistics under their document names: {@code avg} is the mean,
+	 * {@code p50} the median, {@code stddev}/{@code std_dev} the std; absent and
+	 * non-finite values are skipped.
 	 */
 	static final class Builder {
 
@@ -80,7 +88,9 @@ record Statistics(Map<String, Double> values, boolean single) {
 			return new Statistics(values, false);
 		}
 
-		/** The document name of a harness's statistic, or {@code null} when it has none. */
+		/**
+		 * The document name of a harness's statistic, or {@code null} when it has none.
+		 */
 		static @Nullable String name(String statistic) {
 			return switch (statistic) {
 				case "median", "p50" -> "median";

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The column names of the published tables in an upload, offered as choices when the uploader maps them, and what
- * else the form offers from the tables: which table to read, and the text under it as a caveat.
+ * The column names of the published tables in an upload, offered as choices when the
+ * uploader maps them, and what else the form offers from the tables: which table to read,
+ * and the text under it as a caveat.
  */
 public final class TableColumns {
 
@@ -16,6 +17,7 @@ public final class TableColumns {
 
 	/**
 	 * One Markdown table of an upload, for the uploader to choose.
+	 *
 	 * @param number 1-based, as a mapping's {@code table} names it
 	 * @param columns its header
 	 * @param under the paragraph right under it (empty when none)
@@ -43,8 +45,9 @@ public final class TableColumns {
 	}
 
 	/**
-	 * The text under the table a mapping reads (the only table when there is no mapping yet), offered as a caveat of the
-	 * run; empty when there is none or the mapping fits no table.
+	 * The text under the table a mapping reads (the only table when there is no mapping
+	 * yet), offered as a caveat of the run; empty when there is none or the mapping fits
+	 * no table.
 	 */
 	public static String offeredCaveat(List<InputFile> files, @org.jspecify.annotations.Nullable TableMapping mapping) {
 		for (InputFile file : files) {
@@ -66,7 +69,10 @@ public final class TableColumns {
 		return "";
 	}
 
-	/** Every column name of the Markdown tables, or else of the CSV table, of each file, in order, once. */
+	/**
+	 * Every column name of the Markdown tables, or else of the CSV table, of each file,
+	 * in order, once.
+	 */
 	public static List<String> of(List<InputFile> files) {
 		Set<String> columns = new LinkedHashSet<>();
 		for (InputFile file : files) {

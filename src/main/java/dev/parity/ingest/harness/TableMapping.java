@@ -7,22 +7,22 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How to read a published table: which column is the prompt length, which the concurrency, which
- * other columns are grid params, which columns are which metric in which unit, and where the
- * table was published.
+ * How to read a published table: which column is the prompt length, which the
+ * concurrency, which other columns are grid params, which columns are which metric in
+ * which unit, and where the table was published.
  *
  * @param promptColumn the column holding prompt tokens (the {@code prompt_tokens} param)
  * @param concurrencyColumn the column holding concurrency, if the table has one
  * @param metrics column name to the metric it holds, in table order
  * @param sourceUrl where the table is published (the reference run's {@code source.url})
  * @param sourceRevision the revision of the published data, if known
- * @param paramColumns other param columns: column name to param name (e.g. {@code "Rate" → request_rate})
- * @param table which table of a text holding several to read, 1-based; {@code null} for the one whose header has
- * every mapped column
+ * @param paramColumns other param columns: column name to param name (e.g.
+ * {@code "Rate" → request_rate})
+ * @param table which table of a text holding several to read, 1-based; {@code null} for
+ * the one whose header has every mapped column
  */
-public record TableMapping(String promptColumn, @Nullable String concurrencyColumn,
-		Map<String, MetricColumn> metrics, String sourceUrl, @Nullable String sourceRevision,
-		Map<String, String> paramColumns, @Nullable Integer table) {
+public record TableMapping(String promptColumn, @Nullable String concurrencyColumn, Map<String, MetricColumn> metrics,
+		String sourceUrl, @Nullable String sourceRevision, Map<String, String> paramColumns, @Nullable Integer table) {
 
 	public TableMapping {
 		Objects.requireNonNull(promptColumn, "promptColumn must not be null");

@@ -11,14 +11,15 @@ import org.apache.commons.csv.CSVRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A table read from text: a header and rows of cells, each row with the line it came from. Reads
- * CSV (comma, semicolon or tab separated, as the first line suggests) and Markdown pipe tables.
+ * A table read from text: a header and rows of cells, each row with the line it came
+ * from. Reads CSV (comma, semicolon or tab separated, as the first line suggests) and
+ * Markdown pipe tables.
  *
  * @param headers the column names, trimmed
  * @param rows the data rows, cells trimmed
  * @param lines the line each row starts on, for messages
- * @param under the paragraph right under a Markdown table (its notes: "128K × c=4 did not finish …"), lines joined
- * with a space; empty when there is none or for CSV
+ * @param under the paragraph right under a Markdown table (its notes: "128K × c=4 did not
+ * finish …"), lines joined with a space; empty when there is none or for CSV
  */
 record TableText(List<String> headers, List<List<String>> rows, List<Integer> lines, String under) {
 
@@ -26,13 +27,18 @@ record TableText(List<String> headers, List<List<String>> rows, List<Integer> li
 		this(headers, rows, lines, "");
 	}
 
-	/** Whether the header has every one of the columns (matched as {@link #column(String)} does). */
+	/**
+	 * Whether the header has every one of the columns (matched as {@link #column(String)}
+	 * does).
+	 */
 	boolean hasColumns(java.util.Collection<String> names) {
 		return names.stream().allMatch(name -> column(name) >= 0);
 	}
 
-
-	/** The column's index, matching names without regard to case or surrounding space; -1 when absent. */
+	/**
+	 * The column's index, matching names without regard to case or surrounding space; -1
+	 * when absent.
+	 */
 	int column(String name) {
 		for (int i = 0; i < headers.size(); i++) {
 			if (headers.get(i).equalsIgnoreCase(name.trim())) {
@@ -47,7 +53,10 @@ record TableText(List<String> headers, List<List<String>> rows, List<Integer> li
 		return column < cells.size() ? cells.get(column) : "";
 	}
 
-	/** The CSV table in the text, or {@code null} when it is not a consistent table of two or more columns. */
+	/**
+	 * The CSV table in the text, or {@code null} when it is not a consistent table of two
+	 * or more columns.
+	 */
 	static @Nullable TableText csv(String text) {
 		char delimiter = delimiter(text);
 		CSVFormat format = CSVFormat.DEFAULT.builder()
@@ -126,8 +135,9 @@ record TableText(List<String> headers, List<List<String>> rows, List<Integer> li
 	}
 
 	/**
-	 * The paragraph that starts within two lines under a table (a blank line may come between): its lines up to the
-	 * next blank line, heading, table or list of code, joined with a space; at most 2,000 characters.
+	 * The paragraph that starts within two lines under a table (a blank line may come
+	 * between): its lines up to the next blank line, heading, table or list of code,
+	 * joined with a space; at most 2,000 characters.
 	 */
 	private static String paragraphUnder(List<String> lines, int from) {
 		int start = from;
@@ -150,9 +160,10 @@ record TableText(List<String> headers, List<List<String>> rows, List<Integer> li
 	}
 
 	/**
-	 * Whether the (trimmed) line separates a Markdown table's header from its rows: cells of at least three dashes,
-	 * each perhaps with a colon at either end ({@code |:---|---:|}). Scanned, as a regular expression's repeated
-	 * group overflows the stack on a long enough line.
+	 * Whether the (trimmed) line separates a Markdown table's header from its rows: cells
+	 * of at least three dashes, each perhaps with a colon at either end
+	 * ({@code |:---|---:|}). Scanned, as a regular expression's repeated group overflows
+	 * the stack on a long enough line.
 	 */
 	static boolean isSeparator(String line) {
 		String body = line.startsWith("|") ? line.substring(1) : line;

@@ -5,8 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The files of one upload with its zips expanded, once: detection and the import read the same entries (each parsed
- * at most once), rather than each inflating the zips again.
+ * The files of one upload with its zips expanded, once: detection and the import read the
+ * same entries (each parsed at most once), rather than each inflating the zips again.
  */
 public final class UploadedFiles {
 
@@ -22,17 +22,20 @@ public final class UploadedFiles {
 	}
 
 	/**
-	 * The uploaded files with every zip replaced by its entries, read within the default limits.
-	 * @throws ImportRejected when a zip is corrupt, empty, or inflates beyond the limits (naming it)
+	 * The uploaded files with every zip replaced by its entries, read within the default
+	 * limits.
+	 * @throws ImportRejected when a zip is corrupt, empty, or inflates beyond the limits
+	 * (naming it)
 	 */
 	public static UploadedFiles expand(List<InputFile> uploaded) {
 		return expand(uploaded, JsonLimits.DEFAULT);
 	}
 
 	/**
-	 * The uploaded files with every zip replaced by its entries; their JSON (and YAML) is read within {@code limits},
-	 * all files together.
-	 * @throws ImportRejected when a zip is corrupt, empty, or inflates beyond the limits (naming it)
+	 * The uploaded files with every zip replaced by its entries; their JSON (and YAML) is
+	 * read within {@code limits}, all files together.
+	 * @throws ImportRejected when a zip is corrupt, empty, or inflates beyond the limits
+	 * (naming it)
 	 */
 	public static UploadedFiles expand(List<InputFile> uploaded, JsonLimits limits) {
 		return new UploadedFiles(InputFiles.expand(uploaded), limits);

@@ -12,11 +12,12 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * vLLM's {@code benchmark_serving.py} / {@code vllm bench serve --save-result}, 2024 on: each result is a
- * cell. With {@code --save-detailed} (always, before 2025) its per-request arrays become samples. With
- * {@code --append-result} a file holds one result per line, sweeps appended one after another: one cell per
- * distinct parameter set (concurrency, request rate, uniform prompt length, and any {@code --metadata} key
- * whose value differs between the results), repeated ones merged as repetitions.
+ * vLLM's {@code benchmark_serving.py} / {@code vllm bench serve --save-result}, 2024 on:
+ * each result is a cell. With {@code --save-detailed} (always, before 2025) its
+ * per-request arrays become samples. With {@code --append-result} a file holds one result
+ * per line, sweeps appended one after another: one cell per distinct parameter set
+ * (concurrency, request rate, uniform prompt length, and any {@code --metadata} key whose
+ * value differs between the results), repeated ones merged as repetitions.
  */
 final class VllmBenchServe implements HarnessImporter {
 
@@ -43,7 +44,8 @@ final class VllmBenchServe implements HarnessImporter {
 			return lines.stream().allMatch(VllmResult::isServingResult) ? FileRole.OWN_PERHAPS : FileRole.FOREIGN;
 		}
 		if (VllmResult.isVllm(json)) {
-			// A sweep's run file is a result too, but the sweep importer knows its swept params.
+			// A sweep's run file is a result too, but the sweep importer knows its swept
+			// params.
 			return json.has("run_number") ? FileRole.OWN_PERHAPS : FileRole.OWN;
 		}
 		return VllmResult.isServingResult(json) ? FileRole.OWN_PERHAPS : FileRole.FOREIGN;
@@ -71,7 +73,8 @@ final class VllmBenchServe implements HarnessImporter {
 			run.note("--metadata keys that differ between the results, recorded as grid params: "
 					+ String.join(", ", varying));
 		}
-		// Repetitions are results of one file with the same params; separate files with the same params are
+		// Repetitions are results of one file with the same params; separate files with
+		// the same params are
 		// ambiguous, and the run refuses them.
 		Map<Group, List<CellDraft>> repetitions = new LinkedHashMap<>();
 		Map<Group, Result> firsts = new LinkedHashMap<>();
@@ -102,7 +105,10 @@ final class VllmBenchServe implements HarnessImporter {
 		return run.toImport();
 	}
 
-	/** The {@code --metadata} keys (anything vLLM does not write itself) whose values differ between results. */
+	/**
+	 * The {@code --metadata} keys (anything vLLM does not write itself) whose values
+	 * differ between results.
+	 */
 	private static Set<String> varyingMetadata(List<Result> results) {
 		Map<String, Set<String>> values = new LinkedHashMap<>();
 		for (Result result : results) {

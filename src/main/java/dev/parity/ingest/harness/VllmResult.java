@@ -7,12 +7,15 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One result object of vLLM's {@code bench serve --save-result}: recognition by its keys, and the
- * cell it describes. The summaries are in ms, the per-request arrays in seconds.
+ * One result object of vLLM's {@code bench serve --save-result}: recognition by its keys,
+ * and the cell it describes. The summaries are in ms, the per-request arrays in seconds.
  */
 final class VllmResult {
 
-	/** The keys vLLM writes itself; anything else in a sweep's run file is a swept parameter or metadata. */
+	/**
+	 * The keys vLLM writes itself; anything else in a sweep's run file is a swept
+	 * parameter or metadata.
+	 */
 	private static final Set<String> OWN_KEYS = Set.of("date", "endpoint_type", "backend", "label", "model_id",
 			"tokenizer_id", "best_of", "num_prompts", "request_rate", "burstiness", "max_concurrency",
 			"ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps", "duration", "completed", "failed",
@@ -20,7 +23,8 @@ final class VllmResult {
 			"total_token_throughput", "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
 			"queue_times", "generated_texts", "errors", "max_output_tokens_per_s", "max_concurrent_requests", "rtfx",
 			"run_number", "rps_change_events", "total_input_sequences", "input_sequence_throughput",
-			// benchmark_serving wrote its goodput under this key, colon included, from late 2024 into 2025.
+			// benchmark_serving wrote its goodput under this key, colon included, from
+			// late 2024 into 2025.
 			"request_goodput:");
 
 	private static final double UNLIMITED_RATE = 1e9;
@@ -30,12 +34,16 @@ final class VllmResult {
 
 	/** vLLM's summary keys, and none of SGLang's. */
 	static boolean isVllm(JsonNode node) {
-		return node.isObject() && Fields.hasAny(node, "mean_ttft_ms", "median_ttft_ms", "mean_e2el_ms", "median_e2el_ms")
+		return node.isObject()
+				&& Fields.hasAny(node, "mean_ttft_ms", "median_ttft_ms", "mean_e2el_ms", "median_e2el_ms")
 				&& Fields.hasAny(node, "mean_e2el_ms", "median_e2el_ms", "num_prompts", "burstiness", "request_goodput")
 				&& !ServingBenchmark.hasSglangKeys(node);
 	}
 
-	/** The summary keys both vLLM and SGLang write, without anything distinctive of either. */
+	/**
+	 * The summary keys both vLLM and SGLang write, without anything distinctive of
+	 * either.
+	 */
 	static boolean isServingResult(JsonNode node) {
 		return node.isObject() && Fields.hasAny(node, "mean_ttft_ms", "median_ttft_ms")
 				&& Fields.hasAny(node, "completed", "output_throughput");
@@ -47,8 +55,8 @@ final class VllmResult {
 	}
 
 	/**
-	 * The cell a result describes, with the conventional params (concurrency, request rate) and
-	 * prompt tokens when every request had the same length.
+	 * The cell a result describes, with the conventional params (concurrency, request
+	 * rate) and prompt tokens when every request had the same length.
 	 */
 	static CellDraft cell(JsonNode result, String source, RunDraft run) {
 		CellDraft cell = new CellDraft(source);
@@ -60,7 +68,8 @@ final class VllmResult {
 		if (rate != null) {
 			cell.param("request_rate", rate);
 			if (rateWrittenAsNumber(result)) {
-				run.note(source + ": request_rate " + result.get("request_rate").asString() + " read as inf (no rate limit)");
+				run.note(source + ": request_rate " + result.get("request_rate").asString()
+						+ " read as inf (no rate limit)");
 			}
 		}
 		List<Double> inputs = Fields.numbers(result.get("input_lens"));
@@ -75,13 +84,15 @@ final class VllmResult {
 		boolean failedDerived = false;
 		if (failed == null && !result.hasNonNull("failed") && completed != null && prompts != null
 				&& prompts >= completed) {
-			// vLLM wrote no failed count before October 2025: every prompt sent and not completed failed.
+			// vLLM wrote no failed count before October 2025: every prompt sent and not
+			// completed failed.
 			failed = prompts - completed;
 			failedDerived = true;
 		}
 		ServingBenchmark.metrics(result, cell);
 		if (ServingBenchmark.hasDetails(result)) {
-			ServingBenchmark.Outcomes outcomes = ServingBenchmark.outcomes(result, cell, run, "vLLM", source, completed);
+			ServingBenchmark.Outcomes outcomes = ServingBenchmark.outcomes(result, cell, run, "vLLM", source,
+					completed);
 			int succeeded = outcomes.succeeded();
 			int unsuccessful = outcomes.unsuccessful();
 			if (!outcomes.recomputed() && (failedDerived || failed == null || failed != unsuccessful)) {
@@ -126,7 +137,8 @@ final class VllmResult {
 			return number != null ? unlimited(number) : text;
 		}
 		if (rate.isNumber()) {
-			// Not rate.doubleValue(): it throws for an integer beyond the range of a double.
+			// Not rate.doubleValue(): it throws for an integer beyond the range of a
+			// double.
 			double value = rate.numberValue().doubleValue();
 			return Double.isInfinite(value) && value > 0 ? "inf" : Double.isFinite(value) ? unlimited(value) : null;
 		}
@@ -134,19 +146,22 @@ final class VllmResult {
 	}
 
 	/**
-	 * A rate of a billion requests a second or more ({@code --request-rate 1e9}) is the way some scripts ask for
-	 * no rate limit: written {@code inf}, as vLLM writes an unlimited rate.
+	 * A rate of a billion requests a second or more ({@code --request-rate 1e9}) is the
+	 * way some scripts ask for no rate limit: written {@code inf}, as vLLM writes an
+	 * unlimited rate.
 	 */
 	private static Object unlimited(double rate) {
 		return rate >= UNLIMITED_RATE ? "inf" : rate;
 	}
 
-	/** Whether the file writes an unlimited rate as a (huge) number, which {@link #requestRate} reads as inf. */
+	/**
+	 * Whether the file writes an unlimited rate as a (huge) number, which
+	 * {@link #requestRate} reads as inf.
+	 */
 	static boolean rateWrittenAsNumber(JsonNode result) {
 		Double number = Fields.number(result.get("request_rate"));
 		return number != null && Double.isFinite(number) && number >= UNLIMITED_RATE;
 	}
-
 
 	private static String describe(@Nullable Integer count) {
 		return count == null ? "an unknown number" : String.valueOf(count);

@@ -15,11 +15,11 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * vLLM's {@code vllm bench sweep serve}: a folder (or zip) with one directory per parameter
- * combination ({@code SERVE--max_num_seqs=4-BENCH--max_concurrency=2}), holding
- * {@code run=N.json} per repetition and a {@code summary.json} listing them. One run; one cell
- * per combination, with the swept server and benchmark parameters as grid params and the
- * repetitions as samples. {@code warmup.json} is the unmeasured warm-up;
+ * vLLM's {@code vllm bench sweep serve}: a folder (or zip) with one directory per
+ * parameter combination ({@code SERVE--max_num_seqs=4-BENCH--max_concurrency=2}), holding
+ * {@code run=N.json} per repetition and a {@code summary.json} listing them. One run; one
+ * cell per combination, with the swept server and benchmark parameters as grid params and
+ * the repetitions as samples. {@code warmup.json} is the unmeasured warm-up;
  * {@code run=N.failure.json} a repetition that failed.
  */
 final class VllmSweep implements HarnessImporter {
@@ -71,7 +71,8 @@ final class VllmSweep implements HarnessImporter {
 		List<ParsedFile> own = ownFiles(files, run);
 		List<SweepRun> runs = new ArrayList<>();
 		Set<String> seen = new HashSet<>();
-		// Run files first: summary.json repeats them, and is read only for runs without a file.
+		// Run files first: summary.json repeats them, and is read only for runs without a
+		// file.
 		List<ParsedFile> ordered = new ArrayList<>(own);
 		ordered.sort(Comparator.comparing(file -> file.json().isArray()));
 		Set<String> sweptKeys = new LinkedHashSet<>();
@@ -167,7 +168,10 @@ final class VllmSweep implements HarnessImporter {
 		return result;
 	}
 
-	/** Swept parameters named in a combination directory ({@code SERVE--max_num_seqs=4-BENCH--max_concurrency=2}). */
+	/**
+	 * Swept parameters named in a combination directory
+	 * ({@code SERVE--max_num_seqs=4-BENCH--max_concurrency=2}).
+	 */
 	static Map<String, String> combinationPairs(String directory) {
 		String name = directory.substring(directory.lastIndexOf('/') + 1);
 		Map<String, String> pairs = new LinkedHashMap<>();
@@ -181,13 +185,17 @@ final class VllmSweep implements HarnessImporter {
 		}
 		for (int i = 0; i < keys.size(); i++) {
 			int end = i + 1 < spans.size() ? spans.get(i + 1)[0] : cleaned.length();
-			// "SERVE--a=4-BENCH--b=2" leaves "a=4--b=2": the separator's dashes are no part of the value.
+			// "SERVE--a=4-BENCH--b=2" leaves "a=4--b=2": the separator's dashes are no
+			// part of the value.
 			pairs.put(keys.get(i), withoutTrailingDashes(cleaned.substring(spans.get(i)[1], end)));
 		}
 		return pairs;
 	}
 
-	/** Scanned, not matched: {@code -+$} takes quadratic time on a long run of dashes that does not end the text. */
+	/**
+	 * Scanned, not matched: {@code -+$} takes quadratic time on a long run of dashes that
+	 * does not end the text.
+	 */
 	private static String withoutTrailingDashes(String text) {
 		int end = text.length();
 		while (end > 0 && text.charAt(end - 1) == '-') {
@@ -201,7 +209,8 @@ final class VllmSweep implements HarnessImporter {
 		return switch (key) {
 			case "max_concurrency", "max-concurrency" -> "concurrency";
 			case "request_rate", "request-rate" -> "request_rate";
-			case "random_input_len", "random-input-len", "input_len", "input-len", "sonnet_input_len" -> "prompt_tokens";
+			case "random_input_len", "random-input-len", "input_len", "input-len", "sonnet_input_len" ->
+				"prompt_tokens";
 			case "random_output_len", "random-output-len", "output_len", "output-len", "sonnet_output_len" ->
 				"output_tokens";
 			case "_benchmark_name" -> "benchmark";
@@ -211,11 +220,13 @@ final class VllmSweep implements HarnessImporter {
 
 	/**
 	 * One repetition of one combination.
-	 * @param combination the combination's directory, or its params when the file has no directory
+	 *
+	 * @param combination the combination's directory, or its params when the file has no
+	 * directory
 	 * @param params the swept params, under conventional names
 	 */
-	private record SweepRun(JsonNode result, String source, String combination, int number,
-			Map<String, Object> params, boolean failed) {
+	private record SweepRun(JsonNode result, String source, String combination, int number, Map<String, Object> params,
+			boolean failed) {
 
 		String key() {
 			return combination + "#" + number;

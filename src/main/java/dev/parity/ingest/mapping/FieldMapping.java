@@ -17,9 +17,10 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A saved format's mapping, checked: where the cells are in a file, and where each param, metric, request count and
- * per-request sample is in a cell. Every path is a {@link MappingPath}; {@code $} is the current item (the document
- * for {@code detect} and {@code cells}, the cell for {@code params}, {@code metrics}, {@code requests} and
+ * A saved format's mapping, checked: where the cells are in a file, and where each param,
+ * metric, request count and per-request sample is in a cell. Every path is a
+ * {@link MappingPath}; {@code $} is the current item (the document for {@code detect} and
+ * {@code cells}, the cell for {@code params}, {@code metrics}, {@code requests} and
  * {@code samples.path}, the sample for the sample's fields).
  *
  * @param name the format's name (never a built-in format's id)
@@ -30,18 +31,20 @@ import tools.jackson.databind.JsonNode;
  * @param outputTokens the cell's median output tokens per request, if mapped
  * @param requests how the request counts are read
  * @param samples the per-request samples, if mapped
- * @param provenance provenance field ({@link #PROVENANCE}'s keys) → path in the document ({@code $} the document)
+ * @param provenance provenance field ({@link #PROVENANCE}'s keys) → path in the document
+ * ({@code $} the document)
  */
 record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Map<String, MappingPath> params,
-		Map<String, MetricRead> metrics, @Nullable MappingPath outputTokens, Requests requests, @Nullable Samples samples,
-		Map<String, MappingPath> provenance) {
+		Map<String, MetricRead> metrics, @Nullable MappingPath outputTokens, Requests requests,
+		@Nullable Samples samples, Map<String, MappingPath> provenance) {
 
 	private static final Set<String> KEYS = Set.of("name", "description", "detect", "cells", "params", "metrics",
 			"output_tokens", "requests", "samples", "provenance");
 
 	/**
-	 * The provenance a format may read from a file's top-level fields, each with where it goes in the run document:
-	 * {@code "provenance": {"model": "$.model", "system": "$.system"}}.
+	 * The provenance a format may read from a file's top-level fields, each with where it
+	 * goes in the run document: {@code "provenance": {"model": "$.model", "system":
+	 * "$.system"}}.
 	 */
 	static final Map<String, String> PROVENANCE = provenanceTargets();
 
@@ -63,13 +66,17 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 	private static final Pattern STATISTIC = Pattern.compile("median|mean|std|min|max|p([1-9][0-9]?)(\\.[0-9]+)?");
 
 	/**
-	 * One metric: a single value (the median, or the aggregate for a throughput) or statistics, each read at a path,
-	 * converted from the unit the file writes into the catalogue's.
+	 * One metric: a single value (the median, or the aggregate for a throughput) or
+	 * statistics, each read at a path, converted from the unit the file writes into the
+	 * catalogue's.
 	 */
 	record MetricRead(Map<String, MappingPath> statistics, boolean single, DoubleUnaryOperator toCatalogueUnit) {
 	}
 
-	/** The request counts: counted from the samples' statuses, or read at paths (an absent path: not recorded). */
+	/**
+	 * The request counts: counted from the samples' statuses, or read at paths (an absent
+	 * path: not recorded).
+	 */
 	record Requests(boolean fromSamples, @Nullable MappingPath completed, @Nullable MappingPath failed,
 			@Nullable MappingPath cancelled) {
 
@@ -78,9 +85,13 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 		}
 	}
 
-	/** The per-request samples: where they are in a cell, and each one's status, tokens and metrics. */
+	/**
+	 * The per-request samples: where they are in a cell, and each one's status, tokens
+	 * and metrics.
+	 */
 	record Samples(MappingPath path, @Nullable MappingPath status, Map<String, String> statusMap,
-			@Nullable MappingPath outputTokens, @Nullable MappingPath reasoningTokens, Map<String, MetricRead> metrics) {
+			@Nullable MappingPath outputTokens, @Nullable MappingPath reasoningTokens,
+			Map<String, MetricRead> metrics) {
 	}
 
 	/** The mapping, or every problem in it (each naming its key). */
@@ -90,12 +101,14 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 	static Parsed parse(JsonNode node) {
 		List<Problem> problems = new ArrayList<>();
 		if (!node.isObject()) {
-			return new Parsed(null, List.of(new Problem("mapping", "must be a JSON object: {\"name\", \"detect\", \"cells\", "
-					+ "\"params\", \"metrics\", \"samples\", \"requests\"}")));
+			return new Parsed(null,
+					List.of(new Problem("mapping", "must be a JSON object: {\"name\", \"detect\", \"cells\", "
+							+ "\"params\", \"metrics\", \"samples\", \"requests\"}")));
 		}
 		for (String key : node.propertyNames()) {
 			if (!KEYS.contains(key)) {
-				problems.add(new Problem(key, "unknown key (allowed: " + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
+				problems.add(new Problem(key,
+						"unknown key (allowed: " + String.join(", ", KEYS.stream().sorted().toList()) + ")"));
 			}
 		}
 		String name = name(node.get("name"), problems);
@@ -128,7 +141,8 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 				MappingPath path = path(value, "params." + param, problems);
 				if (path != null) {
 					if (path.many()) {
-						problems.add(new Problem("params." + param, path.text() + " reads a list ([*]); a param is one value"));
+						problems.add(new Problem("params." + param,
+								path.text() + " reads a list ([*]); a param is one value"));
 					}
 					params.put(param, path);
 				}
@@ -147,25 +161,30 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 				}
 			});
 		}
-		MappingPath outputTokens = node.has("output_tokens") ? path(node.get("output_tokens"), "output_tokens", problems)
-				: null;
+		MappingPath outputTokens = node.has("output_tokens")
+				? path(node.get("output_tokens"), "output_tokens", problems) : null;
 		Samples samples = node.has("samples") ? samples(node.get("samples"), problems) : null;
 		Requests requests = requests(node.get("requests"), samples != null, problems);
 		if (metrics.isEmpty() && samples == null && metricsNode != null && problems.isEmpty()) {
 			problems.add(new Problem("metrics", "maps no metric: name at least one (ttft_s, decode_tps, …)"));
 		}
 		if (metricsNode == null && samples == null) {
-			problems.add(new Problem("metrics", "a cell needs metrics (or samples with metrics): catalogue metric → path"));
+			problems
+				.add(new Problem("metrics", "a cell needs metrics (or samples with metrics): catalogue metric → path"));
 		}
 		Map<String, MappingPath> provenance = provenance(node.get("provenance"), problems);
 		if (!problems.isEmpty() || cells == null) {
 			return new Parsed(null, problems);
 		}
-		return new Parsed(new FieldMapping(name, detect, cells, params, metrics, outputTokens, requests, samples,
-				provenance), List.of());
+		return new Parsed(
+				new FieldMapping(name, detect, cells, params, metrics, outputTokens, requests, samples, provenance),
+				List.of());
 	}
 
-	/** {@code {"model": "$.model", "system": "$.system"}}: top-level fields of the file read as the run's provenance. */
+	/**
+	 * {@code {"model": "$.model", "system": "$.system"}}: top-level fields of the file
+	 * read as the run's provenance.
+	 */
 	private static Map<String, MappingPath> provenance(@Nullable JsonNode node, List<Problem> problems) {
 		Map<String, MappingPath> provenance = new LinkedHashMap<>();
 		if (node == null) {
@@ -179,14 +198,15 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 		node.forEachEntry((field, value) -> {
 			String key = "provenance." + field;
 			if (!PROVENANCE.containsKey(field)) {
-				problems.add(new Problem(key, "unknown provenance field (allowed: " + String.join(", ", PROVENANCE.keySet())
-						+ ")"));
+				problems.add(new Problem(key,
+						"unknown provenance field (allowed: " + String.join(", ", PROVENANCE.keySet()) + ")"));
 				return;
 			}
 			MappingPath path = path(value, key, problems);
 			if (path != null) {
 				if (path.many()) {
-					problems.add(new Problem(key, path.text() + " reads a list ([*]); a provenance field is one value"));
+					problems
+						.add(new Problem(key, path.text() + " reads a list ([*]); a provenance field is one value"));
 				}
 				provenance.put(field, path);
 			}
@@ -270,7 +290,8 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 				}
 				else {
 					problems.add(new Problem(key + "." + field, "unknown key (allowed: path and unit"
-							+ (statisticsAllowed ? ", or statistics median, mean, std, min, max, p1…p99, and unit" : "") + ")"));
+							+ (statisticsAllowed ? ", or statistics median, mean, std, min, max, p1…p99, and unit" : "")
+							+ ")"));
 				}
 			}
 			if (statistics.isEmpty() && problems.size() == before) {
@@ -292,11 +313,12 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 		if (unitText != null && catalogueUnit != null) {
 			MetricUnit unit = MetricUnit.parse(unitText).orElse(null);
 			if (unit == null) {
-				problems.add(new Problem(key + ".unit", "unknown unit \"" + unitText + "\" (e.g. s, ms, us, tokens/s, requests/s)"));
+				problems.add(new Problem(key + ".unit",
+						"unknown unit \"" + unitText + "\" (e.g. s, ms, us, tokens/s, requests/s)"));
 			}
 			else if (!unit.convertibleTo(catalogueUnit)) {
-				problems.add(new Problem(key + ".unit", unitText + " cannot be converted to " + metric + "'s unit, "
-						+ catalogueUnit.symbol()));
+				problems.add(new Problem(key + ".unit",
+						unitText + " cannot be converted to " + metric + "'s unit, " + catalogueUnit.symbol()));
 			}
 			else {
 				convert = unit.to(catalogueUnit);
@@ -314,13 +336,14 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 		int before = problems.size();
 		for (String key : node.propertyNames()) {
 			if (!Set.of("path", "status", "output_tokens", "reasoning_tokens", "metrics").contains(key)) {
-				problems.add(new Problem("samples." + key, "unknown key (allowed: metrics, output_tokens, path, "
-						+ "reasoning_tokens, status)"));
+				problems.add(new Problem("samples." + key,
+						"unknown key (allowed: metrics, output_tokens, path, " + "reasoning_tokens, status)"));
 			}
 		}
 		MappingPath path = path(node.get("path"), "samples.path", problems);
 		if (path != null && !path.many()) {
-			problems.add(new Problem("samples.path", path.text() + " must read a list of requests, e.g. $.requests[*]"));
+			problems
+				.add(new Problem("samples.path", path.text() + " must read a list of requests, e.g. $.requests[*]"));
 		}
 		MappingPath status = null;
 		Map<String, String> statusMap = new LinkedHashMap<>();
@@ -350,8 +373,8 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 		else if (statusNode != null) {
 			status = path(statusNode, "samples.status", problems);
 		}
-		MappingPath outputTokens = node.has("output_tokens") ? path(node.get("output_tokens"), "samples.output_tokens", problems)
-				: null;
+		MappingPath outputTokens = node.has("output_tokens")
+				? path(node.get("output_tokens"), "samples.output_tokens", problems) : null;
 		MappingPath reasoningTokens = node.has("reasoning_tokens")
 				? path(node.get("reasoning_tokens"), "samples.reasoning_tokens", problems) : null;
 		Map<String, MetricRead> metrics = new LinkedHashMap<>();
@@ -378,7 +401,8 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 			return Requests.unknown();
 		}
 		if (!node.isObject()) {
-			problems.add(new Problem("requests", "must be {\"from_samples\": true} or {\"completed\", \"failed\", \"cancelled\"} paths"));
+			problems.add(new Problem("requests",
+					"must be {\"from_samples\": true} or {\"completed\", \"failed\", \"cancelled\"} paths"));
 			return Requests.unknown();
 		}
 		if (node.has("from_samples")) {
@@ -386,10 +410,12 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 				problems.add(new Problem("requests.from_samples", "must be true or false"));
 			}
 			else if (node.get("from_samples").asBoolean() && !hasSamples) {
-				problems.add(new Problem("requests.from_samples", "counts the samples' statuses, but no samples are mapped"));
+				problems.add(new Problem("requests.from_samples",
+						"counts the samples' statuses, but no samples are mapped"));
 			}
 			if (node.size() > 1) {
-				problems.add(new Problem("requests", "either from_samples or paths for completed/failed/cancelled, not both"));
+				problems.add(new Problem("requests",
+						"either from_samples or paths for completed/failed/cancelled, not both"));
 			}
 			return new Requests(node.get("from_samples").asBoolean(false), null, null, null);
 		}
@@ -398,7 +424,8 @@ record FieldMapping(String name, List<MappingPath> detect, MappingPath cells, Ma
 		for (String key : node.propertyNames()) {
 			int index = List.of(names).indexOf(key);
 			if (index < 0) {
-				problems.add(new Problem("requests." + key, "unknown key (allowed: from_samples, completed, failed, cancelled)"));
+				problems.add(new Problem("requests." + key,
+						"unknown key (allowed: from_samples, completed, failed, cancelled)"));
 				continue;
 			}
 			counts[index] = path(node.get(key), "requests." + key, problems);

@@ -24,7 +24,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Files read with a saved format: each JSON file's cells, one run; files that are not JSON are skipped and noted.
+ * Files read with a saved format: each JSON file's cells, one run; files that are not
+ * JSON are skipped and noted.
  */
 public final class MappedImport {
 
@@ -42,7 +43,8 @@ public final class MappedImport {
 	}
 
 	/**
-	 * The files (zips expanded) read with the format, each file within {@code limits} (one is held at a time).
+	 * The files (zips expanded) read with the format, each file within {@code limits}
+	 * (one is held at a time).
 	 * @throws ImportRejected naming the file, the cell and the mapping key
 	 * @throws ImportTooLarge naming the file and the limit
 	 */
@@ -84,8 +86,9 @@ public final class MappedImport {
 	}
 
 	/**
-	 * The provenance the mapping reads from the file's top-level fields into the document; the first file that has a
-	 * field gives it, and a later file that says otherwise is noted.
+	 * The provenance the mapping reads from the file's top-level fields into the
+	 * document; the first file that has a field gives it, and a later file that says
+	 * otherwise is noted.
 	 * @throws ImportRejected when a field holds an object or a list
 	 */
 	private static void provenance(FieldMapping mapping, Object parsed, String file, ObjectNode document,
@@ -123,7 +126,10 @@ public final class MappedImport {
 		});
 	}
 
-	/** Whether every path the format's {@code detect} lists exists in every JSON file (and there is one). */
+	/**
+	 * Whether every path the format's {@code detect} lists exists in every JSON file (and
+	 * there is one).
+	 */
 	static boolean detects(FieldMapping mapping, List<InputFile> files) {
 		boolean any = false;
 		for (InputFile file : files) {
@@ -148,8 +154,9 @@ public final class MappedImport {
 	}
 
 	/**
-	 * What is wrong with a mapping given its sample file: a mapping that cannot read it, reads no cell, or reads
-	 * nothing of a key it maps is refused, each problem naming the key.
+	 * What is wrong with a mapping given its sample file: a mapping that cannot read it,
+	 * reads no cell, or reads nothing of a key it maps is refused, each problem naming
+	 * the key.
 	 */
 	static List<Problem> checkAgainst(FieldMapping mapping, InputFile sample) {
 		List<Problem> problems = new ArrayList<>();
@@ -166,8 +173,8 @@ public final class MappedImport {
 		for (int i = 0; i < mapping.detect().size(); i++) {
 			MappingPath path = mapping.detect().get(i);
 			if (!path.existsIn(parsed)) {
-				problems.add(new Problem("detect[" + i + "]", path.text() + " is not in the sample, so detection would "
-						+ "never offer this format for it"));
+				problems.add(new Problem("detect[" + i + "]",
+						path.text() + " is not in the sample, so detection would " + "never offer this format for it"));
 			}
 		}
 		mapping.provenance().forEach((field, path) -> {
@@ -184,8 +191,10 @@ public final class MappedImport {
 			return problems;
 		}
 		Set<String> expected = new LinkedHashSet<>();
-		mapping.metrics().forEach((name, metric) -> metric.statistics().keySet()
-			.forEach(statistic -> expected.add("metrics." + name + (metric.single() ? "" : "." + statistic))));
+		mapping.metrics()
+			.forEach((name, metric) -> metric.statistics()
+				.keySet()
+				.forEach(statistic -> expected.add("metrics." + name + (metric.single() ? "" : "." + statistic))));
 		if (mapping.outputTokens() != null) {
 			expected.add("output_tokens");
 		}
@@ -220,15 +229,18 @@ public final class MappedImport {
 						+ (read.cells().size() == 1 ? " cell" : " cells")));
 			}
 		}
-		boolean anyValue = read.cells().stream().anyMatch(cell -> !cell.path("metrics").isEmpty()
-				|| cell.path("samples").size() > 0);
+		boolean anyValue = read.cells()
+			.stream()
+			.anyMatch(cell -> !cell.path("metrics").isEmpty() || cell.path("samples").size() > 0);
 		if (!anyValue && problems.isEmpty()) {
 			problems.add(new Problem("metrics", "the mapping reads no metric from the sample"));
 		}
 		return problems;
 	}
 
-	/** The mapping key an import problem names ("file: cells[0]: params.x: …" → params.x). */
+	/**
+	 * The mapping key an import problem names ("file: cells[0]: params.x: …" → params.x).
+	 */
 	private static String keyOf(String message) {
 		for (String part : message.split(": ")) {
 			if (part.matches("(params|metrics|samples|requests|output_tokens|cells|provenance)(\\.[^ ]+)?( .*)?")) {
@@ -238,14 +250,17 @@ public final class MappedImport {
 		return "sample";
 	}
 
-	/** The file as plain JSON values, within the default limits; {@code null} when it is not JSON at all. */
+	/**
+	 * The file as plain JSON values, within the default limits; {@code null} when it is
+	 * not JSON at all.
+	 */
 	static @Nullable Object parse(InputFile file) {
 		return parse(file, JsonBudget.of(JsonLimits.DEFAULT));
 	}
 
 	/**
-	 * The file as plain JSON values, counted against the budget before they are built; {@code null} when it is not
-	 * JSON at all.
+	 * The file as plain JSON values, counted against the budget before they are built;
+	 * {@code null} when it is not JSON at all.
 	 * @throws ImportTooLarge when it goes beyond the budget's limits
 	 */
 	static @Nullable Object parse(InputFile file, JsonBudget budget) {

@@ -15,17 +15,18 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads one parsed JSON file with a {@link FieldMapping} into cells of a {@code benchmark-run/1} document. What the
- * mapping names and the file lacks is absent, never invented: a missing metric is not measured, unmapped request
- * counts are unknown (null).
+ * Reads one parsed JSON file with a {@link FieldMapping} into cells of a
+ * {@code benchmark-run/1} document. What the mapping names and the file lacks is absent,
+ * never invented: a missing metric is not measured, unmapped request counts are unknown
+ * (null).
  */
 final class MappedReader {
 
 	private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
 	/**
-	 * The cells read, what was noted, and the mapping keys that read something (to refuse a mapping that reads
-	 * nothing of its sample).
+	 * The cells read, what was noted, and the mapping keys that read something (to refuse
+	 * a mapping that reads nothing of its sample).
 	 */
 	record Read(List<ObjectNode> cells, List<String> notes, Set<String> keysRead) {
 	}
@@ -63,8 +64,8 @@ final class MappedReader {
 			cells.add(cell(items.get(i), "cells[" + i + "]"));
 		}
 		List<String> notes = new ArrayList<>();
-		missing.forEach((key, count) -> notes.add(file + ": " + key + " not found (" + count
-				+ (count == 1 ? " time" : " times") + "): left absent"));
+		missing.forEach((key, count) -> notes
+			.add(file + ": " + key + " not found (" + count + (count == 1 ? " time" : " times") + "): left absent"));
 		return new Read(cells, notes, keysRead);
 	}
 
@@ -99,7 +100,8 @@ final class MappedReader {
 		if (counts.fromSamples()) {
 			for (String status : List.of("completed", "failed", "cancelled")) {
 				String wanted = status.equals("completed") ? "ok" : status;
-				requests.put(status, (int) samples.stream().filter(s -> s.path("status").asString("ok").equals(wanted)).count());
+				requests.put(status,
+						(int) samples.stream().filter(s -> s.path("status").asString("ok").equals(wanted)).count());
 			}
 			keysRead.add("requests.from_samples");
 		}
@@ -115,8 +117,11 @@ final class MappedReader {
 			}
 		}
 		else {
-			double[] tokens = samples.stream().filter(s -> s.path("output_tokens").isNumber())
-				.mapToDouble(s -> s.get("output_tokens").asDouble()).sorted().toArray();
+			double[] tokens = samples.stream()
+				.filter(s -> s.path("output_tokens").isNumber())
+				.mapToDouble(s -> s.get("output_tokens").asDouble())
+				.sorted()
+				.toArray();
 			if (tokens.length > 0) {
 				ObjectNode statistics = cell.putObject("output_tokens");
 				statistics.set("median", number(median(tokens)));
@@ -179,9 +184,11 @@ final class MappedReader {
 					String text = status.toString();
 					String mappedStatus = mapped.statusMap().isEmpty() ? text : mapped.statusMap().get(text);
 					if (mappedStatus == null || !Set.of("ok", "failed", "cancelled").contains(mappedStatus)) {
-						throw new ImportRejected(file + ": " + here + ": samples.status: " + mapped.status().text() + " is "
-								+ describe(status) + (mapped.statusMap().isEmpty() ? ", not ok, failed or cancelled: add a map, e.g. "
-										+ "{\"path\": \"" + mapped.status().text() + "\", \"map\": {\"" + text + "\": \"ok\"}}"
+						throw new ImportRejected(file + ": " + here + ": samples.status: " + mapped.status().text()
+								+ " is " + describe(status)
+								+ (mapped.statusMap().isEmpty()
+										? ", not ok, failed or cancelled: add a map, e.g. " + "{\"path\": \""
+												+ mapped.status().text() + "\", \"map\": {\"" + text + "\": \"ok\"}}"
 										: ", which samples.status.map does not map"));
 					}
 					sample.put("status", mappedStatus);

@@ -10,10 +10,11 @@ import com.jayway.jsonpath.PathNotFoundException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One path of a mapping: JSONPath (Jayway) limited to what reads data and nothing else — {@code $}, fields
- * ({@code .name}, {@code ['a name']}), every item of a list ({@code [*]}) and indices ({@code [0]}, {@code [-1]}). No
- * filters, expressions, functions, regular expressions, slices or deep scan: a mapping describes where the numbers
- * are; it never computes.
+ * One path of a mapping: JSONPath (Jayway) limited to what reads data and nothing else —
+ * {@code $}, fields ({@code .name}, {@code ['a name']}), every item of a list
+ * ({@code [*]}) and indices ({@code [0]}, {@code [-1]}). No filters, expressions,
+ * functions, regular expressions, slices or deep scan: a mapping describes where the
+ * numbers are; it never computes.
  */
 final class MappingPath {
 
@@ -57,7 +58,10 @@ final class MappingPath {
 		return !path.isDefinite();
 	}
 
-	/** The value at the path in the item (a list for a path with {@code [*]}); {@code null} when absent. */
+	/**
+	 * The value at the path in the item (a list for a path with {@code [*]});
+	 * {@code null} when absent.
+	 */
 	@Nullable Object read(Object item) {
 		try {
 			return path.read(item, READ);
@@ -67,7 +71,9 @@ final class MappingPath {
 		}
 	}
 
-	/** Whether the path finds something in the item (for {@code [*]}: at least one value). */
+	/**
+	 * Whether the path finds something in the item (for {@code [*]}: at least one value).
+	 */
 	boolean existsIn(Object item) {
 		try {
 			Object found = path.read(item, EXISTS);
@@ -81,7 +87,10 @@ final class MappingPath {
 		}
 	}
 
-	/** What is not allowed in the path, in words; {@code null} when it is only fields, {@code [*]} and indices. */
+	/**
+	 * What is not allowed in the path, in words; {@code null} when it is only fields,
+	 * {@code [*]} and indices.
+	 */
 	static @Nullable String problem(String text) {
 		if (text.isBlank()) {
 			return "is empty: write a path such as $.cases[*]";
@@ -132,7 +141,8 @@ final class MappingPath {
 				}
 				else if (!inside.equals("*") && !inside.matches("-?\\d{1,9}")) {
 					return inside.contains(":") ? "slices ([" + inside + "]) are not allowed: use [*] or one index"
-							: "[" + inside + "] is not allowed: write [*], an index such as [0], or a quoted field name";
+							: "[" + inside
+									+ "] is not allowed: write [*], an index such as [0], or a quoted field name";
 				}
 				i = end + 1;
 			}

@@ -5,8 +5,8 @@ import java.time.Instant;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One version of a saved format: the mapping as its author wrote it, checked. A version never changes; a change is
- * a new version.
+ * One version of a saved format: the mapping as its author wrote it, checked. A version
+ * never changes; a change is a new version.
  *
  * @param name the format's name
  * @param version 1, 2, …

@@ -25,9 +25,10 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The saved formats: created by uploaders, listed for everyone, versioned. A version, once saved, never changes
- * (the table is append-only); saving a changed mapping under the same name makes the next version. A format belongs to
- * whoever saved its first version: only they, or an admin, add versions to it.
+ * The saved formats: created by uploaders, listed for everyone, versioned. A version,
+ * once saved, never changes (the table is append-only); saving a changed mapping under
+ * the same name makes the next version. A format belongs to whoever saved its first
+ * version: only they, or an admin, add versions to it.
  */
 @Service
 public class SavedFormats {
@@ -44,7 +45,8 @@ public class SavedFormats {
 	}
 
 	/**
-	 * What saving gave: the version, and whether it is new (an unchanged mapping gives the version saved before).
+	 * What saving gave: the version, and whether it is new (an unchanged mapping gives
+	 * the version saved before).
 	 */
 	public record Saved(SavedFormat format, boolean created) {
 	}
@@ -88,8 +90,10 @@ public class SavedFormats {
 	}
 
 	/**
-	 * Saves the mapping as the next version of its name (or gives the latest version back when it is unchanged).
-	 * @param admin whether {@code by} is an admin, who may add versions to anybody's format
+	 * Saves the mapping as the next version of its name (or gives the latest version back
+	 * when it is unchanged).
+	 * @param admin whether {@code by} is an admin, who may add versions to anybody's
+	 * format
 	 * @throws RunFileRejected with every problem; nothing is saved
 	 * @throws FormatNotYours when the name is another user's format; nothing is saved
 	 */
@@ -104,7 +108,10 @@ public class SavedFormats {
 			throw rejected;
 		}
 		String name = checked.mapping().name();
-		jdbc.sql("select pg_advisory_xact_lock(hashtext('saved_format:' || ?))").param(name).query(Object.class).single();
+		jdbc.sql("select pg_advisory_xact_lock(hashtext('saved_format:' || ?))")
+			.param(name)
+			.query(Object.class)
+			.single();
 		Optional<SavedFormat> latest = find(name, null);
 		if (latest.isPresent() && latest.get().source().equals(checked.source())) {
 			return new Saved(latest.get(), false);
@@ -126,8 +133,10 @@ public class SavedFormats {
 
 	/** Who made a format: the author of its first version. */
 	private String owner(String name) {
-		return jdbc.sql("select created_by from saved_format where name = ? order by version limit 1").param(name)
-			.query(String.class).single();
+		return jdbc.sql("select created_by from saved_format where name = ? order by version limit 1")
+			.param(name)
+			.query(String.class)
+			.single();
 	}
 
 	/** The latest version of every saved format, by name. */
@@ -139,8 +148,12 @@ public class SavedFormats {
 
 	/** Every version of a format, newest first. */
 	public List<SavedFormat> versions(String name) {
-		return jdbc.sql("select name, version, mapping, created_by, created_at from saved_format where name = ?"
-				+ " order by version desc").param(name).query(this::row).list();
+		return jdbc
+			.sql("select name, version, mapping, created_by, created_at from saved_format where name = ?"
+					+ " order by version desc")
+			.param(name)
+			.query(this::row)
+			.list();
 	}
 
 	/** A version of a format; the latest when {@code version} is {@code null}. */
@@ -148,13 +161,17 @@ public class SavedFormats {
 		if (version == null) {
 			return versions(name).stream().findFirst();
 		}
-		return jdbc.sql("select name, version, mapping, created_by, created_at from saved_format where name = ? and version = ?")
-			.params(name, version).query(this::row).optional();
+		return jdbc.sql(
+				"select name, version, mapping, created_by, created_at from saved_format where name = ? and version = ?")
+			.params(name, version)
+			.query(this::row)
+			.optional();
 	}
 
 	/**
 	 * The format a request names: {@code name} (latest version) or {@code name@version}.
-	 * @throws RunFileRejected on the {@code format} part when there is no such format or version
+	 * @throws RunFileRejected on the {@code format} part when there is no such format or
+	 * version
 	 */
 	public Optional<SavedFormat> resolve(String spec) {
 		String text = spec.strip();
@@ -165,7 +182,8 @@ public class SavedFormats {
 		String name = text.substring(0, at);
 		String version = text.substring(at + 1);
 		if (!version.matches("[1-9][0-9]{0,8}")) {
-			throw new RunFileRejected("format", "'" + spec + "': the version after @ must be a number, e.g. " + name + "@1");
+			throw new RunFileRejected("format",
+					"'" + spec + "': the version after @ must be a number, e.g. " + name + "@1");
 		}
 		Optional<SavedFormat> found = find(name, Integer.valueOf(version));
 		if (found.isEmpty() && find(name, null).isPresent()) {
@@ -176,16 +194,17 @@ public class SavedFormats {
 	}
 
 	/**
-	 * The saved formats (latest versions) whose every {@code detect} path exists in the files. Ask only for files no
-	 * built-in format recognises: a file of a known harness is never given to a saved format by detection.
+	 * The saved formats (latest versions) whose every {@code detect} path exists in the
+	 * files. Ask only for files no built-in format recognises: a file of a known harness
+	 * is never given to a saved format by detection.
 	 */
 	public List<SavedFormat> detect(List<InputFile> files) {
 		return detect(files, JsonLimits.DEFAULT);
 	}
 
 	/**
-	 * The saved formats whose every {@code detect} path exists in the files, read within {@code limits} (all files
-	 * together: they are held together).
+	 * The saved formats whose every {@code detect} path exists in the files, read within
+	 * {@code limits} (all files together: they are held together).
 	 * @throws ImportTooLarge when the files go beyond the limits
 	 */
 	public List<SavedFormat> detect(List<InputFile> files, JsonLimits limits) {

@@ -20,9 +20,10 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Previews held in PostgreSQL, so that the instance that stores a run need not be the one that showed its preview:
- * together at most an eighth of the heap (512 MiB at most; an instance loads a whole preview to show or store it),
- * each for 30 minutes. A new preview that does not fit evicts the oldest; one larger than the whole space is refused.
+ * Previews held in PostgreSQL, so that the instance that stores a run need not be the one
+ * that showed its preview: together at most an eighth of the heap (512 MiB at most; an
+ * instance loads a whole preview to show or store it), each for 30 minutes. A new preview
+ * that does not fit evicts the oldest; one larger than the whole space is refused.
  * Expired previews are deleted whenever one is held, and every five minutes.
  */
 @Component
@@ -30,7 +31,10 @@ class DatabasePendingUploads implements PendingUploads {
 
 	static final Duration KEEP = Duration.ofMinutes(30);
 
-	/** The advisory lock that makes holding previews one at a time across instances (the space is shared). */
+	/**
+	 * The advisory lock that makes holding previews one at a time across instances (the
+	 * space is shared).
+	 */
 	private static final long HOLDING = 0x7061_7269_7479_5055L;
 
 	private static final SecureRandom RANDOM = new SecureRandom();
@@ -59,7 +63,10 @@ class DatabasePendingUploads implements PendingUploads {
 		this.keep = keep;
 	}
 
-	/** The space previews may take on a server whose heap can grow to {@code maxMemory} bytes. */
+	/**
+	 * The space previews may take on a server whose heap can grow to {@code maxMemory}
+	 * bytes.
+	 */
 	static long budgetFor(long maxMemory) {
 		return Math.min(512L << 20, maxMemory / 8);
 	}
@@ -69,7 +76,8 @@ class DatabasePendingUploads implements PendingUploads {
 		long bytes = files.stream().mapToLong(f -> f.content().length).sum();
 		if (bytes > maxBytes) {
 			throw new TooLarge("the files (" + mebibytes(bytes) + ") are more than this server holds for previews ("
-					+ mebibytes(maxBytes) + "): upload fewer files at once, or store them through POST /api/runs/import");
+					+ mebibytes(maxBytes)
+					+ "): upload fewer files at once, or store them through POST /api/runs/import");
 		}
 		byte[] id = new byte[16];
 		RANDOM.nextBytes(id);
@@ -80,16 +88,19 @@ class DatabasePendingUploads implements PendingUploads {
 			deleteExpired(now);
 			long held = heldNow();
 			List<Held> oldestFirst = jdbc.sql("select token, bytes from pending_upload order by seq")
-				.query((rs, row) -> new Held(rs.getString("token"), rs.getLong("bytes"))).list();
+				.query((rs, row) -> new Held(rs.getString("token"), rs.getLong("bytes")))
+				.list();
 			for (int i = 0; held + bytes > maxBytes && i < oldestFirst.size(); i++) {
 				release(oldestFirst.get(i).token());
 				held -= oldestFirst.get(i).bytes();
 			}
 			jdbc.sql("insert into pending_upload (token, owner, bytes, created_at, expires_at) values (?, ?, ?, ?, ?)")
-				.params(token, owner, bytes, Timestamp.from(now), Timestamp.from(now.plus(keep))).update();
+				.params(token, owner, bytes, Timestamp.from(now), Timestamp.from(now.plus(keep)))
+				.update();
 			for (int i = 0; i < files.size(); i++) {
 				jdbc.sql("insert into pending_upload_file (token, position, name, content) values (?, ?, ?, ?)")
-					.params(token, i, utf16(files.get(i).name()), files.get(i).content()).update();
+					.params(token, i, utf16(files.get(i).name()), files.get(i).content())
+					.update();
 			}
 		});
 		return token;
@@ -101,12 +112,17 @@ class DatabasePendingUploads implements PendingUploads {
 	@Override
 	public Optional<List<InputFile>> files(String owner, String token) {
 		boolean held = jdbc.sql("select count(*) from pending_upload where token = ? and owner = ? and expires_at > ?")
-			.params(token, owner, Timestamp.from(clock.instant())).query(Long.class).single() > 0;
+			.params(token, owner, Timestamp.from(clock.instant()))
+			.query(Long.class)
+			.single() > 0;
 		if (!held) {
 			return Optional.empty();
 		}
-		List<InputFile> files = jdbc.sql("select name, content from pending_upload_file where token = ? order by position")
-			.param(token).query((rs, row) -> new InputFile(fromUtf16(rs.getBytes("name")), rs.getBytes("content"))).list();
+		List<InputFile> files = jdbc
+			.sql("select name, content from pending_upload_file where token = ? order by position")
+			.param(token)
+			.query((rs, row) -> new InputFile(fromUtf16(rs.getBytes("name")), rs.getBytes("content")))
+			.list();
 		return Optional.of(files);
 	}
 

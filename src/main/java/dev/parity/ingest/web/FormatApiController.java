@@ -33,9 +33,9 @@ import org.springframework.web.multipart.MultipartHttpServletRequest;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * Saved formats (field mappings for in-house JSON): {@code POST /api/formats} saves a mapping as the next version of
- * its name; {@code GET /api/formats} lists them (the latest version of each), {@code GET /api/formats/{name}} one
- * with its versions.
+ * Saved formats (field mappings for in-house JSON): {@code POST /api/formats} saves a
+ * mapping as the next version of its name; {@code GET /api/formats} lists them (the
+ * latest version of each), {@code GET /api/formats/{name}} one with its versions.
  */
 @RestController
 class FormatApiController {
@@ -46,9 +46,10 @@ class FormatApiController {
 		this.formats = formats;
 	}
 
-	@Operation(summary = "Save a format (a field mapping)", description = "Body: the mapping as JSON. 201 {name, version}"
-			+ " for a new version, 200 with the latest version when the mapping is unchanged, 400 with every problem"
-			+ " (nothing saved), 403 when the name is another user's format (only its maker or an admin adds versions).")
+	@Operation(summary = "Save a format (a field mapping)",
+			description = "Body: the mapping as JSON. 201 {name, version}"
+					+ " for a new version, 200 with the latest version when the mapping is unchanged, 400 with every problem"
+					+ " (nothing saved), 403 when the name is another user's format (only its maker or an admin adds versions).")
 	@PostMapping(path = "/api/formats", consumes = MediaType.APPLICATION_JSON_VALUE)
 	ResponseEntity<Map<String, Object>> saveJson(@RequestBody byte[] body, Authentication principal) {
 		return saved(formats.save(utf8("mapping", body), null, principal.getName(), admin(principal)));
@@ -73,8 +74,8 @@ class FormatApiController {
 		return Map.of("formats", formats.latest().stream().map(FormatApiController::describe).toList());
 	}
 
-	@Operation(summary = "A saved format", description = "`{name}` (the latest version, with the list of versions) or"
-			+ " `{name}@{version}`.")
+	@Operation(summary = "A saved format",
+			description = "`{name}` (the latest version, with the list of versions) or" + " `{name}@{version}`.")
 	@GetMapping("/api/formats/{name}")
 	Map<String, Object> one(@PathVariable String name) {
 		SavedFormat format;
@@ -98,13 +99,18 @@ class FormatApiController {
 		return body;
 	}
 
-	/** A new version of another user's saved format: 403 naming the owner rule (choose another name); nothing saved. */
+	/**
+	 * A new version of another user's saved format: 403 naming the owner rule (choose
+	 * another name); nothing saved.
+	 */
 	@ExceptionHandler(FormatNotYours.class)
 	ResponseEntity<ProblemDetail> notYours(FormatNotYours notYours) {
 		return ApiProblems.of(HttpStatus.FORBIDDEN, "name", String.valueOf(notYours.getMessage()));
 	}
 
-	/** Whether the signed-in user is an admin, who may add versions to anybody's format. */
+	/**
+	 * Whether the signed-in user is an admin, who may add versions to anybody's format.
+	 */
 	static boolean admin(Authentication user) {
 		return user.getAuthorities().stream().anyMatch(a -> "ROLE_ADMIN".equals(a.getAuthority()));
 	}

@@ -31,9 +31,10 @@ import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * "Describe this format", in the import flow: the held file's structure as a tree (drawn in the browser), a mapping
- * built by clicking, a live preview of the cells and flags it reads, and saving it as a saved format — then the
- * same preview and provenance form as any import.
+ * "Describe this format", in the import flow: the held file's structure as a tree (drawn
+ * in the browser), a mapping built by clicking, a live preview of the cells and flags it
+ * reads, and saving it as a saved format — then the same preview and provenance form as
+ * any import.
  */
 @Controller
 class FormatEditorController {
@@ -63,11 +64,17 @@ class FormatEditorController {
 		model.addAttribute("pageTitle", "Describe this format");
 		model.addAttribute("token", token);
 		model.addAttribute("fileName", file.name());
-		model.addAttribute("metrics", String.join(",", MetricCatalogue.defaults().all().stream().map(MetricDefinition::name)
-			.toList()));
-		model.addAttribute("catalogueUnits", String.join(",", MetricCatalogue.defaults().all().stream()
-			.map(definition -> definition.name() + "=" + definition.unit()).toList()));
-		model.addAttribute("units", List.of("s", "ms", "us", "min", "tokens/s", "tokens/min", "requests/s", "requests/min"));
+		model.addAttribute("metrics",
+				String.join(",", MetricCatalogue.defaults().all().stream().map(MetricDefinition::name).toList()));
+		model.addAttribute("catalogueUnits",
+				String.join(",",
+						MetricCatalogue.defaults()
+							.all()
+							.stream()
+							.map(definition -> definition.name() + "=" + definition.unit())
+							.toList()));
+		model.addAttribute("units",
+				List.of("s", "ms", "us", "min", "tokens/s", "tokens/min", "requests/s", "requests/min"));
 		return "ingest/describe";
 	}
 
@@ -78,7 +85,10 @@ class FormatEditorController {
 		return sample(token, principal).content();
 	}
 
-	/** What the mapping reads of the held files: problems (each naming its key), cells, flags and notes. */
+	/**
+	 * What the mapping reads of the held files: problems (each naming its key), cells,
+	 * flags and notes.
+	 */
 	@PostMapping(path = "/upload/describe/preview", produces = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseBody
 	Map<String, Object> preview(@RequestParam String token, @RequestParam String mapping, Principal principal) {
@@ -99,21 +109,29 @@ class FormatEditorController {
 		body.put("problems", preview.problems());
 		body.put("cells", preview.run() == null ? UploadController.previewCells(preview.document())
 				: UploadController.previewCells(preview.run()));
-		// The cells' flags: the run's own (unpinned, no warm-up) concern the provenance, asked for after saving.
-		body.put("flags", preview.run() == null ? List.of() : UploadController.flags(preview.run(), thresholds).stream()
-			.filter(flag -> !flag.contains("(run):")).toList());
+		// The cells' flags: the run's own (unpinned, no warm-up) concern the provenance,
+		// asked for after saving.
+		body.put("flags",
+				preview.run() == null ? List.of()
+						: UploadController.flags(preview.run(), thresholds)
+							.stream()
+							.filter(flag -> !flag.contains("(run):"))
+							.toList());
 		body.put("notes", preview.notes());
 		return body;
 	}
 
-	/** Saves the mapping (the held file is its sample: a mapping that reads nothing of it is refused). */
+	/**
+	 * Saves the mapping (the held file is its sample: a mapping that reads nothing of it
+	 * is refused).
+	 */
 	@PostMapping(path = "/upload/describe/save", produces = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseBody
-	ResponseEntity<?> save(@RequestParam String token, @RequestParam String mapping,
-			Authentication principal) {
+	ResponseEntity<?> save(@RequestParam String token, @RequestParam String mapping, Authentication principal) {
 		InputFile sample = sample(token, principal);
 		try {
-			SavedFormats.Saved saved = formats.save(mapping, sample, principal.getName(), FormatApiController.admin(principal));
+			SavedFormats.Saved saved = formats.save(mapping, sample, principal.getName(),
+					FormatApiController.admin(principal));
 			Map<String, Object> body = new LinkedHashMap<>();
 			body.put("name", saved.format().name());
 			body.put("version", saved.format().version());
@@ -128,7 +146,10 @@ class FormatEditorController {
 		}
 	}
 
-	/** Provenance the preview needs to be a valid document (the real one is asked for after saving). */
+	/**
+	 * Provenance the preview needs to be a valid document (the real one is asked for
+	 * after saving).
+	 */
 	private ObjectNode placeholderProvenance() {
 		ObjectNode provenance = json.createObjectNode();
 		provenance.put("title", "format preview");
@@ -139,13 +160,16 @@ class FormatEditorController {
 	}
 
 	private List<InputFile> held(String token, Principal principal) {
-		return pending.files(principal.getName(), token).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND,
-				"this upload is no longer held (it is kept 30 minutes): upload the file again"));
+		return pending.files(principal.getName(), token)
+			.orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND,
+					"this upload is no longer held (it is kept 30 minutes): upload the file again"));
 	}
 
 	/** The first JSON file held: the one described. */
 	private InputFile sample(String token, Principal principal) {
-		return held(token, principal).stream().filter(UploadController::looksLikeJson).findFirst()
+		return held(token, principal).stream()
+			.filter(UploadController::looksLikeJson)
+			.findFirst()
 			.orElseThrow(() -> new ResponseStatusException(HttpStatus.BAD_REQUEST,
 					"no JSON file in this upload: a saved format reads JSON"));
 	}

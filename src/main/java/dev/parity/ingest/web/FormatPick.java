@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.StringUtils;
 
 /**
- * The format a request picked: a built-in one by its id ({@code vllm}), a saved one by name (its latest version) or
- * {@code name@version}, or none (detect it).
+ * The format a request picked: a built-in one by its id ({@code vllm}), a saved one by
+ * name (its latest version) or {@code name@version}, or none (detect it).
  *
  * @param builtIn the built-in format, or {@code null}
  * @param saved the saved format's version, or {@code null}
@@ -27,7 +27,8 @@ record FormatPick(@Nullable HarnessFormat builtIn, @Nullable SavedFormat saved) 
 	}
 
 	/**
-	 * @throws RunFileRejected on {@code format} naming the built-in and saved formats when there is no such format
+	 * @throws RunFileRejected on {@code format} naming the built-in and saved formats
+	 * when there is no such format
 	 */
 	static FormatPick of(@Nullable String id, SavedFormats savedFormats) {
 		if (!StringUtils.hasText(id) || id.strip().equals("auto")) {
@@ -43,8 +44,8 @@ record FormatPick(@Nullable HarnessFormat builtIn, @Nullable SavedFormat saved) 
 		}
 		List<String> known = new ArrayList<>(Arrays.stream(HarnessFormat.values()).map(HarnessFormat::id).toList());
 		savedFormats.latest().forEach(format -> known.add(format.name()));
-		throw new RunFileRejected("format", "unknown format '" + id + "'; one of " + known
-				+ " (a saved format also as name@version)");
+		throw new RunFileRejected("format",
+				"unknown format '" + id + "'; one of " + known + " (a saved format also as name@version)");
 	}
 
 	/** The id to show in the form: {@code vllm}, {@code lab-bench@2}, or empty. */

@@ -20,10 +20,11 @@ import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.multipart.MultipartHttpServletRequest;
 
 /**
- * The parts of a multipart import request as clients send them: each text part ({@code provenance},
- * {@code mapping}, {@code format}) once, as a form field ({@code curl -F provenance='{…}'}) or as a file
- * ({@code curl -F provenance=@provenance.json}), in UTF-8; the harness output as one or more {@code files} parts.
- * Any other shape is refused naming the part.
+ * The parts of a multipart import request as clients send them: each text part
+ * ({@code provenance}, {@code mapping}, {@code format}) once, as a form field
+ * ({@code curl -F provenance='{…}'}) or as a file
+ * ({@code curl -F provenance=@provenance.json}), in UTF-8; the harness output as one or
+ * more {@code files} parts. Any other shape is refused naming the part.
  */
 final class ImportParts {
 
@@ -37,7 +38,8 @@ final class ImportParts {
 	List<InputFile> files() {
 		String[] fields = request.getParameterValues("files");
 		if (fields != null && fields.length > 0) {
-			throw new RunFileRejected("files", "sent as a form field: send each file as a file part (curl -F files=@run.json)");
+			throw new RunFileRejected("files",
+					"sent as a form field: send each file as a file part (curl -F files=@run.json)");
 		}
 		List<String> empty = ImportRequest.emptyFiles(request.getFiles("files"));
 		if (!empty.isEmpty()) {
@@ -48,8 +50,10 @@ final class ImportParts {
 	}
 
 	/**
-	 * A text part's value, whether sent as a form field or as a file; {@code null} when not sent.
-	 * @throws RunFileRejected naming the part when it is sent more than once or is not UTF-8 text
+	 * A text part's value, whether sent as a form field or as a file; {@code null} when
+	 * not sent.
+	 * @throws RunFileRejected naming the part when it is sent more than once or is not
+	 * UTF-8 text
 	 */
 	@Nullable String text(String name) {
 		String[] fields = request.getParameterValues(name);
@@ -59,7 +63,8 @@ final class ImportParts {
 			return null;
 		}
 		if (count > 1) {
-			throw new RunFileRejected(name, "sent more than once (" + count + " parts named " + name + "): send it once");
+			throw new RunFileRejected(name,
+					"sent more than once (" + count + " parts named " + name + "): send it once");
 		}
 		byte[] bytes;
 		if (!files.isEmpty()) {
@@ -82,8 +87,9 @@ final class ImportParts {
 	}
 
 	/**
-	 * The bytes of a form field as sent, where the container keeps them (the value it decoded has replaced bytes that
-	 * are not UTF-8 with U+FFFD); {@code null} when it does not.
+	 * The bytes of a form field as sent, where the container keeps them (the value it
+	 * decoded has replaced bytes that are not UTF-8 with U+FFFD); {@code null} when it
+	 * does not.
 	 */
 	private byte @Nullable [] rawField(String name) {
 		Collection<Part> parts;

@@ -23,8 +23,9 @@ import org.springframework.util.StringUtils;
 import org.springframework.web.multipart.MultipartFile;
 
 /**
- * The parts of an import request, read and checked: the files, the format if one was picked, the
- * provenance (run-document shape, no cells) and a published table's column mapping.
+ * The parts of an import request, read and checked: the files, the format if one was
+ * picked, the provenance (run-document shape, no cells) and a published table's column
+ * mapping.
  */
 final class ImportRequest {
 
@@ -32,8 +33,8 @@ final class ImportRequest {
 	}
 
 	/**
-	 * The names of the file parts that came empty, when every part did: a chosen file of 0 bytes is named, never taken
-	 * for no file at all.
+	 * The names of the file parts that came empty, when every part did: a chosen file of
+	 * 0 bytes is named, never taken for no file at all.
 	 */
 	static List<String> emptyFiles(@Nullable List<MultipartFile> parts) {
 		if (parts == null || parts.stream().anyMatch(part -> !part.isEmpty())) {
@@ -87,16 +88,19 @@ final class ImportRequest {
 			throw new RunFileRejected("provenance", rejected.problems().get(0).message());
 		}
 		if (!node.isObject()) {
-			throw new RunFileRejected("provenance", "must be a JSON object in the run-document shape (title, system, model, …)");
+			throw new RunFileRejected("provenance",
+					"must be a JSON object in the run-document shape (title, system, model, …)");
 		}
 		return (ObjectNode) node;
 	}
 
 	/**
-	 * A table mapping in JSON: {@code {"prompt_column", "concurrency_column", "metrics": {"column":
-	 * {"metric", "unit", "statistic"}}, "source_url", "source_revision", "param_columns": {"column": "param"},
-	 * "table"}}; a metric's {@code unit} may be left out when the header states it or the column is in the catalogue's
-	 * unit, {@code table} (1-based) picks one of several tables.
+	 * A table mapping in JSON:
+	 * {@code {"prompt_column", "concurrency_column", "metrics": {"column": {"metric",
+	 * "unit", "statistic"}}, "source_url", "source_revision", "param_columns": {"column":
+	 * "param"}, "table"}}; a metric's {@code unit} may be left out when the header states
+	 * it or the column is in the catalogue's unit, {@code table} (1-based) picks one of
+	 * several tables.
 	 */
 	static @Nullable TableMapping mapping(@Nullable String text, @Nullable HarnessFormat format) {
 		if (!StringUtils.hasText(text)) {
@@ -123,15 +127,16 @@ final class ImportRequest {
 		}
 		Map<String, MetricColumn> metrics = new LinkedHashMap<>();
 		node.path("metrics").forEachEntry((column, metric) -> {
-			if (!metric.path("metric").isString() || metric.has("unit") && !metric.get("unit").isString()
-					&& !metric.get("unit").isNull()) {
+			if (!metric.path("metric").isString()
+					|| metric.has("unit") && !metric.get("unit").isString() && !metric.get("unit").isNull()) {
 				problems.add(new Problem("mapping.metrics." + column,
 						"needs a metric, and a unit unless the header states it or the column is in the metric's unit"));
 				return;
 			}
-			metrics.put(column, new MetricColumn(metric.get("metric").asString(),
-					metric.path("unit").isString() ? metric.get("unit").asString() : null,
-					metric.path("statistic").isString() ? metric.get("statistic").asString() : null));
+			metrics.put(column,
+					new MetricColumn(metric.get("metric").asString(),
+							metric.path("unit").isString() ? metric.get("unit").asString() : null,
+							metric.path("statistic").isString() ? metric.get("statistic").asString() : null));
 		});
 		if (metrics.isEmpty()) {
 			problems.add(new Problem("mapping.metrics", "which columns hold which metric, in which unit?"));
@@ -140,12 +145,13 @@ final class ImportRequest {
 		node.path("param_columns").forEachEntry((column, param) -> params.put(column, param.asString()));
 		Integer table = null;
 		if (node.has("table") && !node.get("table").isNull()) {
-			if (node.get("table").canConvertToInt() && node.get("table").isIntegralNumber() && node.get("table").intValue() >= 1) {
+			if (node.get("table").canConvertToInt() && node.get("table").isIntegralNumber()
+					&& node.get("table").intValue() >= 1) {
 				table = node.get("table").intValue();
 			}
 			else {
-				problems.add(new Problem("mapping.table", "which table to read: 1 for the first, 2 for"
-						+ " the second, …"));
+				problems.add(
+						new Problem("mapping.table", "which table to read: 1 for the first, 2 for" + " the second, …"));
 			}
 		}
 		if (!problems.isEmpty()) {

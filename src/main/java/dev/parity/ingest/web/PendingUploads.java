@@ -6,9 +6,9 @@ import java.util.Optional;
 import dev.parity.ingest.harness.InputFile;
 
 /**
- * Files uploaded for a preview, held (never as a run) until the uploader stores the run or leaves: so that
- * correcting the provenance does not mean uploading the files again. Held in bounded space and for a bounded time;
- * the oldest go first.
+ * Files uploaded for a preview, held (never as a run) until the uploader stores the run
+ * or leaves: so that correcting the provenance does not mean uploading the files again.
+ * Held in bounded space and for a bounded time; the oldest go first.
  */
 interface PendingUploads {
 

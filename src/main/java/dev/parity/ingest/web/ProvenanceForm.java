@@ -22,9 +22,10 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.util.StringUtils;
 
 /**
- * The provenance form of a harness import (what the harness never recorded), and the column mapping
- * of a published table. Bound from the form; turned into the run-document shape for validation, so
- * that every problem is reported with the path of the field it concerns.
+ * The provenance form of a harness import (what the harness never recorded), and the
+ * column mapping of a published table. Bound from the form; turned into the run-document
+ * shape for validation, so that every problem is reported with the path of the field it
+ * concerns.
  */
 record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable String sourceUrl,
 		@Nullable String sourceRevision, @Nullable String sourceNote, @Nullable String recordedAt,
@@ -40,20 +41,26 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 
 	static ProvenanceForm empty() {
 		return new ProvenanceForm(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-				null);
+				null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+				null, null);
 	}
 
-	/** The form with the caveats field set, e.g. to the text under a published table, offered to be kept. */
+	/**
+	 * The form with the caveats field set, e.g. to the text under a published table,
+	 * offered to be kept.
+	 */
 	ProvenanceForm withCaveats(@Nullable String text) {
 		return new ProvenanceForm(title, role, sourceUrl, sourceRevision, sourceNote, recordedAt, systemName,
-				systemHardware, systemNodes, modelRepo, modelRevision, modelCommit, engineName, engineVersion, engineFlags,
-				engineWarnings, harnessName, harnessVersion, harnessCommand, tokenCounting, dataset, outputTokens, reasoning,
-				requestParams, warmupRequests, text, promptColumn, concurrencyColumn, metricColumns, paramColumns,
-				engineCommit, branch, tableNumber);
+				systemHardware, systemNodes, modelRepo, modelRevision, modelCommit, engineName, engineVersion,
+				engineFlags, engineWarnings, harnessName, harnessVersion, harnessCommand, tokenCounting, dataset,
+				outputTokens, reasoning, requestParams, warmupRequests, text, promptColumn, concurrencyColumn,
+				metricColumns, paramColumns, engineCommit, branch, tableNumber);
 	}
 
-	/** The form field each part of the run document comes from, for a problem to be shown next to its field. */
+	/**
+	 * The form field each part of the run document comes from, for a problem to be shown
+	 * next to its field.
+	 */
 	private static final Map<String, String> FIELDS = fieldsByPath();
 
 	private static Map<String, String> fieldsByPath() {
@@ -94,7 +101,10 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		return fields;
 	}
 
-	/** Whether any field of the form was sent with a value: the uploader has acted on the form. */
+	/**
+	 * Whether any field of the form was sent with a value: the uploader has acted on the
+	 * form.
+	 */
 	boolean anyTyped() {
 		for (java.lang.reflect.RecordComponent component : ProvenanceForm.class.getRecordComponents()) {
 			try {
@@ -109,7 +119,10 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		return false;
 	}
 
-	/** A form field's label as the import page shows it ("System name" for {@code systemName}). */
+	/**
+	 * A form field's label as the import page shows it ("System name" for
+	 * {@code systemName}).
+	 */
 	static String label(String field) {
 		return switch (field) {
 			case "title" -> "Title";
@@ -123,15 +136,21 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		};
 	}
 
-	/** Problems by the form field they concern (the first path that names it), every one of them at once. */
+	/**
+	 * Problems by the form field they concern (the first path that names it), every one
+	 * of them at once.
+	 */
 	static Map<String, List<String>> fieldErrors(List<Problem> problems) {
 		Map<String, List<String>> errors = new LinkedHashMap<>();
 		for (Problem problem : problems) {
 			String path = problem.path() == null ? "" : problem.path();
-			FIELDS.entrySet().stream()
-				.filter(e -> path.equals(e.getKey()) || path.startsWith(e.getKey() + ".") || path.startsWith(e.getKey() + "["))
+			FIELDS.entrySet()
+				.stream()
+				.filter(e -> path.equals(e.getKey()) || path.startsWith(e.getKey() + ".")
+						|| path.startsWith(e.getKey() + "["))
 				.findFirst()
-				.ifPresent(e -> errors.computeIfAbsent(e.getValue(), k -> new java.util.ArrayList<>()).add(problem.message()));
+				.ifPresent(e -> errors.computeIfAbsent(e.getValue(), k -> new java.util.ArrayList<>())
+					.add(problem.message()));
 		}
 		return errors;
 	}
@@ -146,14 +165,18 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 			case "sglang" -> "sglang";
 			default -> null;
 		};
-		return engine == null ? this : new ProvenanceForm(title, role, sourceUrl, sourceRevision, sourceNote, recordedAt,
-				systemName, systemHardware, systemNodes, modelRepo, modelRevision, modelCommit, engine, engineVersion,
-				engineFlags, engineWarnings, harnessName, harnessVersion, harnessCommand, tokenCounting, dataset,
-				outputTokens, reasoning, requestParams, warmupRequests, caveats, promptColumn, concurrencyColumn,
-				metricColumns, paramColumns, engineCommit, branch, tableNumber);
+		return engine == null ? this
+				: new ProvenanceForm(title, role, sourceUrl, sourceRevision, sourceNote, recordedAt, systemName,
+						systemHardware, systemNodes, modelRepo, modelRevision, modelCommit, engine, engineVersion,
+						engineFlags, engineWarnings, harnessName, harnessVersion, harnessCommand, tokenCounting,
+						dataset, outputTokens, reasoning, requestParams, warmupRequests, caveats, promptColumn,
+						concurrencyColumn, metricColumns, paramColumns, engineCommit, branch, tableNumber);
 	}
 
-	/** A date and time as the form's date-time field gives it ("2026-08-11T10:10"), read as UTC; else as typed. */
+	/**
+	 * A date and time as the form's date-time field gives it ("2026-08-11T10:10"), read
+	 * as UTC; else as typed.
+	 */
 	static @Nullable String instant(@Nullable String value) {
 		if (value == null || !value.strip().matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?")) {
 			return value;
@@ -168,8 +191,10 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 			return null;
 		}
 		try {
-			return java.time.OffsetDateTime.parse(recordedAt.strip()).atZoneSameInstant(java.time.ZoneOffset.UTC)
-				.toLocalDateTime().toString();
+			return java.time.OffsetDateTime.parse(recordedAt.strip())
+				.atZoneSameInstant(java.time.ZoneOffset.UTC)
+				.toLocalDateTime()
+				.toString();
 		}
 		catch (java.time.format.DateTimeParseException ex) {
 			return recordedAt.strip().replaceFirst("Z$", "");
@@ -226,7 +251,8 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		put(workload, "reasoning", reasoning);
 		if (StringUtils.hasText(requestParams)) {
 			try {
-				// Counted before the tree is built: a form field can hold a huge array in few bytes.
+				// Counted before the tree is built: a form field can hold a huge array in
+				// few bytes.
 				try (JsonParser counting = json.createParser(requestParams)) {
 					JsonBudget.of(JsonLimits.DEFAULT).check(counting, "request parameters");
 				}
@@ -252,33 +278,45 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		return doc;
 	}
 
-	/** The form pre-filled with what the files state, overlaid by what the uploader already typed. */
+	/**
+	 * The form pre-filled with what the files state, overlaid by what the uploader
+	 * already typed.
+	 */
 	static ProvenanceForm prefill(@Nullable JsonNode fromFiles, ProvenanceForm typed) {
 		JsonNode f = fromFiles == null ? JsonMapper.builder().build().createObjectNode() : fromFiles;
 		return new ProvenanceForm(or(typed.title, f.path("title")), or(typed.role, f.path("role")),
-				or(typed.sourceUrl, f.path("source").path("url")), or(typed.sourceRevision, f.path("source").path("revision")),
+				or(typed.sourceUrl, f.path("source").path("url")),
+				or(typed.sourceRevision, f.path("source").path("revision")),
 				or(typed.sourceNote, f.path("source").path("note")), or(typed.recordedAt, f.path("recorded_at")),
-				or(typed.systemName, f.path("system").path("name")), or(typed.systemHardware, f.path("system").path("hardware")),
-				or(typed.systemNodes, f.path("system").path("nodes")), or(typed.modelRepo, f.path("model").path("repo")),
-				or(typed.modelRevision, f.path("model").path("revision")), or(typed.modelCommit, f.path("model").path("commit")),
-				or(typed.engineName, f.path("engine").path("name")), or(typed.engineVersion, f.path("engine").path("version")),
-				typed.engineFlags, typed.engineWarnings, or(typed.harnessName, f.path("harness").path("name")),
-				or(typed.harnessVersion, f.path("harness").path("version")), or(typed.harnessCommand, f.path("harness").path("command")),
-				or(typed.tokenCounting, f.path("harness").path("token_counting")), or(typed.dataset, f.path("workload").path("dataset")),
-				or(typed.outputTokens, f.path("workload").path("output_tokens")), or(typed.reasoning, f.path("workload").path("reasoning")),
+				or(typed.systemName, f.path("system").path("name")),
+				or(typed.systemHardware, f.path("system").path("hardware")),
+				or(typed.systemNodes, f.path("system").path("nodes")),
+				or(typed.modelRepo, f.path("model").path("repo")),
+				or(typed.modelRevision, f.path("model").path("revision")),
+				or(typed.modelCommit, f.path("model").path("commit")),
+				or(typed.engineName, f.path("engine").path("name")),
+				or(typed.engineVersion, f.path("engine").path("version")), typed.engineFlags, typed.engineWarnings,
+				or(typed.harnessName, f.path("harness").path("name")),
+				or(typed.harnessVersion, f.path("harness").path("version")),
+				or(typed.harnessCommand, f.path("harness").path("command")),
+				or(typed.tokenCounting, f.path("harness").path("token_counting")),
+				or(typed.dataset, f.path("workload").path("dataset")),
+				or(typed.outputTokens, f.path("workload").path("output_tokens")),
+				or(typed.reasoning, f.path("workload").path("reasoning")),
 				typed.requestParams != null ? typed.requestParams
-						: f.path("workload").has("request_params") ? f.path("workload").get("request_params").toString() : null,
+						: f.path("workload").has("request_params") ? f.path("workload").get("request_params").toString()
+								: null,
 				or(typed.warmupRequests, f.path("workload").path("warmup_requests")), typed.caveats, typed.promptColumn,
 				typed.concurrencyColumn, typed.metricColumns, typed.paramColumns,
-				or(typed.engineCommit, f.path("engine").path("commit")), or(typed.branch, f.path("context").path("branch")),
-				typed.tableNumber);
+				or(typed.engineCommit, f.path("engine").path("commit")),
+				or(typed.branch, f.path("context").path("branch")), typed.tableNumber);
 	}
 
 	/**
-	 * The table mapping: metric columns as lines {@code Column = metric [unit] [statistic]} (no unit: the header's, else
-	 * the metric's), param columns as {@code Column = param}, the table to read as its number; {@code null} when no
-	 * prompt column is given.
-	 *
+	 * The table mapping: metric columns as lines
+	 * {@code Column = metric [unit] [statistic]} (no unit: the header's, else the
+	 * metric's), param columns as {@code Column = param}, the table to read as its
+	 * number; {@code null} when no prompt column is given.
 	 * @throws IllegalArgumentException naming the line that cannot be read
 	 */
 	@Nullable TableMapping mapping() {
@@ -308,12 +346,14 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 				table = Integer.valueOf(tableNumber.strip());
 			}
 			catch (NumberFormatException ex) {
-				throw new IllegalArgumentException("table '" + tableNumber + "': the number of the table to read, e.g. 2");
+				throw new IllegalArgumentException(
+						"table '" + tableNumber + "': the number of the table to read, e.g. 2");
 			}
 		}
-		return new TableMapping(promptColumn.strip(), StringUtils.hasText(concurrencyColumn) ? concurrencyColumn.strip() : null,
-				metrics, StringUtils.hasText(sourceUrl) ? sourceUrl.strip() : "", StringUtils.hasText(sourceRevision) ? sourceRevision.strip() : null,
-				keyValues(paramColumns), table);
+		return new TableMapping(promptColumn.strip(),
+				StringUtils.hasText(concurrencyColumn) ? concurrencyColumn.strip() : null, metrics,
+				StringUtils.hasText(sourceUrl) ? sourceUrl.strip() : "",
+				StringUtils.hasText(sourceRevision) ? sourceRevision.strip() : null, keyValues(paramColumns), table);
 	}
 
 	private static @Nullable String or(@Nullable String typed, JsonNode fromFile) {
@@ -329,7 +369,10 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 		}
 	}
 
-	/** A whole number stays a number; anything else is kept as text so that validation names it. */
+	/**
+	 * A whole number stays a number; anything else is kept as text so that validation
+	 * names it.
+	 */
 	private static void putInteger(ObjectNode node, String field, @Nullable String value) {
 		if (!StringUtils.hasText(value)) {
 			return;

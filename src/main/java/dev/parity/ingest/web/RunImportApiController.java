@@ -19,7 +19,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MultipartHttpServletRequest;
 
 /**
- * {@code POST /api/runs/import}: store a harness's output (or a published table) with the provenance it lacks.
+ * {@code POST /api/runs/import}: store a harness's output (or a published table) with the
+ * provenance it lacks.
  */
 @RestController
 class RunImportApiController {

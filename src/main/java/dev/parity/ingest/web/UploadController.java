@@ -47,14 +47,18 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.multipart.MultipartFile;
 
 /**
- * The upload form. A run document is stored at once (or comes back with every problem listed by path);
- * a harness's output is previewed first — what was understood, the flags that will fire — with a form
- * for the provenance the harness never recorded, and stored when the uploader says so.
+ * The upload form. A run document is stored at once (or comes back with every problem
+ * listed by path); a harness's output is previewed first — what was understood, the flags
+ * that will fire — with a form for the provenance the harness never recorded, and stored
+ * when the uploader says so.
  */
 @Controller
 class UploadController {
 
-	/** Pasted text kept in the form after an error is capped, so a huge file does not come back into the page. */
+	/**
+	 * Pasted text kept in the form after an error is capped, so a huge file does not come
+	 * back into the page.
+	 */
 	private static final int KEEP_AT_MOST = 2_000_000;
 
 	private final RunIngest ingest;
@@ -69,7 +73,9 @@ class UploadController {
 
 	private final UploadCounters counters;
 
-	/** The thresholds every page flags runs with: the preview says what the run page will. */
+	/**
+	 * The thresholds every page flags runs with: the preview says what the run page will.
+	 */
 	private final ThresholdDefaults thresholds;
 
 	/** What one upload may be read into (its JSON values, arrays, depth). */
@@ -116,11 +122,13 @@ class UploadController {
 		List<String> empty = ImportRequest.emptyFiles(parts);
 		if (files.isEmpty() && !empty.isEmpty()) {
 			response.setStatus(HttpStatus.BAD_REQUEST.value());
-			return uploadForm(model, List.of(new Problem("files", String.join(", ", empty) + (empty.size() == 1 ? " is" : " are")
-					+ " empty (0 bytes): choose another file")), "the form", pasted);
+			return uploadForm(model, List.of(new Problem("files", String.join(", ", empty)
+					+ (empty.size() == 1 ? " is" : " are") + " empty (0 bytes): choose another file")), "the form",
+					pasted);
 		}
 		if (files.isEmpty()) {
-			return uploadForm(model, List.of(new Problem("$", "choose a file or paste a run document")), "the form", pasted);
+			return uploadForm(model, List.of(new Problem("$", "choose a file or paste a run document")), "the form",
+					pasted);
 		}
 		UploadedFiles expanded;
 		try {
@@ -135,8 +143,10 @@ class UploadController {
 		boolean nativeDocument;
 		try {
 			nativeDocument = picked == HarnessFormat.NATIVE
-					|| (picked == null && pick.saved() == null && files.size() == 1 && expanded.detection().format() == HarnessFormat.NATIVE)
-					|| (picked == null && pick.saved() == null && files.size() == 1 && looksLikeJsonObject(files.get(0)) && !expanded.detection().certain());
+					|| (picked == null && pick.saved() == null && files.size() == 1
+							&& expanded.detection().format() == HarnessFormat.NATIVE)
+					|| (picked == null && pick.saved() == null && files.size() == 1 && looksLikeJsonObject(files.get(0))
+							&& !expanded.detection().certain());
 		}
 		catch (ImportTooLarge tooLarge) {
 			return tooLarge(model, response, tooLarge.getMessage());
@@ -174,7 +184,10 @@ class UploadController {
 		}
 	}
 
-	/** The form again with a 413 naming the limit an upload went beyond; nothing of it is kept. */
+	/**
+	 * The form again with a 413 naming the limit an upload went beyond; nothing of it is
+	 * kept.
+	 */
 	private String tooLarge(Model model, HttpServletResponse response, String message) {
 		counters.refused("import", "too-large");
 		response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
@@ -183,14 +196,15 @@ class UploadController {
 
 	@PostMapping("/upload/import")
 	String importRun(@RequestParam String token, @RequestParam(required = false) @Nullable String format,
-			@RequestParam(defaultValue = "preview") String action, @ModelAttribute ProvenanceForm form, Principal principal,
-			@RequestParam(required = false) @Nullable String offeredCaveat,
-			@RequestParam(defaultValue = "false") boolean edited, @RequestParam(required = false) @Nullable String saved,
-			Model model, HttpServletResponse response) {
+			@RequestParam(defaultValue = "preview") String action, @ModelAttribute ProvenanceForm form,
+			Principal principal, @RequestParam(required = false) @Nullable String offeredCaveat,
+			@RequestParam(defaultValue = "false") boolean edited,
+			@RequestParam(required = false) @Nullable String saved, Model model, HttpServletResponse response) {
 		List<InputFile> files = pending.files(principal.getName(), token).orElse(null);
 		if (files == null) {
 			return uploadForm(model, List.of(new Problem("files",
-					"this upload is no longer held (it is kept 30 minutes for the preview): upload the files again")), "the form", "");
+					"this upload is no longer held (it is kept 30 minutes for the preview): upload the files again")),
+					"the form", "");
 		}
 		FormatPick pick = FormatPick.of(format, savedFormats);
 		if ("store".equals(action)) {
@@ -211,7 +225,8 @@ class UploadController {
 			}
 		}
 		try {
-			return importPage(model, token, files, null, pick, form, offeredCaveat, edited || "store".equals(action) || form.anyTyped(),
+			return importPage(model, token, files, null, pick, form, offeredCaveat,
+					edited || "store".equals(action) || form.anyTyped(),
 					"created".equals(saved) || "unchanged".equals(saved) ? saved : null);
 		}
 		catch (UploadTooLarge tooLarge) {
@@ -221,15 +236,16 @@ class UploadController {
 	}
 
 	/**
-	 * The preview page; {@code expanded} is the files with their zips expanded, when this request did already. Until
-	 * the uploader has acted on the provenance form ({@code edited}), what it still lacks is said calmly, as what to
-	 * fill in, never as errors; a field the importer filled is never asked for.
-	 *
-	 * @param savedNow {@code created} or {@code unchanged} right after the format editor saved the format that reads
-	 * the files
+	 * The preview page; {@code expanded} is the files with their zips expanded, when this
+	 * request did already. Until the uploader has acted on the provenance form
+	 * ({@code edited}), what it still lacks is said calmly, as what to fill in, never as
+	 * errors; a field the importer filled is never asked for.
+	 * @param savedNow {@code created} or {@code unchanged} right after the format editor
+	 * saved the format that reads the files
 	 */
 	private String importPage(Model model, String token, List<InputFile> files, @Nullable UploadedFiles expanded,
-			FormatPick pick, ProvenanceForm form, @Nullable String offeredBefore, boolean edited, @Nullable String savedNow) {
+			FormatPick pick, ProvenanceForm form, @Nullable String offeredBefore, boolean edited,
+			@Nullable String savedNow) {
 		HarnessFormat picked = pick.builtIn();
 		List<Problem> formProblems = new ArrayList<>();
 		TableMapping mapping = null;
@@ -247,7 +263,8 @@ class UploadController {
 				: harnessIngest.preview(expanded, picked, pick.saved(), provenance, mapping);
 		ProvenanceForm filled = form.withEngineOf(preview.format());
 		if (filled != form && formProblems.isEmpty()) {
-			// The importer names the engine (vllm, sglang): the preview is read with it, so it is not asked for.
+			// The importer names the engine (vllm, sglang): the preview is read with it,
+			// so it is not asked for.
 			form = filled;
 			provenance = form.toJson(json);
 			preview = expanded == null ? harnessIngest.preview(files, picked, pick.saved(), provenance, mapping)
@@ -257,11 +274,14 @@ class UploadController {
 		problems.addAll(preview.problems());
 		List<String> stillNeeded = new ArrayList<>();
 		if (!edited) {
-			// The first view: what the provenance form still needs is a list of fields to fill in, not errors.
+			// The first view: what the provenance form still needs is a list of fields to
+			// fill in, not errors.
 			List<Problem> provenanceProblems = problems.stream()
-				.filter(problem -> !ProvenanceForm.fieldErrors(List.of(problem)).isEmpty()).toList();
+				.filter(problem -> !ProvenanceForm.fieldErrors(List.of(problem)).isEmpty())
+				.toList();
 			problems.removeAll(provenanceProblems);
-			ProvenanceForm.fieldErrors(provenanceProblems).keySet()
+			ProvenanceForm.fieldErrors(provenanceProblems)
+				.keySet()
 				.forEach(field -> stillNeeded.add(ProvenanceForm.label(field)));
 		}
 		model.addAttribute("stillNeeded", stillNeeded);
@@ -275,13 +295,19 @@ class UploadController {
 		}
 		model.addAttribute("pageTitle", "Import a run");
 		model.addAttribute("token", token);
-		model.addAttribute("files", files.stream().map(f -> f.name() + " (" + String.format("%,d", f.content().length) + " bytes)").toList());
+		model.addAttribute("files",
+				files.stream()
+					.map(f -> f.name() + " (" + String.format("%,d", f.content().length) + " bytes)")
+					.toList());
 		model.addAttribute("preview", preview);
 		model.addAttribute("problems", problems);
 		model.addAttribute("storable", preview.storable() && formProblems.isEmpty());
-		boolean isTable = preview.format() != null && preview.format().needsMapping() || picked != null && picked.needsMapping();
-		// The text under a published table ("128K × c=4 did not finish …") is offered once as a caveat of the run: put in
-		// the caveats field, where the uploader keeps it (stored with the run) or deletes it.
+		boolean isTable = preview.format() != null && preview.format().needsMapping()
+				|| picked != null && picked.needsMapping();
+		// The text under a published table ("128K × c=4 did not finish …") is offered
+		// once as a caveat of the run: put in
+		// the caveats field, where the uploader keeps it (stored with the run) or deletes
+		// it.
 		String offered = isTable ? TableColumns.offeredCaveat(files, mapping) : "";
 		if (!offered.isEmpty() && !offered.equals(offeredBefore)
 				&& (form.caveats() == null || !form.caveats().contains(offered))) {
@@ -289,23 +315,29 @@ class UploadController {
 					: form.caveats().stripTrailing() + "\n" + offered);
 		}
 		model.addAttribute("offeredCaveat", offered.isEmpty() ? (offeredBefore == null ? "" : offeredBefore) : offered);
-		model.addAttribute("form", ProvenanceForm.prefill(preview.fileProvenance(), form).withEngineOf(preview.format()));
+		model.addAttribute("form",
+				ProvenanceForm.prefill(preview.fileProvenance(), form).withEngineOf(preview.format()));
 		model.addAttribute("formats", HarnessFormat.values());
 		model.addAttribute("chosenFormat", preview.formatId() == null ? "" : preview.formatId());
 		model.addAttribute("savedFormats", savedFormats.latest());
-		// A file no format reads (nothing built in, no saved format): offer to describe its format.
+		// A file no format reads (nothing built in, no saved format): offer to describe
+		// its format.
 		model.addAttribute("describable", preview.formatId() == null && preview.detection().candidates().isEmpty()
 				&& notABenchmark.isEmpty() && files.stream().anyMatch(UploadController::looksLikeJson));
 		model.addAttribute("isTable", isTable);
 		model.addAttribute("tableColumns", isTable ? TableColumns.of(files) : List.of());
 		model.addAttribute("tables", isTable ? TableColumns.tables(files) : List.of());
 		model.addAttribute("fieldErrors", ProvenanceForm.fieldErrors(problems));
-		model.addAttribute("cells", preview.run() == null ? previewCells(preview.document()) : previewCells(preview.run()));
+		model.addAttribute("cells",
+				preview.run() == null ? previewCells(preview.document()) : previewCells(preview.run()));
 		model.addAttribute("flags", preview.run() == null ? List.of() : flags(preview.run(), thresholds));
 		return "ingest/import";
 	}
 
-	/** One line per cell of the preview: params, counts, output tokens and metric values with units. */
+	/**
+	 * One line per cell of the preview: params, counts, output tokens and metric values
+	 * with units.
+	 */
 	record PreviewCell(String params, String completed, String failed, String cancelled, String outputTokens,
 			Map<String, String> metrics, int samples) {
 	}
@@ -317,13 +349,16 @@ class UploadController {
 			Map<String, String> metrics = new LinkedHashMap<>();
 			cell.metrics().forEach((name, value) -> {
 				StringBuilder text = new StringBuilder();
-				value.statistics().forEach((stat, number) -> text.append(text.isEmpty() ? "" : ", ")
-					.append(value.single() ? "" : stat + " ").append(format(number)));
+				value.statistics()
+					.forEach((stat, number) -> text.append(text.isEmpty() ? "" : ", ")
+						.append(value.single() ? "" : stat + " ")
+						.append(format(number)));
 				metrics.put(name + " (" + catalogue.get(name).unit() + ")", text.toString());
 			});
-			cells.add(new PreviewCell(cell.params().label(), count(cell.requests().completed()), count(cell.requests().failed()),
-					count(cell.requests().cancelled()),
-					cell.medianOutputTokens().map(UploadController::format).orElse("not measured"), metrics, cell.samples().size()));
+			cells.add(new PreviewCell(cell.params().label(), count(cell.requests().completed()),
+					count(cell.requests().failed()), count(cell.requests().cancelled()),
+					cell.medianOutputTokens().map(UploadController::format).orElse("not measured"), metrics,
+					cell.samples().size()));
 		}
 		return cells;
 	}
@@ -343,8 +378,8 @@ class UploadController {
 	}
 
 	/**
-	 * The run checks that will fire under the configured thresholds, with their counts: "setting-not-obeyed on 20
-	 * cells".
+	 * The run checks that will fire under the configured thresholds, with their counts:
+	 * "setting-not-obeyed on 20 cells".
 	 */
 	static List<String> flags(RunDocument run, ThresholdDefaults thresholds) {
 		RunFlags flags = RunChecks.check(run, thresholds.settings());
@@ -374,12 +409,14 @@ class UploadController {
 	}
 
 	static boolean looksLikeJson(InputFile file) {
-		String start = new String(file.content(), 0, Math.min(file.content().length, 64), StandardCharsets.UTF_8).stripLeading();
+		String start = new String(file.content(), 0, Math.min(file.content().length, 64), StandardCharsets.UTF_8)
+			.stripLeading();
 		return start.startsWith("{") || start.startsWith("[") || start.startsWith("\uFEFF{");
 	}
 
 	private static boolean looksLikeJsonObject(InputFile file) {
-		String start = new String(file.content(), 0, Math.min(file.content().length, 64), StandardCharsets.UTF_8).stripLeading();
+		String start = new String(file.content(), 0, Math.min(file.content().length, 64), StandardCharsets.UTF_8)
+			.stripLeading();
 		return start.startsWith("{") && new String(file.content(), StandardCharsets.UTF_8).contains("\"format\"");
 	}
 

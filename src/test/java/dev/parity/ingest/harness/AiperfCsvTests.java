@@ -12,7 +12,10 @@ class AiperfCsvTests {
 
 	private static final InputFile CSV = Samples.own("aiperf/profile_export_aiperf.csv");
 
-	/** The per-request records of the same AIPerf run (ai-dynamo/aiperf examples/artifacts/run1). */
+	/**
+	 * The per-request records of the same AIPerf run (ai-dynamo/aiperf
+	 * examples/artifacts/run1).
+	 */
 	private static final InputFile RECORDS = new InputFile("profile_export.jsonl",
 			Samples.shared("aiperf-profile-export.jsonl").content());
 
@@ -29,17 +32,20 @@ class AiperfCsvTests {
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(2.36932, within(1e-9));
 		assertThat(cell.at("/metrics/ttft_s/p99").doubleValue()).isCloseTo(3.83339, within(1e-9));
 		assertThat(cell.at("/metrics/ttft_s/std").doubleValue()).isCloseTo(1.04982, within(1e-9));
-		// Inter Token Latency is AIPerf's (latency − TTFT) / (output − 1): TPOT; Inter Chunk Latency is ITL.
+		// Inter Token Latency is AIPerf's (latency − TTFT) / (output − 1): TPOT; Inter
+		// Chunk Latency is ITL.
 		assertThat(cell.at("/metrics/tpot_ms/median").doubleValue()).isCloseTo(27.62, within(1e-9));
 		assertThat(cell.at("/metrics/itl_ms/median").doubleValue()).isCloseTo(22.67, within(1e-9));
 		assertThat(cell.at("/metrics/e2e_latency_s/median").doubleValue()).isCloseTo(9.09735, within(1e-9));
 		assertThat(cell.at("/metrics/decode_tps/median").doubleValue()).isCloseTo(36.21, within(1e-9));
-		// From the second table: Output Token Throughput (tokens/sec) 2320.72, Request Throughput 9.55.
+		// From the second table: Output Token Throughput (tokens/sec) 2320.72, Request
+		// Throughput 9.55.
 		assertThat(cell.at("/metrics/throughput_tps").doubleValue()).isCloseTo(2320.72, within(1e-9));
 		assertThat(cell.at("/metrics/request_throughput").doubleValue()).isCloseTo(9.55, within(1e-9));
 		assertThat(cell.at("/output_tokens/median").doubleValue()).isEqualTo(247);
 		assertThat(cell.at("/output_tokens/min").doubleValue()).isEqualTo(193);
-		// Request Count 89, Error Request Count 11: the CSV alone cannot tell failed from cancelled.
+		// Request Count 89, Error Request Count 11: the CSV alone cannot tell failed from
+		// cancelled.
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(89);
 		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(11);
 		assertThat(cell.at("/requests/cancelled").isNull()).isTrue();
@@ -54,7 +60,10 @@ class AiperfCsvTests {
 		Detection detection = FormatDetector.detect(files);
 		assertThat(detection.format()).as(detection.explanation()).isEqualTo(HarnessFormat.AIPERF_CSV);
 
-		JsonNode cell = HarnessImporters.read(HarnessFormat.AIPERF_CSV, files, null).cellsDocument().path("cells").get(0);
+		JsonNode cell = HarnessImporters.read(HarnessFormat.AIPERF_CSV, files, null)
+			.cellsDocument()
+			.path("cells")
+			.get(0);
 
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(89);
 		assertThat(cell.at("/requests/failed").intValue()).isZero();
@@ -78,8 +87,10 @@ class AiperfCsvTests {
 				Request Count,96.00
 				""");
 
-		JsonNode cell = HarnessImporters.read(HarnessFormat.AIPERF_CSV, List.of(clean), null).cellsDocument()
-			.path("cells").get(0);
+		JsonNode cell = HarnessImporters.read(HarnessFormat.AIPERF_CSV, List.of(clean), null)
+			.cellsDocument()
+			.path("cells")
+			.get(0);
 
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(96);
 		assertThat(cell.at("/requests/failed").intValue()).isZero();

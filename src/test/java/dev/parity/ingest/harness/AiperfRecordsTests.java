@@ -35,8 +35,10 @@ class AiperfRecordsTests {
 		HarnessImport imported = read(Samples.shared("aiperf-profile-export.jsonl"));
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
-		// output_sequence_length = output_token_count + reasoning_token_count (61 + 132 = 193 for the first).
-		JsonNode first = cell.path("samples").valueStream()
+		// output_sequence_length = output_token_count + reasoning_token_count (61 + 132 =
+		// 193 for the first).
+		JsonNode first = cell.path("samples")
+			.valueStream()
 			.filter(sample -> sample.path("status").asString().equals("ok"))
 			.findFirst()
 			.orElseThrow();
@@ -47,14 +49,16 @@ class AiperfRecordsTests {
 		assertThat(cell.at("/output_tokens/max").intValue()).isEqualTo(247);
 		assertThat(cell.at("/output_tokens/min").intValue()).isEqualTo(193);
 		assertThat(cell.at("/reasoning_tokens/median").intValue()).isEqualTo(247);
-		assertThat(imported.notes()).anyMatch(note -> note.contains("59 of 89 completed requests produced only reasoning"));
+		assertThat(imported.notes())
+			.anyMatch(note -> note.contains("59 of 89 completed requests produced only reasoning"));
 	}
 
 	@Test
 	void statisticsComeFromTheCompletedRequests() {
 		JsonNode cell = read(Samples.shared("aiperf-profile-export.jsonl")).cellsDocument().path("cells").get(0);
 
-		// AIPerf's own summary of this run says: TTFT p50 2369.3 ms, avg 2343.2 ms; ITL avg 27.76 ms.
+		// AIPerf's own summary of this run says: TTFT p50 2369.3 ms, avg 2343.2 ms; ITL
+		// avg 27.76 ms.
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(2.369318, within(1e-6));
 		assertThat(cell.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(2.343219, within(1e-6));
 		assertThat(cell.at("/metrics/tpot_ms/mean").doubleValue()).isCloseTo(27.763065, within(1e-6));

@@ -12,11 +12,15 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-/** The environment read from collect-env, nvidia-smi and pip freeze files uploaded beside a harness's output. */
+/**
+ * The environment read from collect-env, nvidia-smi and pip freeze files uploaded beside
+ * a harness's output.
+ */
 class EnvironmentFilesTests {
 
 	private static JsonNode environment(InputFile... extra) {
-		List<InputFile> files = new java.util.ArrayList<>(List.of(Samples.own("vllm-bench-serve-partial-failure.json")));
+		List<InputFile> files = new java.util.ArrayList<>(
+				List.of(Samples.own("vllm-bench-serve-partial-failure.json")));
 		files.addAll(List.of(extra));
 		return HarnessImporters.read(HarnessFormat.VLLM, files, null).cellsDocument().path("environment");
 	}
@@ -95,18 +99,21 @@ class EnvironmentFilesTests {
 		assertThat(EnvironmentFiles.isPipFreeze("prompt,ttft\n1024,0.9\n")).isFalse();
 	}
 
-	/** A collect-env file with lines of a million characters that the old regular expressions took minutes over. */
+	/**
+	 * A collect-env file with lines of a million characters that the old regular
+	 * expressions took minutes over.
+	 */
 	static InputFile collectEnvWithLongLines() {
 		String text = new String(Samples.own("environment/collect-env-legacy.txt").content(), StandardCharsets.UTF_8);
-		String longLines = "A" + " ".repeat(999_999) + "\n"
-				+ "OS: Ubuntu 20.04.6 LTS" + " ".repeat(999_000) + "(x86_64\n"
-				+ "B" + " (".repeat(499_999) + "\n";
+		String longLines = "A" + " ".repeat(999_999) + "\n" + "OS: Ubuntu 20.04.6 LTS" + " ".repeat(999_000)
+				+ "(x86_64\n" + "B" + " (".repeat(499_999) + "\n";
 		return new InputFile("collect-env.txt", (longLines + text).getBytes(StandardCharsets.UTF_8));
 	}
 
 	@Test
 	void linesOfAMillionCharactersAreReadInOnePass() {
-		// Only a guard against hanging: the old expressions needed minutes here, one pass takes milliseconds.
+		// Only a guard against hanging: the old expressions needed minutes here, one pass
+		// takes milliseconds.
 		JsonNode environment = assertTimeoutPreemptively(Duration.ofSeconds(10),
 				() -> environment(collectEnvWithLongLines()));
 
@@ -119,7 +126,8 @@ class EnvironmentFilesTests {
 		Pattern field = Pattern.compile("^([A-Za-z][A-Za-z0-9 _./()-]*?)\\s*:\\s?(.*)$");
 		List<String> lines = List.of("OS: Ubuntu", "OS : Ubuntu", "Nvidia driver version      : 550.90.07", "OS:",
 				"OS:\tx", "A B: c", "A\tB: c", "A\t: c", "1A: x", ": x", "A", "A:b:c", "A (x86) : y", "A.b/c-d_e: v ",
-				"Ä: x", "A é: x", "A\u000B: x", "[pip3] torch==2.8", "GPU 0: NVIDIA H100", "  GPU 0: H100", "A :  two spaces");
+				"Ä: x", "A é: x", "A\u000B: x", "[pip3] torch==2.8", "GPU 0: NVIDIA H100", "  GPU 0: H100",
+				"A :  two spaces");
 		for (String line : lines) {
 			Matcher matcher = field.matcher(line);
 			String[] read = EnvironmentFiles.field(line);

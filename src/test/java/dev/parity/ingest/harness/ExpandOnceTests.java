@@ -22,8 +22,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * An uploaded zip is inflated once per request: detection and the import read the same entries (it used to be
- * inflated by each, twice for an API import and four times for a preview in the upload form).
+ * An uploaded zip is inflated once per request: detection and the import read the same
+ * entries (it used to be inflated by each, twice for an API import and four times for a
+ * preview in the upload form).
  */
 @ParityTest
 class ExpandOnceTests {
@@ -41,8 +42,8 @@ class ExpandOnceTests {
 		InputFile zip = Samples.zip("sweep.zip", SWEEP);
 		double before = inflated();
 
-		HarnessIngest.Preview preview = ingest.preview(List.of(zip), null, JsonMapper.builder().build().createObjectNode(),
-				null);
+		HarnessIngest.Preview preview = ingest.preview(List.of(zip), null,
+				JsonMapper.builder().build().createObjectNode(), null);
 
 		assertThat(preview.format()).isEqualTo(HarnessFormat.VLLM_SWEEP);
 		assertThat(preview.document()).isNotNull();
@@ -54,8 +55,11 @@ class ExpandOnceTests {
 		InputFile zip = Samples.zip("sweep.zip", SWEEP);
 		double before = inflated();
 
-		mvc.perform(multipart("/upload").file(new MockMultipartFile("file", zip.name(), "application/zip", zip.content()))
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isOk());
+		mvc.perform(
+				multipart("/upload").file(new MockMultipartFile("file", zip.name(), "application/zip", zip.content()))
+					.with(httpBasic(USER, PASSWORD))
+					.with(csrf()))
+			.andExpect(status().isOk());
 
 		assertThat(inflated() - before).isEqualTo(SWEEP.size());
 	}
@@ -65,9 +69,10 @@ class ExpandOnceTests {
 		InputFile zip = Samples.zip("sweep.zip", SWEEP);
 		double before = inflated();
 
-		mvc.perform(multipart("/api/runs/import").file(new MockMultipartFile("files", zip.name(), "application/zip",
-				zip.content())).param("provenance", "{}").with(httpBasic(USER, PASSWORD)))
-			.andExpect(status().isBadRequest());
+		mvc.perform(multipart("/api/runs/import")
+			.file(new MockMultipartFile("files", zip.name(), "application/zip", zip.content()))
+			.param("provenance", "{}")
+			.with(httpBasic(USER, PASSWORD))).andExpect(status().isBadRequest());
 
 		assertThat(inflated() - before).isEqualTo(SWEEP.size());
 	}

@@ -47,8 +47,9 @@ class FormatDetectorTests {
 				Samples.ownFolder("aiperf-0.1"), HarnessFormat.AIPERF_SWEEP, Samples.ownFolder("aiperf-sweep"),
 				HarnessFormat.LLMPERF_SUMMARY, Samples.ownFolder("llmperf"), HarnessFormat.TABLE_CSV,
 				List.of(Samples.own("published-table.csv")), HarnessFormat.TABLE_MARKDOWN,
-				List.of(Samples.own("published-table.md")), HarnessFormat.GUIDELLM, List.of(Samples.own("guidellm-errors.json")),
-				HarnessFormat.LLAMA_BENCHY, List.of(Samples.own("llama-benchy-depth.json")), HarnessFormat.SGLANG,
+				List.of(Samples.own("published-table.md")), HarnessFormat.GUIDELLM,
+				List.of(Samples.own("guidellm-errors.json")), HarnessFormat.LLAMA_BENCHY,
+				List.of(Samples.own("llama-benchy-depth.json")), HarnessFormat.SGLANG,
 				List.of(Samples.own("sglang-rates.jsonl")));
 
 		cases.forEach((format, files) -> {
@@ -63,7 +64,9 @@ class FormatDetectorTests {
 		InputFile document = new InputFile("reference.json", Files.readAllBytes(fixture));
 
 		assertThat(FormatDetector.detect(List.of(document)).format()).isEqualTo(HarnessFormat.NATIVE);
-		assertThat(HarnessImporters.read(HarnessFormat.NATIVE, List.of(document), null).cellsDocument().path("title")
+		assertThat(HarnessImporters.read(HarnessFormat.NATIVE, List.of(document), null)
+			.cellsDocument()
+			.path("title")
 			.asString()).startsWith("Published reference");
 	}
 
@@ -143,8 +146,9 @@ class FormatDetectorTests {
 		assertThat(HarnessFormat.ofId("nope")).isEmpty();
 		assertThat(HarnessFormat.values()).extracting(HarnessFormat::id)
 			.containsExactly("native", "vllm", "vllm-sweep", "sglang", "aiperf", "aiperf-records", "aiperf-sweep",
-					"aiperf-csv", "genai-perf-csv", "llmperf-summary", "llmperf-responses", "llama-benchy", "llama-benchy-md",
-					"llama-benchy-progress", "guidellm", "inference-perf", "llm-d-report", "mlperf", "table-csv", "table-markdown");
+					"aiperf-csv", "genai-perf-csv", "llmperf-summary", "llmperf-responses", "llama-benchy",
+					"llama-benchy-md", "llama-benchy-progress", "guidellm", "inference-perf", "llm-d-report", "mlperf",
+					"table-csv", "table-markdown");
 	}
 
 }

@@ -29,7 +29,8 @@ class GenaiPerfCsvTests {
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.005806016, within(1e-12));
 		// Request Latency (ns): p99 149012682
 		assertThat(cell.at("/metrics/e2e_latency_s/p99").doubleValue()).isCloseTo(0.149012682, within(1e-12));
-		// Inter Token Latency (ns) was then the gaps between responses: ITL, p50 1703449 ns.
+		// Inter Token Latency (ns) was then the gaps between responses: ITL, p50 1703449
+		// ns.
 		assertThat(cell.at("/metrics/itl_ms/median").doubleValue()).isCloseTo(1.703449, within(1e-9));
 		assertThat(cell.at("/metrics").has("tpot_ms")).isFalse();
 		// Num Output Token: p50 58, max 104
@@ -45,7 +46,9 @@ class GenaiPerfCsvTests {
 
 	@Test
 	void theCurrentExportHasQuotedThousandsAndARequestCount() {
-		JsonNode cell = read("genai-perf/simple_medium_response_c10_genai_perf.csv").cellsDocument().path("cells").get(0);
+		JsonNode cell = read("genai-perf/simple_medium_response_c10_genai_perf.csv").cellsDocument()
+			.path("cells")
+			.get(0);
 
 		// Request Latency (ms): avg "9,611.46", p50 "8,457.45", max "19,118.76"
 		assertThat(cell.at("/metrics/e2e_latency_s/mean").doubleValue()).isCloseTo(9.61146, within(1e-9));

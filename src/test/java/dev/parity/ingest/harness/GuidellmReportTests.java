@@ -21,26 +21,30 @@ class GuidellmReportTests {
 		HarnessImport imported = read(Samples.shared("guidellm-report.json"));
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
-		// metrics.request_totals: 19 successful, 0 errored, 0 incomplete; the scheduler made 23/0/2; the
+		// metrics.request_totals: 19 successful, 0 errored, 0 incomplete; the scheduler
+		// made 23/0/2; the
 		// report stores 23 successful and 1 incomplete request.
 		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(1);
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(19);
 		assertThat(cell.at("/requests/failed").intValue()).isZero();
 		assertThat(cell.at("/requests/cancelled").intValue()).isZero();
-		assertThat(imported.countReadings()).extracting(CountReading::source, CountReading::completed,
-				CountReading::failed, CountReading::cancelled, CountReading::chosen)
+		assertThat(imported.countReadings())
+			.extracting(CountReading::source, CountReading::completed, CountReading::failed, CountReading::cancelled,
+					CountReading::chosen)
 			.containsExactly(tuple("report totals (request_totals)", 19, 0, 0, true),
 					tuple("scheduler (requests made)", 23, 0, 2, false),
 					tuple("stored requests (a sample: successful / errored / incomplete)", 23, 0, 1, false));
-		assertThat(imported.notes()).anyMatch(note -> note.contains("counts from its totals (request_totals)")
-				&& note.contains("19 successful") && note.contains("scheduler says 23/0/2")
-				&& note.contains("stored requests says 23/0/1"));
+		assertThat(imported.notes())
+			.anyMatch(note -> note.contains("counts from its totals (request_totals)") && note.contains("19 successful")
+					&& note.contains("scheduler says 23/0/2") && note.contains("stored requests says 23/0/1"));
 	}
 
 	@Test
 	void aReportOfGuidellm03CountsItsTotalsNotTheOneRequestItStores() {
-		// vllm-project/guidellm v0.3.0, tests/unit/entrypoints/assets/benchmarks_stripped.json: request_totals
-		// 46 successful + 1 incomplete, run_stats.requests_made 1/0/0, one stored request.
+		// vllm-project/guidellm v0.3.0,
+		// tests/unit/entrypoints/assets/benchmarks_stripped.json: request_totals
+		// 46 successful + 1 incomplete, run_stats.requests_made 1/0/0, one stored
+		// request.
 		HarnessImport imported = read(Samples.own("guidellm/guidellm-0.3.0-benchmarks_stripped.json"));
 		JsonNode cells = imported.cellsDocument().path("cells");
 
@@ -51,13 +55,14 @@ class GuidellmReportTests {
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(46);
 		assertThat(cell.at("/requests/failed").intValue()).isZero();
 		assertThat(cell.at("/requests/cancelled").intValue()).isEqualTo(1);
-		// time_to_first_token_ms.successful: median 16.38054847717285, p99 21.281957626342773 (ms).
+		// time_to_first_token_ms.successful: median 16.38054847717285, p99
+		// 21.281957626342773 (ms).
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.016380548, within(1e-9));
 		assertThat(cell.at("/metrics/ttft_s/p99").doubleValue()).isCloseTo(0.021281958, within(1e-9));
 		assertThat(cell.path("samples")).hasSize(1);
 		assertThat(imported.notes()).anyMatch(note -> note.contains("'example_model' (model)"));
-		assertThat(imported.countReadings()).extracting(CountReading::source, CountReading::completed,
-				CountReading::chosen)
+		assertThat(imported.countReadings())
+			.extracting(CountReading::source, CountReading::completed, CountReading::chosen)
 			.containsExactly(tuple("report totals (request_totals)", 46, true),
 					tuple("scheduler (requests made)", 1, false),
 					tuple("stored requests (a sample: successful / errored / incomplete)", 1, false));
@@ -66,8 +71,10 @@ class GuidellmReportTests {
 
 	@Test
 	void theV2ReportOfGuidellm08CountsItsTotalsThoughItStoresNoRequest() {
-		// llm-d/llm-d-benchmark tests/fixtures/guidellm_report_v2.json (guidellm 0.8.0.dev18, metadata version 2):
-		// two constant-rate benchmarks (2 and 4 req/s), request_totals 2/0/0 each, no stored request.
+		// llm-d/llm-d-benchmark tests/fixtures/guidellm_report_v2.json (guidellm
+		// 0.8.0.dev18, metadata version 2):
+		// two constant-rate benchmarks (2 and 4 req/s), request_totals 2/0/0 each, no
+		// stored request.
 		HarnessImport imported = read(Samples.own("guidellm/guidellm-0.8.0.dev18-v2-report.json"));
 		JsonNode cells = imported.cellsDocument().path("cells");
 
@@ -80,7 +87,8 @@ class GuidellmReportTests {
 			assertThat(cell.at("/requests/cancelled").intValue()).isZero();
 			assertThat(cell.has("samples")).isFalse();
 		}
-		// time_to_first_token_ms.successful.median 11.276006698608398 and 9.419918060302734 (ms).
+		// time_to_first_token_ms.successful.median 11.276006698608398 and
+		// 9.419918060302734 (ms).
 		assertThat(cells.get(0).at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.011276007, within(1e-9));
 		assertThat(cells.get(1).at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.009419918, within(1e-9));
 		assertThat(imported.cellsDocument().at("/harness/version").asString()).isEqualTo("0.8.0.dev18");
@@ -103,7 +111,8 @@ class GuidellmReportTests {
 
 	@Test
 	void aYamlReportWrittenByAUserOfGuidellm02() {
-		// rh-aiservices-bu/guidellm-pipeline: request_totals 14 successful, 1 incomplete; synchronous; TTFT
+		// rh-aiservices-bu/guidellm-pipeline: request_totals 14 successful, 1 incomplete;
+		// synchronous; TTFT
 		// median 410.4878902435303 ms; emulated data of 512 prompt tokens.
 		HarnessImport imported = read(Samples.own("guidellm/guidellm-0.2-benchmark-results.yaml"));
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
@@ -121,7 +130,8 @@ class GuidellmReportTests {
 
 	@Test
 	void anEarlierReportWithOnlyTheSuccessfulListStillCountsItsTotals() {
-		// vllm-project/guidellm 379c64fd: the stored requests hold only a "successful" list of one request.
+		// vllm-project/guidellm 379c64fd: the stored requests hold only a "successful"
+		// list of one request.
 		HarnessImport imported = read(Samples.own("guidellm/guidellm-0.2-main-benchmarks_stripped.json"));
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
@@ -167,11 +177,13 @@ class GuidellmReportTests {
 		assertThat(concurrent.at("/params/concurrency").intValue()).isEqualTo(4);
 		assertThat(concurrent.at("/params/prompt_tokens").intValue()).isEqualTo(256);
 		assertThat(concurrent.at("/requests/failed").intValue()).isEqualTo(2);
-		assertThat(concurrent.path("samples").valueStream()
+		assertThat(concurrent.path("samples")
+			.valueStream()
 			.filter(sample -> sample.path("status").asString().equals("failed"))).hasSize(2);
 		JsonNode constant = cells.get(1);
 		assertThat(constant.at("/params/request_rate").doubleValue()).isEqualTo(2.0);
-		// Its totals: 3 successful, none incomplete (the scheduler made 5 and cancelled 1 outside them).
+		// Its totals: 3 successful, none incomplete (the scheduler made 5 and cancelled 1
+		// outside them).
 		assertThat(constant.at("/requests/completed").intValue()).isEqualTo(3);
 		assertThat(constant.at("/requests/cancelled").intValue()).isZero();
 		assertThat(constant.path("order").intValue()).isEqualTo(2);
@@ -189,7 +201,6 @@ class GuidellmReportTests {
 		assertThat(GuidellmReport.percentile("p001")).isNull();
 		assertThat(GuidellmReport.percentile("p50")).isNull();
 	}
-
 
 	@Test
 	void aDeeplyNestedOrBrokenYamlFileIsNotAReport() {

@@ -33,8 +33,9 @@ class HarnessImportersTests {
 		RunDocument document = ImportedDocuments.read(imported);
 		assertThat(document.cells()).isNotEmpty();
 		Set<String> declared = Set.copyOf(imported.cellsDocument().path("metric_definitions").propertyNames());
-		document.cells().forEach(cell -> assertThat(cell.metrics().keySet())
-			.allMatch(name -> MetricCatalogue.defaults().knows(name) || declared.contains(name)));
+		document.cells()
+			.forEach(cell -> assertThat(cell.metrics().keySet())
+				.allMatch(name -> MetricCatalogue.defaults().knows(name) || declared.contains(name)));
 	}
 
 	@ParameterizedTest
@@ -81,13 +82,13 @@ class HarnessImportersTests {
 	void ownCasesImportIntoValidDocuments() {
 		List<List<InputFile>> cases = List.of(Samples.ownFolder("vllm-sweep"), Samples.ownFolder("aiperf-0.1"),
 				Samples.ownFolder("aiperf-sweep"), Samples.ownFolder("llmperf"),
-				List.of(Samples.own("vllm-bench-serve-partial-failure.json")), List.of(Samples.own("sglang-rates.jsonl")),
-				List.of(Samples.own("llama-benchy-depth.json")), List.of(Samples.own("guidellm-errors.json")));
+				List.of(Samples.own("vllm-bench-serve-partial-failure.json")),
+				List.of(Samples.own("sglang-rates.jsonl")), List.of(Samples.own("llama-benchy-depth.json")),
+				List.of(Samples.own("guidellm-errors.json")));
 
 		for (List<InputFile> files : cases) {
 			HarnessImport imported = HarnessImporters.read(FormatDetector.detect(files).format(), files, null);
-			assertThat(ImportedDocuments.problems(ImportedDocuments.withProvenance(imported)))
-				.as(files.get(0).name())
+			assertThat(ImportedDocuments.problems(ImportedDocuments.withProvenance(imported))).as(files.get(0).name())
 				.isEmpty();
 			ImportedDocuments.read(imported);
 		}

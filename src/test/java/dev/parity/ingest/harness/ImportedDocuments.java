@@ -18,8 +18,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What the tests do with an import: merge the minimal provenance an uploader adds, check the
- * result against the rules of {@code src/docs/design/run-document.md}, and read it back with the run model.
+ * What the tests do with an import: merge the minimal provenance an uploader adds, check
+ * the result against the rules of {@code src/docs/design/run-document.md}, and read it
+ * back with the run model.
  */
 final class ImportedDocuments {
 
@@ -28,8 +29,9 @@ final class ImportedDocuments {
 
 	private static final Map<String, Set<String>> GROUPS = Map.of("source", Set.of("url", "revision", "note"), "system",
 			Set.of("name", "hardware", "nodes"), "model", Set.of("repo", "revision", "commit"), "engine",
-			Set.of("name", "version", "flags", "warnings"), "harness", Set.of("name", "version", "command", "token_counting"),
-			"workload", Set.of("dataset", "output_tokens", "reasoning", "request_params", "warmup_requests"));
+			Set.of("name", "version", "flags", "warnings"), "harness",
+			Set.of("name", "version", "command", "token_counting"), "workload",
+			Set.of("dataset", "output_tokens", "reasoning", "request_params", "warmup_requests"));
 
 	private static final Set<String> CELL = Set.of("params", "order", "requests", "output_tokens", "reasoning_tokens",
 			"metrics", "samples");
@@ -41,7 +43,10 @@ final class ImportedDocuments {
 	private ImportedDocuments() {
 	}
 
-	/** The document with the minimal provenance an uploader adds where the import states none. */
+	/**
+	 * The document with the minimal provenance an uploader adds where the import states
+	 * none.
+	 */
 	static ObjectNode withProvenance(HarnessImport imported) {
 		ObjectNode document = imported.cellsDocument().deepCopy();
 		document.put("title", "imported in a test");
@@ -68,7 +73,10 @@ final class ImportedDocuments {
 		return document;
 	}
 
-	/** Reads the completed document with the run model, after checking it against the document rules. */
+	/**
+	 * Reads the completed document with the run model, after checking it against the
+	 * document rules.
+	 */
 	static RunDocument read(HarnessImport imported) {
 		ObjectNode document = withProvenance(imported);
 		List<String> problems = problems(document);
@@ -78,7 +86,10 @@ final class ImportedDocuments {
 		return RunDocumentReader.read(document);
 	}
 
-	/** Every rule of src/docs/design/run-document.md the document breaks, with its JSON path. */
+	/**
+	 * Every rule of src/docs/design/run-document.md the document breaks, with its JSON
+	 * path.
+	 */
 	static List<String> problems(JsonNode document) {
 		List<String> problems = new ArrayList<>();
 		document.propertyNames().forEach(name -> {
@@ -166,7 +177,8 @@ final class ImportedDocuments {
 			for (String tokens : List.of("output_tokens", "reasoning_tokens")) {
 				cell.path(tokens).forEachEntry((name, value) -> {
 					if (!TOKENS.contains(name) || !value.isNumber()) {
-						problems.add(path + "." + tokens + "." + name + ": not one of median/min/max/mean with a number");
+						problems
+							.add(path + "." + tokens + "." + name + ": not one of median/min/max/mean with a number");
 					}
 				});
 			}
@@ -180,7 +192,8 @@ final class ImportedDocuments {
 				if (value.isObject()) {
 					value.forEachEntry((statistic, number) -> {
 						if (!STATISTIC.matcher(statistic).matches() || !number.isNumber()) {
-							problems.add(path + ".metrics." + name + "." + statistic + ": not a statistic with a number");
+							problems
+								.add(path + ".metrics." + name + "." + statistic + ": not a statistic with a number");
 						}
 					});
 				}

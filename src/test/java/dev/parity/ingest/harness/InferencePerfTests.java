@@ -34,14 +34,17 @@ class InferencePerfTests {
 		assertThat(first.at("/requests/completed").intValue()).isEqualTo(60);
 		assertThat(first.at("/requests/failed").intValue()).isZero();
 		assertThat(first.at("/requests/cancelled").intValue()).isZero();
-		// time_to_first_token median 0.032918093027547 s; time_per_output_token median 0.0034682437246881946 s
+		// time_to_first_token median 0.032918093027547 s; time_per_output_token median
+		// 0.0034682437246881946 s
 		assertThat(first.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.032918093027547, within(1e-15));
 		assertThat(first.at("/metrics/tpot_ms/median").doubleValue()).isCloseTo(3.4682437246881946, within(1e-12));
 		assertThat(first.at("/metrics/ttft_s/p99.9").doubleValue()).isCloseTo(0.042598067724495196, within(1e-15));
 		assertThat(first.at("/metrics/ttft_s").has("p0.1")).isFalse();
 		// request_latency median 0.4824237964930944 s
-		assertThat(first.at("/metrics/e2e_latency_s/median").doubleValue()).isCloseTo(0.4824237964930944, within(1e-15));
-		// throughput: output_tokens_per_sec 62.15363932698074, requests_per_sec 0.996850670841712
+		assertThat(first.at("/metrics/e2e_latency_s/median").doubleValue()).isCloseTo(0.4824237964930944,
+				within(1e-15));
+		// throughput: output_tokens_per_sec 62.15363932698074, requests_per_sec
+		// 0.996850670841712
 		assertThat(first.at("/metrics/throughput_tps").doubleValue()).isCloseTo(62.15363932698074, within(1e-12));
 		assertThat(first.at("/metrics/request_throughput").doubleValue()).isCloseTo(0.996850670841712, within(1e-12));
 		// output_len median 65.0, max 66.0
@@ -62,8 +65,8 @@ class InferencePerfTests {
 	void theSummaryAloneIsOneCell() {
 		InputFile summary = Samples.own("inference-perf/summary_lifecycle_metrics.json");
 
-		HarnessImport imported = HarnessImporters.read(FormatDetector.detect(List.of(summary)).format(), List.of(summary),
-				null);
+		HarnessImport imported = HarnessImporters.read(FormatDetector.detect(List.of(summary)).format(),
+				List.of(summary), null);
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
 		// load_summary count 47002, successes 47002, failures 0
@@ -83,7 +86,9 @@ class InferencePerfTests {
 			.replace("\"failures\": {\"count\": 0,", "\"failures\": {\"count\": 5,");
 		files.set(0, new InputFile(stage0.name(), text.getBytes(StandardCharsets.UTF_8)));
 
-		JsonNode cell = HarnessImporters.read(HarnessFormat.INFERENCE_PERF, files, null).cellsDocument().path("cells")
+		JsonNode cell = HarnessImporters.read(HarnessFormat.INFERENCE_PERF, files, null)
+			.cellsDocument()
+			.path("cells")
 			.get(0);
 
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(55);

@@ -52,8 +52,7 @@ class InputFilesTests {
 		InputFile zip = Samples.zip("many.zip",
 				List.of(InputFile.of("a.json", "{}"), InputFile.of("b.json", "{}"), InputFile.of("c.json", "{}")));
 
-		assertThatThrownBy(() -> InputFiles.expand(List.of(zip), 2, 1_000))
-			.isInstanceOf(ImportRejected.class)
+		assertThatThrownBy(() -> InputFiles.expand(List.of(zip), 2, 1_000)).isInstanceOf(ImportRejected.class)
 			.hasMessageContaining("many.zip")
 			.hasMessageContaining("more than 2 files");
 	}
@@ -63,16 +62,15 @@ class InputFilesTests {
 		InputFile zip = Samples.zip("bomb.zip", List.of(InputFile.of("big.json", "x".repeat(5_000))));
 
 		assertThat(zip.content().length).isLessThan(200);
-		assertThatThrownBy(() -> InputFiles.expand(List.of(zip), 10, 4_096))
-			.isInstanceOf(ImportRejected.class)
+		assertThatThrownBy(() -> InputFiles.expand(List.of(zip), 10, 4_096)).isInstanceOf(ImportRejected.class)
 			.hasMessageContaining("bomb.zip")
 			.hasMessageContaining("inflate to more than 4096 bytes");
 	}
 
 	@Test
 	void rejectsACorruptZipNamingIt() {
-		byte[] truncated = java.util.Arrays.copyOf(
-				Samples.zip("x.zip", List.of(InputFile.of("a.json", "{\"a\": 1}".repeat(50)))).content(), 40);
+		byte[] truncated = java.util.Arrays
+			.copyOf(Samples.zip("x.zip", List.of(InputFile.of("a.json", "{\"a\": 1}".repeat(50)))).content(), 40);
 
 		assertThatThrownBy(() -> InputFiles.expand(List.of(new InputFile("upload.zip", truncated))))
 			.isInstanceOf(ImportRejected.class)
@@ -102,7 +100,8 @@ class InputFilesTests {
 			zip.closeEntry();
 		}
 
-		assertThatThrownBy(() -> InputFiles.expand(List.of(new InputFile("zeros.zip", bytes.toByteArray())), 10, 2L << 20))
+		assertThatThrownBy(
+				() -> InputFiles.expand(List.of(new InputFile("zeros.zip", bytes.toByteArray())), 10, 2L << 20))
 			.isInstanceOf(ImportRejected.class)
 			.hasMessageStartingWith("zeros.zip: the uploaded zips inflate to more than 2 MiB");
 	}

@@ -40,7 +40,8 @@ class LlamaBenchyProgressTests {
 		assertThat(first.at("/requests/failed").intValue()).isZero();
 		assertThat(first.at("/requests/cancelled").intValue()).isZero();
 		assertThat(first.path("samples")).hasSize(3);
-		// Request 0: ttft_s 0.5749610499988194; 480 tokens in 7.224696870005573 s of decoding: 479 / 7.2247 t/s.
+		// Request 0: ttft_s 0.5749610499988194; 480 tokens in 7.224696870005573 s of
+		// decoding: 479 / 7.2247 t/s.
 		JsonNode sample = first.path("samples").get(0);
 		assertThat(sample.path("ttft_s").doubleValue()).isCloseTo(0.5749610499988194, within(1e-12));
 		assertThat(sample.path("decode_tps").doubleValue()).isCloseTo(66.3004, within(1e-4));
@@ -63,10 +64,13 @@ class LlamaBenchyProgressTests {
 	@Test
 	void aRequestThatErredOrProducedNothingFailedAndOneCutOffWasCancelled() {
 		String text = text();
-		// Request 0 ends with an error; request 1 ends with no error but no token; the last request never ends.
-		text = text.replace("\"request_id\":0,\"total_tokens\":480,\"prompt_tokens\":2049,\"decode_seconds\":7.224696870005573,\"error\":\"\"",
+		// Request 0 ends with an error; request 1 ends with no error but no token; the
+		// last request never ends.
+		text = text.replace(
+				"\"request_id\":0,\"total_tokens\":480,\"prompt_tokens\":2049,\"decode_seconds\":7.224696870005573,\"error\":\"\"",
 				"\"request_id\":0,\"total_tokens\":0,\"prompt_tokens\":2049,\"decode_seconds\":0,\"error\":\"HTTP 500\"");
-		text = text.replace("\"type\":\"request_first_token\",\"ts\":1783698576.6660662,\"request_id\":1,", "\"type\":\"x\",\"ts\":0,");
+		text = text.replace("\"type\":\"request_first_token\",\"ts\":1783698576.6660662,\"request_id\":1,",
+				"\"type\":\"x\",\"ts\":0,");
 		text = text.replaceFirst("(\"type\":\"request_end\",\"ts\":[0-9.]+,\"request_id\":1,)\"total_tokens\":480",
 				"$1\"total_tokens\":0");
 		text = text.substring(0, text.lastIndexOf("{\"schema\":\"llama-benchy-progress.v1\",\"type\":\"request_end\""));

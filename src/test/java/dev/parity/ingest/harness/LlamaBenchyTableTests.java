@@ -25,14 +25,16 @@ class LlamaBenchyTableTests {
 		assertThat(first.at("/params/prompt_tokens").intValue()).isEqualTo(2048);
 		assertThat(first.at("/params/concurrency").intValue()).isEqualTo(1);
 		assertThat(first.at("/params/context_tokens").intValue()).isZero();
-		// pp2048: t/s 5063.05 ± 507.65, e2e_ttft (ms) 513.19 ± 43.93; tg480: t/s 63.48 ± 2.54
+		// pp2048: t/s 5063.05 ± 507.65, e2e_ttft (ms) 513.19 ± 43.93; tg480: t/s 63.48 ±
+		// 2.54
 		assertThat(first.at("/metrics/prefill_tps/mean").doubleValue()).isCloseTo(5063.05, within(1e-9));
 		assertThat(first.at("/metrics/prefill_tps/std").doubleValue()).isCloseTo(507.65, within(1e-9));
 		assertThat(first.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(0.51319, within(1e-9));
 		assertThat(first.at("/metrics/ttft_s/std").doubleValue()).isCloseTo(0.04393, within(1e-9));
 		assertThat(first.at("/metrics/decode_tps/mean").doubleValue()).isCloseTo(63.48, within(1e-9));
 		assertThat(first.at("/metrics/decode_tps").has("median")).isFalse();
-		// pp2048 @ d130000 (the last pair): 1986.20 ± 0.93, e2e_ttft 66593.71 ms; tg480 @ d130000: 59.76 ± 2.42
+		// pp2048 @ d130000 (the last pair): 1986.20 ± 0.93, e2e_ttft 66593.71 ms; tg480 @
+		// d130000: 59.76 ± 2.42
 		JsonNode last = cells.get(7);
 		assertThat(last.at("/params/context_tokens").intValue()).isEqualTo(130000);
 		assertThat(last.path("order").intValue()).isEqualTo(8);
@@ -49,15 +51,18 @@ class LlamaBenchyTableTests {
 
 	@Test
 	void aboveConcurrencyOneTheRatesArePerRequest() {
-		// Rows of a llama-benchy table at concurrency 2 (google/gemma-4-31B-it, as published in a README).
-		InputFile table = InputFile.of("gemma.md", """
-				| model | test | t/s (total) | t/s (req) | peak t/s | peak t/s (req) | ttfr (ms) | est_ppt (ms) | e2e_ttft (ms) |
-				|---|---|---|---|---|---|---|---|---|
-				| google/gemma-4-31B-it | pp128 (c2) | 1142.43 ± 15.71 | 575.81 ± 8.37 |  |  | 225.78 ± 3.14 | 224.07 ± 3.14 | 225.81 ± 3.14 |
-				| google/gemma-4-31B-it | tg32 (c2) | 13.93 ± 0.33 | 7.04 ± 0.09 | 16.00 ± 0.00 | 8.00 ± 0.00 |  |  |  |
-				""");
+		// Rows of a llama-benchy table at concurrency 2 (google/gemma-4-31B-it, as
+		// published in a README).
+		InputFile table = InputFile.of("gemma.md",
+				"""
+						| model | test | t/s (total) | t/s (req) | peak t/s | peak t/s (req) | ttfr (ms) | est_ppt (ms) | e2e_ttft (ms) |
+						|---|---|---|---|---|---|---|---|---|
+						| google/gemma-4-31B-it | pp128 (c2) | 1142.43 ± 15.71 | 575.81 ± 8.37 |  |  | 225.78 ± 3.14 | 224.07 ± 3.14 | 225.81 ± 3.14 |
+						| google/gemma-4-31B-it | tg32 (c2) | 13.93 ± 0.33 | 7.04 ± 0.09 | 16.00 ± 0.00 | 8.00 ± 0.00 |  |  |  |
+						""");
 
-		HarnessImport imported = HarnessImporters.read(FormatDetector.detect(List.of(table)).format(), List.of(table), null);
+		HarnessImport imported = HarnessImporters.read(FormatDetector.detect(List.of(table)).format(), List.of(table),
+				null);
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
 		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(2);

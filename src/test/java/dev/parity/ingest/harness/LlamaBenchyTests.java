@@ -27,7 +27,8 @@ class LlamaBenchyTests {
 		assertThat(samples.get(1).path("prefill_tps").doubleValue()).isCloseTo(1023.50, within(0.01));
 		assertThat(samples.get(0).path("ttft_s").doubleValue()).isCloseTo(0.698683, within(1e-6));
 		assertThat(samples.get(0).path("decode_tps").doubleValue()).isCloseTo(37.198386, within(1e-6));
-		// The mean (1,052.7) is pulled by the first run; the median of the 15 is 1,019.95.
+		// The mean (1,052.7) is pulled by the first run; the median of the 15 is
+		// 1,019.95.
 		assertThat(cell.at("/metrics/prefill_tps/mean").doubleValue()).isCloseTo(1052.738, within(0.001));
 		assertThat(cell.at("/metrics/prefill_tps/median").doubleValue()).isCloseTo(1019.951, within(0.001));
 		assertThat(cell.at("/metrics/prefill_tps/std").doubleValue()).isCloseTo(131.786, within(0.001));

@@ -23,7 +23,8 @@ class LlmdBenchmarkReportTests {
 		JsonNode cells = imported.cellsDocument().path("cells");
 		assertThat(cells).hasSize(1);
 		JsonNode cell = cells.get(0);
-		// scenario.load.standardized: concurrency 2048, input_seq_len value 2046.793701171875 (gaussian).
+		// scenario.load.standardized: concurrency 2048, input_seq_len value
+		// 2046.793701171875 (gaussian).
 		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(2048);
 		assertThat(cell.at("/params/prompt_tokens").doubleValue()).isEqualTo(2046.793701171875);
 		assertThat(cell.path("params").has("request_rate")).isFalse();
@@ -31,7 +32,8 @@ class LlmdBenchmarkReportTests {
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(8192);
 		assertThat(cell.at("/requests/failed").intValue()).isZero();
 		assertThat(cell.at("/requests/cancelled").isNull()).isTrue();
-		// time_to_first_token in s: p50 11.075260647572577, mean 21.29069098684954, p99p9 97.31417823833262.
+		// time_to_first_token in s: p50 11.075260647572577, mean 21.29069098684954, p99p9
+		// 97.31417823833262.
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isEqualTo(11.075260647572577);
 		assertThat(cell.at("/metrics/ttft_s/mean").doubleValue()).isEqualTo(21.29069098684954);
 		assertThat(cell.at("/metrics/ttft_s/p99.9").doubleValue()).isEqualTo(97.31417823833262);
@@ -97,8 +99,8 @@ class LlmdBenchmarkReportTests {
 				   "requests": {"total": 40, "failures": 1, "incomplete": 2},
 				   "latency": {"time_to_first_token": {"units": "ms", "mean": 210.0, "p50": 200.0}}}}}}
 				""";
-		HarnessImport imported = HarnessImporters.read(HarnessFormat.LLMD_REPORT, List.of(InputFile.of("br.json", json)),
-				null);
+		HarnessImport imported = HarnessImporters.read(HarnessFormat.LLMD_REPORT,
+				List.of(InputFile.of("br.json", json)), null);
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
 		assertThat(cell.at("/params/request_rate").intValue()).isEqualTo(4);
@@ -124,8 +126,8 @@ class LlmdBenchmarkReportTests {
 				      latency:
 				        time_to_first_token: {units: tokens/s, mean: 1.0}
 				""";
-		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.LLMD_REPORT, List.of(InputFile.of("br.yaml", yaml)),
-				null))
+		assertThatThrownBy(
+				() -> HarnessImporters.read(HarnessFormat.LLMD_REPORT, List.of(InputFile.of("br.yaml", yaml)), null))
 			.isInstanceOf(ImportRejected.class)
 			.hasMessageContaining("br.yaml: results.request_performance.aggregate.latency.time_to_first_token.units"
 					+ " 'tokens/s' is not a time");

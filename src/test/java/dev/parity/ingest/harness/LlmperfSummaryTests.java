@@ -55,7 +55,8 @@ class LlmperfSummaryTests {
 		assertThat(cell.path("samples")).hasSize(6);
 		assertThat(cell.path("samples").get(2).path("status").asString()).isEqualTo("failed");
 		assertThat(imported.countReadings()).isEmpty();
-		assertThat(imported.cellsDocument().at("/model/repo").asString()).isEqualTo("mistralai/Mistral-7B-Instruct-v0.2");
+		assertThat(imported.cellsDocument().at("/model/repo").asString())
+			.isEqualTo("mistralai/Mistral-7B-Instruct-v0.2");
 		ImportedDocuments.read(imported);
 	}
 

@@ -47,14 +47,18 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Every text an importer reads (string values, field names, file and folder names, table cells and headers), a
- * million characters long in the shapes that make a careless regular expression take quadratic time or overflow
- * the stack (long runs of digits, dashes, spaces and letters that do not end the text; {@code 1,000,000,…};
- * {@code |---|---…}): each importer reads them, or refuses them with a reason, in linear time. The timeout is only
- * a guard against a hang (an {@code \d+$} on 80,000 characters took 52 s), not a measurement.
+ * Every text an importer reads (string values, field names, file and folder names, table
+ * cells and headers), a million characters long in the shapes that make a careless
+ * regular expression take quadratic time or overflow the stack (long runs of digits,
+ * dashes, spaces and letters that do not end the text; {@code 1,000,000,…};
+ * {@code |---|---…}): each importer reads them, or refuses them with a reason, in linear
+ * time. The timeout is only a guard against a hang (an {@code \d+$} on 80,000 characters
+ * took 52 s), not a measurement.
  *
- * <p>{@link OnAView}: the same for the rules that read a stored run's text (warnings, flags, names, notes, titles,
- * caveats) each time it is shown — the run page, its chart, a comparison and its series.
+ * <p>
+ * {@link OnAView}: the same for the rules that read a stored run's text (warnings, flags,
+ * names, notes, titles, caveats) each time it is shown — the run page, its chart, a
+ * comparison and its series.
  */
 class LongTextTests {
 
@@ -62,7 +66,10 @@ class LongTextTests {
 
 	private static final Duration HUNG = Duration.ofSeconds(20);
 
-	/** How many string values are made long in one case (besides the case with all of them). */
+	/**
+	 * How many string values are made long in one case (besides the case with all of
+	 * them).
+	 */
 	private static final int PATHS_AT_ONCE = 4;
 
 	private static final JsonMapper JSON = JsonMapper.builder()
@@ -70,10 +77,16 @@ class LongTextTests {
 		.disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
 		.build();
 
-	/** Blocks of digits, dashes, spaces and letters, each followed by something else, then repeated short units. */
+	/**
+	 * Blocks of digits, dashes, spaces and letters, each followed by something else, then
+	 * repeated short units.
+	 */
 	static final String MIXED = mixed();
 
-	/** Each worst case alone, for the places that look at a whole value (a table cell, a separator line). */
+	/**
+	 * Each worst case alone, for the places that look at a whole value (a table cell, a
+	 * separator line).
+	 */
 	static final Map<String, String> PURE = pure();
 
 	private static String mixed() {
@@ -102,7 +115,10 @@ class LongTextTests {
 		return pure;
 	}
 
-	/** One upload: a name for the report, the files, the format and the mapping it is read as. */
+	/**
+	 * One upload: a name for the report, the files, the format and the mapping it is read
+	 * as.
+	 */
 	private record Case(String what, List<InputFile> files, HarnessFormat format, @Nullable TableMapping mapping) {
 	}
 
@@ -113,29 +129,32 @@ class LongTextTests {
 			HarnessFormat format = FormatDetector.detect(List.of(sample)).format();
 			importers.add(Arguments.of(Named.of(format.id() + " (" + name + ")", jsonCases(List.of(sample), format))));
 		}
-		importers.add(Arguments.of(Named.of("vllm-sweep (folders)", jsonCases(Samples.ownFolder("vllm-sweep"),
-				HarnessFormat.VLLM_SWEEP))));
-		importers.add(Arguments.of(Named.of("aiperf-sweep", jsonCases(Samples.ownFolder("aiperf-sweep"),
-				HarnessFormat.AIPERF_SWEEP))));
-		importers.add(Arguments.of(Named.of("llmperf-summary (folder)", jsonCases(Samples.ownFolder("llmperf"),
-				HarnessFormat.LLMPERF_SUMMARY))));
+		importers.add(Arguments.of(Named.of("vllm-sweep (folders)",
+				jsonCases(Samples.ownFolder("vllm-sweep"), HarnessFormat.VLLM_SWEEP))));
+		importers.add(Arguments
+			.of(Named.of("aiperf-sweep", jsonCases(Samples.ownFolder("aiperf-sweep"), HarnessFormat.AIPERF_SWEEP))));
+		importers.add(Arguments.of(Named.of("llmperf-summary (folder)",
+				jsonCases(Samples.ownFolder("llmperf"), HarnessFormat.LLMPERF_SUMMARY))));
 		String seedStory = Fixtures.seedStoryNames().get(0);
 		importers.add(Arguments.of(Named.of("native (" + seedStory + ")", jsonCases(
 				List.of(new InputFile(seedStory, Fixtures.seedStoryBytes(seedStory))), HarnessFormat.NATIVE))));
-		importers.add(Arguments.of(Named.of("table-csv", tableCases(Samples.own("published-table.csv"),
-				HarnessFormat.TABLE_CSV))));
-		importers.add(Arguments.of(Named.of("table-markdown", tableCases(Samples.own("published-table.md"),
-				HarnessFormat.TABLE_MARKDOWN))));
-		// The harness tables cut to their first columns and rows (from harness/*/ files): each cell is a case.
+		importers.add(Arguments
+			.of(Named.of("table-csv", tableCases(Samples.own("published-table.csv"), HarnessFormat.TABLE_CSV))));
+		importers.add(Arguments.of(Named.of("table-markdown",
+				tableCases(Samples.own("published-table.md"), HarnessFormat.TABLE_MARKDOWN))));
+		// The harness tables cut to their first columns and rows (from harness/*/ files):
+		// each cell is a case.
 		importers.add(Arguments.of(Named.of("aiperf-csv", tableCases(InputFile.of("profile_export_aiperf.csv",
 				"Metric,avg,std\nTime to First Token (ms),2343.22,1049.82\n\nMetric,Value\nRequest Count,89.00\n"),
 				HarnessFormat.AIPERF_CSV))));
 		importers.add(Arguments.of(Named.of("genai-perf-csv", tableCases(InputFile.of("profile_export_genai_perf.csv",
 				"Metric,avg,p50\nRequest Latency (ms),\"9,611.46\",\"8,457.45\"\n\nMetric,Value\nRequest Count (count),26.00\n"),
 				HarnessFormat.GENAI_PERF_CSV))));
-		importers.add(Arguments.of(Named.of("genai-perf-csv (analyze)", tableCases(InputFile.of("analyze_export_genai_perf.csv",
-				"Config Name,Concurrency,p99 Time To First Token (ms)\ngpt2_run_config_3,32,184.43\n"),
-				HarnessFormat.GENAI_PERF_CSV))));
+		importers
+			.add(Arguments.of(Named.of("genai-perf-csv (analyze)",
+					tableCases(InputFile.of("analyze_export_genai_perf.csv",
+							"Config Name,Concurrency,p99 Time To First Token (ms)\ngpt2_run_config_3,32,184.43\n"),
+							HarnessFormat.GENAI_PERF_CSV))));
 		importers.add(Arguments.of(Named.of("llama-benchy-md", tableCases(InputFile.of("llama-benchy.md",
 				"| model | test | t/s |\n|:---|---:|---:|\n| m | pp2048 | 5063.05 ± 507.65 |\n| m | tg480 | 63.48 ± 2.54 |\n"),
 				HarnessFormat.LLAMA_BENCHY_TABLE))));
@@ -149,7 +168,8 @@ class LongTextTests {
 	void everyTextAMillionCharactersLongIsReadInLinearTime(List<Case> cases) {
 		assertTimeoutPreemptively(HUNG, () -> {
 			for (Case upload : cases) {
-				// As an upload is read: detected, then imported, from the same expanded files.
+				// As an upload is read: detected, then imported, from the same expanded
+				// files.
 				UploadedFiles files = UploadedFiles.expand(upload.files());
 				assertThat(files.detection().explanation()).as(upload.what()).isNotBlank();
 				try {
@@ -163,8 +183,9 @@ class LongTextTests {
 	}
 
 	/**
-	 * The cases of JSON files: every string value at once, each distinct string value alone (array elements after the
-	 * first left as they are), every field name, and the file and folder names.
+	 * The cases of JSON files: every string value at once, each distinct string value
+	 * alone (array elements after the first left as they are), every field name, and the
+	 * file and folder names.
 	 */
 	private static List<Case> jsonCases(List<InputFile> files, HarnessFormat format) {
 		List<Case> cases = new ArrayList<>();
@@ -176,11 +197,12 @@ class LongTextTests {
 			}
 			int index = f;
 			Function<List<JsonNode>, List<InputFile>> with = changed -> replace(files, index, write(file, changed));
-			cases.add(new Case(file.name() + ": every string", with.apply(map(values, node -> strings(node, null))), format,
-					null));
-			cases.add(new Case(file.name() + ": every field name", with.apply(map(values, LongTextTests::names)), format,
-					null));
-			// A few at a time, so that a value refused early does not keep the others from being read.
+			cases.add(new Case(file.name() + ": every string", with.apply(map(values, node -> strings(node, null))),
+					format, null));
+			cases.add(new Case(file.name() + ": every field name", with.apply(map(values, LongTextTests::names)),
+					format, null));
+			// A few at a time, so that a value refused early does not keep the others
+			// from being read.
 			Set<String> all = new LinkedHashSet<>();
 			collect(values.get(0), "", all);
 			List<String> paths = List.copyOf(all);
@@ -196,21 +218,29 @@ class LongTextTests {
 			}
 		}
 		InputFile first = files.get(0);
-		cases.add(new Case("a long file name", replace(files, 0, new InputFile(MIXED + first.baseName(), first.content())),
-				format, null));
-		cases.add(new Case("a long folder name", files.stream()
-			.map(file -> new InputFile("SERVE--max_num_seqs=" + MIXED + "-BENCH--max_concurrency=" + MIXED + "/"
-					+ file.name(), file.content()))
-			.toList(), format, null));
+		cases.add(new Case("a long file name",
+				replace(files, 0, new InputFile(MIXED + first.baseName(), first.content())), format, null));
+		cases.add(
+				new Case("a long folder name",
+						files.stream()
+							.map(file -> new InputFile("SERVE--max_num_seqs=" + MIXED + "-BENCH--max_concurrency="
+									+ MIXED + "/" + file.name(), file.content()))
+							.toList(),
+						format, null));
 		for (Map.Entry<String, String> pure : PURE.entrySet()) {
-			cases.add(new Case("a folder name of " + pure.getKey(), files.stream()
-				.map(file -> new InputFile("SERVE--a=" + pure.getValue() + "/" + file.name(), file.content()))
-				.toList(), format, null));
+			cases.add(new Case("a folder name of " + pure.getKey(),
+					files.stream()
+						.map(file -> new InputFile("SERVE--a=" + pure.getValue() + "/" + file.name(), file.content()))
+						.toList(),
+					format, null));
 		}
 		return cases;
 	}
 
-	/** The cases of a published table: each header, cell and the separator line, in each worst case. */
+	/**
+	 * The cases of a published table: each header, cell and the separator line, in each
+	 * worst case.
+	 */
 	private static List<Case> tableCases(InputFile table, HarnessFormat format) {
 		TableMapping mapping = new TableMapping("Input length", "Concurrency",
 				Map.of("TTFT median (ms)", new MetricColumn("ttft_s", "ms"), "Decode (tok/s)",
@@ -244,13 +274,13 @@ class LongTextTests {
 	}
 
 	/** Each cell of the line made long in turn. */
-	private static void cells(List<Case> cases, List<String> lines, int line, char delimiter, Map.Entry<String, String> value,
-			InputFile table, HarnessFormat format, TableMapping mapping) {
+	private static void cells(List<Case> cases, List<String> lines, int line, char delimiter,
+			Map.Entry<String, String> value, InputFile table, HarnessFormat format, TableMapping mapping) {
 		String[] cells = lines.get(line).split(java.util.regex.Pattern.quote(String.valueOf(delimiter)), -1);
 		for (int cell = 0; cell < cells.length; cell++) {
 			String[] changed = cells.clone();
-			changed[cell] = delimiter == ',' && value.getValue().indexOf(',') >= 0
-					? "\"" + value.getValue() + "\"" : value.getValue();
+			changed[cell] = delimiter == ',' && value.getValue().indexOf(',') >= 0 ? "\"" + value.getValue() + "\""
+					: value.getValue();
 			List<String> all = new ArrayList<>(lines);
 			all.set(line, String.join(String.valueOf(delimiter), changed));
 			cases.add(new Case("line " + (line + 1) + ", cell " + (cell + 1) + ": " + value.getKey(),
@@ -269,7 +299,9 @@ class LongTextTests {
 		return changed;
 	}
 
-	/** The JSON paths of the node's string values; of an array, only its first element's. */
+	/**
+	 * The JSON paths of the node's string values; of an array, only its first element's.
+	 */
 	private static void collect(JsonNode node, String path, Set<String> paths) {
 		if (node.isString()) {
 			paths.add(path);
@@ -278,11 +310,15 @@ class LongTextTests {
 			collect(array.get(0), path + "/0", paths);
 		}
 		else if (node instanceof ObjectNode object) {
-			object.forEachEntry((name, value) -> collect(value, path + "/" + name.replace("~", "~0").replace("/", "~1"), paths));
+			object.forEachEntry(
+					(name, value) -> collect(value, path + "/" + name.replace("~", "~0").replace("/", "~1"), paths));
 		}
 	}
 
-	/** The node with its string values made long: the one at {@code only}, or every one (first array elements). */
+	/**
+	 * The node with its string values made long: the one at {@code only}, or every one
+	 * (first array elements).
+	 */
 	private static JsonNode strings(JsonNode node, @Nullable String only) {
 		if (only != null) {
 			JsonNode parent = node.at(only.substring(0, only.lastIndexOf('/')));
@@ -304,7 +340,10 @@ class LongTextTests {
 		return changed;
 	}
 
-	/** The node with a long field name added to each object (first array elements), holding its first value. */
+	/**
+	 * The node with a long field name added to each object (first array elements),
+	 * holding its first value.
+	 */
 	private static JsonNode names(JsonNode node) {
 		if (node instanceof ArrayNode array && !array.isEmpty()) {
 			array.set(0, names(array.get(0)));
@@ -334,13 +373,14 @@ class LongTextTests {
 		return replaced;
 	}
 
-
 	/**
-	 * The text a run stores, read by the rules each time the run is shown: an anonymous view of its page, its chart,
-	 * a comparison with it and its series reads the run's warnings, flags, names and caveats, as long as the upload
-	 * bounds let them be (every bound at its limit, in the shapes that made the warning scan quadratic) and longer
-	 * (a run stored before the bounds, written here without them). Each view is timed and printed; the timeout is
-	 * only a guard against a hang (one view took 31–46 s when each cell scanned each warning again).
+	 * The text a run stores, read by the rules each time the run is shown: an anonymous
+	 * view of its page, its chart, a comparison with it and its series reads the run's
+	 * warnings, flags, names and caveats, as long as the upload bounds let them be (every
+	 * bound at its limit, in the shapes that made the warning scan quadratic) and longer
+	 * (a run stored before the bounds, written here without them). Each view is timed and
+	 * printed; the timeout is only a guard against a hang (one view took 31–46 s when
+	 * each cell scanned each warning again).
 	 */
 	@Nested
 	@ParityTest
@@ -372,8 +412,9 @@ class LongTextTests {
 			}
 			view("/compare/" + bounded + "..." + unbounded);
 			view("/compare/" + unbounded + "..." + bounded);
-			String series = JSON.readTree(view("/api/series?system=" + system).getResponse()
-				.getContentAsByteArray()).at("/series/0/id").asString();
+			String series = JSON.readTree(view("/api/series?system=" + system).getResponse().getContentAsByteArray())
+				.at("/series/0/id")
+				.asString();
 			view("/api/series/" + series);
 		}
 
@@ -383,9 +424,11 @@ class LongTextTests {
 			((ObjectNode) document.get("engine")).putArray("warnings").add("a-a ".repeat(20_000));
 			TestUploads.RowCounts before = TestUploads.rows(jdbc);
 
-			MvcResult refused = mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
-				.contentType(MediaType.APPLICATION_JSON)
-				.content(JSON.writeValueAsBytes(document))).andReturn();
+			MvcResult refused = mvc
+				.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
+					.contentType(MediaType.APPLICATION_JSON)
+					.content(JSON.writeValueAsBytes(document)))
+				.andReturn();
 
 			assertThat(refused.getResponse().getStatus()).isEqualTo(400);
 			assertThat(refused.getResponse().getContentAsString()).contains("$.engine.warnings[0]",
@@ -398,9 +441,9 @@ class LongTextTests {
 				long start = System.nanoTime();
 				MvcResult result = mvc.perform(get(url)).andReturn();
 				long millis = (System.nanoTime() - start) / 1_000_000;
-				System.out.println("long text, anonymous view: GET " + abbreviated(url) + " " + result.getResponse()
-					.getStatus() + " in " + millis + " ms, " + result.getResponse().getContentAsByteArray().length
-						+ " bytes");
+				System.out.println("long text, anonymous view: GET " + abbreviated(url) + " "
+						+ result.getResponse().getStatus() + " in " + millis + " ms, "
+						+ result.getResponse().getContentAsByteArray().length + " bytes");
 				assertThat(result.getResponse().getStatus()).as(url).isEqualTo(200);
 				return result;
 			}, () -> "GET " + url + " did not answer in " + VIEW_HUNG.toSeconds() + " s");
@@ -410,7 +453,10 @@ class LongTextTests {
 			return url.length() > 80 ? url.substring(0, 77) + "…" : url;
 		}
 
-		/** A run stored as a run uploaded before the bounds could be: its text as long as a JSON string may be. */
+		/**
+		 * A run stored as a run uploaded before the bounds could be: its text as long as
+		 * a JSON string may be.
+		 */
 		private String storedWithoutBounds(String system) {
 			ObjectNode document = control(system);
 			document.put("title", "stored before the bounds");
@@ -429,14 +475,19 @@ class LongTextTests {
 			document.putObject("source").put("note", MIXED.substring(0, 100_000));
 			((ObjectNode) document.get("harness")).put("command", MIXED.substring(0, 100_000));
 			byte[] bytes = JSON.writeValueAsBytes(document);
-			RunId id = writer.store(new RunWriter.NewRun(RunDocumentReader.read(document), document,
-					dev.parity.run.Sha256.hex(bytes), List.of(new RunWriter.UploadedFile("long.json", "application/json",
-							bytes)), USER)).id();
+			RunId id = writer
+				.store(new RunWriter.NewRun(RunDocumentReader.read(document), document,
+						dev.parity.run.Sha256.hex(bytes),
+						List.of(new RunWriter.UploadedFile("long.json", "application/json", bytes)), USER))
+				.id();
 			bootstraps.complete(id);
 			return id.value();
 		}
 
-		/** A run with every text the rules read at its upload bound, in the shapes of {@link LongTextTests#PURE}. */
+		/**
+		 * A run with every text the rules read at its upload bound, in the shapes of
+		 * {@link LongTextTests#PURE}.
+		 */
 		private static ObjectNode atTheBounds(String system) {
 			ObjectNode document = control(system);
 			document.put("title", "t".repeat(199) + "x");
@@ -465,7 +516,10 @@ class LongTextTests {
 			return document;
 		}
 
-		/** The seed story's 20-cell control run on its own system (so that it starts its own series). */
+		/**
+		 * The seed story's 20-cell control run on its own system (so that it starts its
+		 * own series).
+		 */
 		private static ObjectNode control(String system) {
 			ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes("run-e-control.json"));
 			((ObjectNode) document.get("system")).put("name", system);

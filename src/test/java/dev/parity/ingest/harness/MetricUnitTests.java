@@ -12,7 +12,8 @@ class MetricUnitTests {
 	void convertsIntoTheCatalogueUnits() {
 		assertThat(MetricUnit.MILLISECONDS.convert(217.27, MetricUnit.SECONDS)).isCloseTo(0.21727, within(1e-15));
 		assertThat(MetricUnit.SECONDS.convert(MetricUnit.MILLISECONDS.convert(217.27, MetricUnit.SECONDS),
-				MetricUnit.MILLISECONDS)).isEqualTo(217.27);
+				MetricUnit.MILLISECONDS))
+			.isEqualTo(217.27);
 		assertThat(MetricUnit.SECONDS.convert(0.0724, MetricUnit.MILLISECONDS)).isEqualTo(72.4);
 		assertThat(MetricUnit.REQUESTS_PER_MINUTE.convert(180, MetricUnit.REQUESTS_PER_SECOND)).isEqualTo(3.0);
 		assertThat(MetricUnit.MICROSECONDS.convert(1500, MetricUnit.MILLISECONDS)).isEqualTo(1.5);

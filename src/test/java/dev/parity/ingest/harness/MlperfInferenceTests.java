@@ -20,17 +20,20 @@ class MlperfInferenceTests {
 		JsonNode cells = imported.cellsDocument().path("cells");
 		assertThat(cells).hasSize(1);
 		JsonNode cell = cells.get(0);
-		// effective_target_qps 83.5; result_query_count 73728 with one sample per query; no failed count.
+		// effective_target_qps 83.5; result_query_count 73728 with one sample per query;
+		// no failed count.
 		assertThat(cell.at("/params/request_rate").doubleValue()).isEqualTo(83.5);
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(73728);
 		assertThat(cell.at("/requests/failed").isNull()).isTrue();
 		assertThat(cell.at("/requests/cancelled").isNull()).isTrue();
-		// result_first_token_50.00_percentile_latency_ns 875073063, …_99.90_… 2562462764, mean 918456323.
+		// result_first_token_50.00_percentile_latency_ns 875073063, …_99.90_… 2562462764,
+		// mean 918456323.
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.875073063, within(1e-12));
 		assertThat(cell.at("/metrics/ttft_s/p99.9").doubleValue()).isCloseTo(2.562462764, within(1e-12));
 		assertThat(cell.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(0.918456323, within(1e-12));
 		assertThat(cell.at("/metrics/ttft_s/min").doubleValue()).isCloseTo(0.037578735, within(1e-12));
-		// result_time_per_output_token_97.00_percentile_ns 175094669; result_time_to_output_token_mean 144594078.
+		// result_time_per_output_token_97.00_percentile_ns 175094669;
+		// result_time_to_output_token_mean 144594078.
 		assertThat(cell.at("/metrics/tpot_ms/p97").doubleValue()).isCloseTo(175.094669, within(1e-9));
 		assertThat(cell.at("/metrics/tpot_ms/mean").doubleValue()).isCloseTo(144.594078, within(1e-9));
 		assertThat(cell.at("/metrics/tpot_ms/median").doubleValue()).isCloseTo(151.044504, within(1e-9));
@@ -58,12 +61,14 @@ class MlperfInferenceTests {
 		HarnessImport imported = HarnessImporters.read(HarnessFormat.MLPERF, List.of(summary), null);
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
-		// run_config.load_pattern: poisson at target_qps 325.0; 600000 issued, 600000 completed, 0 failed.
+		// run_config.load_pattern: poisson at target_qps 325.0; 600000 issued, 600000
+		// completed, 0 failed.
 		assertThat(cell.at("/params/request_rate").intValue()).isEqualTo(325);
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(600000);
 		assertThat(cell.at("/requests/failed").intValue()).isZero();
 		assertThat(cell.at("/requests/cancelled").intValue()).isZero();
-		// ttft median 205515887.0 ns, percentiles "99.9" 1874304916.0 ns, avg 212027041.10530335 ns.
+		// ttft median 205515887.0 ns, percentiles "99.9" 1874304916.0 ns, avg
+		// 212027041.10530335 ns.
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.205515887, within(1e-12));
 		assertThat(cell.at("/metrics/ttft_s/p99.9").doubleValue()).isCloseTo(1.874304916, within(1e-12));
 		assertThat(cell.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(0.21202704110530335, within(1e-12));

@@ -93,16 +93,19 @@ class PublishedTableTests {
 	void rejectsMappingsThatDoNotFitTheTable() {
 		List<InputFile> table = List.of(Samples.own("published-table.csv"));
 
-		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_CSV, table, new TableMapping("Prompt", null,
-				Map.of("TTFT median (ms)", new MetricColumn("ttft_s", "ms")), SOURCE)))
+		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_CSV, table,
+				new TableMapping("Prompt", null, Map.of("TTFT median (ms)", new MetricColumn("ttft_s", "ms")), SOURCE)))
 			.isInstanceOf(ImportRejected.class)
 			.hasMessageContaining("no column 'Prompt'");
-		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_CSV, table, new TableMapping("Input length",
-				null, Map.of("TTFT median (ms)", new MetricColumn("ttft_s", "tokens/s")), SOURCE)))
+		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_CSV, table,
+				new TableMapping("Input length", null,
+						Map.of("TTFT median (ms)", new MetricColumn("ttft_s", "tokens/s")), SOURCE)))
 			.isInstanceOf(ImportRejected.class)
 			.hasMessageContaining("cannot be converted");
-		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_CSV, table, new TableMapping("Input length",
-				null, Map.of("TTFT median (ms)", new MetricColumn("gpu_power_w", "W")), SOURCE)))
+		assertThatThrownBy(
+				() -> HarnessImporters.read(HarnessFormat.TABLE_CSV, table,
+						new TableMapping("Input length", null,
+								Map.of("TTFT median (ms)", new MetricColumn("gpu_power_w", "W")), SOURCE)))
 			.isInstanceOf(ImportRejected.class)
 			.hasMessageContaining("not a catalogue metric");
 		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_CSV, table, null))
@@ -112,7 +115,8 @@ class PublishedTableTests {
 
 	@Test
 	void rejectsRowsWithTheSameParamsAndValuesItWillNotGuess() {
-		TableMapping mapping = new TableMapping("prompt", null, Map.of("ttft", new MetricColumn("ttft_s", "s")), SOURCE);
+		TableMapping mapping = new TableMapping("prompt", null, Map.of("ttft", new MetricColumn("ttft_s", "s")),
+				SOURCE);
 
 		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_CSV,
 				List.of(InputFile.of("t.csv", "prompt,ttft\n512,0.1\n512,0.2\n")), mapping))

@@ -10,7 +10,10 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A results page with several Markdown tables and notes under them; columns mapped without units. */
+/**
+ * A results page with several Markdown tables and notes under them; columns mapped
+ * without units.
+ */
 class PublishedTablesInTextTests {
 
 	private static final String SOURCE = "https://example.org/blog/moe-on-two-boxes";
@@ -43,9 +46,9 @@ class PublishedTablesInTextTests {
 		assertThat(cells.get(3).at("/metrics/ttft_s").doubleValue()).isEqualTo(41.2);
 		assertThat(cells.get(4).at("/params/prompt_tokens").intValue()).isEqualTo(131072);
 		assertThat(cells.get(3).at("/metrics/throughput_tps").doubleValue()).isEqualTo(211.6);
-		assertThat(imported.notes())
-			.contains("results-page.md: 3 tables in the text; read table 2 (Prompt, Concurrency, TTFT (ms), Decode (tok/s),"
-					+ " Output tok/s, Notes)")
+		assertThat(imported.notes()).contains(
+				"results-page.md: 3 tables in the text; read table 2 (Prompt, Concurrency, TTFT (ms), Decode (tok/s),"
+						+ " Output tok/s, Notes)")
 			.contains("column 'TTFT (ms)': in ms, as its header says")
 			.contains("column 'Output tok/s': in tokens/s, as its header says")
 			.contains("text under the table, offered as a caveat of the run: \u201c" + UNDER_RESULTS + "\u201d");
@@ -54,18 +57,22 @@ class PublishedTablesInTextTests {
 
 	@Test
 	void anotherMappingReadsAnotherTableAndOneThatFitsNoneListsThemAll() {
-		TableMapping earlier = new TableMapping("Prompt", "Concurrency", Map.of("TTFT (s)", new MetricColumn("ttft_s", null)),
-				SOURCE);
-		JsonNode cells = HarnessImporters.read(HarnessFormat.TABLE_MARKDOWN, page(), earlier).cellsDocument().path("cells");
+		TableMapping earlier = new TableMapping("Prompt", "Concurrency",
+				Map.of("TTFT (s)", new MetricColumn("ttft_s", null)), SOURCE);
+		JsonNode cells = HarnessImporters.read(HarnessFormat.TABLE_MARKDOWN, page(), earlier)
+			.cellsDocument()
+			.path("cells");
 		assertThat(cells).hasSize(2);
 		assertThat(cells.get(1).at("/metrics/ttft_s").doubleValue()).isEqualTo(22.96);
 
-		TableMapping none = new TableMapping("Prompt", "Users", Map.of("TTFT (s)", new MetricColumn("ttft_s", null)), SOURCE);
+		TableMapping none = new TableMapping("Prompt", "Users", Map.of("TTFT (s)", new MetricColumn("ttft_s", null)),
+				SOURCE);
 		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_MARKDOWN, page(), none))
 			.isInstanceOf(ImportRejected.class)
 			.hasMessageContaining("no table has every mapped column (Prompt, Users, TTFT (s))")
-			.hasMessageContaining("table 1 (Part, Box A, Box B); table 2 (Prompt, Concurrency, TTFT (ms), Decode (tok/s),"
-					+ " Output tok/s, Notes); table 3 (Prompt, Concurrency, TTFT (s)): choose one");
+			.hasMessageContaining(
+					"table 1 (Part, Box A, Box B); table 2 (Prompt, Concurrency, TTFT (ms), Decode (tok/s),"
+							+ " Output tok/s, Notes); table 3 (Prompt, Concurrency, TTFT (s)): choose one");
 		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.TABLE_MARKDOWN, page(), results(5)))
 			.isInstanceOf(ImportRejected.class)
 			.hasMessageContaining("no table 5; the text has 3 tables");

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The real harness outputs in {@code src/test/resources/given/samples/} (read as they are) and this package's own
- * cases in {@code src/test/resources/harness/}.
+ * The real harness outputs in {@code src/test/resources/given/samples/} (read as they
+ * are) and this package's own cases in {@code src/test/resources/harness/}.
  */
 final class Samples {
 
@@ -40,7 +40,10 @@ final class Samples {
 		}
 	}
 
-	/** One of this package's own cases ({@code harness/…} on the classpath), named by its path below its folder. */
+	/**
+	 * One of this package's own cases ({@code harness/…} on the classpath), named by its
+	 * path below its folder.
+	 */
 	static InputFile own(String path) {
 		String resource = "/harness/" + path;
 		try (InputStream in = Samples.class.getResourceAsStream(resource)) {
@@ -54,7 +57,10 @@ final class Samples {
 		}
 	}
 
-	/** Every file below one of this package's own case folders, named by their paths inside it. */
+	/**
+	 * Every file below one of this package's own case folders, named by their paths
+	 * inside it.
+	 */
 	static List<InputFile> ownFolder(String folder) {
 		Path root;
 		try {

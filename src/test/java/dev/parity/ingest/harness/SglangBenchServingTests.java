@@ -69,7 +69,8 @@ class SglangBenchServingTests {
 		// output_lens of the completed requests: 1 … 126 tokens.
 		assertThat(cell.at("/output_tokens/min").intValue()).isEqualTo(1);
 		assertThat(cell.at("/output_tokens/max").intValue()).isEqualTo(126);
-		// Request #28 produced one token and has TTFT 0.0: counted as completed, its TTFT absent.
+		// Request #28 produced one token and has TTFT 0.0: counted as completed, its TTFT
+		// absent.
 		JsonNode oneToken = cell.path("samples").get(27);
 		assertThat(oneToken.path("status").asString()).isEqualTo("ok");
 		assertThat(oneToken.path("output_tokens").intValue()).isEqualTo(1);
@@ -123,11 +124,11 @@ class SglangBenchServingTests {
 		ImportedDocuments.read(read(Samples.shared("sglang-bench-serving-details.jsonl")));
 	}
 
-
 	/**
-	 * The real details sample edited in memory (no public SGLang file with such a request was found): request #5
-	 * (9 tokens, TTFT 5.008 s) becomes one that returned nothing — output_lens 0, ttfts 0.0, no inter-token
-	 * latencies, empty text and empty error — while the file still counts 100 completed.
+	 * The real details sample edited in memory (no public SGLang file with such a request
+	 * was found): request #5 (9 tokens, TTFT 5.008 s) becomes one that returned nothing —
+	 * output_lens 0, ttfts 0.0, no inter-token latencies, empty text and empty error —
+	 * while the file still counts 100 completed.
 	 */
 	private static InputFile detailsWithRequest5Empty(Integer completed) {
 		InputFile sample = Samples.shared("sglang-bench-serving-details.jsonl");
@@ -152,24 +153,29 @@ class SglangBenchServingTests {
 		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(1);
 		assertThat(cell.at("/requests/cancelled").isNull()).isTrue();
 		assertThat(cell.path("samples").get(4).path("status").asString()).isEqualTo("failed");
-		// By hand from the arrays: the 98 positive TTFTs of the 99 successes (#28's 0.0 is absent) average
-		// 2.839651 s, where SGLang's mean_ttft_ms (2832.940 ms) counted request #5 and #28's 0.0 too; their 5995
-		// inter-token gaps average 48.042688 ms; 99 successes in 6.548484 s are 15.118002 requests/s.
+		// By hand from the arrays: the 98 positive TTFTs of the 99 successes (#28's 0.0
+		// is absent) average
+		// 2.839651 s, where SGLang's mean_ttft_ms (2832.940 ms) counted request #5 and
+		// #28's 0.0 too; their 5995
+		// inter-token gaps average 48.042688 ms; 99 successes in 6.548484 s are 15.118002
+		// requests/s.
 		assertThat(cell.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(2.839651, within(1e-6));
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(2.849955, within(1e-6));
 		assertThat(cell.at("/metrics/itl_ms/mean").doubleValue()).isCloseTo(48.042688, within(1e-6));
 		assertThat(cell.at("/metrics/request_throughput").doubleValue()).isCloseTo(15.118002, within(1e-6));
 		assertThat(cell.at("/metrics/e2e_latency_s/mean").doubleValue()).isCloseTo(5.778589, within(1e-6));
-		assertThat(imported.notes()).anyMatch(note -> note.contains("(#5) returned no output, no first token and no"
-				+ " error: failed, not completed"));
-		assertThat(imported.notes()).anyMatch(note -> note.contains("SGLang counted 100 completed request(s) where its"
-				+ " per-request arrays show 99 successful") && note.contains("recomputed from the successful requests"));
+		assertThat(imported.notes()).anyMatch(note -> note
+			.contains("(#5) returned no output, no first token and no" + " error: failed, not completed"));
+		assertThat(imported.notes()).anyMatch(note -> note
+			.contains("SGLang counted 100 completed request(s) where its" + " per-request arrays show 99 successful")
+				&& note.contains("recomputed from the successful requests"));
 		ImportedDocuments.read(imported);
 	}
 
 	@Test
 	void whenSglangAlreadyLeftTheEmptyRequestOutItsStatisticsStay() {
-		// SGLang itself leaves out a request it marked unsuccessful, even with an empty error: completed 99.
+		// SGLang itself leaves out a request it marked unsuccessful, even with an empty
+		// error: completed 99.
 		HarnessImport imported = read(detailsWithRequest5Empty(99));
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
@@ -183,10 +189,15 @@ class SglangBenchServingTests {
 
 	@Test
 	void withoutAFailedCountTheDifferenceFromNumPromptsFailed() {
-		// The first line of the real summary sample (completed 300), edited in memory: a num_prompts of 310 added,
-		// as a script wrapping bench_serving may write it; SGLang itself writes neither num_prompts nor failed.
+		// The first line of the real summary sample (completed 300), edited in memory: a
+		// num_prompts of 310 added,
+		// as a script wrapping bench_serving may write it; SGLang itself writes neither
+		// num_prompts nor failed.
 		String line = new String(Samples.shared("sglang-bench-serving.jsonl").content(),
-				java.nio.charset.StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
+				java.nio.charset.StandardCharsets.UTF_8)
+			.lines()
+			.findFirst()
+			.orElseThrow();
 		ObjectNode result = (ObjectNode) HarnessJson.parse("line", line);
 		result.put("num_prompts", 310);
 		HarnessImport imported = read(InputFile.of("one.jsonl", result.toString()));
@@ -195,7 +206,8 @@ class SglangBenchServingTests {
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(300);
 		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(10);
 		assertThat(cell.at("/requests/cancelled").isNull()).isTrue();
-		assertThat(imported.notes()).anyMatch(note -> note.contains("failed = num_prompts − completed = 310 − 300 = 10"));
+		assertThat(imported.notes())
+			.anyMatch(note -> note.contains("failed = num_prompts − completed = 310 − 300 = 10"));
 	}
 
 }

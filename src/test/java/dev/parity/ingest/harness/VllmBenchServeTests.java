@@ -24,7 +24,8 @@ class VllmBenchServeTests {
 		assertThat(cell.at("/requests/completed").intValue()).isZero();
 		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(8);
 		assertThat(cell.at("/requests/cancelled").isNull()).isTrue();
-		// vLLM writes 0.0 for every latency and throughput when nothing completed: absent, not zero.
+		// vLLM writes 0.0 for every latency and throughput when nothing completed:
+		// absent, not zero.
 		assertThat(cell.path("metrics").isEmpty()).isTrue();
 		assertThat(cell.has("output_tokens")).isFalse();
 		assertThat(cell.path("params").get("request_rate").asString()).isEqualTo("inf");
@@ -52,7 +53,8 @@ class VllmBenchServeTests {
 		JsonNode samples = cell.path("samples");
 		assertThat(samples).hasSize(50);
 		assertThat(samples).allMatch(sample -> sample.path("status").asString().equals("ok"));
-		// Per-request arrays are in seconds: the first request's TTFT is 1.1457 s (ttfts[0]).
+		// Per-request arrays are in seconds: the first request's TTFT is 1.1457 s
+		// (ttfts[0]).
 		assertThat(samples).anyMatch(sample -> Math.abs(sample.path("ttft_s").doubleValue() - 1.1456967) < 1e-6);
 		assertThat(samples.get(0).path("output_tokens").intValue()).isEqualTo(128);
 		assertThat(samples.get(0).path("e2e_latency_s").doubleValue()).isBetween(10.0, 10.5);
@@ -67,7 +69,10 @@ class VllmBenchServeTests {
 		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(2);
 		assertThat(cell.at("/params/request_rate").doubleValue()).isEqualTo(2.0);
 		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(4);
-		List<String> statuses = cell.path("samples").valueStream().map(sample -> sample.path("status").asString()).toList();
+		List<String> statuses = cell.path("samples")
+			.valueStream()
+			.map(sample -> sample.path("status").asString())
+			.toList();
 		assertThat(statuses).containsExactly("ok", "ok", "failed", "ok", "ok", "failed");
 		JsonNode failed = cell.path("samples").get(2);
 		assertThat(failed.has("ttft_s")).isFalse();
@@ -118,25 +123,26 @@ class VllmBenchServeTests {
 	void producesDocumentsTheRunModelReads() {
 		RunDocument document = ImportedDocuments.read(read(Samples.shared("vllm-bench-serve-detailed.json")));
 
-		assertThat(document.cells().get(0).metric("ttft_s").orElseThrow().median().getAsDouble())
-			.isCloseTo(1.153111, within(1e-6));
+		assertThat(document.cells().get(0).metric("ttft_s").orElseThrow().median().getAsDouble()).isCloseTo(1.153111,
+				within(1e-6));
 		assertThat(document.cells().get(0).samples()).hasSize(50);
 		ImportedDocuments.read(read(Samples.shared("vllm-bench-serve-all-failed.json")));
 		ImportedDocuments.read(read(Samples.own("vllm-bench-serve-partial-failure.json")));
 	}
 
-
 	@Test
 	void appendedResultsAreOneCellPerDistinctParams() {
-		// nerdalert/vllm-benchmark-graphs results.json: 12 lines appended, the rates 1, 10, 20, 30, 35 and inf
-		// against "framework": "vllm", then again against "sgl"; no "failed" key; "request_goodput:"; the
+		// nerdalert/vllm-benchmark-graphs results.json: 12 lines appended, the rates 1,
+		// 10, 20, 30, 35 and inf
+		// against "framework": "vllm", then again against "sgl"; no "failed" key;
+		// "request_goodput:"; the
 		// unlimited rate as the string "inf".
 		HarnessImport imported = read(Samples.own("vllm/benchmark_serving-append-result-two-sweeps.json"));
 		JsonNode cells = imported.cellsDocument().path("cells");
 
 		assertThat(cells).hasSize(12);
-		assertThat(cells.valueStream().map(cell -> cell.at("/params/framework").asString() + " "
-				+ cell.at("/params/request_rate").asString()))
+		assertThat(cells.valueStream()
+			.map(cell -> cell.at("/params/framework").asString() + " " + cell.at("/params/request_rate").asString()))
 			.containsExactly("vllm 1", "vllm 10", "vllm 20", "vllm 30", "vllm 35", "vllm inf", "sgl 1", "sgl 10",
 					"sgl 20", "sgl 30", "sgl 35", "sgl inf");
 		// At rate inf each sweep sent 2000 prompts and completed 1015: 985 failed.
@@ -149,8 +155,8 @@ class VllmBenchServeTests {
 		assertThat(slowest.at("/requests/failed").intValue()).isZero();
 		// mean_ttft_ms 45.037437366166465.
 		assertThat(slowest.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(0.045037437, within(1e-9));
-		assertThat(imported.notes()).anyMatch(note -> note.contains("line 6: vLLM wrote no failed count: failed ="
-				+ " num_prompts − completed = 2000 − 1015 = 985"));
+		assertThat(imported.notes()).anyMatch(note -> note
+			.contains("line 6: vLLM wrote no failed count: failed =" + " num_prompts − completed = 2000 − 1015 = 985"));
 		assertThat(imported.notes()).anyMatch(note -> note.contains("grid params: framework"));
 		assertThat(imported.cellsDocument().at("/model/repo").asString()).isEqualTo("meta-llama/Llama-3.1-8B-Instruct");
 		ImportedDocuments.read(imported);
@@ -158,7 +164,8 @@ class VllmBenchServeTests {
 
 	@Test
 	void metadataThatDiffersBetweenAppendedResultsIsAGridParam() {
-		// nerdalert/vllm-bench-automation: three deployments (--metadata deployment=…) × rates 10, 30, inf.
+		// nerdalert/vllm-bench-automation: three deployments (--metadata deployment=…) ×
+		// rates 10, 30, inf.
 		HarnessImport imported = read(Samples.own("vllm/benchmark_serving-metadata-deployments.json"));
 		JsonNode cells = imported.cellsDocument().path("cells");
 
@@ -172,7 +179,8 @@ class VllmBenchServeTests {
 
 	@Test
 	void noFailedKeyAndNothingCompletedMeansEveryPromptFailed() {
-		// SemiAnalysisAI/InferenceX: num_prompts 640, completed 0, every latency 0.0, no "failed" key.
+		// SemiAnalysisAI/InferenceX: num_prompts 640, completed 0, every latency 0.0, no
+		// "failed" key.
 		HarnessImport imported = read(Samples.own("vllm/bench_serving-completed-0-of-640.json"));
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
@@ -180,12 +188,14 @@ class VllmBenchServeTests {
 		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(640);
 		assertThat(cell.path("metrics").isEmpty()).isTrue();
 		assertThat(cell.at("/params/concurrency").intValue()).isEqualTo(64);
-		assertThat(imported.notes()).anyMatch(note -> note.contains("failed = num_prompts − completed = 640 − 0 = 640"));
+		assertThat(imported.notes())
+			.anyMatch(note -> note.contains("failed = num_prompts − completed = 640 − 0 = 640"));
 	}
 
 	@Test
 	void noFailedKeyAndSomePromptsNotCompletedCountsTheDifference() {
-		// llm-d/llm-d-benchmark (May 2025): num_prompts 250, completed 240, rate 2.5, burstiness 50.
+		// llm-d/llm-d-benchmark (May 2025): num_prompts 250, completed 240, rate 2.5,
+		// burstiness 50.
 		HarnessImport imported = read(Samples.own("vllm/benchmark_serving-240-of-250.json"));
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
@@ -194,12 +204,14 @@ class VllmBenchServeTests {
 		assertThat(cell.at("/params/request_rate").doubleValue()).isEqualTo(2.5);
 		// median_ttft_ms 1354.1384050622582.
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(1.354138405, within(1e-9));
-		assertThat(imported.notes()).anyMatch(note -> note.contains("failed = num_prompts − completed = 250 − 240 = 10"));
+		assertThat(imported.notes())
+			.anyMatch(note -> note.contains("failed = num_prompts − completed = 250 − 240 = 10"));
 	}
 
 	@Test
 	void theGoodputKeyWithAColonAndP999AreRead() {
-		// SemiAnalysisAI/InferenceX multi-node result: "request_goodput:": null, p99.9_* keys, backend "openai".
+		// SemiAnalysisAI/InferenceX multi-node result: "request_goodput:": null, p99.9_*
+		// keys, backend "openai".
 		HarnessImport imported = read(Samples.own("vllm/bench_serving-goodput-colon-p99.9.json"));
 		JsonNode cell = imported.cellsDocument().path("cells").get(0);
 
@@ -211,11 +223,12 @@ class VllmBenchServeTests {
 		assertThat(cell.at("/metrics/e2e_latency_s/median").doubleValue()).isCloseTo(9.359918449, within(1e-9));
 	}
 
-
 	@Test
 	void aRequestWithNoOutputNoFirstTokenAndNoErrorIsAFailureAndTheStatisticsAreRecomputed() {
-		// Synthetic, shaped as vLLM 0.4 wrote it (no real file found): request 3 returned nothing (output_lens 0,
-		// ttfts 0.0, errors ""), and vLLM counted it completed and its TTFT of 0 into mean_ttft_ms.
+		// Synthetic, shaped as vLLM 0.4 wrote it (no real file found): request 3 returned
+		// nothing (output_lens 0,
+		// ttfts 0.0, errors ""), and vLLM counted it completed and its TTFT of 0 into
+		// mean_ttft_ms.
 		String result = """
 				{"backend": "vllm", "model_id": "m", "num_prompts": 4, "request_rate": "inf", "duration": 2.0,
 				 "completed": 4, "total_input_tokens": 40, "total_output_tokens": 30, "request_throughput": 2.0,
@@ -230,12 +243,13 @@ class VllmBenchServeTests {
 		assertThat(cell.at("/requests/completed").intValue()).isEqualTo(3);
 		assertThat(cell.at("/requests/failed").intValue()).isEqualTo(1);
 		assertThat(cell.path("samples").get(2).path("status").asString()).isEqualTo("failed");
-		// TTFTs of the successful requests: 0.1, 0.2 and (written as 0.0, so absent) request 4.
+		// TTFTs of the successful requests: 0.1, 0.2 and (written as 0.0, so absent)
+		// request 4.
 		assertThat(cell.at("/metrics/ttft_s/mean").doubleValue()).isCloseTo(0.15, within(1e-9));
 		assertThat(cell.at("/metrics/ttft_s/median").doubleValue()).isCloseTo(0.15, within(1e-9));
 		assertThat(cell.at("/metrics/request_throughput").doubleValue()).isCloseTo(1.5, within(1e-9));
-		assertThat(imported.notes()).anyMatch(note -> note.contains("(#3) returned no output, no first token and no"
-				+ " error: failed"));
+		assertThat(imported.notes())
+			.anyMatch(note -> note.contains("(#3) returned no output, no first token and no" + " error: failed"));
 		assertThat(imported.notes()).anyMatch(note -> note.contains("recomputed from the successful requests"));
 	}
 

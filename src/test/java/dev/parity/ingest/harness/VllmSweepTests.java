@@ -51,7 +51,8 @@ class VllmSweepTests {
 		assertThat(first.path("order").intValue()).isEqualTo(1);
 		assertThat(first.at("/requests/completed").intValue()).isEqualTo(64);
 		assertThat(first.path("samples")).hasSize(2);
-		// Each repetition is a sample with its own median TTFT; the cell's median is the median of those.
+		// Each repetition is a sample with its own median TTFT; the cell's median is the
+		// median of those.
 		double run0 = first.path("samples").get(0).path("ttft_s").doubleValue();
 		double run1 = first.path("samples").get(1).path("ttft_s").doubleValue();
 		assertThat(first.at("/metrics/ttft_s/median").doubleValue()).isCloseTo((run0 + run1) / 2, within(1e-12));
@@ -59,7 +60,8 @@ class VllmSweepTests {
 		JsonNode second = cells.get(1);
 		assertThat(second.at("/params/max_num_seqs").intValue()).isEqualTo(128);
 		assertThat(second.path("order").intValue()).isEqualTo(2);
-		// run=2 failed as a whole (its failure file): a failed sample, and the cell's counts are unknown.
+		// run=2 failed as a whole (its failure file): a failed sample, and the cell's
+		// counts are unknown.
 		assertThat(second.path("samples")).hasSize(3);
 		assertThat(second.path("samples").get(2).path("status").asString()).isEqualTo("failed");
 		assertThat(second.at("/requests/completed").isNull()).isTrue();
@@ -112,7 +114,8 @@ class VllmSweepTests {
 	@Test
 	void rejectsATruncatedRunFileNamingItAndTheLine() {
 		List<InputFile> files = new ArrayList<>(Samples.ownFolder("vllm-sweep"));
-		InputFile run = files.stream().filter(file -> file.name().endsWith("=64-BENCH--max_concurrency=8/run=1.json"))
+		InputFile run = files.stream()
+			.filter(file -> file.name().endsWith("=64-BENCH--max_concurrency=8/run=1.json"))
 			.findFirst()
 			.orElseThrow();
 		files.set(files.indexOf(run), new InputFile(run.name(), java.util.Arrays.copyOf(run.content(), 400)));

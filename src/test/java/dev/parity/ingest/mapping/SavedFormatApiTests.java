@@ -35,8 +35,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Saved formats through the API: created, listed, versioned, used by name and name@version and by detection (never
- * for a known harness's file), and every kind of bad mapping refused naming its key, with nothing saved.
+ * Saved formats through the API: created, listed, versioned, used by name and
+ * name@version and by detection (never for a known harness's file), and every kind of bad
+ * mapping refused naming its key, with nothing saved.
  */
 @ParityTest
 class SavedFormatApiTests {
@@ -52,7 +53,10 @@ class SavedFormatApiTests {
 	@Autowired
 	dev.parity.system.SchemaOwner owner;
 
-	/** The issue's lab-bench mapping under a name and a detect path of this test's own (the database is shared). */
+	/**
+	 * The issue's lab-bench mapping under a name and a detect path of this test's own
+	 * (the database is shared).
+	 */
 	private static ObjectNode mapping(String name) throws Exception {
 		ObjectNode mapping = (ObjectNode) JSON.readTree(resource("lab-bench-mapping.json"));
 		mapping.put("name", name);
@@ -60,7 +64,10 @@ class SavedFormatApiTests {
 		return mapping;
 	}
 
-	/** The lab-bench file with this test's own field, so only this test's format detects it. */
+	/**
+	 * The lab-bench file with this test's own field, so only this test's format detects
+	 * it.
+	 */
 	private static byte[] labBench(String name) throws Exception {
 		ObjectNode file = (ObjectNode) JSON.readTree(resource("lab-bench-run.json"));
 		file.put("rig_" + key(name), "bench-7");
@@ -80,8 +87,11 @@ class SavedFormatApiTests {
 	}
 
 	private MvcResult save(String mapping, int expected) throws Exception {
-		MvcResult result = mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON)
-			.content(mapping).with(httpBasic(USER, PASSWORD))).andReturn();
+		MvcResult result = mvc
+			.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON)
+				.content(mapping)
+				.with(httpBasic(USER, PASSWORD)))
+			.andReturn();
 		assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(expected);
 		return result;
 	}
@@ -97,32 +107,53 @@ class SavedFormatApiTests {
 		JsonNode created = body(save(mapping.toString(), 201));
 		assertThat(created.get("name").asString()).isEqualTo(name);
 		assertThat(created.get("version").asInt()).isEqualTo(1);
-		assertThat(body(save(mapping.toString(), 200)).get("version").asInt()).as("unchanged: no new version").isEqualTo(1);
-		((ObjectNode) mapping.get("metrics")).putObject("e2e_latency_s").put("path", "$.median_e2e_ms").put("unit", "ms");
+		assertThat(body(save(mapping.toString(), 200)).get("version").asInt()).as("unchanged: no new version")
+			.isEqualTo(1);
+		((ObjectNode) mapping.get("metrics")).putObject("e2e_latency_s")
+			.put("path", "$.median_e2e_ms")
+			.put("unit", "ms");
 		assertThat(body(save(mapping.toString(), 201)).get("version").asInt()).isEqualTo(2);
 
-		JsonNode list = TestUploads.tree(mvc.perform(get("/api/formats")).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray());
-		JsonNode listed = list.get("formats").valueStream().filter(f -> f.get("name").asString().equals(name))
-			.findFirst().orElseThrow();
+		JsonNode list = TestUploads.tree(mvc.perform(get("/api/formats"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
+		JsonNode listed = list.get("formats")
+			.valueStream()
+			.filter(f -> f.get("name").asString().equals(name))
+			.findFirst()
+			.orElseThrow();
 		assertThat(listed.get("version").asInt()).isEqualTo(2);
-		JsonNode one = TestUploads.tree(mvc.perform(get("/api/formats/{name}", name)).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray());
+		JsonNode one = TestUploads.tree(mvc.perform(get("/api/formats/{name}", name))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(one.get("versions").findValuesAsString("created_by")).hasSize(2);
 		assertThat(one.get("mapping").get("metrics").has("e2e_latency_s")).isTrue();
-		JsonNode first = TestUploads.tree(mvc.perform(get("/api/formats/{name}", name + "@1")).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray());
+		JsonNode first = TestUploads.tree(mvc.perform(get("/api/formats/{name}", name + "@1"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(first.get("mapping").get("metrics").has("e2e_latency_s")).isFalse();
 		mvc.perform(get("/api/formats/{name}", unique("no-such-format"))).andExpect(status().isNotFound());
-		// a version, once saved, never changes: not even the schema's owner may rewrite it
-		org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcClient.create(owner.dataSource())
-			.sql("update saved_format set mapping = '{}' where name = ?").param(name).update()).rootCause()
+		// a version, once saved, never changes: not even the schema's owner may rewrite
+		// it
+		org.assertj.core.api.Assertions
+			.assertThatThrownBy(() -> JdbcClient.create(owner.dataSource())
+				.sql("update saved_format set mapping = '{}' where name = ?")
+				.param(name)
+				.update())
+			.rootCause()
 			.hasMessageContaining("append-only");
 	}
 
 	/**
-	 * Issue 23, finding 9: a format belongs to whoever made it. Another uploader cannot add a version to it (403 naming
-	 * the rule, nothing saved); its maker and an admin can.
+	 * Issue 23, finding 9: a format belongs to whoever made it. Another uploader cannot
+	 * add a version to it (403 naming the rule, nothing saved); its maker and an admin
+	 * can.
 	 */
 	@Test
 	void anotherUploaderCannotAddAVersionToSomebodyElsesFormat() throws Exception {
@@ -130,25 +161,35 @@ class SavedFormatApiTests {
 		String other = unique("other");
 		String secret = "ochre-lantern-walrus-93";
 		for (String user : new String[] { maker, other }) {
-			mvc.perform(post("/admin/users").param("username", user).param("password", secret).param("role", "uploader")
-				.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().is3xxRedirection());
+			mvc.perform(post("/admin/users").param("username", user)
+				.param("password", secret)
+				.param("role", "uploader")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf())).andExpect(status().is3xxRedirection());
 		}
 		String name = unique("team-format");
 		ObjectNode mapping = mapping(name);
-		mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON).content(mapping.toString())
+		mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON)
+			.content(mapping.toString())
 			.with(httpBasic(maker, secret))).andExpect(status().isCreated());
 		((ObjectNode) mapping.get("metrics").get("ttft_s")).put("unit", "ms");
-		MvcResult refused = mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON).content(mapping.toString())
-			.with(httpBasic(other, secret))).andReturn();
+		MvcResult refused = mvc
+			.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON)
+				.content(mapping.toString())
+				.with(httpBasic(other, secret)))
+			.andReturn();
 		assertThat(refused.getResponse().getStatus()).isEqualTo(403);
 		assertThat(refused.getResponse().getContentAsString()).contains("belongs to " + maker).contains("another name");
 		MockMultipartHttpServletRequestBuilder multipart = multipart("/api/formats");
 		multipart.param("mapping", mapping.toString());
-		assertThat(mvc.perform(multipart.with(httpBasic(other, secret))).andReturn().getResponse().getStatus()).isEqualTo(403);
+		assertThat(mvc.perform(multipart.with(httpBasic(other, secret))).andReturn().getResponse().getStatus())
+			.isEqualTo(403);
 		assertThat(jdbc.sql("select count(*) from saved_format where name = ?").param(name).query(Long.class).single())
-			.as("nothing saved").isEqualTo(1);
+			.as("nothing saved")
+			.isEqualTo(1);
 		// Its maker and an admin may.
-		mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON).content(mapping.toString())
+		mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON)
+			.content(mapping.toString())
 			.with(httpBasic(maker, secret))).andExpect(status().isCreated());
 		((ObjectNode) mapping.get("metrics").get("ttft_s")).put("unit", "s");
 		save(mapping.toString(), 201);
@@ -161,7 +202,8 @@ class SavedFormatApiTests {
 		String name = unique("lab-bench");
 		ObjectNode mapping = mapping(name);
 		save(mapping.toString(), 201);
-		// version 2 says the file writes TTFT in ms (it does not): its values come out 1,000 times smaller
+		// version 2 says the file writes TTFT in ms (it does not): its values come out
+		// 1,000 times smaller
 		((ObjectNode) mapping.get("metrics").get("ttft_s")).put("unit", "ms");
 		save(mapping.toString(), 201);
 		byte[] file = labBench(name);
@@ -177,11 +219,14 @@ class SavedFormatApiTests {
 		assertThat(small.get("metrics").get("ttft_s").asDouble()).isCloseTo(0.0522, within(1e-9));
 		assertThat(small.get("params").get("prompt_tokens").asInt()).isEqualTo(1024);
 		assertThat(run.get("files").findValuesAsString("name")).contains("parity-format-" + name + "@1.json");
-		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?").param(v1)
-			.query(String.class).single()).contains(name + "@1:");
+		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?")
+			.param(v1)
+			.query(String.class)
+			.single()).contains(name + "@1:");
 
 		String latest = importRun(file, name, 201);
-		assertThat(cell(run(latest), 1024, 1).get("metrics").get("ttft_s").asDouble()).isCloseTo(0.0000522, within(1e-12));
+		assertThat(cell(run(latest), 1024, 1).get("metrics").get("ttft_s").asDouble()).isCloseTo(0.0000522,
+				within(1e-12));
 		assertThat(run(latest).get("files").findValuesAsString("name")).contains("parity-format-" + name + "@2.json");
 
 		// a new version changes no stored run
@@ -201,10 +246,13 @@ class SavedFormatApiTests {
 		String name = unique("lab-bench");
 		save(mapping(name).toString(), 201);
 		String id = importRun(labBench(name), null, 201);
-		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?").param(id)
-			.query(String.class).single()).contains(name + "@1:");
+		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?")
+			.param(id)
+			.query(String.class)
+			.single()).contains(name + "@1:");
 
-		// a saved format whose detect paths are all in a vLLM file: the file is still read as vLLM's
+		// a saved format whose detect paths are all in a vLLM file: the file is still
+		// read as vLLM's
 		String greedy = unique("greedy");
 		ObjectNode vllmLike = JSON.createObjectNode();
 		vllmLike.put("name", greedy);
@@ -215,8 +263,10 @@ class SavedFormatApiTests {
 		save(vllmLike.toString(), 201);
 		String vllm = importRun(Fixtures.read(Fixtures.sample("vllm-bench-serve-detailed.json")), null, 201,
 				"vllm-bench-serve-detailed.json");
-		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?").param(vllm)
-			.query(String.class).single()).startsWith("stored vllm:").doesNotContain(greedy);
+		assertThat(jdbc.sql("select detail from audit_event where action = 'import-run' and subject = ?")
+			.param(vllm)
+			.query(String.class)
+			.single()).startsWith("stored vllm:").doesNotContain(greedy);
 	}
 
 	@Test
@@ -235,9 +285,13 @@ class SavedFormatApiTests {
 		MockMultipartHttpServletRequestBuilder bad = multipart("/api/formats");
 		bad.param("mapping", wrong.toString());
 		bad.file(new MockMultipartFile("sample", "lab-bench-run.json", "application/json", labBench(other)));
-		String refused = mvc.perform(bad.with(httpBasic(USER, PASSWORD))).andExpect(status().isBadRequest()).andReturn()
-			.getResponse().getContentAsString();
-		assertThat(refused).contains("\"path\":\"metrics.ttft_s\"").contains("\"path\":\"metrics.decode_tps\"")
+		String refused = mvc.perform(bad.with(httpBasic(USER, PASSWORD)))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(refused).contains("\"path\":\"metrics.ttft_s\"")
+			.contains("\"path\":\"metrics.decode_tps\"")
 			.contains("reads nothing");
 		assertThat(savedVersions(other)).isZero();
 	}
@@ -282,7 +336,9 @@ class SavedFormatApiTests {
 		assertThat(save("{\"name\": ", 400).getResponse().getContentAsString()).contains("\"path\":\"mapping\"");
 		assertThat(save("[1, 2]", 400).getResponse().getContentAsString()).contains("\"path\":\"mapping\"");
 		String empty = save("{}", 400).getResponse().getContentAsString();
-		assertThat(empty).contains("\"path\":\"name\"").contains("\"path\":\"detect\"").contains("\"path\":\"cells\"")
+		assertThat(empty).contains("\"path\":\"name\"")
+			.contains("\"path\":\"detect\"")
+			.contains("\"path\":\"cells\"")
 			.contains("\"path\":\"params\"");
 	}
 
@@ -291,10 +347,12 @@ class SavedFormatApiTests {
 	}
 
 	private static JsonNode cell(JsonNode run, int prompt, int concurrency) {
-		return run.get("cells").valueStream()
+		return run.get("cells")
+			.valueStream()
 			.filter(c -> c.get("params").get("prompt_tokens").asInt() == prompt
 					&& c.get("params").get("concurrency").asInt() == concurrency)
-			.findFirst().orElseThrow();
+			.findFirst()
+			.orElseThrow();
 	}
 
 	private String importRun(byte[] file, String format, int expected) throws Exception {
@@ -328,7 +386,10 @@ class SavedFormatApiTests {
 	}
 
 	private JsonNode run(String id) throws Exception {
-		return TestUploads.tree(mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isOk()).andReturn().getResponse()
+		return TestUploads.tree(mvc.perform(get("/api/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsByteArray());
 	}
 

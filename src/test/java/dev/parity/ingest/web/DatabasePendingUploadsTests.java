@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Previews are held in the database, in bounded space (a fraction of the heap) and for a bounded time, the oldest
- * going first; expired ones are deleted.
+ * Previews are held in the database, in bounded space (a fraction of the heap) and for a
+ * bounded time, the oldest going first; expired ones are deleted.
  */
 @ParityTest
 class DatabasePendingUploadsTests {
@@ -39,7 +39,8 @@ class DatabasePendingUploadsTests {
 
 	@BeforeEach
 	void aSpaceOfOneThousandBytes() {
-		// The space is shared by everything that holds previews: these tests start with none held.
+		// The space is shared by everything that holds previews: these tests start with
+		// none held.
 		jdbc.sql("delete from pending_upload").update();
 		pending = new DatabasePendingUploads(jdbc, transactions, clock, 1_000, Duration.ofMinutes(30));
 	}
@@ -103,7 +104,8 @@ class DatabasePendingUploadsTests {
 
 	@Test
 	void theSpaceIsAFractionOfTheHeap() {
-		// Three 120 MB previews on a 1 GiB heap: one is held at a time, not 360 MB (here at a thousandth of the scale).
+		// Three 120 MB previews on a 1 GiB heap: one is held at a time, not 360 MB (here
+		// at a thousandth of the scale).
 		assertThat(DatabasePendingUploads.budgetFor(1L << 30)).isEqualTo(128L << 20);
 		assertThat(DatabasePendingUploads.budgetFor(16L << 30)).isEqualTo(512L << 20);
 		DatabasePendingUploads onOneMebibyte = new DatabasePendingUploads(jdbc, transactions, clock,

@@ -37,10 +37,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The import page does not shout: a file that is not a benchmark's output is named for what it is (an image, cut-off
- * JSON, an empty or binary file) instead of being offered a format description; the first preview lists what is
- * still to fill in rather than errors; the format editor renames params, reads provenance from top-level fields,
- * never claims an unsaved version, and the import page says which saved format read the file.
+ * The import page does not shout: a file that is not a benchmark's output is named for
+ * what it is (an image, cut-off JSON, an empty or binary file) instead of being offered a
+ * format description; the first preview lists what is still to fill in rather than
+ * errors; the format editor renames params, reads provenance from top-level fields, never
+ * claims an unsaved version, and the import page says which saved format read the file.
  */
 @ParityTest
 class ImportWithoutShoutingTests {
@@ -66,17 +67,18 @@ class ImportWithoutShoutingTests {
 			binary[i] = (byte) (255 - i);
 		}
 		String cut = "{\"results\": [{\"concurrency\": 1, \"ttft\": 0.05}, {\"concurrency\": 4, \"tt";
-		return Stream.of(
-				Arguments.of("chart.png", png, "chart.png is a PNG image, not a benchmark"),
+		return Stream.of(Arguments.of("chart.png", png, "chart.png is a PNG image, not a benchmark"),
 				Arguments.of("photo.jpg", jpeg, "photo.jpg is a JPEG image"),
-				Arguments.of("anim.gif", "GIF89a\u0001\u0000".getBytes(StandardCharsets.ISO_8859_1), "anim.gif is a GIF image"),
+				Arguments.of("anim.gif", "GIF89a\u0001\u0000".getBytes(StandardCharsets.ISO_8859_1),
+						"anim.gif is a GIF image"),
 				Arguments.of("paper.pdf", "%PDF-1.7\n%\u00e2\u00e3\n1 0 obj".getBytes(StandardCharsets.ISO_8859_1),
 						"paper.pdf is a PDF document"),
 				Arguments.of("cut.json", cut.getBytes(StandardCharsets.UTF_8),
 						"cut.json is JSON that ends at byte " + cut.length() + " before its value is complete"),
 				Arguments.of("broken.json", "{\"a\": 1,, \"b\": 2}".getBytes(StandardCharsets.UTF_8),
 						"broken.json is not valid JSON: it breaks at byte 9"),
-				Arguments.of("blank.json", "  \n\n ".getBytes(StandardCharsets.UTF_8), "blank.json holds only blank space"),
+				Arguments.of("blank.json", "  \n\n ".getBytes(StandardCharsets.UTF_8),
+						"blank.json holds only blank space"),
 				Arguments.of("dump.bin", binary, "dump.bin is a binary file, not text"));
 	}
 
@@ -84,28 +86,48 @@ class ImportWithoutShoutingTests {
 	@MethodSource("notBenchmarks")
 	void aFileThatIsNotABenchmarksOutputIsNamedForWhatItIs(String name, byte[] content, String said) throws Exception {
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
-		MvcResult api = mvc.perform(multipart("/api/runs/import").file(new MockMultipartFile("files", name, null, content))
-			.param("provenance", PROVENANCE.formatted(UUID.randomUUID())).with(httpBasic(USER, PASSWORD))).andReturn();
+		MvcResult api = mvc
+			.perform(multipart("/api/runs/import").file(new MockMultipartFile("files", name, null, content))
+				.param("provenance", PROVENANCE.formatted(UUID.randomUUID()))
+				.with(httpBasic(USER, PASSWORD)))
+			.andReturn();
 		assertThat(api.getResponse().getStatus()).isEqualTo(400);
-		assertThat(api.getResponse().getContentAsString(StandardCharsets.UTF_8)).contains("\"path\":\"files\"").contains(said);
+		assertThat(api.getResponse().getContentAsString(StandardCharsets.UTF_8)).contains("\"path\":\"files\"")
+			.contains(said);
 
-		String page = mvc.perform(multipart("/upload").file(new MockMultipartFile("file", name, null, content))
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isOk()).andReturn().getResponse()
+		String page = mvc
+			.perform(multipart("/upload").file(new MockMultipartFile("file", name, null, content))
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
-		assertThat(page).contains("id=\"not-a-benchmark\"").contains(said).doesNotContain("Describe this format")
-			.contains("id=\"another-file\"").contains("Pick another file");
+		assertThat(page).contains("id=\"not-a-benchmark\"")
+			.contains(said)
+			.doesNotContain("Describe this format")
+			.contains("id=\"another-file\"")
+			.contains("Pick another file");
 		assertThat(TestUploads.rows(jdbc)).as("nothing stored").isEqualTo(before);
 	}
 
 	@Test
 	void anEmptyFileIsNamedAsEmpty() throws Exception {
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
-		MvcResult api = mvc.perform(multipart("/api/runs/import").file(new MockMultipartFile("files", "run.json", null, new byte[0]))
-			.param("provenance", PROVENANCE.formatted(UUID.randomUUID())).with(httpBasic(USER, PASSWORD))).andReturn();
+		MvcResult api = mvc
+			.perform(multipart("/api/runs/import").file(new MockMultipartFile("files", "run.json", null, new byte[0]))
+				.param("provenance", PROVENANCE.formatted(UUID.randomUUID()))
+				.with(httpBasic(USER, PASSWORD)))
+			.andReturn();
 		assertThat(api.getResponse().getStatus()).isEqualTo(400);
 		assertThat(api.getResponse().getContentAsString()).contains("run.json is empty (0 bytes)");
-		String page = mvc.perform(multipart("/upload").file(new MockMultipartFile("file", "run.json", null, new byte[0]))
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isBadRequest()).andReturn().getResponse()
+		String page = mvc
+			.perform(multipart("/upload").file(new MockMultipartFile("file", "run.json", null, new byte[0]))
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(page).contains("run.json is empty (0 bytes): choose another file");
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
@@ -114,23 +136,43 @@ class ImportWithoutShoutingTests {
 	@Test
 	void theFirstPreviewListsWhatIsStillToFillInAndNoErrorsAndNeverAsksForWhatTheImporterFilled() throws Exception {
 		byte[] sweep = Files.readAllBytes(Fixtures.sample("vllm-bench-sweep-run.json"));
-		String page = mvc.perform(multipart("/upload").file(new MockMultipartFile("file", "sweep.json", null, sweep))
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isOk()).andReturn().getResponse()
+		String page = mvc
+			.perform(multipart("/upload").file(new MockMultipartFile("file", "sweep.json", null, sweep))
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
-		assertThat(page).doesNotContain("id=\"problems\"").doesNotContain("aria-invalid=\"true\"")
+		assertThat(page).doesNotContain("id=\"problems\"")
+			.doesNotContain("aria-invalid=\"true\"")
 			.doesNotContain("class=\"field-error\"");
 		String stillNeeded = between(page, "id=\"still-needed\"", "</p>");
-		assertThat(stillNeeded).contains("Title").contains("System name").doesNotContain("Engine name")
+		assertThat(stillNeeded).contains("Title")
+			.contains("System name")
+			.doesNotContain("Engine name")
 			.doesNotContain("Harness name");
 		assertThat(page).contains("name=\"engineName\"").containsPattern("name=\"engineName\" value=\"vllm\"");
 
-		// Once the uploader acts (updates the preview or stores), what is missing is a problem by its field.
+		// Once the uploader acts (updates the preview or stores), what is missing is a
+		// problem by its field.
 		String token = token(page);
-		String acted = mvc.perform(post("/upload/import").param("token", token).param("edited", "true")
-			.param("action", "preview").param("engineName", "vllm").with(httpBasic(USER, PASSWORD)).with(csrf()))
-			.andExpect(status().isOk()).andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
-		assertThat(acted).contains("id=\"problems\"").contains("$.title").contains("id=\"error-title\"")
-			.doesNotContain("id=\"still-needed\"").doesNotContain("id=\"error-engineName\"");
+		String acted = mvc
+			.perform(post("/upload/import").param("token", token)
+				.param("edited", "true")
+				.param("action", "preview")
+				.param("engineName", "vllm")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
+		assertThat(acted).contains("id=\"problems\"")
+			.contains("$.title")
+			.contains("id=\"error-title\"")
+			.doesNotContain("id=\"still-needed\"")
+			.doesNotContain("id=\"error-engineName\"");
 	}
 
 	@Test
@@ -139,11 +181,13 @@ class ImportWithoutShoutingTests {
 		byte[] file = labBench(suffix);
 		String token = token(upload(file));
 		ObjectNode mapping = mapping("renamed-" + suffix, suffix);
-		((ObjectNode) mapping.get("params")).removeAll().put("prompt_tokens", "$.target_prompt_tokens")
+		((ObjectNode) mapping.get("params")).removeAll()
+			.put("prompt_tokens", "$.target_prompt_tokens")
 			.put("concurrency", "$.concurrency");
 		JsonNode preview = TestUploads.tree(mvc.perform(post("/upload/describe/preview").param("token", token)
-			.param("mapping", mapping.toString()).with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsByteArray());
+			.param("mapping", mapping.toString())
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray());
 		assertThat(preview.get("problems")).isEmpty();
 		assertThat(preview.get("cells").findValuesAsString("params")).hasSize(4)
 			.allMatch(params -> params.contains("prompt_tokens=") && !params.contains("target_prompt_tokens"))
@@ -157,25 +201,40 @@ class ImportWithoutShoutingTests {
 		String name = "provenance-" + suffix;
 		ObjectNode mapping = mapping(name, suffix);
 		mapping.putObject("provenance").put("model", "$.model").put("system", "$.rig_" + suffix);
-		mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON).content(mapping.toString())
+		mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON)
+			.content(mapping.toString())
 			.with(httpBasic(USER, PASSWORD))).andExpect(status().isCreated());
 
-		MvcResult imported = mvc.perform(multipart("/api/runs/import")
-			.file(new MockMultipartFile("files", "lab.json", null, labBench(suffix))).param("format", name)
-			.param("provenance", """
-					{"title": "lab %s", "engine": {"name": "vllm"}}""".formatted(suffix)).with(httpBasic(USER, PASSWORD)))
+		MvcResult imported = mvc
+			.perform(multipart("/api/runs/import")
+				.file(new MockMultipartFile("files", "lab.json", null, labBench(suffix)))
+				.param("format", name)
+				.param("provenance", """
+						{"title": "lab %s", "engine": {"name": "vllm"}}""".formatted(suffix))
+				.with(httpBasic(USER, PASSWORD)))
 			.andReturn();
 		assertThat(imported.getResponse().getStatus()).as(imported.getResponse().getContentAsString()).isEqualTo(201);
 		String id = TestUploads.tree(imported.getResponse().getContentAsByteArray()).get("id").asString();
-		JsonNode run = TestUploads.tree(mvc.perform(get("/api/runs/{id}", id)).andExpect(status().isOk()).andReturn()
-			.getResponse().getContentAsByteArray());
+		JsonNode run = TestUploads.tree(mvc.perform(get("/api/runs/{id}", id))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsByteArray());
 		assertThat(run.at("/model/repo").asString()).isEqualTo("our-org/chat-8b");
 		assertThat(run.at("/system/name").asString()).isEqualTo("bench-7 " + suffix);
 
-		// The import page pre-fills them, and says which format (name and version) read the file.
-		String page = mvc.perform(post("/upload/import").param("token", token(upload(labBench(suffix))))
-			.param("format", name + "@1").param("saved", "created").param("action", "preview")
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isOk()).andReturn().getResponse()
+		// The import page pre-fills them, and says which format (name and version) read
+		// the file.
+		String page = mvc
+			.perform(post("/upload/import").param("token", token(upload(labBench(suffix))))
+				.param("format", name + "@1")
+				.param("saved", "created")
+				.param("action", "preview")
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 		assertThat(between(page, "id=\"read-by\"", "</p>")).contains(name).contains("version <span>1</span>");
 		assertThat(page).contains("You saved this format just now as " + name + ", version 1")
@@ -189,18 +248,28 @@ class ImportWithoutShoutingTests {
 		String name = "bad-provenance-" + suffix;
 		ObjectNode mapping = mapping(name, suffix);
 		mapping.putObject("provenance").put("gpu", "$.rig_" + suffix).put("model", "$.runs[*].model");
-		MvcResult refused = mvc.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON)
-			.content(mapping.toString()).with(httpBasic(USER, PASSWORD))).andReturn();
+		MvcResult refused = mvc
+			.perform(post("/api/formats").contentType(MediaType.APPLICATION_JSON)
+				.content(mapping.toString())
+				.with(httpBasic(USER, PASSWORD)))
+			.andReturn();
 		assertThat(refused.getResponse().getStatus()).isEqualTo(400);
 		assertThat(refused.getResponse().getContentAsString()).contains("\"path\":\"provenance.gpu\"")
-			.contains("unknown provenance field").contains("\"path\":\"provenance.model\"").contains("one value");
+			.contains("unknown provenance field")
+			.contains("\"path\":\"provenance.model\"")
+			.contains("one value");
 		assertThat(jdbc.sql("select count(*) from saved_format where name = ?").param(name).query(Long.class).single())
 			.isZero();
 	}
 
 	private String upload(byte[] file) throws Exception {
-		return mvc.perform(multipart("/upload").file(new MockMultipartFile("file", "lab.json", null, file))
-			.with(httpBasic(USER, PASSWORD)).with(csrf())).andExpect(status().isOk()).andReturn().getResponse()
+		return mvc
+			.perform(multipart("/upload").file(new MockMultipartFile("file", "lab.json", null, file))
+				.with(httpBasic(USER, PASSWORD))
+				.with(csrf()))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
 	}
 
@@ -216,7 +285,10 @@ class ImportWithoutShoutingTests {
 		return page.substring(from, page.indexOf(end, from));
 	}
 
-	/** The lab-bench file with a field and a cells list of this test's own, so only this test's format reads it. */
+	/**
+	 * The lab-bench file with a field and a cells list of this test's own, so only this
+	 * test's format reads it.
+	 */
 	private static byte[] labBench(String suffix) throws Exception {
 		String text = Files.readString(Path.of("src/test/resources/mapping/lab-bench-run.json"))
 			.replace("\"cases\":", "\"cases_" + suffix + "\":");
@@ -226,8 +298,9 @@ class ImportWithoutShoutingTests {
 	}
 
 	private static ObjectNode mapping(String name, String suffix) throws Exception {
-		ObjectNode mapping = (ObjectNode) JSON.readTree(Files.readString(Path.of("src/test/resources/mapping/lab-bench-mapping.json"))
-			.replace("$.cases[*]", "$.cases_" + suffix + "[*]"));
+		ObjectNode mapping = (ObjectNode) JSON
+			.readTree(Files.readString(Path.of("src/test/resources/mapping/lab-bench-mapping.json"))
+				.replace("$.cases[*]", "$.cases_" + suffix + "[*]"));
 		mapping.put("name", name);
 		mapping.putArray("detect").add("$.cases_" + suffix + "[*].requests").add("$.rig_" + suffix);
 		return mapping;

@@ -9,8 +9,9 @@ import org.springframework.test.web.servlet.MockMvc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Under src/docs/design/PRODUCT.md's thresholds (no failed request tolerated) the upload preview of a vLLM result with 2 of 6 requests
- * failed says the failures check will fire; {@link UploadPreviewThresholdsTests} shows a configured tolerance removes it.
+ * Under src/docs/design/PRODUCT.md's thresholds (no failed request tolerated) the upload
+ * preview of a vLLM result with 2 of 6 requests failed says the failures check will fire;
+ * {@link UploadPreviewThresholdsTests} shows a configured tolerance removes it.
  */
 @ParityTest
 class UploadPreviewFlagsTests {

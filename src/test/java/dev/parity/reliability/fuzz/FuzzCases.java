@@ -12,12 +12,14 @@ import org.slf4j.LoggerFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs a property over many seeded cases and reports every case that breaks it, with the seed that repeats it.
+ * Runs a property over many seeded cases and reports every case that breaks it, with the
+ * seed that repeats it.
  * <p>
- * How many cases: {@code parity.fuzz.tries} is the budget shared by all the fuzz properties (default 1,000 for
- * {@code ./mvnw verify}; the {@code fuzz} profile sets 50,000); each property takes its share. Which cases: the
- * seed {@code parity.fuzz.seed} (a fixed default, so CI is repeatable; {@code random} for a new one each run,
- * printed in the log). One case again: {@code -Dparity.fuzz.case=<case seed from the report>}.
+ * How many cases: {@code parity.fuzz.tries} is the budget shared by all the fuzz
+ * properties (default 1,000 for {@code ./mvnw verify}; the {@code fuzz} profile sets
+ * 50,000); each property takes its share. Which cases: the seed {@code parity.fuzz.seed}
+ * (a fixed default, so CI is repeatable; {@code random} for a new one each run, printed
+ * in the log). One case again: {@code -Dparity.fuzz.case=<case seed from the report>}.
  */
 final class FuzzCases {
 
@@ -33,7 +35,10 @@ final class FuzzCases {
 	private FuzzCases() {
 	}
 
-	/** One case of a property: throws (an assertion or anything else) when the property does not hold. */
+	/**
+	 * One case of a property: throws (an assertion or anything else) when the property
+	 * does not hold.
+	 */
 	@FunctionalInterface
 	interface Case {
 
@@ -41,7 +46,10 @@ final class FuzzCases {
 
 	}
 
-	/** Counts what the cases came to, so that a run shows it explored both sides (accepted and rejected). */
+	/**
+	 * Counts what the cases came to, so that a run shows it explored both sides (accepted
+	 * and rejected).
+	 */
 	static final class Tally {
 
 		private final Map<String, Integer> counts = new TreeMap<>();
@@ -75,8 +83,8 @@ final class FuzzCases {
 	}
 
 	/**
-	 * Runs {@code tries(share)} cases of the property (or only the one named by {@code parity.fuzz.case}) and fails
-	 * with the broken ones.
+	 * Runs {@code tries(share)} cases of the property (or only the one named by
+	 * {@code parity.fuzz.case}) and fails with the broken ones.
 	 * @return what the cases came to
 	 */
 	static Tally check(String property, double share, Case body) {
@@ -105,12 +113,16 @@ final class FuzzCases {
 		}
 		log.info("{}: {} cases from seed {} in {} ms: {}", property, tries, Long.toHexString(base),
 				(System.nanoTime() - started) / 1_000_000, tally);
-		assertThat(broken).as("%s: %d of %d cases broke the property (seed %s)", property, brokenCount, tries,
-				Long.toHexString(base)).isEmpty();
+		assertThat(broken)
+			.as("%s: %d of %d cases broke the property (seed %s)", property, brokenCount, tries, Long.toHexString(base))
+			.isEmpty();
 		return tally;
 	}
 
-	/** One base seed for the whole run, so that the seed in the log repeats every property of it. */
+	/**
+	 * One base seed for the whole run, so that the seed in the log repeats every property
+	 * of it.
+	 */
 	private static final long BASE_SEED = baseSeed();
 
 	private static long baseSeed() {
@@ -133,7 +145,8 @@ final class FuzzCases {
 	}
 
 	private static String describe(Throwable ex) {
-		// Hostile values (a 1,000-digit number) are repeated in messages: keep a report readable.
+		// Hostile values (a 1,000-digit number) are repeated in messages: keep a report
+		// readable.
 		String message = String.valueOf(ex.getMessage()).replaceAll("(\\d{12})\\d{20,}", "$1…");
 		if (message.length() > 1_500) {
 			message = message.substring(0, 1_500) + "…";

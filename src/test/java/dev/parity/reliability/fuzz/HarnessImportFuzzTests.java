@@ -34,10 +34,11 @@ import tools.jackson.databind.node.ObjectNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Broken and hostile harness files (every real sample in {@code src/test/resources/given/samples/} and a published table, mutated):
- * detection never fails, and reading them, as the format they are or as one the user picked wrongly, either gives
- * a document that is a valid run once the uploader's provenance is added, or an {@link ImportRejected} that says
- * what is wrong. Never another exception.
+ * Broken and hostile harness files (every real sample in
+ * {@code src/test/resources/given/samples/} and a published table, mutated): detection
+ * never fails, and reading them, as the format they are or as one the user picked
+ * wrongly, either gives a document that is a valid run once the uploader's provenance is
+ * added, or an {@link ImportRejected} that says what is wrong. Never another exception.
  */
 class HarnessImportFuzzTests {
 
@@ -65,10 +66,12 @@ class HarnessImportFuzzTests {
 				importAs(format, files, input, outcome);
 			}
 			catch (AssertionError | RuntimeException ex) {
-				throw new AssertionError(input.name() + " as " + format.id() + ", " + mutation.describe() + ": " + ex, ex);
+				throw new AssertionError(input.name() + " as " + format.id() + ", " + mutation.describe() + ": " + ex,
+						ex);
 			}
 		});
-		// Enough cases explore both sides; a mutator that only ever broke documents (or never) would test little.
+		// Enough cases explore both sides; a mutator that only ever broke documents (or
+		// never) would test little.
 		if (tally.cases() >= 100) {
 			assertThat(tally.get("rejected")).as("rejected cases").isPositive();
 			assertThat(tally.get("imported")).as("imported cases").isPositive();
@@ -78,15 +81,18 @@ class HarnessImportFuzzTests {
 	@Test
 	void everySampleIsValidAsItIs() {
 		for (Input input : INPUTS) {
-			assertThat(importable(input.format(), List.of(new InputFile(input.name(), input.content())), input.mapping()))
-				.as(input.name()).isEmpty();
+			assertThat(
+					importable(input.format(), List.of(new InputFile(input.name(), input.content())), input.mapping()))
+				.as(input.name())
+				.isEmpty();
 		}
 	}
 
 	private static void importAs(HarnessFormat format, List<InputFile> files, Input input, FuzzCases.Tally outcome) {
 		Detection detection = FormatDetector.detect(files);
 		assertThat(detection.explanation()).isNotBlank();
-		TableMapping mapping = format.needsMapping() ? input.mapping() == null ? tableMapping() : input.mapping() : null;
+		TableMapping mapping = format.needsMapping() ? input.mapping() == null ? tableMapping() : input.mapping()
+				: null;
 		List<Problem> problems;
 		try {
 			problems = importable(format, files, mapping);
@@ -97,7 +103,8 @@ class HarnessImportFuzzTests {
 			return;
 		}
 		if (format == HarnessFormat.NATIVE) {
-			// A run document is the user's own: its validation reports each problem at its place, as for any upload.
+			// A run document is the user's own: its validation reports each problem at
+			// its place, as for any upload.
 			outcome.count(problems.isEmpty() ? "imported" : "native, invalid");
 			return;
 		}
@@ -105,11 +112,16 @@ class HarnessImportFuzzTests {
 		outcome.count("imported");
 	}
 
-	/** Reads the files and returns the problems of the document made of them (with provenance added). */
-	private static List<Problem> importable(HarnessFormat format, List<InputFile> files, @Nullable TableMapping mapping) {
+	/**
+	 * Reads the files and returns the problems of the document made of them (with
+	 * provenance added).
+	 */
+	private static List<Problem> importable(HarnessFormat format, List<InputFile> files,
+			@Nullable TableMapping mapping) {
 		HarnessImport imported = HarnessImporters.read(format, files, mapping);
 		ObjectNode document = withProvenance(imported.cellsDocument());
-		// As the upload will: the merged document goes through the same strict reading as any upload.
+		// As the upload will: the merged document goes through the same strict reading as
+		// any upload.
 		byte[] bytes = JSON.writeValueAsBytes(document);
 		JsonNode parsed;
 		try {
@@ -133,11 +145,13 @@ class HarnessImportFuzzTests {
 			document.put("role", "measured");
 		}
 		document.putObject("system").put("name", "test system");
-		ObjectNode model = document.path("model") instanceof ObjectNode existing ? existing : document.putObject("model");
+		ObjectNode model = document.path("model") instanceof ObjectNode existing ? existing
+				: document.putObject("model");
 		if (!model.has("repo")) {
 			model.put("repo", "example-org/model");
 		}
-		ObjectNode engine = document.path("engine") instanceof ObjectNode existing ? existing : document.putObject("engine");
+		ObjectNode engine = document.path("engine") instanceof ObjectNode existing ? existing
+				: document.putObject("engine");
 		if (!engine.has("name")) {
 			engine.put("name", "vllm");
 		}
@@ -185,7 +199,8 @@ class HarnessImportFuzzTests {
 				"vllm-bench-serve-detailed.json", "vllm-bench-sweep-run.json")) {
 			byte[] content = Fixtures.read(Fixtures.sample(name));
 			Detection detection = FormatDetector.detect(List.of(new InputFile(name, content)));
-			assertThat(detection.certain()).as("the sample %s is recognised: %s", name, detection.explanation()).isTrue();
+			assertThat(detection.certain()).as("the sample %s is recognised: %s", name, detection.explanation())
+				.isTrue();
 			inputs.add(new Input(name, content, detection.format(),
 					name.endsWith(".jsonl") ? Mutator.Shape.JSON_LINES : Mutator.Shape.JSON, null));
 		}

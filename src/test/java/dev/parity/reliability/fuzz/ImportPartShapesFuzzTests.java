@@ -28,10 +28,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Multipart requests to {@code POST /api/runs/import} in every shape clients and attackers send, over real HTTP:
- * text parts as form fields or files, sent twice, empty, not UTF-8, with a byte-order mark, under odd content types
- * or headers; files as form fields, missing, zipped, cut short; unknown parts; bodies cut short. The answer is 201,
- * 200, or a 4xx that says what is wrong (a 400 names the part), never a 500; a refusal stores nothing.
+ * Multipart requests to {@code POST /api/runs/import} in every shape clients and
+ * attackers send, over real HTTP: text parts as form fields or files, sent twice, empty,
+ * not UTF-8, with a byte-order mark, under odd content types or headers; files as form
+ * fields, missing, zipped, cut short; unknown parts; bodies cut short. The answer is 201,
+ * 200, or a 4xx that says what is wrong (a 400 names the part), never a 500; a refusal
+ * stores nothing.
  */
 @ParityTest
 class ImportPartShapesFuzzTests {
@@ -115,7 +117,8 @@ class ImportPartShapesFuzzTests {
 
 	private static void files(Random random, MultipartBody body, List<String> shape, boolean table) throws IOException {
 		int kind = random.nextInt(10);
-		byte[] content = table ? TABLE.getBytes(StandardCharsets.UTF_8) : Fixtures.read(Fixtures.sample(pick(random, SAMPLES)));
+		byte[] content = table ? TABLE.getBytes(StandardCharsets.UTF_8)
+				: Fixtures.read(Fixtures.sample(pick(random, SAMPLES)));
 		String name = table ? "table.csv" : "results.json";
 		switch (kind) {
 			case 0 -> shape.add("no files part");
@@ -200,8 +203,9 @@ class ImportPartShapesFuzzTests {
 				shape.add(part + " with a byte-order mark");
 			}
 			case 13 -> {
-				body.part(part, part + ".json", pick(random, List.of("application/json; charset=iso-8859-1", "image/png",
-						"multipart/mixed; boundary=x")), utf8);
+				body.part(part, part + ".json", pick(random,
+						List.of("application/json; charset=iso-8859-1", "image/png", "multipart/mixed; boundary=x")),
+						utf8);
 				shape.add(part + " with an odd content type");
 			}
 			case 14 -> {
@@ -209,8 +213,11 @@ class ImportPartShapesFuzzTests {
 				shape.add(part + " cut short");
 			}
 			default -> {
-				body.field(part, pick(random, List.of("[]", "null", "\"text\"", "{", "42", "\u0000",
-						HarnessFormat.values()[random.nextInt(HarnessFormat.values().length)].id(), "x".repeat(10_000))));
+				body.field(part,
+						pick(random,
+								List.of("[]", "null", "\"text\"", "{", "42", "\u0000",
+										HarnessFormat.values()[random.nextInt(HarnessFormat.values().length)].id(),
+										"x".repeat(10_000))));
 				shape.add(part + " of another kind");
 			}
 		}

@@ -19,24 +19,30 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Makes hostile variations of a valid input, the way broken tools, careless edits and attackers do: values of
- * the wrong type, numbers beyond every range, NaN and Infinity, duplicate keys, deep nesting, strings that a
- * database cannot store, truncation and invalid UTF-8. One to three steps are stacked per variation; JSON
- * steps work on the parsed tree (so they reach deep fields), byte steps on the serialised result.
+ * Makes hostile variations of a valid input, the way broken tools, careless edits and
+ * attackers do: values of the wrong type, numbers beyond every range, NaN and Infinity,
+ * duplicate keys, deep nesting, strings that a database cannot store, truncation and
+ * invalid UTF-8. One to three steps are stacked per variation; JSON steps work on the
+ * parsed tree (so they reach deep fields), byte steps on the serialised result.
  */
 final class Mutator {
 
 	/** What the input is, which decides the steps that make sense for it. */
 	enum Shape {
+
 		/** One JSON value. */
 		JSON,
 		/** One JSON value per line. */
 		JSON_LINES,
 		/** A text table: CSV or Markdown. */
 		TEXT
+
 	}
 
-	/** Harness files hold bare NaN and Infinity, so the valid inputs are read (and written back) leniently. */
+	/**
+	 * Harness files hold bare NaN and Infinity, so the valid inputs are read (and written
+	 * back) leniently.
+	 */
 	private static final JsonMapper LENIENT = JsonMapper.builder()
 		.enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
 		.disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
@@ -55,7 +61,10 @@ final class Mutator {
 	private static final List<String> NON_FINITE = List.of("NaN", "Infinity", "-Infinity", "+Infinity", "nan", "inf",
 			"-NaN");
 
-	/** Strings as JSON text, escapes kept: a lone surrogate cannot be held by a well-formed Java string in output. */
+	/**
+	 * Strings as JSON text, escapes kept: a lone surrogate cannot be held by a
+	 * well-formed Java string in output.
+	 */
 	private static final List<String> HOSTILE_STRINGS = List.of("\"\"", "\" \"", "\"\\u0000\"", "\"a\\u0000b\"",
 			"\"\\ud800\"", "\"x\\udfff\"", "\"\\udbff\\udfff\"", "\"\\u202e\\u0644\\u0627 RTL\"", "\"😀🚀\"",
 			"\"<script>alert(1)</script>\"", "\"' OR 1=1 --\"", "\"%s%n%x\"", "\"../../../etc/passwd\"",
@@ -68,14 +77,16 @@ final class Mutator {
 			"\"0123456789ABCDEF0123456789ABCDEF0123456789\"");
 
 	private static final List<String> INVALID_UTF8_NAMES = List.of("ff", "c0 af (overlong)", "ed a0 80 (surrogate)",
-			"c3 (lone lead)", "80 (lone continuation)", "f8 88 80 80 80 (5 bytes)", "f4 90 80 80 (beyond U+10FFFF)", "fe ff");
+			"c3 (lone lead)", "80 (lone continuation)", "f8 88 80 80 80 (5 bytes)", "f4 90 80 80 (beyond U+10FFFF)",
+			"fe ff");
 
 	private static final List<byte[]> INVALID_UTF8 = List.of(bytes(0xff), bytes(0xc0, 0xaf), bytes(0xed, 0xa0, 0x80),
-			bytes(0xc3), bytes(0x80), bytes(0xf8, 0x88, 0x80, 0x80, 0x80), bytes(0xf4, 0x90, 0x80, 0x80), bytes(0xfe, 0xff));
+			bytes(0xc3), bytes(0x80), bytes(0xf8, 0x88, 0x80, 0x80, 0x80), bytes(0xf4, 0x90, 0x80, 0x80),
+			bytes(0xfe, 0xff));
 
-	private static final List<String> HOSTILE_CELLS = List.of("1e400", "NaN", "nan", "-", "", " ", "∞", "1,2,3",
-			"0x10", "١٢٣", "-0", "99999999999999999999999", "1e-400", "12.5.3", "\"", "\"\"", "**", "|", "-1",
-			"1 000", "1_000", "+5", ".5", "5.", "1e308", "-1e308", "\u0000", "inf", "Infinity", "—");
+	private static final List<String> HOSTILE_CELLS = List.of("1e400", "NaN", "nan", "-", "", " ", "∞", "1,2,3", "0x10",
+			"١٢٣", "-0", "99999999999999999999999", "1e-400", "12.5.3", "\"", "\"\"", "**", "|", "-1", "1 000", "1_000",
+			"+5", ".5", "5.", "1e308", "-1e308", "\u0000", "inf", "Infinity", "—");
 
 	private final Random random;
 
@@ -122,8 +133,10 @@ final class Mutator {
 			return mutateBytes(bytes);
 		}
 		int line = candidates.get(random.nextInt(candidates.size()));
-		byte[] mutated = mutateJson(lines.get(line).getBytes(StandardCharsets.UTF_8), "line " + (line + 1) + ": $", times);
-		// A JSON Lines value must stay on one line: re-serialise pretty output compactly where it was pretty.
+		byte[] mutated = mutateJson(lines.get(line).getBytes(StandardCharsets.UTF_8), "line " + (line + 1) + ": $",
+				times);
+		// A JSON Lines value must stay on one line: re-serialise pretty output compactly
+		// where it was pretty.
 		String replaced = new String(mutated, StandardCharsets.UTF_8).replace("\n", " ");
 		lines.set(line, replaced);
 		return String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
@@ -143,7 +156,8 @@ final class Mutator {
 		}
 		String text = (chance(50) ? PRETTY : LENIENT).writeValueAsString(root);
 		List<String> placeholders = new ArrayList<>(raw.keySet());
-		// Later raw texts may hold earlier placeholders (a duplicated key around a mutated value): replace them first.
+		// Later raw texts may hold earlier placeholders (a duplicated key around a
+		// mutated value): replace them first.
 		for (int i = placeholders.size() - 1; i >= 0; i--) {
 			String placeholder = placeholders.get(i);
 			text = text.replace("\"" + placeholder + "\"", raw.get(placeholder));
@@ -151,7 +165,10 @@ final class Mutator {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
-	/** A place in the tree: the parent container and the field or index under which the value sits. */
+	/**
+	 * A place in the tree: the parent container and the field or index under which the
+	 * value sits.
+	 */
 	private record Location(JsonNode parent, String field, int index, String path) {
 
 		JsonNode value() {
@@ -176,7 +193,8 @@ final class Mutator {
 			JsonNode replacement = replacementFor(root, raw, rootPath);
 			return replacement;
 		}
-		List<Location> shallow = locations.stream().filter(l -> l.path().chars().filter(c -> c == '.' || c == '[').count() <= 2)
+		List<Location> shallow = locations.stream()
+			.filter(l -> l.path().chars().filter(c -> c == '.' || c == '[').count() <= 2)
 			.toList();
 		Location target = chance(25) && !shallow.isEmpty() ? shallow.get(random.nextInt(shallow.size()))
 				: locations.get(random.nextInt(locations.size()));
@@ -250,7 +268,10 @@ final class Mutator {
 		}
 	}
 
-	/** A hostile value in place of {@code value}; raw JSON text goes through a placeholder. */
+	/**
+	 * A hostile value in place of {@code value}; raw JSON text goes through a
+	 * placeholder.
+	 */
 	private JsonNode replacementFor(JsonNode value, Map<String, String> raw, String path) {
 		switch (random.nextInt(9)) {
 			case 0 -> {
@@ -276,8 +297,8 @@ final class Mutator {
 			case 4 -> {
 				if (value instanceof ObjectNode object && !object.isEmpty()) {
 					String duplicated = duplicateKey(object);
-					steps.add(path + " := the same object with the key " + quote(object.propertyNames().iterator().next())
-							+ " twice");
+					steps.add(path + " := the same object with the key "
+							+ quote(object.propertyNames().iterator().next()) + " twice");
 					return raw(raw, duplicated);
 				}
 				int depth = pick(List.of(30, 200, 499, 500, 501, 5000));
@@ -293,13 +314,15 @@ final class Mutator {
 				return NODES.stringNode("x".repeat(length));
 			}
 			case 6 -> {
-				JsonNode empty = pick(List.of(NODES.arrayNode(), NODES.objectNode(), NODES.stringNode(""), NODES.nullNode()));
+				JsonNode empty = pick(
+						List.of(NODES.arrayNode(), NODES.objectNode(), NODES.stringNode(""), NODES.nullNode()));
 				steps.add(path + " := " + empty);
 				return empty;
 			}
 			case 7 -> {
 				if (value.isNumber()) {
-					JsonNode negated = value.isIntegralNumber() ? NODES.numberNode(-Math.max(1, Math.abs(value.longValue())))
+					JsonNode negated = value.isIntegralNumber()
+							? NODES.numberNode(-Math.max(1, Math.abs(value.longValue())))
 							: NODES.numberNode(-Math.abs(value.doubleValue()) - 0.5);
 					steps.add(path + " := " + negated);
 					return negated;
@@ -325,18 +348,25 @@ final class Mutator {
 	}
 
 	private JsonNode randomScalar() {
-		return pick(List.of(NODES.stringNode("surprise"), NODES.numberNode(7), NODES.booleanNode(true), NODES.nullNode()));
+		return pick(
+				List.of(NODES.stringNode("surprise"), NODES.numberNode(7), NODES.booleanNode(true), NODES.nullNode()));
 	}
 
 	private String duplicateKey(ObjectNode object) {
 		StringBuilder text = new StringBuilder("{");
 		List<String> names = List.copyOf(object.propertyNames());
 		for (String name : names) {
-			text.append(LENIENT.writeValueAsString(name)).append(':').append(LENIENT.writeValueAsString(object.get(name))).append(',');
+			text.append(LENIENT.writeValueAsString(name))
+				.append(':')
+				.append(LENIENT.writeValueAsString(object.get(name)))
+				.append(',');
 		}
 		String first = names.get(0);
 		JsonNode second = chance(50) ? object.get(first) : randomScalar();
-		text.append(LENIENT.writeValueAsString(first)).append(':').append(LENIENT.writeValueAsString(second)).append('}');
+		text.append(LENIENT.writeValueAsString(first))
+			.append(':')
+			.append(LENIENT.writeValueAsString(second))
+			.append('}');
 		return text.toString();
 	}
 
@@ -476,7 +506,10 @@ final class Mutator {
 		}
 	}
 
-	/** A position just after a double quote (so inside a string) when there is one, else anywhere. */
+	/**
+	 * A position just after a double quote (so inside a string) when there is one, else
+	 * anywhere.
+	 */
 	private int insideAString(byte[] bytes) {
 		if (bytes.length == 0) {
 			return 0;

@@ -22,9 +22,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * Broken and hostile run documents through the upload API ({@code POST /api/runs}): whatever the bytes, the answer
- * is 201, 200 or a 400 that says what is wrong and where, never a 500; a rejected document leaves no row behind;
- * an accepted one is stored whole, and its pages and its download work.
+ * Broken and hostile run documents through the upload API ({@code POST /api/runs}):
+ * whatever the bytes, the answer is 201, 200 or a 400 that says what is wrong and where,
+ * never a 500; a rejected document leaves no row behind; an accepted one is stored whole,
+ * and its pages and its download work.
  */
 @ParityTest
 class RunUploadFuzzTests {
@@ -32,7 +33,10 @@ class RunUploadFuzzTests {
 	/** This property's share of the fuzz budget (see {@link FuzzCases}). */
 	private static final double SHARE = 0.35;
 
-	private static final List<byte[]> SEED_STORY = Fixtures.seedStoryNames().stream().map(Fixtures::seedStoryBytes).toList();
+	private static final List<byte[]> SEED_STORY = Fixtures.seedStoryNames()
+		.stream()
+		.map(Fixtures::seedStoryBytes)
+		.toList();
 
 	@Autowired
 	MockMvc mvc;
@@ -52,7 +56,8 @@ class RunUploadFuzzTests {
 				throw new AssertionError(mutation.describe() + ": " + ex.getMessage(), ex);
 			}
 		});
-		// Enough cases explore both sides; a mutator that only ever broke documents (or never) would test little.
+		// Enough cases explore both sides; a mutator that only ever broke documents (or
+		// never) would test little.
 		if (tally.cases() >= 100) {
 			assertThat(tally.get("rejected")).as("rejected cases").isPositive();
 			assertThat(tally.get("stored")).as("stored cases").isPositive();
@@ -61,9 +66,13 @@ class RunUploadFuzzTests {
 
 	private void upload(byte[] document, FuzzCases.Tally outcome) throws Exception {
 		RowCounts before = TestUploads.rows(jdbc);
-		MockHttpServletResponse response = mvc.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN")).with(csrf())
-			.contentType(MediaType.APPLICATION_JSON)
-			.content(document)).andReturn().getResponse();
+		MockHttpServletResponse response = mvc
+			.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN"))
+				.with(csrf())
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(document))
+			.andReturn()
+			.getResponse();
 		int status = response.getStatus();
 		RowCounts after = TestUploads.rows(jdbc);
 		assertThat(status).as("status of the upload; body %s", abbreviate(response.getContentAsString()))
@@ -87,15 +96,18 @@ class RunUploadFuzzTests {
 		else {
 			outcome.count("stored");
 			int cells = TestUploads.tree(document).path("cells").size();
-			assertThat(after).as("row counts after storing").isEqualTo(new RowCounts(before.runs() + 1,
-					before.cells() + cells, before.files() + 1));
+			assertThat(after).as("row counts after storing")
+				.isEqualTo(new RowCounts(before.runs() + 1, before.cells() + cells, before.files() + 1));
 		}
 		assertThat(mvc.perform(get("/api/runs/{id}/document", id)).andReturn().getResponse().getContentAsByteArray())
-			.as("the document, byte for byte").isEqualTo(document);
-		assertThat(mvc.perform(get("/api/runs/{id}", id)).andReturn().getResponse().getStatus()).as("GET /api/runs/%s", id)
+			.as("the document, byte for byte")
+			.isEqualTo(document);
+		assertThat(mvc.perform(get("/api/runs/{id}", id)).andReturn().getResponse().getStatus())
+			.as("GET /api/runs/%s", id)
 			.isEqualTo(200);
 		assertThat(mvc.perform(get("/runs/{id}", id).accept(MediaType.TEXT_HTML)).andReturn().getResponse().getStatus())
-			.as("GET /runs/%s", id).isEqualTo(200);
+			.as("GET /runs/%s", id)
+			.isEqualTo(200);
 	}
 
 	private static String abbreviate(String text) {

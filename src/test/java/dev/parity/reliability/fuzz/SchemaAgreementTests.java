@@ -24,15 +24,20 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The published JSON Schema and the server's validator agree: on every fixture (the seed story, every harness sample
- * converted) both accept, and on mutated documents the schema's verdict (networknt, straight from the published
- * file) and the validator's are the same, except that the validator may refuse more for the reasons a schema cannot
- * state: duplicate params, metrics outside the catalogue, text or numbers that cannot be stored, a reference run
- * without its source, a recorded time that is no instant, a whole number written as 2.0 (JSON Schema counts it whole).
+ * The published JSON Schema and the server's validator agree: on every fixture (the seed
+ * story, every harness sample converted) both accept, and on mutated documents the
+ * schema's verdict (networknt, straight from the published file) and the validator's are
+ * the same, except that the validator may refuse more for the reasons a schema cannot
+ * state: duplicate params, metrics outside the catalogue, text or numbers that cannot be
+ * stored, a reference run without its source, a recorded time that is no instant, a whole
+ * number written as 2.0 (JSON Schema counts it whole).
  */
 class SchemaAgreementTests {
 
-	/** This property's share of the fuzz budget (see {@link FuzzCases}): no database, so cheap. */
+	/**
+	 * This property's share of the fuzz budget (see {@link FuzzCases}): no database, so
+	 * cheap.
+	 */
 	private static final double SHARE = 0.35;
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -45,7 +50,10 @@ class SchemaAgreementTests {
 
 	private static final Schema SCHEMA = schema();
 
-	private static final List<byte[]> SEED_STORY = Fixtures.seedStoryNames().stream().map(Fixtures::seedStoryBytes).toList();
+	private static final List<byte[]> SEED_STORY = Fixtures.seedStoryNames()
+		.stream()
+		.map(Fixtures::seedStoryBytes)
+		.toList();
 
 	@Test
 	void bothAcceptEverySeedStoryDocument() {
@@ -70,8 +78,8 @@ class SchemaAgreementTests {
 	@Test
 	void onMutatedDocumentsTheValidatorRefusesWhatTheSchemaRefusesAndMoreOnlyForWhatASchemaCannotSay() {
 		FuzzCases.Tally tally = FuzzCases.check("schema agreement", SHARE, (random, outcome) -> {
-			Mutation mutation = new Mutator(random)
-				.mutate(SEED_STORY.get(random.nextInt(SEED_STORY.size())), Mutator.Shape.JSON);
+			Mutation mutation = new Mutator(random).mutate(SEED_STORY.get(random.nextInt(SEED_STORY.size())),
+					Mutator.Shape.JSON);
 			JsonNode document;
 			try {
 				document = RunIngest.parse(mutation.bytes());
@@ -84,15 +92,16 @@ class SchemaAgreementTests {
 			List<Problem> validator = RunDocumentValidator.validate(document);
 			if (!schema.isEmpty()) {
 				outcome.count("schema refuses");
-				assertThat(validator).as("%s: the schema refuses (%s), the validator must too", mutation.describe(),
-						schema).isNotEmpty();
+				assertThat(validator)
+					.as("%s: the schema refuses (%s), the validator must too", mutation.describe(), schema)
+					.isNotEmpty();
 			}
 			else if (!validator.isEmpty()) {
 				outcome.count("only the validator refuses");
-				assertThat(validator).as("%s: the schema accepts; the validator refuses only for semantic reasons",
-						mutation.describe())
-					.allSatisfy(problem -> assertThat(SEMANTIC).anySatisfy(
-							semantic -> assertThat(problem.message()).startsWith(semantic)));
+				assertThat(validator)
+					.as("%s: the schema accepts; the validator refuses only for semantic reasons", mutation.describe())
+					.allSatisfy(problem -> assertThat(SEMANTIC)
+						.anySatisfy(semantic -> assertThat(problem.message()).startsWith(semantic)));
 			}
 			else {
 				outcome.count("both accept");
@@ -104,7 +113,10 @@ class SchemaAgreementTests {
 		}
 	}
 
-	/** The schema as published ({@code /schema/benchmark-run-1.json}), read by networknt with its defaults. */
+	/**
+	 * The schema as published ({@code /schema/benchmark-run-1.json}), read by networknt
+	 * with its defaults.
+	 */
 	private static Schema schema() {
 		try (InputStream in = SchemaAgreementTests.class.getResourceAsStream("/static/schema/benchmark-run-1.json")) {
 			return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
