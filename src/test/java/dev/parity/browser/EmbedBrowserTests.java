@@ -102,6 +102,51 @@ class EmbedBrowserTests extends BrowserTest {
 		}
 	}
 
+	@Test
+	void theSnippetOfThePublicationSizesItsFrameOnAnotherSite() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String e = TestUploads.upload(mvc, "run-e-control.json");
+		String id = publish(reference, e, "Spark matches the reference at decode", false);
+		browser.get(base() + "/published/" + id);
+		String snippet = (String) browser
+			.executeScript("return document.querySelector('pre.embed-snippet').textContent");
+		// The tests' parity.base-url names no port; the snippet as a site whose base URL
+		// is this server's gives it.
+		snippet = snippet.replace("\"http://localhost\"", "\"" + base() + "\"")
+			.replace("\"http://localhost/", "\"" + base() + "/");
+		String blog = "<!DOCTYPE html><html><head><title>A blog</title></head><body><h1>My post</h1>" + snippet
+				+ "<p id=\"after\">The end.</p></body></html>";
+		HttpServer other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+		other.createContext("/", exchange -> {
+			byte[] body = blog.getBytes(StandardCharsets.UTF_8);
+			exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+			exchange.sendResponseHeaders(200, body.length);
+			exchange.getResponseBody().write(body);
+			exchange.close();
+		});
+		other.start();
+		try {
+			browser.get("http://127.0.0.1:" + other.getAddress().getPort() + "/post.html");
+			// The frame starts at 600 px; the embed posts its height and the snippet's
+			// script sets it.
+			Browser.waitUpTo(browser, 20)
+				.until(d -> !"600px".equals(((org.openqa.selenium.JavascriptExecutor) d)
+					.executeScript("return document.querySelector('iframe[data-parity-embed]').style.height")));
+			long frame = ((Number) ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+					"return document.querySelector('iframe[data-parity-embed]').getBoundingClientRect().height"))
+				.longValue();
+			browser.switchTo().frame(browser.findElement(By.cssSelector("iframe[data-parity-embed]")));
+			long content = ((Number) ((org.openqa.selenium.JavascriptExecutor) browser)
+				.executeScript("return document.documentElement.scrollHeight")).longValue();
+			browser.switchTo().defaultContent();
+			assertThat(frame).as("the frame's height against the embed's content").isBetween(content - 2, content + 2);
+			assertThat(frame).isGreaterThan(600);
+		}
+		finally {
+			other.stop(0);
+		}
+	}
+
 	private String publish(String baseline, String contender, String title, boolean confirm) throws Exception {
 		String body = mvc
 			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/published")

@@ -60,6 +60,31 @@ class EmbedTests {
 	}
 
 	@Test
+	void thePublicationOffersTheSnippetThatSizesItsFrameAndTheEmbedPostsItsHeight() throws Exception {
+		String id = publishC("Embed box");
+		org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(mvc.perform(get("/published/" + id))
+			.andReturn()
+			.getResponse()
+			.getContentAsString(java.nio.charset.StandardCharsets.UTF_8));
+		org.jsoup.nodes.Element box = page.selectFirst("details.embed-box");
+		assertThat(box).isNotNull();
+		String snippet = box.selectFirst("pre.embed-snippet").text();
+		// Without parity.base-url the snippet holds a path, and the page's script fills
+		// in the address it is
+		// served from (EmbedBrowserTests).
+		assertThat(box.selectFirst("pre.embed-snippet").attr("data-origin")).isEmpty();
+		assertThat(snippet).startsWith("<iframe src=\"/embed/published/" + id + "\" data-parity-embed")
+			.contains("title=\"Embed box\"")
+			.contains("e.data.type !== \"parity-embed-height\"");
+		assertThat(box.select("a[href=/published/" + id + "/chart.png], a[href=/published/" + id + "/chart.svg]"))
+			.hasSize(2);
+		String embed = mvc.perform(get("/embed/published/" + id)).andReturn().getResponse().getContentAsString();
+		assertThat(embed).contains("/js/embed-height.js");
+		String script = mvc.perform(get("/js/embed-height.js")).andReturn().getResponse().getContentAsString();
+		assertThat(script).contains("parity-embed-height").contains("postMessage");
+	}
+
+	@Test
 	void theEmbedKeepsGreyingCaveatFootnotesAndTheSupersessionBanner() throws Exception {
 		String reference = TestUploads.upload(mvc, "reference.json");
 		String c = TestUploads.upload(mvc, TestUploads.fresh("run-c-effort-high.json"));
@@ -87,7 +112,11 @@ class EmbedTests {
 		assertThat(embed).contains("outputs were 801 tokens, not 512")
 			.contains("id=\"note-c1\"")
 			.contains("href=\"#note-c1\"");
-		assertThat(embed).doesNotContain("<form").doesNotContain("<script");
+		// No form, and no script but the one that posts the frame's height to the page
+		// that frames it.
+		assertThat(embed).doesNotContain("<form");
+		assertThat(embed.split("<script", -1)).hasSize(2);
+		assertThat(embed).contains("<script type=\"module\" src=\"/js/embed-height.js\"></script>");
 
 		String chart = mvc.perform(get("/embed/published/" + old + "/chart"))
 			.andReturn()
