@@ -69,11 +69,13 @@ class EmbedTests {
 		org.jsoup.nodes.Element box = page.selectFirst("details.embed-box");
 		assertThat(box).isNotNull();
 		String snippet = box.selectFirst("pre.embed-snippet").text();
-		// Without parity.base-url the snippet holds a path, and the page's script fills
-		// in the address it is
-		// served from (EmbedBrowserTests).
-		assertThat(box.selectFirst("pre.embed-snippet").attr("data-origin")).isEmpty();
-		assertThat(snippet).startsWith("<iframe src=\"/embed/published/" + id + "\" data-parity-embed")
+		// The tests' parity.base-url is http://localhost: the snippet names it, and its
+		// script accepts only messages
+		// from there (without a base URL the page's script fills in the address the
+		// browser uses).
+		assertThat(box.selectFirst("pre.embed-snippet").attr("data-origin")).isEqualTo("http://localhost");
+		assertThat(snippet).startsWith("<iframe src=\"http://localhost/embed/published/" + id + "\" data-parity-embed")
+			.contains("e.origin !== \"http://localhost\"")
 			.contains("title=\"Embed box\"")
 			.contains("e.data.type !== \"parity-embed-height\"");
 		assertThat(box.select("a[href=/published/" + id + "/chart.png], a[href=/published/" + id + "/chart.svg]"))
