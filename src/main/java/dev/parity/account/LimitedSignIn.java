@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import dev.parity.web.ApiProblems;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
@@ -71,9 +73,13 @@ class LimitedSignIn extends DaoAuthenticationProvider {
 			this.wait = wait;
 		}
 
-		void answer(HttpServletResponse response) throws IOException {
-			response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
+		void answer(HttpServletRequest request, HttpServletResponse response) throws IOException {
 			response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(Math.max(1, (wait.toMillis() + 999) / 1000)));
+			if (ApiProblems.isApi(request)) {
+				ApiProblems.write(request, response, HttpStatus.TOO_MANY_REQUESTS.value(), getMessage());
+				return;
+			}
+			response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
 			response.setContentType("text/plain;charset=UTF-8");
 			response.getWriter().write(getMessage());
 		}

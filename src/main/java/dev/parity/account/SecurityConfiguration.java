@@ -17,16 +17,17 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
-import org.springframework.security.web.authentication.HttpStatusEntryPoint;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.authentication.www.BasicAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.header.writers.ContentSecurityPolicyHeaderWriter;
 import org.springframework.security.web.header.writers.DelegatingRequestMatcherHeaderWriter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
@@ -38,6 +39,8 @@ import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.util.StringUtils;
 import org.springframework.web.accept.HeaderContentNegotiationStrategy;
+
+import dev.parity.web.ApiProblems;
 
 /**
  * Reading is public (unless {@code parity.public-read=false}); every write needs a
@@ -127,14 +130,17 @@ class SecurityConfiguration {
 			// cannot send that header); a call carried by the session cookie alone needs
 			// one, like every form.
 			.csrf(csrf -> csrf.ignoringRequestMatchers(SCRIPT_CALL))
-			.exceptionHandling(errors -> errors
-				.defaultAuthenticationEntryPointFor(new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED), API)
-				.defaultAuthenticationEntryPointFor(SecurityConfiguration::basicSignInFailed, ACTUATOR)
-				// Before the form login's own entry point, for the requests it answers:
-				// to the sign-in page by a
-				// relative link (its own builds an absolute one from the Host header,
-				// which anybody can forge).
-				.defaultAuthenticationEntryPointFor(signInPage(), PAGE))
+			.exceptionHandling(
+					errors -> errors.defaultAuthenticationEntryPointFor(SecurityConfiguration::apiSignInNeeded, API)
+						.defaultAccessDeniedHandlerFor(SecurityConfiguration::apiRefused, API)
+						.defaultAuthenticationEntryPointFor(SecurityConfiguration::basicSignInFailed, ACTUATOR)
+						// Before the form login's own entry point, for the requests it
+						// answers:
+						// to the sign-in page by a
+						// relative link (its own builds an absolute one from the Host
+						// header,
+						// which anybody can forge).
+						.defaultAuthenticationEntryPointFor(signInPage(), PAGE))
 			.addFilterBefore(new BearerTokenFilter(tokens), BasicAuthenticationFilter.class)
 			.addFilterBefore(new CurrentAccountFilter(jdbc), AnonymousAuthenticationFilter.class)
 			// Strict-Transport-Security is written (by default) on requests that arrived
@@ -220,16 +226,45 @@ class SecurityConfiguration {
 	private static void basicSignInFailed(HttpServletRequest request, HttpServletResponse response,
 			AuthenticationException ex) throws IOException {
 		if (ex instanceof LimitedSignIn.Refused refused) {
-			refused.answer(response);
+			refused.answer(request, response);
+			return;
+		}
+		if (API.matches(request)) {
+			response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"Parity\"");
+			ApiProblems.write(request, response, HttpStatus.UNAUTHORIZED.value(), "the user name or password is wrong");
 			return;
 		}
 		BASIC.commence(request, response, ex);
 	}
 
+	/**
+	 * An API request without credentials that needs an account: 401 as problem details
+	 * (with no {@code WWW-Authenticate}, so that a page's script never makes the browser
+	 * ask for a password).
+	 */
+	private static void apiSignInNeeded(HttpServletRequest request, HttpServletResponse response,
+			AuthenticationException ex) throws IOException {
+		ApiProblems.write(request, response, HttpStatus.UNAUTHORIZED.value(),
+				"this needs an account: send HTTP Basic credentials or an API token (Authorization: Bearer …)");
+	}
+
+	/**
+	 * An API request that its account may not make, or a session's call without its CSRF
+	 * token: 403 as problem details saying which.
+	 */
+	private static void apiRefused(HttpServletRequest request, HttpServletResponse response, AccessDeniedException ex)
+			throws IOException {
+		String message = ex instanceof CsrfException
+				? "a call signed in by the session cookie needs the CSRF token (header X-CSRF-TOKEN); "
+						+ "scripts send HTTP Basic credentials or an API token instead"
+				: "your account's role does not allow this request";
+		ApiProblems.write(request, response, HttpStatus.FORBIDDEN.value(), message);
+	}
+
 	private static void formSignInFailed(HttpServletRequest request, HttpServletResponse response,
 			AuthenticationException ex) throws IOException, ServletException {
 		if (ex instanceof LimitedSignIn.Refused refused) {
-			refused.answer(response);
+			refused.answer(request, response);
 			return;
 		}
 		new SimpleUrlAuthenticationFailureHandler(BackToPage.afterFailure(request)).onAuthenticationFailure(request,

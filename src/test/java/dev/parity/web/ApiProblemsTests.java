@@ -1,6 +1,9 @@
 package dev.parity.web;
 
+import java.util.UUID;
+
 import com.jayway.jsonpath.JsonPath;
+import jakarta.servlet.http.Cookie;
 import dev.parity.ParityTest;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +20,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.startsWith;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -68,6 +72,42 @@ class ApiProblemsTests {
 		problem(mvc.perform(get("/api/runs").header(HttpHeaders.AUTHORIZATION, "Bearer not-a-token")), 401,
 				"Unauthorized", "/api/runs")
 			.andExpect(jsonPath("$.detail").value("unknown or revoked API token"));
+	}
+
+	@Test
+	void anAnonymousWriteAndAWrongPasswordAre401() throws Exception {
+		problem(mvc.perform(post("/api/controls").contentType(MediaType.APPLICATION_JSON).content("{}")), 401,
+				"Unauthorized", "/api/controls")
+			.andExpect(jsonPath("$.detail").value(startsWith("this needs an account")))
+			.andExpect(header().doesNotExist(HttpHeaders.WWW_AUTHENTICATE));
+		problem(mvc.perform(post("/api/controls").with(httpBasic(USER, "not-the-password"))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{}")), 401, "Unauthorized", "/api/controls")
+			.andExpect(jsonPath("$.detail").value("the user name or password is wrong"))
+			.andExpect(header().string(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"Parity\""));
+	}
+
+	@Test
+	void aRoleThatMayNotAndASessionCallWithoutItsTokenAre403() throws Exception {
+		String viewer = "viewer-" + UUID.randomUUID().toString().substring(0, 8);
+		mvc.perform(post("/admin/users").param("username", viewer)
+			.param("password", "quiet-harbour-viewer-7")
+			.param("role", "viewer")
+			.with(httpBasic(USER, PASSWORD))
+			.with(csrf())).andExpect(status().is3xxRedirection());
+		problem(mvc.perform(get("/api/admin/webhooks").with(httpBasic(viewer, "quiet-harbour-viewer-7"))), 403,
+				"Forbidden", "/api/admin/webhooks")
+			.andExpect(jsonPath("$.detail").value("your account's role does not allow this request"));
+		Cookie session = mvc
+			.perform(post("/login").param("username", viewer).param("password", "quiet-harbour-viewer-7").with(csrf()))
+			.andExpect(status().is3xxRedirection())
+			.andReturn()
+			.getResponse()
+			.getCookie("JSESSIONID");
+		problem(mvc
+			.perform(post("/api/controls").cookie(session).contentType(MediaType.APPLICATION_JSON).content("{}")), 403,
+				"Forbidden", "/api/controls")
+			.andExpect(jsonPath("$.detail").value(containsString("CSRF token")));
 	}
 
 	@Test
