@@ -1,5 +1,6 @@
 package dev.parity.history;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparedCell;
 import dev.parity.compare.ComparedMetric;
@@ -50,6 +53,36 @@ public class Verdicts {
 	private final HistorySettings settings;
 
 	private final ComparisonBuilder comparisons = new ComparisonBuilder();
+
+	/**
+	 * Verdicts already given, by what they depend on: the run, its baseline, the series'
+	 * settings and the series' analysis — the very instance {@link SeriesUpdates} keeps
+	 * for the analysis' stored version, so that a new run, a retraction or new settings
+	 * (each a new analysis) is never answered from here. Runs themselves never change.
+	 */
+	private final Cache<Given, Verdict> given = Caffeine.newBuilder()
+		.maximumSize(2_000)
+		.expireAfterAccess(Duration.ofMinutes(30))
+		.build();
+
+	/** What a verdict depends on; the analysis by identity. */
+	private record Given(String run, String baseline, SeriesSettings settings, Same<SeriesAnalysis> analysis) {
+	}
+
+	/** A value compared by identity, not by its (deep) equality. */
+	private record Same<T>(T value) {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof Same<?> same && same.value == this.value;
+		}
+
+		@Override
+		public int hashCode() {
+			return System.identityHashCode(value);
+		}
+
+	}
 
 	Verdicts(RunRepository runs, SeriesRepository series, SeriesUpdates updates, HistorySettings settings) {
 		this.runs = runs;
@@ -109,6 +142,17 @@ public class Verdicts {
 		if (baselineRunId == null) {
 			return new Verdict("no-baseline", null, List.of(), List.of(), seriesSettings.alertMagnitude());
 		}
+		Given key = new Given(runId, baselineRunId, seriesSettings, new Same<>(history));
+		Verdict known = given.getIfPresent(key);
+		if (known != null) {
+			return known;
+		}
+		Verdict verdict = verdict(run, baselineRunId, seriesSettings, history);
+		given.put(key, verdict);
+		return verdict;
+	}
+
+	private Verdict verdict(Run run, String baselineRunId, SeriesSettings seriesSettings, SeriesAnalysis history) {
 		Run baseline = find(baselineRunId);
 		CompareSettings compare = CompareSettings.defaults()
 			.withOverrides(Map.of("vary",

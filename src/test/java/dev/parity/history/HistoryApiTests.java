@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
@@ -36,6 +37,9 @@ class HistoryApiTests {
 
 	@Autowired
 	MockMvc mvc;
+
+	@Autowired
+	Verdicts verdicts;
 
 	@Test
 	void aNightlySeriesBreaksOnTheFlagAndAlertsOnlyOnTheRealRegression() throws Exception {
@@ -202,6 +206,18 @@ class HistoryApiTests {
 		assertThat(slower.get("markdown").asString()).startsWith("**Parity verdict: regression**");
 		assertThat(get("/api/runs/" + slowerId + "/verdict?baseline=" + ids.get(3)).get("baseline").asString())
 			.isEqualTo(ids.get(3));
+
+		// A verdict follows its series' settings at once: with a 50 % alert magnitude, 30
+		// %
+		// slower is a pass; back at 5 %, a regression again.
+		String seriesId = verdicts.baseSeries(slowerId);
+		for (String[] magnitude : new String[][] { { "0.5", "pass" }, { "0.05", "regression" } }) {
+			mvc.perform(put("/api/series/{id}/settings", seriesId).with(httpBasic(USER, PASSWORD))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"alert_magnitude\": " + magnitude[0] + "}")).andExpect(status().isOk());
+			assertThat(get("/api/runs/" + slowerId + "/verdict").get("status").asString()).as(magnitude[0])
+				.isEqualTo(magnitude[1]);
+		}
 
 		JsonNode flagged = get(
 				"/api/runs/" + upload(List.of(pullRequest(last, "fp8", 1.0, "fp8"))).get(0) + "/verdict");
