@@ -29,11 +29,11 @@ import org.springframework.stereotype.Component;
  * common substitutions, dates and the user name itself.
  */
 @Component
-class PasswordPolicy {
+public class PasswordPolicy {
 
 	static final int MIN_CHARACTERS = 12;
 
-	static final int MAX_BYTES = 72;
+	public static final int MAX_BYTES = 72;
 
 	/**
 	 * zxcvbn's score out of 4: 3 is "safely unguessable" (about 10^8 guesses or more).
@@ -57,7 +57,7 @@ class PasswordPolicy {
 	/**
 	 * Every reason this password will not do for this user, at once; empty when it will.
 	 */
-	List<String> problems(String username, @Nullable String password) {
+	public List<String> problems(String username, @Nullable String password) {
 		List<String> problems = new ArrayList<>();
 		if (password == null || password.length() < MIN_CHARACTERS) {
 			problems.add("A password has at least " + MIN_CHARACTERS + " characters.");

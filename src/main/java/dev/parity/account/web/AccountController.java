@@ -1,4 +1,4 @@
-package dev.parity.account;
+package dev.parity.account.web;
 
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
@@ -7,6 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.parity.account.ApiTokens;
+import dev.parity.account.AppUser;
+import dev.parity.account.AppUsers;
+import dev.parity.account.PasswordPolicy;
 import dev.parity.audit.AuditTrail;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
