@@ -1,5 +1,7 @@
 package dev.parity;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import tools.jackson.databind.JsonNode;
@@ -12,7 +14,9 @@ import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
  * Uploads through the API as the test administrator, and counts what the run tables hold.
@@ -67,6 +71,20 @@ public final class TestUploads {
 
 	public static JsonNode tree(byte[] bytes) {
 		return JSON.readTree(bytes);
+	}
+
+	/** Uploads these documents in order and returns their run ids. */
+	public static List<String> uploadAll(MockMvc mvc, List<? extends JsonNode> documents) throws Exception {
+		List<String> ids = new ArrayList<>();
+		for (JsonNode document : documents) {
+			ids.add(upload(mvc, JSON.writeValueAsBytes(document)));
+		}
+		return ids;
+	}
+
+	/** The JSON an anonymous GET of this URL answers, which must be 200. */
+	public static JsonNode getJson(MockMvc mvc, String url) throws Exception {
+		return tree(mvc.perform(get(url)).andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray());
 	}
 
 	/** How many rows the run tables hold: (runs, cells, files). */

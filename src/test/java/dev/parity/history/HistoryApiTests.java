@@ -1,6 +1,5 @@
 package dev.parity.history;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -302,20 +301,11 @@ class HistoryApiTests {
 	}
 
 	private List<String> upload(List<ObjectNode> documents) throws Exception {
-		List<String> ids = new ArrayList<>();
-		for (ObjectNode document : documents) {
-			ids.add(TestUploads.upload(mvc, document.toString().getBytes(StandardCharsets.UTF_8)));
-		}
-		return ids;
+		return TestUploads.uploadAll(mvc, documents);
 	}
 
 	private JsonNode get(String url) throws Exception {
-		return TestUploads
-			.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
-				.andExpect(status().isOk())
-				.andReturn()
-				.getResponse()
-				.getContentAsByteArray());
+		return TestUploads.getJson(mvc, url);
 	}
 
 }

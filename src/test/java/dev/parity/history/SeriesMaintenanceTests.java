@@ -1,9 +1,7 @@
 package dev.parity.history;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -388,20 +386,11 @@ class SeriesMaintenanceTests {
 	}
 
 	private List<String> upload(List<ObjectNode> documents) throws Exception {
-		List<String> ids = new ArrayList<>();
-		for (ObjectNode document : documents) {
-			ids.add(TestUploads.upload(mvc, document.toString().getBytes(StandardCharsets.UTF_8)));
-		}
-		return ids;
+		return TestUploads.uploadAll(mvc, documents);
 	}
 
 	private JsonNode get(String url) throws Exception {
-		return TestUploads
-			.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
-				.andExpect(status().isOk())
-				.andReturn()
-				.getResponse()
-				.getContentAsByteArray());
+		return TestUploads.getJson(mvc, url);
 	}
 
 }
