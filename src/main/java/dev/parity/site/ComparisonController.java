@@ -11,6 +11,8 @@ import java.util.stream.Collectors;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.parity.caveat.web.CaveatRejectedPage;
+import dev.parity.caveat.web.CaveatJson;
 import dev.parity.comparisons.RenderedComparisons;
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.parity.run.RerunCommands;
 import dev.parity.compare.ControlChange;
 import dev.parity.compare.ControlOutcome;
 import dev.parity.compare.Headline;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.parity.caveat.web.CaveatRejectedPage;
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;

@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import dev.parity.caveat.web.CaveatJson;
 import dev.parity.record.Retraction;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;

@@ -3,6 +3,7 @@ package dev.parity.site;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.run.RerunCommands;
 import dev.parity.caveat.Caveats;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;

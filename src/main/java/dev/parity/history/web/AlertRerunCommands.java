@@ -1,5 +1,6 @@
-package dev.parity.site;
+package dev.parity.history.web;
 
+import dev.parity.run.RerunCommands;
 import dev.parity.history.RerunCommandWriter;
 import dev.parity.run.Run;
 

@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.control.web;
 
 import java.net.URI;
 import java.security.Principal;
@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.run.RerunCommands;
 import dev.parity.compare.CannotSettle;
 import dev.parity.compare.ControlChange;
 import dev.parity.compare.ControlOutcome;

@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.caveat.web;
 
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -11,14 +11,14 @@ import org.springframework.ui.Model;
  * A caveat the record refused: 400, the reason, and the form again with what the writer
  * typed, so nothing is lost.
  */
-final class CaveatRejectedPage {
+public final class CaveatRejectedPage {
 
 	private CaveatRejectedPage() {
 	}
 
-	static String show(Model model, HttpServletResponse response, CaveatRejected rejected, String action, String back,
-			String text, @Nullable String cell, @Nullable String metric, @Nullable String decidingExperiment,
-			@Nullable String decidingPlan, String query, boolean withMetric) {
+	public static String show(Model model, HttpServletResponse response, CaveatRejected rejected, String action,
+			String back, String text, @Nullable String cell, @Nullable String metric,
+			@Nullable String decidingExperiment, @Nullable String decidingPlan, String query, boolean withMetric) {
 		response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
 		model.addAttribute("pageTitle", "Caveat not added");
 		model.addAttribute("problem", rejected.getReason());

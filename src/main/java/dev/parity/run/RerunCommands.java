@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.run;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,15 +31,15 @@ import org.jspecify.annotations.Nullable;
  * @param benchRecorded whether the run records its harness command
  * @param missing what could not be rebuilt and why, one sentence each
  */
-record RerunCommands(@Nullable String serve, String bench, boolean benchRecorded, List<String> missing) {
+public record RerunCommands(@Nullable String serve, String bench, boolean benchRecorded, List<String> missing) {
 
 	private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=,@%+-]+");
 
-	RerunCommands {
+	public RerunCommands {
 		missing = List.copyOf(missing);
 	}
 
-	static RerunCommands of(Run run) {
+	public static RerunCommands of(Run run) {
 		return of(run.provenance(), run.cells());
 	}
 
@@ -47,7 +47,7 @@ record RerunCommands(@Nullable String serve, String bench, boolean benchRecorded
 	 * The commands of a run whose provenance is this one, e.g. a run's with a control
 	 * plan's changes applied.
 	 */
-	static RerunCommands of(Provenance provenance, List<Cell> cells) {
+	public static RerunCommands of(Provenance provenance, List<Cell> cells) {
 		List<String> missing = new ArrayList<>();
 		String serve = serve(provenance, missing);
 		String bench = bench(provenance, cells, missing);
@@ -167,7 +167,7 @@ record RerunCommands(@Nullable String serve, String bench, boolean benchRecorded
 	}
 
 	/** A word as a POSIX shell reads it back: single-quoted unless it is plain. */
-	static String quote(String word) {
+	public static String quote(String word) {
 		if (PLAIN.matcher(word).matches()) {
 			return word;
 		}

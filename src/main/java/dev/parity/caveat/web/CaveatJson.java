@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.caveat.web;
 
 import java.util.List;
 
@@ -11,12 +11,12 @@ import tools.jackson.databind.node.ObjectNode;
  * Caveats and hypotheses in the API: what they say, what they are about, and a
  * hypothesis's status history.
  */
-final class CaveatJson {
+public final class CaveatJson {
 
 	private CaveatJson() {
 	}
 
-	static ArrayNode list(List<Caveat> caveats, JsonMapper json) {
+	public static ArrayNode list(List<Caveat> caveats, JsonMapper json) {
 		ArrayNode array = json.createArrayNode();
 		for (Caveat caveat : caveats) {
 			ObjectNode node = array.addObject();

@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.control.web;
 
 import io.swagger.v3.core.converter.AnnotatedType;
 import io.swagger.v3.core.converter.ModelConverters;

@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.caveat.web;
 
 import java.net.URI;
 import java.security.Principal;

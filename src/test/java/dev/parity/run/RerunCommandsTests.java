@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.run;
 
 import java.time.Instant;
 import java.util.List;
