@@ -13,6 +13,7 @@ import dev.parity.record.Publications;
 import dev.parity.run.RunSummaries;
 import dev.parity.run.RunSummaries.RunFilter;
 import dev.parity.run.RunSummary;
+import dev.parity.web.RequestChecks;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.stereotype.Controller;

@@ -16,6 +16,7 @@ import dev.parity.record.Retraction;
 import dev.parity.run.RunNotFoundException;
 import dev.parity.web.ApiProblems;
 import dev.parity.web.Problem;
+import dev.parity.web.RequestChecks;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;

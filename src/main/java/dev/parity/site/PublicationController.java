@@ -6,11 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.parity.caveat.web.CaveatRejectedPage;
 import dev.parity.comparisons.ComparisonService;
-import dev.parity.caveat.Caveat;
-import dev.parity.caveat.Caveats;
-import dev.parity.caveat.DecidingPlan;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
@@ -47,8 +43,6 @@ class PublicationController {
 
 	private final ComparisonController comparisonPages;
 
-	private final Caveats caveats;
-
 	private final JsonMapper json;
 
 	private final RecordNotices notices;
@@ -67,9 +61,9 @@ class PublicationController {
 
 	private final ControlSections controlSections;
 
-	PublicationController(Publications publications, ComparisonController comparisonPages, Caveats caveats,
-			JsonMapper json, RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences,
-			PublishedFreshness freshness, KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views,
+	PublicationController(Publications publications, ComparisonController comparisonPages, JsonMapper json,
+			RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences, PublishedFreshness freshness,
+			KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views,
 			ContenderComparisons contenderExports, ControlSections controlSections) {
 		this.controlSections = controlSections;
 		this.contenderExports = contenderExports;
@@ -81,7 +75,6 @@ class PublicationController {
 		this.siteUrls = siteUrls;
 		this.publications = publications;
 		this.comparisonPages = comparisonPages;
-		this.caveats = caveats;
 		this.json = json;
 	}
 
@@ -355,41 +348,6 @@ class PublicationController {
 			@RequestParam(required = false) @Nullable String replacement, Principal principal) {
 		publications.retract("run", id, reason, replacement, principal.getName());
 		return "redirect:/runs/" + id;
-	}
-
-	@PostMapping("/runs/{id}/caveats")
-	String addRunCaveat(@PathVariable String id, @RequestParam String text,
-			@RequestParam(required = false) @Nullable String cell,
-			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
-			@RequestParam(name = "deciding_plan", required = false) @Nullable String decidingPlan, Principal principal,
-			org.springframework.ui.Model model, jakarta.servlet.http.HttpServletResponse response) {
-		Caveat added;
-		try {
-			added = caveats.add(Caveat.Target.run(id, cell == null || cell.isBlank() ? null : cell.strip()), text,
-					decidingExperiment, DecidingPlan.parse(decidingPlan, json), principal.getName());
-		}
-		catch (dev.parity.caveat.CaveatRejected rejected) {
-			return CaveatRejectedPage.show(model, response, rejected, "/runs/" + id + "/caveats", "/runs/" + id, text,
-					cell, null, decidingExperiment, decidingPlan, "", false);
-		}
-		return "redirect:/runs/" + id + "#caveat-" + added.id();
-	}
-
-	@PostMapping("/caveats/{id}/experiments")
-	String declareExperiment(@PathVariable String id, @RequestParam(required = false) @Nullable String run,
-			@RequestParam(defaultValue = "") String back, Principal principal) {
-		caveats.declareExperiment(id, run, principal.getName());
-		String target = back.startsWith("/") && !back.startsWith("//") ? RequestChecks.forRedirect("back", back) : "/";
-		return "redirect:" + target + "#caveat-" + id;
-	}
-
-	@PostMapping("/caveats/{id}/status")
-	String changeStatus(@PathVariable String id, @RequestParam String status, @RequestParam String reason,
-			@RequestParam(name = "decided_by", required = false) @Nullable String decidedBy,
-			@RequestParam(defaultValue = "") String back, Principal principal) {
-		caveats.changeStatus(id, status, reason, decidedBy, principal.getName());
-		String target = back.startsWith("/") && !back.startsWith("//") ? RequestChecks.forRedirect("back", back) : "/";
-		return "redirect:" + target + "#caveat-" + id;
 	}
 
 	/** The URL parameters that recompute a comparison with these settings. */

@@ -10,6 +10,7 @@ import dev.parity.run.RunRepository;
 import dev.parity.run.RunSummaries.RunFilter;
 import dev.parity.run.RunSummary;
 import dev.parity.run.StoredFiles;
+import dev.parity.web.RequestChecks;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;

@@ -8,6 +8,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.run.RunSummaries;
 import dev.parity.run.RunSummaries.RunFilter;
 import dev.parity.run.RunSummary;
+import dev.parity.web.RequestChecks;
 
 import org.springframework.data.domain.Page;
 import org.springframework.stereotype.Component;

@@ -15,6 +15,7 @@ import dev.parity.run.RunRepository;
 import dev.parity.run.RunSummaries;
 import dev.parity.run.RunSummaries.RunFilter;
 import dev.parity.run.RunSummary;
+import dev.parity.web.RequestChecks;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -1,4 +1,4 @@
-package dev.parity.site;
+package dev.parity.web;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ResponseStatusException;
@@ -7,19 +7,19 @@ import org.springframework.web.server.ResponseStatusException;
  * Request parameters that would otherwise reach a redirect or the database as they came:
  * refused with a 400 that names the parameter.
  */
-final class RequestChecks {
+public final class RequestChecks {
 
 	/**
 	 * The highest page number of a run list (a million pages of runs, far beyond any list
 	 * that exists).
 	 */
-	static final int MAX_PAGE = 1_000_000;
+	public static final int MAX_PAGE = 1_000_000;
 
 	private RequestChecks() {
 	}
 
 	/** The page number of a list: a whole number from 0 to {@link #MAX_PAGE}. */
-	static int page(String page) {
+	public static int page(String page) {
 		String text = page.strip();
 		if (text.isEmpty()) {
 			return 0;
@@ -36,10 +36,10 @@ final class RequestChecks {
 	 * The most words a run search takes: each is matched in five columns, so a search of
 	 * thousands of words costs seconds of the database's time per request.
 	 */
-	static final int MAX_SEARCH_WORDS = 32;
+	public static final int MAX_SEARCH_WORDS = 32;
 
 	/** The search box's text: at most {@link #MAX_SEARCH_WORDS} words. */
-	static void searchWords(@org.jspecify.annotations.Nullable String q) {
+	public static void searchWords(@org.jspecify.annotations.Nullable String q) {
 		if (q == null || q.isBlank()) {
 			return;
 		}
@@ -54,7 +54,7 @@ final class RequestChecks {
 	 * A parameter that goes into a redirect's Location: no line breaks or other control
 	 * characters.
 	 */
-	static String forRedirect(String name, String value) {
+	public static String forRedirect(String name, String value) {
 		if (value.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
 					name + " must not contain line breaks or other control characters");
