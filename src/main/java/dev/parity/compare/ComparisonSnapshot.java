@@ -34,8 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Jackson writes it in exactly the shape and key order the JSON API has always had, and
  * reads back every shape a publication ever stored: a field a snapshot of its day did not
  * have reads as what the page assumed then (no short form: the rule id; no phrases: none;
- * no settings disclosure: today's defaults compared, no count). The Pareto view and
- * goodput stay JSON trees ({@link SweepViews} builds them as such).
+ * no settings disclosure: today's defaults compared, no count; no Pareto view: none).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({ "baseline", "contender", "settings", "non_default_settings", "ungreyed_by_settings", "flags",
@@ -47,8 +46,8 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		List<HeadlineView> headlines, List<CellView> cells, List<UnmatchedView> unmatched,
 		@JsonProperty("rules_version") @Nullable String rulesVersion,
 		@JsonProperty("computed_at") @Nullable String computedAt, List<MetricInfo> metrics,
-		List<ProvenanceRow> provenance, @Nullable JsonNode pareto,
-		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable JsonNode goodput) {
+		List<ProvenanceRow> provenance, @Nullable Pareto pareto,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable GoodputView goodput) {
 
 	/**
 	 * The version of the rules that computed a comparison. Change it whenever a rule, a
@@ -307,9 +306,9 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			.stream()
 			.map(d -> new ProvenanceRow(d.field(), d.baseline(), d.contender(), d.status(), d.rule()))
 			.toList();
-		JsonNode pareto = SweepViews.paretoOfComparison(comparison, mapper);
-		JsonNode goodput = comparison.settings().slo().any()
-				? SweepViews.goodputOfComparison(comparison, comparison.settings().slo(), mapper) : null;
+		Pareto pareto = SweepViews.paretoOfComparison(comparison);
+		GoodputView goodput = comparison.settings().slo().any()
+				? SweepViews.goodputOfComparison(comparison, comparison.settings().slo()) : null;
 		return new ComparisonSnapshot(
 				side(comparison.baseline(), comparison.baselineChecks(), comparison.baselineRuns(), baselineFixed),
 				side(comparison.contender(), comparison.contenderChecks(), comparison.contenderRuns(), contenderFixed),
@@ -391,6 +390,11 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	 */
 	public static ComparisonSnapshot read(JsonNode stored, JsonMapper mapper) {
 		return mapper.treeToValue(stored, ComparisonSnapshot.class);
+	}
+
+	/** Its Pareto view and goodput, as a run's are. */
+	public SweepViews.Views views() {
+		return new SweepViews.Views(pareto, goodput);
 	}
 
 	/**

@@ -100,7 +100,7 @@ class RunApiController {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		ObjectNode body = runJson.run(run, flags.run(), flags.cells());
-		body.setAll(sweeps.ofRun(run, query));
+		body.setAll((ObjectNode) json.valueToTree(sweeps.ofRun(run, query)));
 		body.set("caveats", CaveatJson.list(caveats.forRun(id), json));
 		notices.forRun(id, siteUrls.link("")).writeJson(body);
 		publications.retractionOf("run", id).ifPresent(r -> {

@@ -128,9 +128,10 @@ class ComparisonSnapshotShapeTests {
 			row.put("status", difference.status());
 			row.put("rule", difference.rule());
 		}
-		snapshot.set("pareto", SweepViews.paretoOfComparison(comparison, MAPPER));
+		snapshot.set("pareto", MAPPER.valueToTree(SweepViews.paretoOfComparison(comparison)));
 		if (comparison.settings().slo().any()) {
-			snapshot.set("goodput", SweepViews.goodputOfComparison(comparison, comparison.settings().slo(), MAPPER));
+			snapshot.set("goodput",
+					MAPPER.valueToTree(SweepViews.goodputOfComparison(comparison, comparison.settings().slo())));
 		}
 		return snapshot;
 	}

@@ -231,7 +231,7 @@ class StoredStatisticsTests {
 				contenderFixed);
 		ObjectNode json = ComparisonJson.toJson(comparison,
 				SettingsDisclosure.of(comparison, CompareSettings.defaults()), JSON);
-		json.set("pareto", SweepViews.paretoOfComparison(comparison, JSON));
+		json.set("pareto", JSON.valueToTree(SweepViews.paretoOfComparison(comparison)));
 		return json;
 	}
 
