@@ -13,6 +13,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.comparisons.RenderedComparisons;
 import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.FrozenResult;
 import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
@@ -425,7 +426,7 @@ class ComparisonController {
 		Map<String, String> settingsQuery = parseQuery(query);
 		CompareSettings settings = comparisons.settings(settingsQuery);
 		ComparisonSnapshot snapshot = comparisons.freshSnapshot(runs, settings);
-		JsonNode frozen = json.valueToTree(snapshot);
+		Publications.Frozen frozen = new FrozenResult.One(snapshot).frozen(json);
 		Map<String, String> problems = Publications.problems(title, caption, frozen, reason, confirmNoComparable);
 		if (!problems.isEmpty()) {
 			List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
@@ -440,8 +441,8 @@ class ComparisonController {
 			response.setStatus(HttpStatus.BAD_REQUEST.value());
 			return "compare/table";
 		}
-		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), frozen.get("settings"),
-				title, caption, frozen, snapshot.rulesVersion(), reason, confirmNoComparable, principal.getName());
+		Publication publication = publications.publish(runs.baselineId(), List.of(runs.contenderId()), frozen, title,
+				caption, reason, confirmNoComparable, principal.getName());
 		return "redirect:" + publication.url();
 	}
 

@@ -9,6 +9,8 @@ import java.util.Set;
 
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.comparisons.FrozenResult;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.CompareSettings;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
@@ -100,9 +102,9 @@ class PublicationApiController {
 		catch (IllegalArgumentException ex) {
 			return rejected(List.of(new Problem("$.settings", ex.getMessage())));
 		}
-		ObjectNode snapshot;
+		Publications.Frozen snapshot;
 		try {
-			snapshot = json.valueToTree(comparisons.freshSnapshot(pair, settings));
+			snapshot = new FrozenResult.One(comparisons.freshSnapshot(pair, settings)).frozen(json);
 		}
 		catch (RunNotFoundException ex) {
 			return rejected(List.of(new Problem(
@@ -118,9 +120,9 @@ class PublicationApiController {
 			refused.forEach((field, message) -> problems.add(new Problem("$." + field, message)));
 			return rejected(problems);
 		}
-		Publication publication = publications.publish(pair.baselineId(), pair.contenderId(), snapshot.get("settings"),
-				request.title(), request.caption(), snapshot, snapshot.get("rules_version").asString(),
-				request.reason(), request.confirmNoComparable(), principal.getName());
+		Publication publication = publications.publish(pair.baselineId(), List.of(pair.contenderId()), snapshot,
+				request.title(), request.caption(), request.reason(), request.confirmNoComparable(),
+				principal.getName());
 		return created(publication);
 	}
 
@@ -154,15 +156,11 @@ class PublicationApiController {
 		catch (IllegalArgumentException ex) {
 			return rejected(List.of(new Problem("$.settings", ex.getMessage())));
 		}
-		ObjectNode result = json.createObjectNode();
-		result.put("baseline", contenders.baseline());
-		result.put("path", contenders.path());
-		ArrayNode links = result.putArray("comparisons");
-		ArrayNode each = result.putArray("contenders");
+		List<ComparisonSnapshot> each = new ArrayList<>();
 		for (int i = 0; i < contenders.pairs().size(); i++) {
 			ComparisonService.Pair pair = contenders.pairs().get(i);
 			try {
-				each.add((JsonNode) json.valueToTree(comparisons.freshSnapshot(pair, settings)));
+				each.add(comparisons.freshSnapshot(pair, settings));
 			}
 			catch (RunNotFoundException ex) {
 				return rejected(List.of(new Problem(
@@ -173,8 +171,8 @@ class PublicationApiController {
 						ex.getMessage().startsWith("The baseline") ? "$.baseline" : "$.contenders[" + i + "]",
 						ex.getMessage())));
 			}
-			links.add("/api/compare/" + pair.path());
 		}
+		Publications.Frozen result = ContenderComparisons.freeze(contenders, each).frozen(json);
 		List<Problem> problems = new ArrayList<>();
 		Publications
 			.problems(request.title(), request.caption(), result, request.reason(), request.confirmNoComparable())
@@ -182,11 +180,9 @@ class PublicationApiController {
 		if (!problems.isEmpty()) {
 			return rejected(problems);
 		}
-		JsonNode first = each.get(0);
 		Publication publication = publications.publish(contenders.pairs().get(0).baselineId(),
-				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), first.get("settings"),
-				request.title(), request.caption(), result, first.get("rules_version").asString(), request.reason(),
-				request.confirmNoComparable(), principal.getName());
+				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), result, request.title(),
+				request.caption(), request.reason(), request.confirmNoComparable(), principal.getName());
 		return created(publication);
 	}
 
