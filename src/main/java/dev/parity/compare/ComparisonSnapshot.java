@@ -16,6 +16,7 @@ import dev.parity.run.Params;
 import dev.parity.run.Provenance;
 import dev.parity.run.Run;
 import dev.parity.stats.RatioInterval;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -97,6 +98,7 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "id", "url", "title", "role", "system", "model", "flags", "runs", "disclosed_caveats",
 			"fixed" })
+	@Schema(name = "ComparisonSide")
 	public record Side(String id, @Nullable String url, String title, String role, String system, ModelRef model,
 			List<FlagView> flags, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> runs,
 			@JsonProperty("disclosed_caveats") List<String> disclosedCaveats,
@@ -148,7 +150,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	 */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "name", "value", "default" })
-	public record SettingDifference(String name, Object value, @JsonProperty("default") Object standard) {
+	@Schema(name = "SettingDifference")
+	public record SettingDifference(String name,
+			@Schema(description = "the value in force: a number, a string or a list of strings") Object value,
+			@Schema(description = "the server's default, written as the value is") @JsonProperty("default") Object standard) {
 	}
 
 	/** One metric's headline, with its sentence. */
@@ -169,6 +174,7 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	/** A ratio's interval: {@code {low, high, confidence, method[, caution]}}. */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "low", "high", "confidence", "method", "caution" })
+	@Schema(name = "SnapshotInterval")
 	public record Interval(double low, double high, double confidence, String method,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String caution) {
 

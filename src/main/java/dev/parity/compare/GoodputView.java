@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,6 +50,7 @@ public record GoodputView(Objectives objectives, @Nullable Side run, @Nullable S
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	@JsonPropertyOrder({ "slo_ttft_s", "slo_tpot_ms", "slo_e2e_s", "slo_share", "words" })
+	@Schema(name = "GoodputObjectives")
 	public record Objectives(@JsonProperty("slo_ttft_s") @Nullable Double ttftS,
 			@JsonProperty("slo_tpot_ms") @Nullable Double tpotMs, @JsonProperty("slo_e2e_s") @Nullable Double e2eS,
 			@JsonProperty("slo_share") double share, String words) {
@@ -61,6 +63,7 @@ public record GoodputView(Objectives objectives, @Nullable Side run, @Nullable S
 	/** One side's cells and its highest concurrencies meeting the objectives. */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "cells", "highest_concurrency" })
+	@Schema(name = "GoodputSide")
 	public record Side(List<Cell> cells, @JsonProperty("highest_concurrency") List<Highest> highestConcurrency) {
 
 		public Side {
@@ -81,6 +84,7 @@ public record GoodputView(Objectives objectives, @Nullable Side run, @Nullable S
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	@JsonPropertyOrder({ "anchor", "label", "params", "requests", "meeting", "share", "meets", "greyed", "greyed_by",
 			"missing" })
+	@Schema(name = "GoodputCell")
 	public record Cell(String anchor, String label, Map<String, Object> params, int requests, int meeting,
 			@Nullable Double share, @Nullable Boolean meets, boolean greyed,
 			@JsonProperty("greyed_by") List<String> greyedBy, @Nullable String missing) {
@@ -100,6 +104,7 @@ public record GoodputView(Objectives objectives, @Nullable Side run, @Nullable S
 	 */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "params", "label", "concurrency", "missing" })
+	@Schema(name = "GoodputHighest")
 	public record Highest(Map<String, Object> params, String label,
 			@JsonInclude(JsonInclude.Include.ALWAYS) @Nullable BigDecimal concurrency,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String missing) {

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.parity.run.Params;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,6 +60,7 @@ public record Pareto(@JsonProperty("interactivity_metric") String interactivityM
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	@JsonPropertyOrder({ "side", "run", "title", "group", "params", "gpu_count", "points", "front" })
+	@Schema(name = "ParetoSide")
 	public record Side(String side, String run, String title, String group, Map<String, Object> params,
 			@JsonProperty("gpu_count") @Nullable Integer gpuCount, List<Point> points, List<String> front) {
 
@@ -72,6 +74,7 @@ public record Pareto(@JsonProperty("interactivity_metric") String interactivityM
 	/** A cell's point: greyed when a check greys either number, then never on a front. */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "anchor", "label", "interactivity", "throughput", "greyed", "greyed_by", "on_front" })
+	@Schema(name = "ParetoPoint")
 	public record Point(String anchor, String label, double interactivity, double throughput, boolean greyed,
 			@JsonProperty("greyed_by") List<String> greyedBy, @JsonProperty("on_front") boolean onFront) {
 
@@ -87,6 +90,7 @@ public record Pareto(@JsonProperty("interactivity_metric") String interactivityM
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	@JsonPropertyOrder({ "group", "params", "low", "high", "lowest_ratio", "highest_ratio", "points" })
+	@Schema(name = "EqualInteractivity")
 	public record EqualInteractivity(String group, Map<String, Object> params, double low, double high,
 			@JsonProperty("lowest_ratio") double lowestRatio, @JsonProperty("highest_ratio") double highestRatio,
 			List<Ratio> points) {
@@ -99,6 +103,7 @@ public record Pareto(@JsonProperty("interactivity_metric") String interactivityM
 
 	/** Both throughputs at one interactivity, and their ratio. */
 	@JsonPropertyOrder({ "interactivity", "baseline", "contender", "ratio" })
+	@Schema(name = "ParetoRatio")
 	public record Ratio(double interactivity, double baseline, double contender, double ratio) {
 	}
 

@@ -305,7 +305,8 @@ class ComparisonController {
 			summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number; "
 					+ "with several contenders ({baseline}...{c1},{c2}, up to 8), {\"baseline\", \"path\", \"comparisons\", \"contenders\": [the body of each pairwise comparison, in URL order]}")
 	@ApiResponse(responseCode = "200",
-			content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
+			content = @Content(mediaType = "application/json",
+					schema = @Schema(oneOf = { ComparisonAnswers.Pairwise.class, ComparisonAnswers.Several.class })))
 	@GetMapping(path = "/api/compare/{pair:.+}", produces = "application/json")
 	ResponseEntity<?> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
 		if (Contenders.areSeveral(pair)) {

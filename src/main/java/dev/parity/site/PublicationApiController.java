@@ -76,6 +76,10 @@ class PublicationApiController {
 	@Operation(
 			summary = "Publish a comparison: {baseline, contender (or contenders: [1 to 8, each against the baseline]), title, caption, settings, "
 					+ "reason, confirm_no_comparable} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
+	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "201",
+			description = "published; Location is its page",
+			content = @io.swagger.v3.oas.annotations.media.Content(mediaType = "application/json",
+					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = Created.class)))
 	@PostMapping(path = "/api/published", consumes = "application/json", produces = "application/json")
 	ResponseEntity<?> publish(@RequestBody JsonNode body, Principal principal) {
 		List<Problem> problems = new ArrayList<>();
@@ -202,11 +206,13 @@ class PublicationApiController {
 		return "$.contenders";
 	}
 
-	private static ResponseEntity<Map<String, Object>> created(Publication publication) {
-		Map<String, Object> created = new LinkedHashMap<>();
-		created.put("id", publication.id());
-		created.put("url", publication.url());
-		return ResponseEntity.created(java.net.URI.create(publication.url())).body(created);
+	/** A new publication: its id and its page. */
+	record Created(String id, String url) {
+	}
+
+	private static ResponseEntity<Created> created(Publication publication) {
+		return ResponseEntity.created(java.net.URI.create(publication.url()))
+			.body(new Created(publication.id(), publication.url()));
 	}
 
 	@Operation(
