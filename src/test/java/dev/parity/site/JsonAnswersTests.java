@@ -58,14 +58,34 @@ class JsonAnswersTests {
 
 	private String e;
 
+	private String described;
+
+	private String suffix;
+
 	@BeforeAll
 	void uploadTheSeedStory() throws Exception {
-		String suffix = UUID.randomUUID().toString().substring(0, 8);
+		suffix = UUID.randomUUID().toString().substring(0, 8);
 		reference = upload("reference.json", suffix);
 		a = upload("run-a-thinking-max.json", suffix);
 		c = upload("run-c-effort-high.json", suffix);
 		e = upload("run-e-control.json", suffix);
+		ObjectNode document = (ObjectNode) JSON.readTree(dev.parity.Fixtures.seedStoryBytes("reference.json"));
+		document.put("title", "Described " + suffix);
+		document.putObject("context")
+			.put("branch", "main")
+			.put("pull_request", "42")
+			.put("ci_url", "https://ci.example.org/1")
+			.putObject("labels")
+			.put("nightly", "yes");
+		ObjectNode environment = document.putObject("environment");
+		environment.put("gpu", "GB10").put("gpu_count", 2).put("driver", "580").put("os", "Ubuntu 24.04");
+		environment.putObject("python_packages").put("vllm", "0.11.2");
+		environment.putObject("other");
+		ObjectNode cell = (ObjectNode) document.get("cells").get(0);
+		cell.putObject("metrics").put("decode_tps", 76.0).putObject("ttft_s").put("median", 0.92).put("p90", 1.1);
+		described = TestUploads.upload(mvc, JSON.writeValueAsBytes(document));
 		placeholders.put(" " + suffix, "");
+		placeholders.put(described, "RUN-DESCRIBED");
 		placeholders.put(reference, "RUN-REFERENCE");
 		placeholders.put(a, "RUN-A");
 		placeholders.put(c, "RUN-C");
@@ -77,6 +97,8 @@ class JsonAnswersTests {
 		same("run-a.json", answer("/api/runs/" + a));
 		same("run-a-goodput.json", answer("/api/runs/" + a + "?slo_ttft_s=2&slo_share=0.75"));
 		same("run-e.json", answer("/api/runs/" + e + "?slo_tpot_ms=50"));
+		same("run-reference-described.json", answer("/api/runs/" + described));
+		same("runs-list.json", answer("/api/runs?q=" + suffix + "&size=3"));
 	}
 
 	@Test
