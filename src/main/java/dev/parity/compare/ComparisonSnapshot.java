@@ -16,6 +16,7 @@ import dev.parity.run.Params;
 import dev.parity.run.Provenance;
 import dev.parity.run.Run;
 import dev.parity.stats.RatioInterval;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,8 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Jackson writes it in exactly the shape and key order the JSON API has always had, and
  * reads back every shape a publication ever stored: a field a snapshot of its day did not
  * have reads as what the page assumed then (no short form: the rule id; no phrases: none;
- * no settings disclosure: today's defaults compared, no count). The Pareto view and
- * goodput stay JSON trees ({@link SweepViews} builds them as such).
+ * no settings disclosure: today's defaults compared, no count; no Pareto view: none).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({ "baseline", "contender", "settings", "non_default_settings", "ungreyed_by_settings", "flags",
@@ -47,8 +47,8 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 		List<HeadlineView> headlines, List<CellView> cells, List<UnmatchedView> unmatched,
 		@JsonProperty("rules_version") @Nullable String rulesVersion,
 		@JsonProperty("computed_at") @Nullable String computedAt, List<MetricInfo> metrics,
-		List<ProvenanceRow> provenance, @Nullable JsonNode pareto,
-		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable JsonNode goodput) {
+		List<ProvenanceRow> provenance, @Nullable Pareto pareto,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable GoodputView goodput) {
 
 	/**
 	 * The version of the rules that computed a comparison. Change it whenever a rule, a
@@ -98,6 +98,7 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "id", "url", "title", "role", "system", "model", "flags", "runs", "disclosed_caveats",
 			"fixed" })
+	@Schema(name = "ComparisonSide")
 	public record Side(String id, @Nullable String url, String title, String role, String system, ModelRef model,
 			List<FlagView> flags, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> runs,
 			@JsonProperty("disclosed_caveats") List<String> disclosedCaveats,
@@ -149,7 +150,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	 */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "name", "value", "default" })
-	public record SettingDifference(String name, Object value, @JsonProperty("default") Object standard) {
+	@Schema(name = "SettingDifference")
+	public record SettingDifference(String name,
+			@Schema(description = "the value in force: a number, a string or a list of strings") Object value,
+			@Schema(description = "the server's default, written as the value is") @JsonProperty("default") Object standard) {
 	}
 
 	/** One metric's headline, with its sentence. */
@@ -170,6 +174,7 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	/** A ratio's interval: {@code {low, high, confidence, method[, caution]}}. */
 	@JsonIgnoreProperties(ignoreUnknown = true)
 	@JsonPropertyOrder({ "low", "high", "confidence", "method", "caution" })
+	@Schema(name = "SnapshotInterval")
 	public record Interval(double low, double high, double confidence, String method,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String caution) {
 
@@ -307,9 +312,9 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			.stream()
 			.map(d -> new ProvenanceRow(d.field(), d.baseline(), d.contender(), d.status(), d.rule()))
 			.toList();
-		JsonNode pareto = SweepViews.paretoOfComparison(comparison, mapper);
-		JsonNode goodput = comparison.settings().slo().any()
-				? SweepViews.goodputOfComparison(comparison, comparison.settings().slo(), mapper) : null;
+		Pareto pareto = SweepViews.paretoOfComparison(comparison);
+		GoodputView goodput = comparison.settings().slo().any()
+				? SweepViews.goodputOfComparison(comparison, comparison.settings().slo()) : null;
 		return new ComparisonSnapshot(
 				side(comparison.baseline(), comparison.baselineChecks(), comparison.baselineRuns(), baselineFixed),
 				side(comparison.contender(), comparison.contenderChecks(), comparison.contenderRuns(), contenderFixed),
@@ -391,6 +396,11 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	 */
 	public static ComparisonSnapshot read(JsonNode stored, JsonMapper mapper) {
 		return mapper.treeToValue(stored, ComparisonSnapshot.class);
+	}
+
+	/** Its Pareto view and goodput, as a run's are. */
+	public SweepViews.Views views() {
+		return new SweepViews.Views(pareto, goodput);
 	}
 
 	/**

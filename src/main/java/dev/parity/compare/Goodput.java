@@ -11,9 +11,6 @@ import dev.parity.run.Cell;
 import dev.parity.run.Params;
 import dev.parity.run.Sample;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Goodput against service-level objectives, counted from a cell's per-request samples:
@@ -139,75 +136,24 @@ public final class Goodput {
 	}
 
 	/**
-	 * A run's goodput as JSON: the objectives, each cell's share and the highest
+	 * A side's goodput as the views have it: each cell's share and the highest
 	 * concurrencies.
 	 */
-	public static ObjectNode json(List<Cell> cells, ServiceLevels slo, Function<Cell, List<String>> greyedBy,
-			JsonMapper mapper) {
+	public static GoodputView.Side side(List<Cell> cells, ServiceLevels slo, Function<Cell, List<String>> greyedBy) {
 		List<CellGoodput> goodput = cells.stream().map(cell -> of(cell, slo, greyedBy.apply(cell))).toList();
-		ObjectNode json = mapper.createObjectNode();
-		ArrayNode cellsJson = json.putArray("cells");
+		List<GoodputView.Cell> rows = new ArrayList<>(goodput.size());
 		for (CellGoodput cell : goodput) {
-			ObjectNode entry = cellsJson.addObject();
-			entry.put("anchor", cell.params().anchor());
-			entry.put("label", cell.params().label());
-			entry.set("params", ComparisonJson.params(cell.params(), mapper));
-			entry.put("requests", cell.requests());
-			entry.put("meeting", cell.meeting());
-			if (cell.share() == null) {
-				entry.putNull("share");
-			}
-			else {
-				entry.put("share", cell.share());
-			}
-			Boolean meets = cell.meets(slo.share());
-			if (meets == null) {
-				entry.putNull("meets");
-			}
-			else {
-				entry.put("meets", meets.booleanValue());
-			}
-			entry.put("greyed", !cell.greyedBy().isEmpty());
-			ArrayNode rules = entry.putArray("greyed_by");
-			cell.greyedBy().forEach(rules::add);
-			entry.put("missing", cell.missing());
+			rows.add(new GoodputView.Cell(cell.params().anchor(), cell.params().label(), Pareto.params(cell.params()),
+					cell.requests(), cell.meeting(), cell.share(), cell.meets(slo.share()), !cell.greyedBy().isEmpty(),
+					cell.greyedBy(), cell.missing()));
 		}
-		ArrayNode highest = json.putArray("highest_concurrency");
+		List<GoodputView.Highest> highest = new ArrayList<>();
 		for (Highest best : highest(goodput, slo.share())) {
-			ObjectNode entry = highest.addObject();
-			entry.set("params", ComparisonJson.params(best.others(), mapper));
-			entry.put("label", best.others().values().isEmpty() ? "all cells" : best.others().label());
-			if (best.concurrency() == null) {
-				entry.putNull("concurrency");
-			}
-			else {
-				entry.put("concurrency", best.concurrency());
-			}
-			if (best.missing() != null) {
-				entry.put("missing", best.missing());
-			}
+			highest.add(new GoodputView.Highest(Pareto.params(best.others()),
+					best.others().values().isEmpty() ? "all cells" : best.others().label(), best.concurrency(),
+					best.missing()));
 		}
-		return json;
-	}
-
-	/** The objectives as JSON, with their words. */
-	public static ObjectNode objectives(ServiceLevels slo, JsonMapper mapper) {
-		ObjectNode json = mapper.createObjectNode();
-		putOrNull(json, "slo_ttft_s", slo.ttftS());
-		putOrNull(json, "slo_tpot_ms", slo.tpotMs());
-		putOrNull(json, "slo_e2e_s", slo.e2eS());
-		json.put("slo_share", slo.share());
-		json.put("words", slo.words());
-		return json;
-	}
-
-	private static void putOrNull(ObjectNode json, String name, @Nullable Double value) {
-		if (value == null) {
-			json.putNull(name);
-		}
-		else {
-			json.put(name, value);
-		}
+		return new GoodputView.Side(rows, highest);
 	}
 
 }

@@ -14,15 +14,14 @@ import dev.parity.run.MetricValue;
 import dev.parity.run.Provenance;
 import dev.parity.run.Run;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
- * The views of a whole sweep, of one run or of both sides of a comparison, as JSON for
- * the pages, the API and the exports: the Pareto front of throughput against
- * interactivity ({@code pareto}) and goodput against service-level objectives
- * ({@code goodput}).
+ * The views of a whole sweep, of one run or of both sides of a comparison, for the pages,
+ * the API and the exports: the Pareto front of throughput against interactivity
+ * ({@link Pareto}, {@code pareto}) and goodput against service-level objectives
+ * ({@link GoodputView}, {@code goodput}).
  *
  * <p>
  * Interactivity is {@code decode_tps} (output tokens per second per user), else 1000 /
@@ -42,14 +41,22 @@ public final class SweepViews {
 	}
 
 	/**
+	 * A run's or a comparison's views: {@code {pareto[, goodput]}}, goodput only when an
+	 * objective is set; a comparison frozen before the Pareto view has neither.
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	@JsonPropertyOrder({ "pareto", "goodput" })
+	public record Views(@Nullable Pareto pareto, @Nullable GoodputView goodput) {
+	}
+
+	/**
 	 * The Pareto view of one run: its cells, greyed where its own checks grey either
 	 * number.
 	 */
-	public static ObjectNode paretoOfRun(Run run, RunFlags flags, JsonMapper mapper) {
+	public static Pareto paretoOfRun(Run run, RunFlags flags) {
 		String interactivity = interactivityMetric(
 				run.cells().stream().map(Cell::metrics).map(m -> m.keySet()).toList());
 		Integer gpus = gpuCount(run);
-		ObjectNode json = header(interactivity, gpus != null, mapper);
 		List<Grouped> points = new ArrayList<>();
 		String load = load(run.cells().stream().map(Cell::params).toList());
 		for (Cell cell : run.cells()) {
@@ -68,11 +75,9 @@ public final class SweepViews {
 			points.add(new Grouped(group(cell.params(), load), new ParetoFront.Point(cell.anchor(),
 					cell.params().label(), x, perGpu(y, gpus), !reasons.isEmpty(), List.copyOf(reasons))));
 		}
-		json.put("load", load);
-		ArrayNode sides = json.putArray("sides");
-		side(sides, "run", run, gpus, points, mapper);
-		json.putArray("equal_interactivity");
-		return json;
+		List<Pareto.Side> sides = new ArrayList<>();
+		side(sides, "run", run, gpus, points);
+		return pareto(interactivity, gpus != null, load, sides, List.of());
 	}
 
 	/**
@@ -81,7 +86,7 @@ public final class SweepViews {
 	 * contender's throughput against the baseline's at equal interactivity, interpolated
 	 * where both fronts exist.
 	 */
-	public static ObjectNode paretoOfComparison(Comparison comparison, JsonMapper mapper) {
+	public static Pareto paretoOfComparison(Comparison comparison) {
 		String interactivity = interactivityMetric(comparison.cells()
 			.stream()
 			.map(cell -> cell.metrics()
@@ -93,7 +98,6 @@ public final class SweepViews {
 		Integer baselineGpus = gpuCount(comparison.baseline());
 		Integer contenderGpus = gpuCount(comparison.contender());
 		boolean perGpu = baselineGpus != null && contenderGpus != null;
-		ObjectNode json = header(interactivity, perGpu, mapper);
 		List<Grouped> baseline = new ArrayList<>();
 		List<Grouped> contender = new ArrayList<>();
 		String load = load(comparison.cells().stream().map(ComparedCell::params).toList());
@@ -112,47 +116,35 @@ public final class SweepViews {
 				.map(p -> new Grouped(group(cell.params(), load), p))
 				.ifPresent(contender::add);
 		}
-		json.put("load", load);
-		ArrayNode sides = json.putArray("sides");
-		side(sides, Flag.BASELINE, comparison.baseline(), perGpu ? baselineGpus : null, baseline, mapper);
-		side(sides, Flag.CONTENDER, comparison.contender(), perGpu ? contenderGpus : null, contender, mapper);
-		ArrayNode ratios = json.putArray("equal_interactivity");
+		List<Pareto.Side> sides = new ArrayList<>();
+		side(sides, Flag.BASELINE, comparison.baseline(), perGpu ? baselineGpus : null, baseline);
+		side(sides, Flag.CONTENDER, comparison.contender(), perGpu ? contenderGpus : null, contender);
+		List<Pareto.EqualInteractivity> ratios = new ArrayList<>();
 		for (dev.parity.run.Params group : groups(baseline, contender)) {
 			Optional<ParetoFront.EqualInteractivity> equal = ParetoFront.ratio(ParetoFront.of(in(baseline, group)),
 					ParetoFront.of(in(contender, group)));
 			if (equal.isEmpty()) {
 				continue;
 			}
-			ObjectNode ratio = ratios.addObject();
-			ratio.put("group", label(group));
-			ratio.set("params", ComparisonJson.params(group, mapper));
-			ratio.put("low", equal.get().low());
-			ratio.put("high", equal.get().high());
-			ratio.put("lowest_ratio", equal.get().lowestRatio());
-			ratio.put("highest_ratio", equal.get().highestRatio());
-			ArrayNode at = ratio.putArray("points");
-			for (ParetoFront.Ratio point : equal.get().points()) {
-				ObjectNode entry = at.addObject();
-				entry.put("interactivity", point.interactivity());
-				entry.put("baseline", point.baseline());
-				entry.put("contender", point.contender());
-				entry.put("ratio", point.ratio());
-			}
+			ratios.add(new Pareto.EqualInteractivity(label(group), Pareto.params(group), equal.get().low(),
+					equal.get().high(), equal.get().lowestRatio(), equal.get().highestRatio(),
+					equal.get()
+						.points()
+						.stream()
+						.map(point -> new Pareto.Ratio(point.interactivity(), point.baseline(), point.contender(),
+								point.ratio()))
+						.toList()));
 		}
-		return json;
+		return pareto(interactivity, perGpu, load, sides, ratios);
 	}
 
 	/**
 	 * A run's goodput under the objectives, each cell greyed where its own checks grey a
 	 * measure they bound.
 	 */
-	public static ObjectNode goodputOfRun(Run run, RunFlags flags, ServiceLevels slo, JsonMapper mapper) {
-		ObjectNode json = mapper.createObjectNode();
-		json.set("objectives", Goodput.objectives(slo, mapper));
-		ObjectNode side = Goodput.json(run.cells(), slo,
-				cell -> greying(concat(flags.run(), flags.forCell(cell.anchor())), slo, null), mapper);
-		json.set("run", side);
-		return json;
+	public static GoodputView goodputOfRun(Run run, RunFlags flags, ServiceLevels slo) {
+		return new GoodputView(GoodputView.Objectives.of(slo), Goodput.side(run.cells(), slo,
+				cell -> greying(concat(flags.run(), flags.forCell(cell.anchor())), slo, null)), null, null);
 	}
 
 	/**
@@ -160,14 +152,12 @@ public final class SweepViews {
 	 * cells, each greyed where a flag of the comparison or of its own side greys a
 	 * measure they bound.
 	 */
-	public static ObjectNode goodputOfComparison(Comparison comparison, ServiceLevels slo, JsonMapper mapper) {
-		ObjectNode json = mapper.createObjectNode();
-		json.set("objectives", Goodput.objectives(slo, mapper));
-		json.set(Flag.BASELINE, Goodput.json(matched(comparison, comparison.baselineRuns()), slo,
-				greyingIn(comparison, slo, Flag.BASELINE), mapper));
-		json.set(Flag.CONTENDER, Goodput.json(matched(comparison, comparison.contenderRuns()), slo,
-				greyingIn(comparison, slo, Flag.CONTENDER), mapper));
-		return json;
+	public static GoodputView goodputOfComparison(Comparison comparison, ServiceLevels slo) {
+		return new GoodputView(GoodputView.Objectives.of(slo), null,
+				Goodput.side(matched(comparison, comparison.baselineRuns()), slo,
+						greyingIn(comparison, slo, Flag.BASELINE)),
+				Goodput.side(matched(comparison, comparison.contenderRuns()), slo,
+						greyingIn(comparison, slo, Flag.CONTENDER)));
 	}
 
 	/**
@@ -235,14 +225,10 @@ public final class SweepViews {
 				!reasons.isEmpty(), List.copyOf(reasons)));
 	}
 
-	private static ObjectNode header(String interactivity, boolean perGpu, JsonMapper mapper) {
-		ObjectNode json = mapper.createObjectNode();
-		json.put("interactivity_metric", interactivity);
-		json.put("interactivity_unit", "output tokens/s per user");
-		json.put("throughput_metric", THROUGHPUT);
-		json.put("throughput_unit", perGpu ? "output tokens/s per GPU" : "output tokens/s");
-		json.put("per_gpu", perGpu);
-		return json;
+	private static Pareto pareto(String interactivity, boolean perGpu, @Nullable String load, List<Pareto.Side> sides,
+			List<Pareto.EqualInteractivity> equal) {
+		return new Pareto(interactivity, "output tokens/s per user", THROUGHPUT,
+				perGpu ? "output tokens/s per GPU" : "output tokens/s", perGpu, load, sides, equal);
 	}
 
 	/**
@@ -290,37 +276,17 @@ public final class SweepViews {
 	 * across prompt lengths would set a short prompt against a long one), each with its
 	 * points and the anchors on it.
 	 */
-	private static void side(ArrayNode sides, String name, Run run, @Nullable Integer gpus, List<Grouped> points,
-			JsonMapper mapper) {
+	private static void side(List<Pareto.Side> sides, String name, Run run, @Nullable Integer gpus,
+			List<Grouped> points) {
 		for (dev.parity.run.Params group : groups(points, List.of())) {
 			List<ParetoFront.Point> members = in(points, group);
 			List<ParetoFront.Point> front = ParetoFront.of(members);
-			ObjectNode side = sides.addObject();
-			side.put("side", name);
-			side.put("run", run.id().value());
-			side.put("title", run.title());
-			side.put("group", label(group));
-			side.set("params", ComparisonJson.params(group, mapper));
-			if (gpus == null) {
-				side.putNull("gpu_count");
-			}
-			else {
-				side.put("gpu_count", gpus);
-			}
-			ArrayNode pointsJson = side.putArray("points");
-			for (ParetoFront.Point point : members) {
-				ObjectNode entry = pointsJson.addObject();
-				entry.put("anchor", point.anchor());
-				entry.put("label", point.label());
-				entry.put("interactivity", point.interactivity());
-				entry.put("throughput", point.throughput());
-				entry.put("greyed", point.greyed());
-				ArrayNode reasons = entry.putArray("greyed_by");
-				point.reasons().forEach(reasons::add);
-				entry.put("on_front", ParetoFront.on(front, point.anchor()));
-			}
-			ArrayNode frontJson = side.putArray("front");
-			front.forEach(point -> frontJson.add(point.anchor()));
+			List<Pareto.Point> pointViews = members.stream()
+				.map(point -> new Pareto.Point(point.anchor(), point.label(), point.interactivity(), point.throughput(),
+						point.greyed(), point.reasons(), ParetoFront.on(front, point.anchor())))
+				.toList();
+			sides.add(new Pareto.Side(name, run.id().value(), run.title(), label(group), Pareto.params(group), gpus,
+					pointViews, front.stream().map(ParetoFront.Point::anchor).toList()));
 		}
 	}
 

@@ -16,7 +16,8 @@ import tools.jackson.databind.JsonNode;
  * @param settings the settings (URL parameters) the comparison was computed with
  * @param title the title
  * @param caption the caption
- * @param result the comparison as computed at publication
+ * @param result the comparison as computed at publication, as its publisher froze it
+ * (this module does not read it)
  * @param rulesVersion the version of the rules that computed it
  * @param createdAt when it was published
  * @param createdBy who published it
@@ -25,8 +26,8 @@ import tools.jackson.databind.JsonNode;
  * @param noComparableConfirmed whether its author confirmed publishing a comparison with
  * no comparable cell
  * @param contenders with several contenders, all their runs in the order published
- * ({@code contenderId} is the first) and the result is {@code {"baseline", "path",
- * "comparisons", "contenders": [each pairwise result]}}; {@code null} for one contender
+ * ({@code contenderId} is the first), the result holding each contender's comparison;
+ * {@code null} for one contender
  */
 public record Publication(String id, String baselineId, String contenderId, JsonNode settings, String title,
 		String caption, JsonNode result, String rulesVersion, Instant createdAt, String createdBy,
@@ -39,24 +40,6 @@ public record Publication(String id, String baselineId, String contenderId, Json
 	/** Whether it publishes several contenders against one baseline. */
 	public boolean several() {
 		return contenders != null;
-	}
-
-	/**
-	 * Each contender's comparison with the baseline as a publication of that pair: the
-	 * same id, title and record, the contender's frozen pairwise result; for one
-	 * contender, this publication alone.
-	 */
-	public List<Publication> eachContender() {
-		if (contenders == null) {
-			return List.of(this);
-		}
-		List<Publication> each = new java.util.ArrayList<>();
-		for (int i = 0; i < contenders.size(); i++) {
-			each.add(new Publication(id, baselineId, contenders.get(i), settings, title, caption,
-					result.path("contenders").get(i), rulesVersion, createdAt, createdBy, settingsReason,
-					noComparableConfirmed, null));
-		}
-		return each;
 	}
 
 	public String url() {

@@ -43,10 +43,33 @@ public class Publications {
 	}
 
 	/**
-	 * Stores a computed comparison under a new permalink. A result computed with settings
-	 * other than the defaults (its {@code non_default_settings} not empty) is published
-	 * only with a reason, which it shows; a result with no comparable cell (no headline
-	 * counts one) only with an explicit confirmation, which it says.
+	 * What a publication stores, as computed, with the facts its guard rails check. The
+	 * body is opaque here: whoever froze it writes and reads it.
+	 *
+	 * @param body the frozen result, stored as it is
+	 * @param settings the settings (URL parameters) it was computed with
+	 * @param rulesVersion the version of the rules that computed it
+	 * @param comparisons how many comparisons it holds: one per contender
+	 * @param nonDefaultSettings the settings other than the server's defaults, each as
+	 * the refusal names it ({@code output_tolerance 10 (default 0.1)}); empty under the
+	 * defaults
+	 * @param anyComparable whether any cell of any of its comparisons is comparable
+	 */
+	public record Frozen(JsonNode body, JsonNode settings, String rulesVersion, int comparisons,
+			List<String> nonDefaultSettings, boolean anyComparable) {
+
+		public Frozen {
+			nonDefaultSettings = List.copyOf(nonDefaultSettings);
+		}
+
+	}
+
+	/**
+	 * Stores a computed comparison of one baseline with one contender or several (2 to 8)
+	 * under a new permalink. A result computed with settings other than the defaults is
+	 * published only with a reason, which it shows; a result with no comparable cell (in
+	 * any contender's comparison) only with an explicit confirmation, which it says.
+	 * @param contenderIds the contenders' runs, in the order published
 	 * @param settingsReason why the settings differ from the defaults; required when they
 	 * do
 	 * @param confirmNoComparable that the author means to publish a comparison with no
@@ -54,51 +77,33 @@ public class Publications {
 	 * @throws RecordRejected saying what is missing or wrong; nothing is stored then
 	 */
 	@Transactional
-	public Publication publish(String baselineId, String contenderId, JsonNode settings, String title, String caption,
-			JsonNode result, String rulesVersion, @Nullable String settingsReason, boolean confirmNoComparable,
-			String user) {
-		return publish(baselineId, List.of(contenderId), settings, title, caption, result, rulesVersion, settingsReason,
-				confirmNoComparable, user);
-	}
-
-	/**
-	 * Stores a computed comparison of one baseline with one contender or several (2 to 8)
-	 * under a new permalink; with several, the result is {@code {"baseline", "path",
-	 * "comparisons", "contenders": [each pairwise result]}}, and the guard rails hold
-	 * over all of them: a reason for settings other than the defaults, the confirmation
-	 * when no contender has a comparable cell.
-	 * @param contenderIds the contenders' runs, in the order published
-	 * @throws RecordRejected saying what is missing or wrong; nothing is stored then
-	 */
-	@Transactional
-	public Publication publish(String baselineId, List<String> contenderIds, JsonNode settings, String title,
-			String caption, JsonNode result, String rulesVersion, @Nullable String settingsReason,
-			boolean confirmNoComparable, String user) {
+	public Publication publish(String baselineId, List<String> contenderIds, Frozen frozen, String title,
+			String caption, @Nullable String settingsReason, boolean confirmNoComparable, String user) {
 		if (contenderIds.isEmpty() || contenderIds.size() > 8) {
 			throw new RecordRejected("a publication has 1 to 8 contenders, not " + contenderIds.size());
 		}
 		boolean several = contenderIds.size() > 1;
-		if (several && result.path("contenders").size() != contenderIds.size()) {
+		if (several && frozen.comparisons() != contenderIds.size()) {
 			throw new RecordRejected(
-					"the result lists " + result.path("contenders").size() + " contenders, not " + contenderIds.size());
+					"the result lists " + frozen.comparisons() + " contenders, not " + contenderIds.size());
 		}
 		String contenderId = contenderIds.get(0);
-		java.util.Map<String, String> problems = problems(title, caption, result, settingsReason, confirmNoComparable);
+		java.util.Map<String, String> problems = problems(title, caption, frozen, settingsReason, confirmNoComparable);
 		if (!problems.isEmpty()) {
 			throw new RecordRejected(String.join("; ", problems.values()));
 		}
-		JsonNode nonDefault = nonDefaultSettings(result);
-		String reason = nonDefault.isEmpty() ? null : settingsReason.strip();
-		boolean noComparable = noneComparable(result);
+		String reason = frozen.nonDefaultSettings().isEmpty() ? null : settingsReason.strip();
+		boolean noComparable = !frozen.anyComparable();
 		String id = RunId.random().value();
 		jdbc.sql(
 				"""
 						insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by,
 							settings_reason, no_comparable_confirmed, contenders)
 						values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)""")
-			.params(id, baselineId, contenderId, json.writeValueAsString(settings), title.strip(),
-					caption == null ? "" : caption.strip(), json.writeValueAsString(result), rulesVersion, user, reason,
-					noComparable, several ? json.writeValueAsString(contenderIds) : null)
+			.params(id, baselineId, contenderId, json.writeValueAsString(frozen.settings()), title.strip(),
+					caption == null ? "" : caption.strip(), json.writeValueAsString(frozen.body()),
+					frozen.rulesVersion(), user, reason, noComparable,
+					several ? json.writeValueAsString(contenderIds) : null)
 			.update();
 		audit.done("publish-comparison", id, baselineId + "..." + String.join(",", contenderIds));
 		// A publication is part of its runs' record: the pages of those runs' comparisons
@@ -114,7 +119,7 @@ public class Publications {
 	 * concerns ({@code title}, {@code caption}, {@code reason},
 	 * {@code confirm_no_comparable}), all at once; empty when it can be published.
 	 */
-	public static java.util.Map<String, String> problems(String title, @Nullable String caption, JsonNode result,
+	public static java.util.Map<String, String> problems(String title, @Nullable String caption, Frozen frozen,
 			@Nullable String settingsReason, boolean confirmNoComparable) {
 		java.util.Map<String, String> problems = new java.util.LinkedHashMap<>();
 		if (!StringUtils.hasText(title)) {
@@ -129,12 +134,11 @@ public class Publications {
 		if (caption != null && caption.indexOf('\u0000') >= 0) {
 			problems.put("caption", "the caption holds a NUL character, which cannot be stored");
 		}
-		JsonNode nonDefault = nonDefaultSettings(result);
-		if (!nonDefault.isEmpty()) {
+		if (!frozen.nonDefaultSettings().isEmpty()) {
 			if (!StringUtils.hasText(settingsReason)) {
 				problems.put("reason",
 						"this comparison uses settings other than the defaults ("
-								+ String.join(", ", nonDefault.valueStream().map(Publications::setting).toList())
+								+ String.join(", ", frozen.nonDefaultSettings())
 								+ "): publishing it needs a reason (field 'reason'), which the publication shows");
 			}
 			else if (settingsReason.strip().length() > 10000) {
@@ -145,41 +149,13 @@ public class Publications {
 				problems.put("reason", "the reason holds a NUL character, which cannot be stored");
 			}
 		}
-		if (noneComparable(result) && !confirmNoComparable) {
-			problems.put("confirm_no_comparable",
-					(result.has("contenders")
-							? "no cell of any contender's comparison with the baseline is comparable"
-							: "no cell of this comparison is comparable")
-							+ ": publishing it needs an explicit confirmation (field 'confirm_no_comparable'), and the publication says so");
+		if (!frozen.anyComparable() && !confirmNoComparable) {
+			problems.put("confirm_no_comparable", (frozen.comparisons() > 1
+					? "no cell of any contender's comparison with the baseline is comparable"
+					: "no cell of this comparison is comparable")
+					+ ": publishing it needs an explicit confirmation (field 'confirm_no_comparable'), and the publication says so");
 		}
 		return problems;
-	}
-
-	/**
-	 * A result's comparisons: each contender's pairwise result with several contenders,
-	 * else the result itself.
-	 */
-	private static List<JsonNode> pairwise(JsonNode result) {
-		return result.has("contenders") ? result.path("contenders").valueStream().toList() : List.of(result);
-	}
-
-	/**
-	 * The settings other than the defaults; the same for every contender, computed with
-	 * the same settings.
-	 */
-	private static JsonNode nonDefaultSettings(JsonNode result) {
-		return pairwise(result).stream()
-			.map(r -> r.path("non_default_settings"))
-			.filter(s -> !s.isEmpty())
-			.findFirst()
-			.orElse(result.path("non_default_settings"));
-	}
-
-	/** Whether no headline of any comparison counts a comparable cell. */
-	private static boolean noneComparable(JsonNode result) {
-		return pairwise(result).stream()
-			.flatMap(r -> r.path("headlines").valueStream())
-			.noneMatch(h -> h.path("comparable").asInt(0) > 0);
 	}
 
 	public Optional<Publication> find(String id) {
@@ -366,17 +342,6 @@ public class Publications {
 				rs.getTimestamp("created_at").toInstant(), rs.getString("created_by"), rs.getString("settings_reason"),
 				rs.getBoolean("no_comparable_confirmed"), rs.getString("contenders") == null ? null
 						: json.readTree(rs.getString("contenders")).valueStream().map(JsonNode::asString).toList());
-	}
-
-	/** A setting as the refusal names it: {@code output_tolerance 10 (default 0.1)}. */
-	private static String setting(JsonNode entry) {
-		return entry.path("name").asString() + " " + text(entry.path("value")) + " (default "
-				+ text(entry.path("default")) + ")";
-	}
-
-	private static String text(JsonNode value) {
-		return value.isArray() ? String.join(",", value.valueStream().map(JsonNode::asString).toList())
-				: value.asString();
 	}
 
 	private static Retraction retraction(ResultSet rs, int row) throws SQLException {

@@ -16,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import javax.imageio.ImageIO;
 
@@ -81,19 +80,11 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 			String link) {
 		String chosen = chosenMetric(page, metric, title);
 		List<Bar> bars = new ArrayList<>();
-		Map<String, Object> data = page.chartData();
-		double band = data.get("band") instanceof Number n ? n.doubleValue() : 0.1;
-		if (data.get("charts") instanceof List<?> charts) {
-			for (Object chart : charts) {
-				if (chart instanceof Map<?, ?> map && String.valueOf(map.get("metric")).equals(chosen)
-						&& map.get("bars") instanceof List<?> list) {
-					for (Object item : list) {
-						if (item instanceof Map<?, ?> bar && bar.get("ratio") instanceof Number ratio) {
-							bars.add(new Bar(String.valueOf(bar.get("label")), ratio.doubleValue(),
-									Boolean.TRUE.equals(bar.get("greyed"))));
-						}
-					}
-				}
+		ComparisonCharts data = page.chartData();
+		double band = data.band();
+		for (ComparisonCharts.Chart chart : data.charts()) {
+			if (chart.metric().equals(chosen)) {
+				chart.bars().forEach(bar -> bars.add(new Bar(bar.label(), bar.ratio(), bar.greyed())));
 			}
 		}
 		String sentence = page.headlines()

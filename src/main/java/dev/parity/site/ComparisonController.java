@@ -15,6 +15,7 @@ import dev.parity.caveat.web.CaveatRejectedPage;
 import dev.parity.caveat.web.CaveatJson;
 import dev.parity.comparisons.RenderedComparisons;
 import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.FrozenResult;
 import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
@@ -306,7 +307,8 @@ class ComparisonController {
 			summary = "A comparison: both runs, settings, flags, headlines, cells with every flag next to every number; "
 					+ "with several contenders ({baseline}...{c1},{c2}, up to 8), {\"baseline\", \"path\", \"comparisons\", \"contenders\": [the body of each pairwise comparison, in URL order]}")
 	@ApiResponse(responseCode = "200",
-			content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
+			content = @Content(mediaType = "application/json",
+					schema = @Schema(oneOf = { ComparisonAnswers.Pairwise.class, ComparisonAnswers.Several.class })))
 	@GetMapping(path = "/api/compare/{pair:.+}", produces = "application/json")
 	ResponseEntity<?> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
 		if (Contenders.areSeveral(pair)) {
@@ -427,7 +429,7 @@ class ComparisonController {
 		Map<String, String> settingsQuery = parseQuery(query);
 		CompareSettings settings = comparisons.settings(settingsQuery);
 		ComparisonSnapshot snapshot = comparisons.freshSnapshot(runs, settings);
-		JsonNode frozen = json.valueToTree(snapshot);
+		Publications.Frozen frozen = new FrozenResult.One(snapshot).frozen(json);
 		Map<String, String> problems = Publications.problems(title, caption, frozen, reason, confirmNoComparable);
 		if (!problems.isEmpty()) {
 			List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
@@ -442,8 +444,8 @@ class ComparisonController {
 			response.setStatus(HttpStatus.BAD_REQUEST.value());
 			return "compare/table";
 		}
-		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), frozen.get("settings"),
-				title, caption, frozen, snapshot.rulesVersion(), reason, confirmNoComparable, principal.getName());
+		Publication publication = publications.publish(runs.baselineId(), List.of(runs.contenderId()), frozen, title,
+				caption, reason, confirmNoComparable, principal.getName());
 		return "redirect:" + publication.url();
 	}
 

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> settings, List<Note> comparisonFlags,
 		List<HeadlineView> headlines, List<MetricHead> metrics, List<String> paramNames, List<Row> rows,
 		List<Unmatched> unmatched, List<ProvenanceRow> provenance, List<Note> footnotes, List<CaveatView> caveats,
-		java.util.function.Supplier<Map<String, Object>> charts, String rulesVersion, String computedAt,
+		java.util.function.Supplier<ComparisonCharts> charts, String rulesVersion, String computedAt,
 		List<NoteGroup> noteGroups, List<Everywhere> everywhere, @Nullable String nothingMatches) {
 
 	/**
@@ -38,7 +38,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	 * {@link #chartData(ComparisonSnapshot, List, List)}), made the first time it is
 	 * asked for: a light page fetches it apart, so the page itself never needs it.
 	 */
-	public Map<String, Object> chartData() {
+	public ComparisonCharts chartData() {
 		return charts.get();
 	}
 
@@ -558,14 +558,14 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	 * value of every other coordinate and side; a greyed value is a point of its own,
 	 * never part of a line, and a cell without a value leaves a gap.
 	 */
-	private static Map<String, Object> chartData(ComparisonSnapshot snapshot, List<MetricHead> metrics,
+	private static ComparisonCharts chartData(ComparisonSnapshot snapshot, List<MetricHead> metrics,
 			List<String> paramNames) {
 		double band = snapshot.band();
 		String x = xCoordinate(snapshot.cells(), paramNames);
-		List<Map<String, Object>> charts = new ArrayList<>();
+		List<ComparisonCharts.Chart> charts = new ArrayList<>();
 		for (MetricHead metric : metrics) {
-			List<Map<String, Object>> bars = new ArrayList<>();
-			Map<String, List<Map<String, Object>>> lines = new TreeMap<>();
+			List<ComparisonCharts.Bar> bars = new ArrayList<>();
+			Map<String, List<ComparisonCharts.Point>> lines = new TreeMap<>();
 			for (ComparisonSnapshot.CellView cell : snapshot.cells()) {
 				for (ComparisonSnapshot.MetricView entry : cell.metrics()) {
 					if (!entry.metric().equals(metric.metric())) {
@@ -584,13 +584,8 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 						}
 					}
 					if (entry.ratio() != null) {
-						Map<String, Object> bar = new LinkedHashMap<>();
-						bar.put("label", shortLabel(cell.params(), paramNames));
-						bar.put("anchor", cell.anchor());
-						bar.put("ratio", entry.ratio());
-						bar.put("greyed", greyed);
-						bar.put("reasons", reasons);
-						bars.add(bar);
+						bars.add(new ComparisonCharts.Bar(shortLabel(cell.params(), paramNames), cell.anchor(),
+								entry.ratio(), greyed, reasons));
 					}
 					if (x != null) {
 						StringBuilder series = new StringBuilder();
@@ -605,37 +600,24 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 						}
 						double xValue = ((Number) cell.params().get(x)).doubleValue();
 						for (String side : List.of("baseline", "contender")) {
-							Map<String, Object> point = new LinkedHashMap<>();
-							point.put("x", xValue);
-							point.put("y", side.equals("baseline") ? entry.baseline() : entry.contender());
-							point.put("greyed", greyed);
-							if (greyed) {
-								point.put("reasons", reasons);
-							}
+							ComparisonCharts.Point point = new ComparisonCharts.Point(xValue,
+									side.equals("baseline") ? entry.baseline() : entry.contender(), greyed,
+									greyed ? reasons : null);
 							lines.computeIfAbsent(side + (series.isEmpty() ? "" : " " + series), k -> new ArrayList<>())
 								.add(point);
 						}
 					}
 				}
 			}
-			List<Map<String, Object>> series = new ArrayList<>();
+			List<ComparisonCharts.Series> series = new ArrayList<>();
 			lines.forEach((label, points) -> {
-				points.sort((p, q) -> Double.compare((Double) p.get("x"), (Double) q.get("x")));
-				series.add(Map.of("label", label, "points", points, "side",
-						label.startsWith("baseline") ? "baseline" : "contender"));
+				points.sort((p, q) -> Double.compare(p.x(), q.x()));
+				series.add(new ComparisonCharts.Series(label, label.startsWith("baseline") ? "baseline" : "contender",
+						points));
 			});
-			Map<String, Object> chart = new LinkedHashMap<>();
-			chart.put("metric", metric.metric());
-			chart.put("unit", metric.unit());
-			chart.put("bars", bars);
-			chart.put("series", series);
-			charts.add(chart);
+			charts.add(new ComparisonCharts.Chart(metric.metric(), metric.unit(), bars, series));
 		}
-		Map<String, Object> data = new LinkedHashMap<>();
-		data.put("band", band);
-		data.put("x", x);
-		data.put("charts", charts);
-		return data;
+		return new ComparisonCharts(band, x, charts);
 	}
 
 	/**

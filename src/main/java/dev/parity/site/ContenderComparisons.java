@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.FrozenResult;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publications;
@@ -133,17 +134,8 @@ class ContenderComparisons {
 	 * freezes them: {@code {"baseline", "path", "comparisons", "contenders": [each
 	 * pairwise result, in order]}}.
 	 */
-	ObjectNode freeze(Contenders contenders, List<ComparisonSnapshot> snapshots) {
-		ObjectNode result = json.createObjectNode();
-		result.put("baseline", contenders.baseline());
-		result.put("path", contenders.path());
-		tools.jackson.databind.node.ArrayNode links = result.putArray("comparisons");
-		tools.jackson.databind.node.ArrayNode each = result.putArray("contenders");
-		for (int i = 0; i < contenders.pairs().size(); i++) {
-			each.add((tools.jackson.databind.JsonNode) json.valueToTree(snapshots.get(i)));
-			links.add("/api/compare/" + contenders.pairs().get(i).path());
-		}
-		return result;
+	static FrozenResult.Several freeze(Contenders contenders, List<ComparisonSnapshot> snapshots) {
+		return FrozenResult.Several.of(contenders.baseline(), contenders.path(), contenders.pairs(), snapshots);
 	}
 
 	/**
@@ -161,7 +153,7 @@ class ContenderComparisons {
 		for (ComparisonService.Pair pair : contenders.pairs()) {
 			snapshots.add(comparisons.freshSnapshot(pair, settings));
 		}
-		ObjectNode result = freeze(contenders, snapshots);
+		Publications.Frozen result = freeze(contenders, snapshots).frozen(json);
 		Map<String, String> problems = Publications.problems(title, caption, result, reason, confirmNoComparable);
 		if (!problems.isEmpty()) {
 			Map<String, String> typed = new java.util.HashMap<>();
@@ -172,10 +164,10 @@ class ContenderComparisons {
 			showPage(contenders, query, snapshots, problems, typed, model, pairwise);
 			return null;
 		}
-		tools.jackson.databind.JsonNode first = result.get("contenders").get(0);
-		return publications.publish(contenders.pairs().get(0).baselineId(),
-				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), first.get("settings"),
-				title, caption, result, snapshots.get(0).rulesVersion(), reason, confirmNoComparable, user)
+		return publications
+			.publish(contenders.pairs().get(0).baselineId(),
+					contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), result, title,
+					caption, reason, confirmNoComparable, user)
 			.url();
 	}
 

@@ -74,7 +74,7 @@ class LiveDifferences {
 			// Each contender's frozen comparison against its live one; the differences
 			// named by contender.
 			List<String> differences = new java.util.ArrayList<>();
-			for (Publication one : publication.eachContender()) {
+			for (Publication one : dev.parity.comparisons.FrozenResult.eachContender(publication)) {
 				String differs = compute(one);
 				if (differs != null) {
 					differences.add("vs " + one.contenderId() + ": " + differs);

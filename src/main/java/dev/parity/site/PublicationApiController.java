@@ -9,6 +9,8 @@ import java.util.Set;
 
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.comparisons.FrozenResult;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.CompareSettings;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
@@ -75,6 +77,10 @@ class PublicationApiController {
 	@Operation(
 			summary = "Publish a comparison: {baseline, contender (or contenders: [1 to 8, each against the baseline]), title, caption, settings, "
 					+ "reason, confirm_no_comparable} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
+	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "201",
+			description = "published; Location is its page",
+			content = @io.swagger.v3.oas.annotations.media.Content(mediaType = "application/json",
+					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = Created.class)))
 	@PostMapping(path = "/api/published", consumes = "application/json", produces = "application/json")
 	ResponseEntity<?> publish(@RequestBody JsonNode body, Principal principal) {
 		List<Problem> problems = new ArrayList<>();
@@ -101,9 +107,9 @@ class PublicationApiController {
 		catch (IllegalArgumentException ex) {
 			return rejected(List.of(new Problem("$.settings", ex.getMessage())));
 		}
-		ObjectNode snapshot;
+		Publications.Frozen snapshot;
 		try {
-			snapshot = json.valueToTree(comparisons.freshSnapshot(pair, settings));
+			snapshot = new FrozenResult.One(comparisons.freshSnapshot(pair, settings)).frozen(json);
 		}
 		catch (RunNotFoundException ex) {
 			return rejected(List.of(new Problem(
@@ -119,9 +125,9 @@ class PublicationApiController {
 			refused.forEach((field, message) -> problems.add(new Problem("$." + field, message)));
 			return rejected(problems);
 		}
-		Publication publication = publications.publish(pair.baselineId(), pair.contenderId(), snapshot.get("settings"),
-				request.title(), request.caption(), snapshot, snapshot.get("rules_version").asString(),
-				request.reason(), request.confirmNoComparable(), principal.getName());
+		Publication publication = publications.publish(pair.baselineId(), List.of(pair.contenderId()), snapshot,
+				request.title(), request.caption(), request.reason(), request.confirmNoComparable(),
+				principal.getName());
 		return created(publication);
 	}
 
@@ -155,15 +161,11 @@ class PublicationApiController {
 		catch (IllegalArgumentException ex) {
 			return rejected(List.of(new Problem("$.settings", ex.getMessage())));
 		}
-		ObjectNode result = json.createObjectNode();
-		result.put("baseline", contenders.baseline());
-		result.put("path", contenders.path());
-		ArrayNode links = result.putArray("comparisons");
-		ArrayNode each = result.putArray("contenders");
+		List<ComparisonSnapshot> each = new ArrayList<>();
 		for (int i = 0; i < contenders.pairs().size(); i++) {
 			ComparisonService.Pair pair = contenders.pairs().get(i);
 			try {
-				each.add((JsonNode) json.valueToTree(comparisons.freshSnapshot(pair, settings)));
+				each.add(comparisons.freshSnapshot(pair, settings));
 			}
 			catch (RunNotFoundException ex) {
 				return rejected(List.of(new Problem(
@@ -174,8 +176,8 @@ class PublicationApiController {
 						ex.getMessage().startsWith("The baseline") ? "$.baseline" : "$.contenders[" + i + "]",
 						ex.getMessage())));
 			}
-			links.add("/api/compare/" + pair.path());
 		}
+		Publications.Frozen result = ContenderComparisons.freeze(contenders, each).frozen(json);
 		List<Problem> problems = new ArrayList<>();
 		Publications
 			.problems(request.title(), request.caption(), result, request.reason(), request.confirmNoComparable())
@@ -183,11 +185,9 @@ class PublicationApiController {
 		if (!problems.isEmpty()) {
 			return rejected(problems);
 		}
-		JsonNode first = each.get(0);
 		Publication publication = publications.publish(contenders.pairs().get(0).baselineId(),
-				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), first.get("settings"),
-				request.title(), request.caption(), result, first.get("rules_version").asString(), request.reason(),
-				request.confirmNoComparable(), principal.getName());
+				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), result, request.title(),
+				request.caption(), request.reason(), request.confirmNoComparable(), principal.getName());
 		return created(publication);
 	}
 
@@ -207,11 +207,13 @@ class PublicationApiController {
 		return "$.contenders";
 	}
 
-	private static ResponseEntity<Map<String, Object>> created(Publication publication) {
-		Map<String, Object> created = new LinkedHashMap<>();
-		created.put("id", publication.id());
-		created.put("url", publication.url());
-		return ResponseEntity.created(java.net.URI.create(publication.url())).body(created);
+	/** A new publication: its id and its page. */
+	record Created(String id, String url) {
+	}
+
+	private static ResponseEntity<Created> created(Publication publication) {
+		return ResponseEntity.created(java.net.URI.create(publication.url()))
+			.body(new Created(publication.id(), publication.url()));
 	}
 
 	@Operation(

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.parity.comparisons.ComparisonService;
+import dev.parity.comparisons.FrozenResult;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
@@ -202,7 +203,7 @@ class PublicationController {
 	 * prefixed with their contender.
 	 */
 	Several several(Publication publication, String base) {
-		List<Publication> each = publication.eachContender();
+		List<Publication> each = FrozenResult.eachContender(publication);
 		List<ComparisonService.Pair> pairs = new java.util.ArrayList<>();
 		List<ContendersPage.Contender> pages = new java.util.ArrayList<>();
 		List<ComparisonPage> comparisons = new java.util.ArrayList<>();
@@ -222,7 +223,7 @@ class PublicationController {
 			first = first == null ? one : first;
 			one.others().forEach(line -> others.add("vs " + contender + ": " + line));
 		}
-		Contenders contenders = new Contenders(publication.result().path("baseline").asString(), pairs);
+		Contenders contenders = new Contenders(FrozenResult.baselineOf(publication), pairs);
 		Notices all = new Notices(first.retraction(), first.replacementTitle(), first.replacementUrl(),
 				first.settings(), first.settingsReason(), first.noComparable(), others.stream().distinct().toList());
 		return new Several(contenders, pages, each, snapshots, comparisons, all);

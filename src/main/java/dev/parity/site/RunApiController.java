@@ -1,5 +1,7 @@
 package dev.parity.site;
 
+import java.util.List;
+
 import dev.parity.caveat.web.CaveatJson;
 import dev.parity.record.Retraction;
 import dev.parity.run.Run;
@@ -14,7 +16,6 @@ import dev.parity.web.RequestChecks;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.core.io.Resource;
@@ -39,8 +40,6 @@ class RunApiController {
 	private final RunListing listing;
 
 	private final RunFlagging flagging;
-
-	private final RunJson runJson;
 
 	private final JsonMapper json;
 
@@ -69,40 +68,36 @@ class RunApiController {
 		this.runs = runs;
 		this.listing = listing;
 		this.flagging = flagging;
-		this.runJson = new RunJson(json);
 	}
 
 	@Operation(summary = "List runs, newest first, with the filters of /runs")
 	@GetMapping("/api/runs")
-	ObjectNode listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
+	RunJson.RunList listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(defaultValue = "25") int size,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
 		Page<RunSummary> found = listing.search(filter == null ? RunFilter.none() : filter,
 				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page),
 				Math.min(Math.max(size, 1), 200));
-		ObjectNode body = json.createObjectNode();
-		body.put("total", found.getTotalElements());
-		body.put("page", found.getNumber());
-		body.put("size", found.getSize());
-		ArrayNode list = body.putArray("runs");
 		java.util.Map<String, Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
+		List<RunJson.Listed> list = new java.util.ArrayList<>();
 		found.forEach(run -> {
 			Retraction mark = marks.get(run.getId());
-			list.add(runJson.summary(run)
-				.put("retracted", mark != null)
-				.put("record_status", mark == null ? null : mark.kind()));
+			list.add(RunJson.summary(run, mark != null, mark == null ? null : mark.kind()));
 		});
-		return body;
+		return new RunJson.RunList(found.getTotalElements(), found.getNumber(), found.getSize(), list);
 	}
 
 	@Operation(summary = "A run with its provenance, cells, samples and flags; its Pareto view (pareto) and, with "
 			+ "slo_ttft_s, slo_tpot_ms or slo_e2e_s (and slo_share, default 0.9) in the URL, its goodput (goodput)")
+	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "OK",
+			content = @io.swagger.v3.oas.annotations.media.Content(mediaType = "application/json",
+					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = RunJson.Answer.class)))
 	@GetMapping("/api/runs/{id}")
 	ObjectNode showRun(@PathVariable String id, @RequestParam java.util.Map<String, String> query) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
-		ObjectNode body = runJson.run(run, flags.run(), flags.cells());
-		body.setAll(sweeps.ofRun(run, query));
+		ObjectNode body = json.valueToTree(RunJson.run(run, flags.run(), flags.cells()));
+		body.setAll((ObjectNode) json.valueToTree(sweeps.ofRun(run, query)));
 		body.set("caveats", CaveatJson.list(caveats.forRun(id), json));
 		notices.forRun(id, siteUrls.link("")).writeJson(body);
 		publications.retractionOf("run", id).ifPresent(r -> {

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * charts.
  */
 public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> metrics, List<Row> rows,
-		Map<String, Object> chartData, List<PageFlag> runFlags, List<String> disclosedCaveats, String measuredOutput,
+		RunCharts chartData, List<PageFlag> runFlags, List<String> disclosedCaveats, String measuredOutput,
 		String measuredReasoning, boolean hasReasoning) {
 
 	/**
@@ -218,7 +218,7 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 	 * out of the lines; and, where the cells hold per-request samples, each metric's
 	 * distribution per cell (sorted values, for a CDF).
 	 */
-	static Map<String, Object> chartData(Run run, List<MetricDefinition> metrics, List<Row> rows) {
+	static RunCharts chartData(Run run, List<MetricDefinition> metrics, List<Row> rows) {
 		List<String> names = paramNames(run.cells());
 		String x = names.stream()
 			.filter(name -> run.cells().stream().allMatch(cell -> cell.params().number(name).isPresent()))
@@ -249,46 +249,38 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			greyed.put(row.anchor(), byMetric);
 			reasons.put(row.anchor(), why);
 		}
-		Map<String, Object> data = new LinkedHashMap<>();
-		data.put("x", x);
-		data.put("distributions", distributions(run, rows));
-		List<Map<String, Object>> charts = new ArrayList<>();
+		List<RunCharts.Chart> charts = new ArrayList<>();
 		if (x == null) {
-			data.put("charts", charts);
-			return data;
+			return new RunCharts(x, distributions(run, rows), charts);
 		}
 		for (MetricDefinition metric : metrics) {
-			Map<String, List<Map<String, Object>>> series = new TreeMap<>(Comparator.comparing(RunPage::seriesOrder));
+			Map<String, List<ComparisonCharts.Point>> series = new TreeMap<>(
+					Comparator.comparing(RunPage::seriesOrder));
 			for (Cell cell : run.cells()) {
 				var median = cell.metric(metric.name()).flatMap(v -> {
 					var m = v.median();
 					return m.isPresent() ? java.util.Optional.of(m.getAsDouble()) : java.util.Optional.empty();
 				});
 				String label = cell.params().without(x).label();
-				Map<String, Object> point = new LinkedHashMap<>();
-				point.put("x", cell.params().number(x).orElseThrow().doubleValue());
-				point.put("y", median.orElse(null));
 				boolean isGreyed = greyed.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), false);
-				point.put("greyed", isGreyed);
-				if (isGreyed) {
-					point.put("reasons",
-							reasons.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), List.of()));
-				}
+				ComparisonCharts.Point point = new ComparisonCharts.Point(
+						cell.params().number(x).orElseThrow().doubleValue(), median.orElse(null), isGreyed,
+						isGreyed ? reasons.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), List.of())
+								: null);
 				series.computeIfAbsent(label.isEmpty() ? metric.name() : label, k -> new ArrayList<>()).add(point);
 			}
-			List<Map<String, Object>> lines = new ArrayList<>();
+			List<RunCharts.Series> lines = new ArrayList<>();
 			series.forEach((label, points) -> {
-				points.sort(Comparator.comparing(p -> (Double) p.get("x")));
-				if (points.stream().anyMatch(p -> p.get("y") != null)) {
-					lines.add(Map.of("label", label, "points", points));
+				points.sort(Comparator.comparingDouble(ComparisonCharts.Point::x));
+				if (points.stream().anyMatch(p -> p.y() != null)) {
+					lines.add(new RunCharts.Series(label, points));
 				}
 			});
 			if (!lines.isEmpty()) {
-				charts.add(Map.of("metric", metric.name(), "unit", metric.unit(), "series", lines));
+				charts.add(new RunCharts.Chart(metric.name(), metric.unit(), lines));
 			}
 		}
-		data.put("charts", charts);
-		return data;
+		return new RunCharts(x, distributions(run, rows), charts);
 	}
 
 	/**
@@ -301,8 +293,8 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 	 * Per metric found in successful samples: one sorted list of values per cell, in the
 	 * grid's order.
 	 */
-	private static List<Map<String, Object>> distributions(Run run, List<Row> rows) {
-		Map<String, List<Map<String, Object>>> byMetric = new LinkedHashMap<>();
+	private static List<RunCharts.Distribution> distributions(Run run, List<Row> rows) {
+		Map<String, List<RunCharts.CellValues>> byMetric = new LinkedHashMap<>();
 		for (Row row : rows) {
 			Map<String, List<Double>> values = new LinkedHashMap<>();
 			for (var sample : row.cell().samples()) {
@@ -326,14 +318,13 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 				}
 				String label = row.cell().params().label();
 				byMetric.computeIfAbsent(metric, m -> new ArrayList<>())
-					.add(Map.of("label", label.isEmpty() ? row.anchor() : label, "values", kept, "count",
-							sorted.size()));
+					.add(new RunCharts.CellValues(label.isEmpty() ? row.anchor() : label, kept, sorted.size()));
 			});
 		}
-		List<Map<String, Object>> result = new ArrayList<>();
+		List<RunCharts.Distribution> result = new ArrayList<>();
 		byMetric.forEach((metric, cells) -> {
 			String unit = "output_tokens".equals(metric) ? "tokens" : run.provenance().catalogue().get(metric).unit();
-			result.add(Map.of("metric", metric, "unit", unit, "cells", cells));
+			result.add(new RunCharts.Distribution(metric, unit, cells));
 		});
 		return result;
 	}

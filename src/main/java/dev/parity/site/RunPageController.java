@@ -201,7 +201,7 @@ class RunPageController {
 		Run run = load(id);
 		return org.springframework.http.ResponseEntity.ok()
 			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
-			.body(json.writeValueAsBytes(sweeps.ofRun(run, Map.of()).get("pareto")));
+			.body(json.writeValueAsBytes(sweeps.ofRun(run, Map.of()).pareto()));
 	}
 
 	/**

@@ -2,7 +2,7 @@ package dev.parity.site;
 
 import java.util.Map;
 
-import tools.jackson.databind.JsonNode;
+import dev.parity.compare.SweepViews;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -18,8 +18,8 @@ final class SweepExport {
 	 * The sections for these views ({@code pareto}, and {@code goodput} when objectives
 	 * are set).
 	 */
-	static String markdown(JsonNode views, JsonMapper json) {
-		if (!views.has("pareto")) {
+	static String markdown(SweepViews.Views views, JsonMapper json) {
+		if (views.pareto() == null) {
 			return "";
 		}
 		SweepPage page = SweepPage.of(views, Map.of(), json);

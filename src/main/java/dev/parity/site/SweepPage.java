@@ -4,9 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import java.util.Objects;
+
+import dev.parity.compare.GoodputView;
+import dev.parity.compare.Pareto;
 import dev.parity.compare.ServiceLevels;
+import dev.parity.compare.SweepViews;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -165,42 +169,31 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	}
 
 	/** A comparison's views as the run page's views are: {@code {pareto[, goodput]}}. */
-	static JsonNode views(dev.parity.compare.ComparisonSnapshot snapshot, JsonMapper json) {
-		tools.jackson.databind.node.ObjectNode views = json.createObjectNode();
-		if (snapshot.pareto() != null && !snapshot.pareto().isNull()) {
-			views.set("pareto", snapshot.pareto());
-		}
-		if (snapshot.goodput() != null && !snapshot.goodput().isNull()) {
-			views.set("goodput", snapshot.goodput());
-		}
-		return views;
+	static SweepViews.Views views(dev.parity.compare.ComparisonSnapshot snapshot, JsonMapper json) {
+		return snapshot.views();
 	}
 
-	static SweepPage of(JsonNode views, Map<String, String> query, JsonMapper json) {
-		JsonNode pareto = views.path("pareto");
-		String axes = "Interactivity: " + pareto.path("interactivity_metric").asString()
-				+ ("tpot_ms".equals(pareto.path("interactivity_metric").asString()) ? " as 1000 / tpot_ms" : "") + " ("
-				+ pareto.path("interactivity_unit").asString() + "); throughput: "
-				+ pareto.path("throughput_metric").asString() + " (" + pareto.path("throughput_unit").asString() + ")";
+	static SweepPage of(SweepViews.Views views, Map<String, String> query, JsonMapper json) {
+		Pareto pareto = views.pareto();
+		List<Pareto.Side> paretoSides = pareto == null ? List.of() : pareto.sides();
+		String axes = pareto == null ? "Interactivity:  (); throughput:  ()"
+				: "Interactivity: " + pareto.interactivityMetric()
+						+ ("tpot_ms".equals(pareto.interactivityMetric()) ? " as 1000 / tpot_ms" : "") + " ("
+						+ pareto.interactivityUnit() + "); throughput: " + pareto.throughputMetric() + " ("
+						+ pareto.throughputUnit() + ")";
 		List<PointRow> points = new ArrayList<>();
-		boolean comparison = pareto.path("sides")
-			.valueStream()
-			.anyMatch(side -> side.path("side").asString().equals("contender"));
-		pareto.path("sides")
-			.forEach(side -> side.path("points")
-				.forEach(point -> points.add(new PointRow(comparison ? side.path("side").asString() : "",
-						point.path("anchor").asString(), point.path("label").asString(),
-						round(point.path("interactivity").asDouble()), round(point.path("throughput").asDouble()),
-						point.path("on_front").asBoolean(), point.path("greyed").asBoolean(),
-						String.join(", ", point.path("greyed_by").valueStream().map(JsonNode::asString).toList())))));
+		boolean comparison = paretoSides.stream().anyMatch(side -> "contender".equals(side.side()));
+		paretoSides.forEach(side -> side.points()
+			.forEach(point -> points.add(new PointRow(comparison ? side.side() : "", point.anchor(), point.label(),
+					round(point.interactivity()), round(point.throughput()), point.onFront(), point.greyed(),
+					String.join(", ", point.greyedBy())))));
 		List<String> equal = new ArrayList<>();
 		if (comparison) {
-			pareto.path("equal_interactivity")
-				.forEach(ratio -> equal.add(ratio.path("group").asString() + ": at equal interactivity, from "
-						+ round(ratio.path("low").asDouble()) + " to " + round(ratio.path("high").asDouble()) + " "
-						+ pareto.path("interactivity_unit").asString()
+			pareto.equalInteractivity()
+				.forEach(ratio -> equal.add(ratio.group() + ": at equal interactivity, from " + round(ratio.low())
+						+ " to " + round(ratio.high()) + " " + pareto.interactivityUnit()
 						+ " (where both fronts exist), the contender's throughput is "
-						+ range(ratio.path("lowest_ratio").asDouble(), ratio.path("highest_ratio").asDouble())
+						+ range(ratio.lowestRatio(), ratio.highestRatio())
 						+ " the baseline's (interpolated on each front)."));
 			if (equal.isEmpty()) {
 				equal.add("No throughput ratio at equal interactivity: no two fronts share an interactivity (a greyed "
@@ -217,46 +210,36 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 				hidden.add(new Field(name, name, value));
 			}
 		});
-		JsonNode goodput = views.path("goodput");
-		String objectives = goodput.isObject() ? goodput.path("objectives").path("words").asString() : null;
+		GoodputView goodput = views.goodput();
+		String objectives = goodput == null ? null : goodput.objectives().words();
 		List<GoodputSide> sides = new ArrayList<>();
-		if (goodput.isObject()) {
-			for (String side : List.of("run", "baseline", "contender")) {
-				if (goodput.has(side)) {
-					sides.add(side(side, goodput.get(side)));
-				}
-			}
+		if (goodput != null) {
+			goodput.sides().forEach((name, side) -> sides.add(side(name, side)));
 		}
 		return new SweepPage(json.writeValueAsString(pareto), axes, points, equal, fields, hidden, objectives, sides,
 				null, null, points.size());
 	}
 
-	private static GoodputSide side(String name, JsonNode side) {
+	private static GoodputSide side(String name, GoodputView.Side side) {
 		List<GoodputRow> rows = new ArrayList<>();
-		side.path("cells").forEach(cell -> {
-			JsonNode share = cell.path("share");
-			String shareText = share.isNumber() ? Numbers.format(share.asDouble() * 100) + " %"
-					: "— (" + cell.path("missing").asString() + ")";
-			String counts = share.isNumber()
-					? cell.path("meeting").asInt() + " of " + cell.path("requests").asInt() + " requests" : "";
-			JsonNode meets = cell.path("meets");
-			rows.add(new GoodputRow(cell.path("anchor").asString(), cell.path("label").asString(), shareText, counts,
-					meets.isBoolean() ? meets.asBoolean() : null, cell.path("greyed").asBoolean(),
-					String.join(", ", cell.path("greyed_by").valueStream().map(JsonNode::asString).toList())));
+		side.cells().forEach(cell -> {
+			String shareText = cell.share() != null ? Numbers.format(cell.share() * 100) + " %"
+					: "— (" + Objects.toString(cell.missing(), "") + ")";
+			String counts = cell.share() != null ? cell.meeting() + " of " + cell.requests() + " requests" : "";
+			rows.add(new GoodputRow(cell.anchor(), cell.label(), shareText, counts, cell.meets(), cell.greyed(),
+					String.join(", ", cell.greyedBy())));
 		});
 		List<String> highest = new ArrayList<>();
-		side.path("highest_concurrency")
-			.forEach(best -> highest.add(best.path("label").asString() + ": "
-					+ (best.path("concurrency").isNumber() ? "concurrency " + best.path("concurrency").asString()
-							: best.hasNonNull("missing") ? "unknown (" + best.path("missing").asString() + ")"
-									: "no concurrency meets them")));
+		side.highestConcurrency()
+			.forEach(best -> highest
+				.add(best.label() + ": " + (best.concurrency() != null ? "concurrency " + best.concurrency().toString()
+						: best.missing() != null ? "unknown (" + best.missing() + ")" : "no concurrency meets them")));
 		// Said once for the side when no cell's goodput is known, with the reasons.
-		boolean noneKnown = side.path("cells").size() > 0
-				&& side.path("cells").valueStream().noneMatch(cell -> cell.path("meets").isBoolean());
+		boolean noneKnown = !side.cells().isEmpty() && side.cells().stream().noneMatch(cell -> cell.meets() != null);
 		String unknown = noneKnown ? String.join("; ",
-				side.path("cells")
-					.valueStream()
-					.map(cell -> cell.path("missing").asString(""))
+				side.cells()
+					.stream()
+					.map(cell -> Objects.toString(cell.missing(), ""))
 					.filter(reason -> !reason.isEmpty())
 					.distinct()
 					.toList())

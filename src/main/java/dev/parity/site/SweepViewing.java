@@ -10,7 +10,6 @@ import dev.parity.compare.ServiceLevels;
 import dev.parity.compare.SweepViews;
 import dev.parity.run.Run;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -38,19 +37,15 @@ class SweepViewing {
 	 * {@code pareto} and, when an objective is set, {@code goodput}.
 	 * @throws ResponseStatusException 400 naming a bad objective
 	 */
-	ObjectNode ofRun(Run run, Map<String, String> query) {
+	SweepViews.Views ofRun(Run run, Map<String, String> query) {
 		ServiceLevels slo = objectives(query);
 		RunFlags flags = RunChecks.check(run.document(), defaults.settings());
-		ObjectNode views = json.createObjectNode();
-		views.set("pareto", SweepViews.paretoOfRun(run, flags, json));
-		if (slo.any()) {
-			views.set("goodput", SweepViews.goodputOfRun(run, flags, slo, json));
-		}
-		return views;
+		return new SweepViews.Views(SweepViews.paretoOfRun(run, flags),
+				slo.any() ? SweepViews.goodputOfRun(run, flags, slo) : null);
 	}
 
 	/** What the run page shows of these views. */
-	SweepPage page(ObjectNode views, Map<String, String> query) {
+	SweepPage page(SweepViews.Views views, Map<String, String> query) {
 		return SweepPage.of(views, query, json);
 	}
 

@@ -10,6 +10,10 @@ import tools.jackson.databind.node.ObjectNode;
 import static dev.parity.compare.TestRuns.aRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * A comparison as the JSON API gives it: the snapshot's shape, its runs, settings,
+ * params, flags and headlines.
+ */
 class ComparisonJsonTests {
 
 	private final JsonMapper mapper = JsonMapper.builder().build();
@@ -28,23 +32,26 @@ class ComparisonJsonTests {
 
 	@Test
 	void hasTheShapeOfTheApi() {
-		ObjectNode json = ComparisonJson.toJson(comparison, mapper);
+		ObjectNode json = json();
 
 		assertThat(json.propertyNames()).containsExactly("baseline", "contender", "settings", "non_default_settings",
-				"ungreyed_by_settings", "flags", "headlines", "cells", "unmatched");
+				"ungreyed_by_settings", "flags", "headlines", "cells", "unmatched", "rules_version", "computed_at",
+				"metrics", "provenance", "pareto");
 		assertThat(json.get("contender").propertyNames()).containsExactly("id", "url", "title", "role", "system",
-				"model", "flags");
+				"model", "flags", "disclosed_caveats");
 		assertThat(json.get("headlines").get(0).propertyNames()).containsExactly("metric", "comparable", "within_band",
-				"median_ratio", "excluded", "excluded_reasons", "verdicts", "median_ratio_interval");
-		assertThat(json.get("cells").get(0).propertyNames()).containsExactly("params", "anchor", "flags", "metrics");
+				"median_ratio", "excluded", "excluded_reasons", "verdicts", "median_ratio_interval", "sentence");
+		assertThat(json.get("cells").get(0).propertyNames()).containsExactly("params", "anchor", "flags", "metrics",
+				"label");
 		assertThat(json.get("cells").get(0).get("metrics").get(0).propertyNames()).containsExactly("metric", "baseline",
-				"contender", "ratio", "comparable", "flags", "interval", "verdict", "significant");
+				"contender", "ratio", "comparable", "flags", "interval", "verdict", "significant", "phrase", "greyed",
+				"interval_phrase", "verdict_phrase");
 		assertThat(json.get("unmatched").get(0).propertyNames()).containsExactly("side", "params", "anchor");
 	}
 
 	@Test
 	void summarisesEachRunWithItsRunFlags() {
-		JsonNode contender = ComparisonJson.toJson(comparison, mapper).get("contender");
+		JsonNode contender = json().get("contender");
 
 		assertThat(contender.get("url").asString()).isEqualTo("/runs/" + comparison.contender().id());
 		assertThat(contender.get("role").asString()).isEqualTo("measured");
@@ -60,7 +67,7 @@ class ComparisonJsonTests {
 
 	@Test
 	void writesEveryThresholdInForceAsNumbersAsPeopleWriteThem() {
-		JsonNode settings = ComparisonJson.toJson(comparison, mapper).get("settings");
+		JsonNode settings = json().get("settings");
 
 		assertThat(settings.toString()).startsWith(
 				"{\"band\":0.1,\"output_tolerance\":0.1,\"failure_tolerance\":0,\"runaway\":10,\"spike\":2,\"unstable_cv\":0.5,"
@@ -70,7 +77,7 @@ class ComparisonJsonTests {
 
 	@Test
 	void writesParamsAsTheirTypesAndWholeNumbersWithoutAFraction() {
-		JsonNode json = ComparisonJson.toJson(comparison, mapper);
+		JsonNode json = json();
 
 		assertThat(json.get("cells").get(0).get("params").toString())
 			.isEqualTo("{\"concurrency\":4,\"prompt_tokens\":131072}");
@@ -81,7 +88,7 @@ class ComparisonJsonTests {
 
 	@Test
 	void tellsWhyANumberIsGreyedFromItsEntryAlone() {
-		JsonNode cell = ComparisonJson.toJson(comparison, mapper).get("cells").get(0);
+		JsonNode cell = json().get("cells").get(0);
 		JsonNode throughput = metric(cell, "throughput_tps");
 
 		assertThat(throughput.get("baseline").asDouble()).isEqualTo(3.2);
@@ -98,7 +105,7 @@ class ComparisonJsonTests {
 
 	@Test
 	void writesHeadlinesWithTheirExclusionReasons() {
-		JsonNode headlines = ComparisonJson.toJson(comparison, mapper).get("headlines");
+		JsonNode headlines = json().get("headlines");
 
 		assertThat(headlines).extracting(headline -> headline.get("metric").asString())
 			.containsExactly("ttft_s", "decode_tps", "throughput_tps");
@@ -114,8 +121,13 @@ class ComparisonJsonTests {
 		Flag flag = new Flag("failures", "4 of 4 cancelled", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"),
 				null);
 
-		assertThat(ComparisonJson.flags(List.of(flag), mapper).toString()).isEqualTo(
+		assertThat(mapper.writeValueAsString(List.of(ComparisonSnapshot.FlagView.of(flag)))).isEqualTo(
 				"[{\"rule\":\"failures\",\"short\":\"4 of 4 cancelled\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");
+	}
+
+	/** The comparison as the API gives it. */
+	private ObjectNode json() {
+		return mapper.valueToTree(ComparisonSnapshot.of(comparison, CompareSettings.defaults(), mapper));
 	}
 
 	private static JsonNode metric(JsonNode cell, String name) {

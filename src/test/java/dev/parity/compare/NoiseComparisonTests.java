@@ -142,8 +142,10 @@ class NoiseComparisonTests {
 		assertThat(ttft.intervalPhrase()).endsWith("(within-run noise only: run-to-run drift not measured)");
 		assertThat(ttft.verdict()).isNotNull();
 		assertThat(comparison.headline("ttft_s").orElseThrow().medianRatioInterval()).isNotNull();
-		assertThat(ComparisonJson.toJson(comparison, JsonMapper.builder().build()).toString()).contains(
-				"\"method\":\"bootstrap-samples\",\"caution\":\"within-run noise only: run-to-run drift not measured\"");
+		JsonMapper mapper = JsonMapper.builder().build();
+		assertThat(mapper.writeValueAsString(ComparisonSnapshot.of(comparison, CompareSettings.defaults(), mapper)))
+			.contains(
+					"\"method\":\"bootstrap-samples\",\"caution\":\"within-run noise only: run-to-run drift not measured\"");
 	}
 
 	@Test
