@@ -144,8 +144,7 @@ class ComparisonController {
 				baselineVersion, contenderVersion);
 		if (shared) {
 			// The key is everything the kept page shows: its tag. A client holding it
-			// gets a
-			// 304 after the one query of the record versions, nothing rendered or read.
+			// gets a 304 after the one query of the record versions, nothing rendered.
 			if (freshness.notModifiedKept(key.toString(), new ServletWebRequest(request, response))) {
 				return null;
 			}
