@@ -52,6 +52,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.servlet.View;
 import org.springframework.web.servlet.ViewResolver;
@@ -98,10 +99,13 @@ class ComparisonController {
 
 	private final ControlSections controlSections;
 
+	private final PublishedFreshness freshness;
+
 	ComparisonController(ComparisonService comparisons, Caveats caveats, Publications publications,
 			RunSummaries summaries, JsonMapper json, @Qualifier("thymeleafViewResolver") ViewResolver views,
 			RecordNotices notices, SiteUrls siteUrls, RenderedComparisons renderedPages,
-			ContenderComparisons contenders, ControlSections controlSections) {
+			ContenderComparisons contenders, ControlSections controlSections, PublishedFreshness freshness) {
+		this.freshness = freshness;
 		this.controlSections = controlSections;
 		this.renderedPages = renderedPages;
 		this.siteUrls = siteUrls;
@@ -116,8 +120,8 @@ class ComparisonController {
 	}
 
 	@GetMapping("/compare/{pair:.+}")
-	ModelAndView showComparison(@PathVariable String pair, @RequestParam Map<String, String> query, Model model,
-			HttpServletRequest request, Locale locale) throws Exception {
+	@Nullable ModelAndView showComparison(@PathVariable String pair, @RequestParam Map<String, String> query, Model model,
+			HttpServletRequest request, HttpServletResponse response, Locale locale) throws Exception {
 		if (Contenders.areSeveral(pair)) {
 			return contenders.showPage(Contenders.parse(pair), query, model, this);
 		}
@@ -142,6 +146,11 @@ class ComparisonController {
 					.toList(),
 				baselineVersion, contenderVersion);
 		if (shared) {
+			// The key is everything the kept page shows: its tag. A client holding it
+			// gets a 304 after the one query of the record versions, nothing rendered.
+			if (freshness.notModifiedKept(key.toString(), new ServletWebRequest(request, response))) {
+				return null;
+			}
 			byte[] html = renderedPages.kept(key);
 			if (html != null) {
 				return new ModelAndView(KeptPages.kept(html));

@@ -32,6 +32,12 @@ class PublishedFreshness {
 	/** Anybody may keep a public representation for a minute, then must ask again. */
 	static final String PUBLIC = "public, max-age=60, must-revalidate";
 
+	/**
+	 * A kept page of a record that may change at any time (a comparison): kept, asked
+	 * again before each use.
+	 */
+	static final String KEPT = "public, no-cache";
+
 	/** A signed-in user's page: their browser keeps it and asks again every time. */
 	static final String PRIVATE = SharedCaching.PRIVATE;
 
@@ -90,6 +96,21 @@ class PublishedFreshness {
 		if (audience == null) {
 			request.getRequest().setAttribute(SHARED_TAG, tag);
 		}
+		return request.checkNotModified(tag);
+	}
+
+	/**
+	 * Sets {@code ETag} ({@code state} and this server's start) and
+	 * {@code Cache-Control: public, no-cache} for a page that everybody who is not signed
+	 * in sees alike and that is kept by everything it shows ({@code state}), and tells
+	 * whether the client's copy is still current (then the answer is a 304 already).
+	 */
+	boolean notModifiedKept(String state, ServletWebRequest request) {
+		String tag = "W/\"" + digest(release + "|kept|" + state) + "\"";
+		caching.write(request.getResponse(), caching.forEverybody(KEPT));
+		// A signed-in visitor is drawn another page: a cache keeps one copy per
+		// credentials.
+		SharedCaching.vary(request.getResponse());
 		return request.checkNotModified(tag);
 	}
 

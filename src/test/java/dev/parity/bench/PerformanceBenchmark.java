@@ -90,7 +90,7 @@ class PerformanceBenchmark {
 				createUploader(app);
 				http = new Http("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
 				// -Dbench.only=published (a comma list of ingest, import, document,
-				// comparison, published, scale) runs only
+				// comparison, published, scale, revalidate, burst) runs only
 				// those.
 				List<String> big = runs("ingest") || runs("document") || runs("comparison") ? ingest() : List.of();
 				if (runs("import")) {
@@ -108,6 +108,12 @@ class PerformanceBenchmark {
 				}
 				if (runs("scale")) {
 					scale();
+				}
+				if (runs("revalidate")) {
+					revalidate();
+				}
+				if (runs("burst")) {
+					burst(app);
 				}
 			}
 			finally {
@@ -621,6 +627,227 @@ class PerformanceBenchmark {
 				revalidated.p99(), "ms", 50, true);
 		report.ratio("published", "published page revalidations/s under " + CLIENTS + " clients",
 				revalidated.perSecond(), "req/s", "full page", full.perSecond(), "≥ 2×", true, 2.0);
+	}
+
+	// ---------------------------------------------------------------- revalidate
+
+	/**
+	 * Pages like files: a published page and a kept comparison page (two 100-cell runs)
+	 * revalidated with {@code If-None-Match} (each answer a 304) under {@value #CLIENTS}
+	 * clients, side by side with a 1 KB static file fetched in full and revalidated, in
+	 * one run.
+	 */
+	private void revalidate() throws Exception {
+		List<String> runs = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			byte[] document = RunDocuments.document("Revalidated sweep " + i,
+					i % 2 == 0 ? "bench-system-A" : "bench-system-B", 100, 50, 700 + i);
+			runs.add(JSON.readTree(http.postJson("/api/runs", document, UPLOADER, PASSWORD).ok().body())
+				.get("id")
+				.asString());
+		}
+		afterCommitDone();
+		byte[] request = JSON.writeValueAsBytes(Map.of("baseline", runs.get(0), "contender", runs.get(1), "title",
+				"Revalidated publication", "confirm_no_comparable", true));
+		String published = JSON.readTree(http.postJson("/api/published", request, UPLOADER, PASSWORD).ok().body())
+			.get("url")
+			.asString();
+		String kept = "/compare/" + runs.get(1) + "..." + runs.get(0);
+		byte[] kilobyte = new byte[1024];
+		java.util.Arrays.fill(kilobyte, (byte) 'x');
+		Files.write(OUT.resolve("static").resolve("bench").resolve("one-kb.txt"), kilobyte);
+		String file = "/bench/one-kb.txt";
+		log("revalidate: " + CLIENTS + " clients for " + LOAD_TIME.toSeconds() + " s each: 304s of " + published
+				+ " and " + kept + " against a 1 KB static file");
+		Map<String, Http.Load> results = new LinkedHashMap<>();
+		Map<String, String> paths = new LinkedHashMap<>();
+		paths.put("1 KB static file, full GET (200)", file);
+		// Boot's handler of /bench/** sends no ETag: the revalidated static file is one
+		// of
+		// the application's own (1.2 KB, its content hash as ETag).
+		paths.put("1.2 KB static file /js/upload-progress.js, revalidated (304)", "/js/upload-progress.js");
+		paths.put("published page, revalidated (304)", published);
+		paths.put("kept comparison page, revalidated (304)", kept);
+		ObjectNode details = report.details().putObject("revalidate");
+		ArrayNode rows = details.putArray("load");
+		for (Map.Entry<String, String> entry : paths.entrySet()) {
+			String path = entry.getValue();
+			boolean full = entry.getKey().contains("full GET");
+			http.get(path).ok();
+			String tag = full ? null : http.etag(path);
+			assertThat(full || tag != null).as("ETag of " + path).isTrue();
+			Http.Load warm = full ? http.load(path, CLIENTS, Duration.ofSeconds(3))
+					: http.revalidate(path, tag, CLIENTS, Duration.ofSeconds(3));
+			Http.Load load = full ? http.load(path, CLIENTS, LOAD_TIME)
+					: http.revalidate(path, tag, CLIENTS, LOAD_TIME);
+			results.put(entry.getKey(), load);
+			ObjectNode row = rows.addObject();
+			row.put("what", entry.getKey());
+			row.put("path", path);
+			row.put("clients", load.clients());
+			row.put("requests", load.requests());
+			row.put("errors", load.errors() + warm.errors());
+			row.put("p50_ms", load.p50());
+			row.put("p99_ms", load.p99());
+			row.put("requests_per_second", load.perSecond());
+			log(String.format(Locale.ROOT, "  %-45s %8.1f req/s  p50 %6.2f ms  p99 %6.2f ms  errors %d", entry.getKey(),
+					load.perSecond(), load.p50(), load.p99(), load.errors()));
+			assertThat(load.errors()).as(entry.getKey() + ": answers other than " + (full ? 200 : 304)).isZero();
+		}
+		Http.Load file200 = results.get("1 KB static file, full GET (200)");
+		Http.Load file304 = results.get("1.2 KB static file /js/upload-progress.js, revalidated (304)");
+		for (String page : List.of("published page, revalidated (304)", "kept comparison page, revalidated (304)")) {
+			Http.Load load = results.get(page);
+			report.ratio("revalidate", page + " p99 under " + CLIENTS + " clients", load.p99(), "ms",
+					"1 KB static file's p99", file200.p99(), "≤ 1.2×", false, 1.2);
+			report.note(String.format(Locale.ROOT,
+					"revalidate: %s p50 %.2f ms / p99 %.2f ms; 1 KB static file full GET p50 %.2f / p99 %.2f ms "
+							+ "(ratio of p99s %.2f), revalidated p50 %.2f / p99 %.2f ms (ratio %.2f)",
+					page, load.p50(), load.p99(), file200.p50(), file200.p99(), load.p99() / file200.p99(),
+					file304.p50(), file304.p99(), load.p99() / file304.p99()));
+		}
+	}
+
+	// ---------------------------------------------------------------- burst
+
+	/**
+	 * A morning's CI burst: {@value #CLIENTS} clients each uploading a 20-cell run with
+	 * per-request samples (an API token, as CI does) and asking its verdict at once, 200
+	 * runs in all; three of four on the default branch (pushes), one of four on a pull
+	 * request's branch. Each verdict must rest on a series holding every default-branch
+	 * run committed before it was asked: its baseline is the latest of them recorded
+	 * before the run (or a later one committed meanwhile), never an older one.
+	 */
+	private void burst(ConfigurableApplicationContext app) throws Exception {
+		int total = Integer.getInteger("bench.burstRuns", 200);
+		int cells = 20;
+		int samples = 100;
+		String token = app.getBean(dev.parity.account.ApiTokens.class).create(UPLOADER, "bench-ci").token();
+		java.time.Instant start = java.time.Instant.parse("2026-12-01T06:00:00Z");
+		// A first run on the default branch: every verdict has a baseline.
+		http.postWithToken("/api/runs", ciDocument("CI seed", cells, samples, -1, start, "main"), token).ok();
+		// Warm-up on another system's series (the JIT, the pool, the statements).
+		for (int i = 0; i < 5; i++) {
+			byte[] warm = ciDocument("CI warm-up " + i, cells, samples, 900 + i, start.plusSeconds(i), "main").clone();
+			String body = new String(warm, java.nio.charset.StandardCharsets.UTF_8).replace("bench-ci-system",
+					"bench-ci-warm");
+			String id = JSON
+				.readTree(http.postWithToken("/api/runs", body.getBytes(java.nio.charset.StandardCharsets.UTF_8), token)
+					.ok()
+					.body())
+				.get("id")
+				.asString();
+			http.getWithToken("/api/runs/" + id + "/verdict", token).ok();
+		}
+		byte[][] documents = new byte[total][];
+		String[] branches = new String[total];
+		for (int i = 0; i < total; i++) {
+			branches[i] = i % 4 == 3 ? "pr-" + i : "main";
+			documents[i] = ciDocument("CI run " + i, cells, samples, i, start.plusSeconds(60L * (i + 1)), branches[i]);
+		}
+		log("burst: " + CLIENTS + " clients, " + total + " runs of " + cells + " cells × " + samples + " samples ("
+				+ documents[0].length / 1024 + " KB), each POST /api/runs then GET its verdict");
+		String[] ids = new String[total];
+		long[] committed = new long[total];
+		long[] asked = new long[total];
+		double[] millis = new double[total];
+		String[] baselines = new String[total];
+		String[] statuses = new String[total];
+		java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(CLIENTS);
+		List<java.util.concurrent.Future<?>> clients = new ArrayList<>();
+		long began = System.nanoTime();
+		for (int c = 0; c < CLIENTS; c++) {
+			clients.add(pool.submit(() -> {
+				for (int i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
+					long t0 = System.nanoTime();
+					Http.Timed stored = http.postWithToken("/api/runs", documents[i], token).ok();
+					committed[i] = System.nanoTime();
+					ids[i] = JSON.readTree(stored.body()).get("id").asString();
+					asked[i] = System.nanoTime();
+					Http.Timed verdict = http.getWithToken("/api/runs/" + ids[i] + "/verdict", token).ok();
+					millis[i] = (System.nanoTime() - t0) / 1e6;
+					tools.jackson.databind.JsonNode answer = JSON.readTree(verdict.body());
+					statuses[i] = answer.get("status").asString();
+					baselines[i] = answer.get("baseline").isNull() ? null : answer.get("baseline").asString();
+				}
+				return null;
+			}));
+		}
+		for (java.util.concurrent.Future<?> client : clients) {
+			client.get();
+		}
+		double seconds = (System.nanoTime() - began) / 1e9;
+		pool.shutdownNow();
+		// Every verdict against what was committed before it was asked.
+		Map<String, Integer> index = new LinkedHashMap<>();
+		for (int i = 0; i < total; i++) {
+			index.put(ids[i], i);
+		}
+		List<String> wrong = new ArrayList<>();
+		for (int i = 0; i < total; i++) {
+			int latestCommitted = -1;
+			for (int j = 0; j < i; j++) {
+				if (branches[j].equals("main") && committed[j] < asked[i]) {
+					latestCommitted = j;
+				}
+			}
+			Integer baseline = baselines[i] == null ? null : index.getOrDefault(baselines[i], -1);
+			boolean right = baseline != null && baseline < i && (baseline == -1 || branches[baseline].equals("main"))
+					&& baseline >= latestCommitted;
+			if (!right) {
+				wrong.add("run " + i + " (" + branches[i] + "): baseline " + baseline + ", latest committed before "
+						+ latestCommitted + ", status " + statuses[i]);
+			}
+		}
+		double[] sorted = millis.clone();
+		java.util.Arrays.sort(sorted);
+		double p50 = sorted[(int) Math.ceil(0.50 * total) - 1];
+		double p99 = sorted[(int) Math.ceil(0.99 * total) - 1];
+		Map<String, Long> byStatus = new java.util.TreeMap<>();
+		for (String status : statuses) {
+			byStatus.merge(status, 1L, Long::sum);
+		}
+		ObjectNode details = report.details().putObject("burst");
+		details.put("runs", total);
+		details.put("clients", CLIENTS);
+		details.put("cells", cells);
+		details.put("samples_per_cell", samples);
+		details.put("document_bytes", documents[0].length);
+		details.put("seconds", seconds);
+		details.put("p50_ms", p50);
+		details.put("p99_ms", p99);
+		details.put("max_ms", sorted[total - 1]);
+		details.put("statuses", byStatus.toString());
+		details.set("wrong_baselines", JSON.valueToTree(wrong));
+		log(String.format(Locale.ROOT,
+				"  upload → verdict: p50 %.0f ms  p99 %.0f ms  max %.0f ms  (%d runs in %.1f s)  verdicts %s", p50, p99,
+				sorted[total - 1], total, seconds, byStatus));
+		report.absolute("burst", "upload → verdict p99, " + CLIENTS + " CI clients, " + total + " runs of " + cells
+				+ " cells × " + samples + " samples", p99, "ms", 1000, true);
+		report.note(String.format(Locale.ROOT,
+				"burst: upload → verdict p50 %.0f ms, p99 %.0f ms, max %.0f ms; %d runs in %.1f s; verdicts %s", p50,
+				p99, sorted[total - 1], total, seconds, byStatus));
+		report.check("burst",
+				"every verdict's baseline is the latest default-branch run committed before it was asked (or later)",
+				wrong.size() + " wrong of " + total, "0", wrong.isEmpty());
+		assertThat(wrong).as("verdicts answered from a series lacking runs committed before them").isEmpty();
+	}
+
+	/**
+	 * A CI run: the bench document with its own build ({@code engine.commit}), branch and
+	 * time.
+	 */
+	private static byte[] ciDocument(String title, int cells, int samples, long seed, java.time.Instant at,
+			String branch) {
+		String text = new String(RunDocuments.document(title, "bench-ci-system", cells, samples, 3000 + seed),
+				java.nio.charset.StandardCharsets.UTF_8);
+		String commit = String.format(Locale.ROOT, "%040x", 0xc1000L + seed + 1);
+		text = text
+			.replace("\"recorded_at\":\"2026-11-01T10:00:00Z\",",
+					"\"recorded_at\":\"" + at + "\",\"context\":{\"branch\":\"" + branch + "\"},")
+			.replace("\"engine\":{\"name\":\"vllm\",", "\"engine\":{\"name\":\"vllm\",\"commit\":\"" + commit + "\",");
+		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 	}
 
 	// ---------------------------------------------------------------- scale
