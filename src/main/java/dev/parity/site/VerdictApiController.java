@@ -5,10 +5,18 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.parity.history.HistoryInWords;
+import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.history.Verdicts;
+import dev.parity.web.ApiProblems;
+import dev.parity.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -112,6 +120,18 @@ class VerdictApiController {
 				verdict.reasons().stream().map(r -> new ReasonView(r.rule(), r.message())).toList(),
 				verdict.alertMagnitude(), md.toString(), said.baseline() == null ? null : said.baseline().title(),
 				said.words());
+	}
+
+	/**
+	 * No turn to compute the verdict's comparison came in time (a burst of CI jobs asking
+	 * at once): 503 with {@code Retry-After}, as problem details — never a 500.
+	 */
+	@ExceptionHandler(ComparisonsBusy.class)
+	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
+		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
+			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
+					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 }
