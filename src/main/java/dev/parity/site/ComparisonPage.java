@@ -166,6 +166,14 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 
 		/**
+		 * Whether the row says this note's reason already, in its line of shared reasons
+		 * or in a cell it greys: its folded list of flags then names the rule only.
+		 */
+		public boolean said(Note note) {
+			return values.stream().anyMatch(v -> v.greyed() && v.particular().contains(note));
+		}
+
+		/**
 		 * The numbers (from 1) in the row's line of the row's shared reasons that grey
 		 * this value.
 		 */
