@@ -31,8 +31,8 @@ record CellPages(int from, int to, int total, @Nullable String previous, @Nullab
 		int start = Math.min(from, Math.max(0, total - 1) / size * size);
 		int end = Math.min(start + size, total);
 		String previous = start == 0 ? null
-				: base + ComparisonController.with(query, "from", String.valueOf(Math.max(0, start - size)));
-		String next = end >= total ? null : base + ComparisonController.with(query, "from", String.valueOf(end));
+				: base + QueryStrings.with(query, "from", String.valueOf(Math.max(0, start - size)));
+		String next = end >= total ? null : base + QueryStrings.with(query, "from", String.valueOf(end));
 		return new CellPages(start, end, total, previous, next);
 	}
 

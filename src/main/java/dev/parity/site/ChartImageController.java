@@ -39,7 +39,7 @@ class ChartImageController {
 
 	private final ComparisonService comparisons;
 
-	private final ComparisonController comparisonPages;
+	private final ComparisonViews comparisonPages;
 
 	private final RecordNotices notices;
 
@@ -51,7 +51,7 @@ class ChartImageController {
 
 	private final SharedCaching caching;
 
-	ChartImageController(ComparisonService comparisons, ComparisonController comparisonPages, RecordNotices notices,
+	ChartImageController(ComparisonService comparisons, ComparisonViews comparisonPages, RecordNotices notices,
 			RunRepository runs, RunFlagging flagging, SiteUrls siteUrls, SharedCaching caching) {
 		this.caching = caching;
 		this.comparisons = comparisons;
@@ -69,7 +69,7 @@ class ChartImageController {
 		String metric = settings.remove("metric");
 		dev.parity.compare.ComparisonSnapshot snapshot = comparisons.snapshot(runPair, comparisons.settings(settings));
 		ComparisonPage page = comparisonPages.page(snapshot, runPair);
-		String link = siteUrls.link("/compare/" + runPair.path()) + ComparisonController.queryString(settings);
+		String link = siteUrls.link("/compare/" + runPair.path()) + QueryStrings.of(settings);
 		List<String> lines = notices.forComparison(snapshot, page, siteUrls.link("")).lines();
 		CellChart chart = CellChart.ratios(page, metric, page.baseline().title() + " → " + page.contender().title(),
 				lines, link);

@@ -23,7 +23,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 
 /**
- * What a light comparison page ({@link ComparisonController#LIGHT_ROWS}) fetches once it
+ * What a light comparison page ({@link ComparisonViews#LIGHT_ROWS}) fetches once it
  * shows: the rows of the cells after its first ones, the Pareto table's other points, and
  * the data of its charts — computed from the same kept comparison with the same URL
  * parameters, so they say what the page would have said had it written them all.
@@ -33,14 +33,13 @@ class ComparisonParts {
 
 	private final ComparisonService comparisons;
 
-	private final ComparisonController pages;
+	private final ComparisonViews pages;
 
 	private final JsonMapper json;
 
 	private final Publications publications;
 
-	ComparisonParts(ComparisonService comparisons, ComparisonController pages, JsonMapper json,
-			Publications publications) {
+	ComparisonParts(ComparisonService comparisons, ComparisonViews pages, JsonMapper json, Publications publications) {
 		this.comparisons = comparisons;
 		this.pages = pages;
 		this.json = json;

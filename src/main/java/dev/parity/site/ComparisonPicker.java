@@ -65,8 +65,7 @@ class ComparisonPicker {
 			if (chosen.size() >= 2 && chosen.size() <= MOST_RUNS) {
 				String first = baseline != null && chosen.contains(baseline) ? baseline : defaultBaseline(chosen);
 				List<String> others = chosen.stream().filter(id -> !id.equals(first)).toList();
-				return "redirect:/compare/" + first + "..." + String.join(",", others)
-						+ ComparisonController.queryString(rest);
+				return "redirect:/compare/" + first + "..." + String.join(",", others) + QueryStrings.of(rest);
 			}
 			response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
 			model.addAttribute("problem", "Choose 2 to " + MOST_RUNS + " runs to compare: " + chosen.size()
@@ -75,7 +74,7 @@ class ComparisonPicker {
 		else if (StringUtils.hasText(baseline) && StringUtils.hasText(contender)) {
 			return "redirect:/compare/" + RequestChecks.forRedirect("baseline", query.getFirst("baseline")).strip()
 					+ "..." + RequestChecks.forRedirect("contender", query.getFirst("contender")).strip()
-					+ ComparisonController.queryString(rest);
+					+ QueryStrings.of(rest);
 		}
 		RequestChecks.searchWords(q);
 		model.addAttribute("pageTitle", "Compare");

@@ -59,7 +59,7 @@ class ContenderComparisons {
 	 * {@code {"baseline", "path", "contenders": [pairwise body, …]}}, the pairwise bodies
 	 * copied byte for byte.
 	 */
-	byte[] json(Contenders contenders, Map<String, String> query, ComparisonController pairwise) {
+	byte[] json(Contenders contenders, Map<String, String> query, ComparisonViews pairwise) {
 		comparisons.settings(query);
 		ByteArrayOutputStream body = new ByteArrayOutputStream();
 		body.writeBytes(("{\"baseline\":" + json.writeValueAsString(contenders.baseline()) + ",\"path\":"
@@ -72,14 +72,13 @@ class ContenderComparisons {
 			if (i > 0) {
 				body.write(',');
 			}
-			body.writeBytes(pairwise.comparisonJson(contenders.pairs().get(i), query));
+			pairwise.comparisonJson(contenders.pairs().get(i), query).writeTo(body);
 		}
 		body.writeBytes("]}".getBytes(StandardCharsets.UTF_8));
 		return body.toByteArray();
 	}
 
-	ModelAndView showPage(Contenders contenders, Map<String, String> query, Model model,
-			ComparisonController pairwise) {
+	ModelAndView showPage(Contenders contenders, Map<String, String> query, Model model, ComparisonViews pairwise) {
 		CompareSettings settings = comparisons.settings(query);
 		List<ComparisonSnapshot> snapshots = new ArrayList<>();
 		for (ComparisonService.Pair pair : contenders.pairs()) {
@@ -94,8 +93,7 @@ class ContenderComparisons {
 	 * @param snapshots each contender's comparison with the baseline, in order
 	 */
 	private ModelAndView showPage(Contenders contenders, Map<String, String> query, List<ComparisonSnapshot> snapshots,
-			Map<String, String> publishErrors, Map<String, String> publishForm, Model model,
-			ComparisonController pairwise) {
+			Map<String, String> publishErrors, Map<String, String> publishForm, Model model, ComparisonViews pairwise) {
 		List<ContendersPage.Contender> each = new ArrayList<>();
 		List<String> notices = new ArrayList<>();
 		Notices first = null;
@@ -119,7 +117,7 @@ class ContenderComparisons {
 		model.addAttribute("live", contenders.pairs().stream().noneMatch(ComparisonService.Pair::fixesParams));
 		model.addAttribute("publishErrors", publishErrors);
 		model.addAttribute("publishForm", publishForm);
-		String query0 = ComparisonController.queryString(query);
+		String query0 = QueryStrings.of(query);
 		model.addAttribute("pageTitle", "Compare " + contenders.path());
 		model.addAttribute("page", ContendersPage.of(each));
 		model.addAttribute("path", contenders.path());
@@ -147,7 +145,7 @@ class ContenderComparisons {
 	@org.jspecify.annotations.Nullable
 	String publish(Contenders contenders, Map<String, String> query, String title, String caption,
 			@org.jspecify.annotations.Nullable String reason, boolean confirmNoComparable, String user, Model model,
-			ComparisonController pairwise) {
+			ComparisonViews pairwise) {
 		CompareSettings settings = comparisons.settings(query);
 		List<ComparisonSnapshot> snapshots = new ArrayList<>();
 		for (ComparisonService.Pair pair : contenders.pairs()) {
@@ -172,13 +170,13 @@ class ContenderComparisons {
 	}
 
 	ResponseEntity<String> export(Contenders contenders, String format, Map<String, String> query,
-			ComparisonController pairwise) {
+			ComparisonViews pairwise) {
 		List<String> bodies = new ArrayList<>();
 		for (ComparisonService.Pair pair : contenders.pairs()) {
-			ResponseEntity<String> one = pairwise.exportComparison(pair.path(), format, query);
+			ResponseEntity<String> one = pairwise.export(pair, format, query);
 			bodies.add(one.getBody());
 		}
-		String permalink = siteUrls.link("/compare/" + contenders.path()) + ComparisonController.queryString(query);
+		String permalink = siteUrls.link("/compare/" + contenders.path()) + QueryStrings.of(query);
 		String fileName = "comparison-" + contenders.path().replace("...", "--").replace(',', '_');
 		return export(contenders, format, bodies, "Comparison " + contenders.path(), permalink, fileName, null);
 	}

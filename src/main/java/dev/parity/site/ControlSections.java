@@ -37,8 +37,7 @@ class ControlSections {
 		}
 		CompareSettings settings = comparisons.settings(query);
 		try {
-			return ControlSection.of(plans.plan(pair, settings), pair.path(), ComparisonController.queryString(query),
-					json);
+			return ControlSection.of(plans.plan(pair, settings), pair.path(), QueryStrings.of(query), json);
 		}
 		catch (ComparisonsBusy busy) {
 			return null;

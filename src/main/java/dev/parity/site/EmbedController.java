@@ -37,7 +37,7 @@ class EmbedController {
 
 	private final Publications publications;
 
-	private final ComparisonController comparisonPages;
+	private final ComparisonViews comparisonPages;
 
 	private final RecordNotices notices;
 
@@ -47,15 +47,12 @@ class EmbedController {
 
 	private final SiteUrls siteUrls;
 
-	private final PublicationController publicationPages;
-
 	private final ControlSections controlSections;
 
-	EmbedController(Publications publications, ComparisonController comparisonPages, RecordNotices notices,
+	EmbedController(Publications publications, ComparisonViews comparisonPages, RecordNotices notices,
 			LiveDifferences liveDifferences, PublishedFreshness freshness, SiteUrls siteUrls,
-			PublicationController publicationPages, ControlSections controlSections) {
+			ControlSections controlSections) {
 		this.controlSections = controlSections;
-		this.publicationPages = publicationPages;
 		this.publications = publications;
 		this.comparisonPages = comparisonPages;
 		this.notices = notices;
@@ -178,7 +175,7 @@ class EmbedController {
 				throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
 						"vs=" + vs + ": this publication has contenders 1 to " + publication.contenders().size());
 			}
-			PublicationController.Several several = publicationPages.several(publication, base);
+			ComparisonViews.Several several = comparisonPages.several(publication, base);
 			shownPublication = several.each().get(vs - 1);
 			page = several.comparisonPages().get(vs - 1);
 			// The record of every contender's runs, not only the one shown.

@@ -42,7 +42,7 @@ class PublicationController {
 
 	private final Publications publications;
 
-	private final ComparisonController comparisonPages;
+	private final ComparisonViews comparisonPages;
 
 	private final JsonMapper json;
 
@@ -62,7 +62,7 @@ class PublicationController {
 
 	private final ControlSections controlSections;
 
-	PublicationController(Publications publications, ComparisonController comparisonPages, JsonMapper json,
+	PublicationController(Publications publications, ComparisonViews comparisonPages, JsonMapper json,
 			RecordNotices notices, SiteUrls siteUrls, LiveDifferences liveDifferences, PublishedFreshness freshness,
 			KeptPages keptPages, @Qualifier("thymeleafViewResolver") ViewResolver views,
 			ContenderComparisons contenderExports, ControlSections controlSections) {
@@ -124,20 +124,20 @@ class PublicationController {
 		Map<String, String> settings = settingsQuery(publication.settings());
 		model.addAttribute("page", page);
 		model.addAttribute("pair", pair.path());
-		model.addAttribute("query", ComparisonController.queryString(settings));
+		model.addAttribute("query", QueryStrings.of(settings));
 		model.addAttribute("notices", notices.forPublication(publication, snapshot, page, ""));
 		model.addAttribute("replacementTitles", notices.replacementTitles(page));
 		model.addAttribute("live", false);
 		// The Pareto fronts and goodput as frozen at publication, under the SLOs it was
 		// published with.
-		model.addAttribute("sweep", ComparisonController.light(model, page, SweepPage.of(snapshot, settings, json),
+		model.addAttribute("sweep", ComparisonViews.light(model, page, SweepPage.of(snapshot, settings, json),
 				"/published/" + id, allCells ? allCells(from) : Map.of()));
-		ComparisonController.chartsInPage(model, page, json, "/published/" + id, Map.of());
+		ComparisonViews.chartsInPage(model, page, json, "/published/" + id, Map.of());
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
 		// The controls declared for the comparison, beside the published claim (never
 		// part of what it compares).
 		model.addAttribute("control", controlSections.of(pair, settings));
-		String liveUrl = "/compare/" + pair.path() + ComparisonController.queryString(settings);
+		String liveUrl = "/compare/" + pair.path() + QueryStrings.of(settings);
 		return render(publication, liveUrl, "compare/table", model, shared, locale);
 	}
 
@@ -177,9 +177,9 @@ class PublicationController {
 	 */
 	private ModelAndView showSeveral(Publication publication, Model model, @Nullable String shared, Locale locale)
 			throws Exception {
-		Several several = several(publication, "");
+		ComparisonViews.Several several = comparisonPages.several(publication, "");
 		Map<String, String> settings = settingsQuery(publication.settings());
-		String query = ComparisonController.queryString(settings);
+		String query = QueryStrings.of(settings);
 		model.addAttribute("page", ContendersPage.of(several.pages()));
 		model.addAttribute("path", several.contenders().path());
 		model.addAttribute("baselinePath", several.contenders().baseline());
@@ -188,45 +188,6 @@ class PublicationController {
 		model.addAttribute("noticeLines", several.notices().others());
 		return render(publication, "/compare/" + several.contenders().path() + query, "compare/contenders", model,
 				shared, locale);
-	}
-
-	/**
-	 * A publication of several contenders read back: each contender's frozen pairwise
-	 * page, and its notices.
-	 */
-	record Several(Contenders contenders, List<ContendersPage.Contender> pages, List<Publication> each,
-			List<ComparisonSnapshot> snapshots, List<ComparisonPage> comparisonPages, Notices notices) {
-	}
-
-	/**
-	 * Reads a publication of several contenders; the notices of its runs are each
-	 * prefixed with their contender.
-	 */
-	Several several(Publication publication, String base) {
-		List<Publication> each = FrozenResult.eachContender(publication);
-		List<ComparisonService.Pair> pairs = new java.util.ArrayList<>();
-		List<ContendersPage.Contender> pages = new java.util.ArrayList<>();
-		List<ComparisonPage> comparisons = new java.util.ArrayList<>();
-		List<String> others = new java.util.ArrayList<>();
-		List<ComparisonSnapshot> snapshots = new java.util.ArrayList<>();
-		Notices first = null;
-		for (int i = 0; i < each.size(); i++) {
-			ComparisonSnapshot snapshot = comparisonPages.published(each.get(i));
-			ComparisonService.Pair pair = ComparisonService.Pair.of(each.get(i), snapshot);
-			ComparisonPage page = comparisonPages.page(snapshot, pair);
-			snapshots.add(snapshot);
-			pairs.add(pair);
-			comparisons.add(page);
-			String contender = Contenders.contenderPath(pair);
-			pages.add(new ContendersPage.Contender("vs" + (i + 1), i + 1, contender, pair.path(), page));
-			Notices one = notices.forPublication(each.get(i), snapshot, page, base);
-			first = first == null ? one : first;
-			one.others().forEach(line -> others.add("vs " + contender + ": " + line));
-		}
-		Contenders contenders = new Contenders(FrozenResult.baselineOf(publication), pairs);
-		Notices all = new Notices(first.retraction(), first.replacementTitle(), first.replacementUrl(),
-				first.settings(), first.settingsReason(), first.noComparable(), others.stream().distinct().toList());
-		return new Several(contenders, pages, each, snapshots, comparisons, all);
 	}
 
 	@Operation(
@@ -255,7 +216,7 @@ class PublicationController {
 		if (publication.several()) {
 			body.put("baseline", publication.baselineId());
 			body.set("contenders", json.valueToTree(publication.contenders()));
-			several(publication, base).notices().writeJson(body);
+			comparisonPages.several(publication, base).notices().writeJson(body);
 		}
 		else {
 			ComparisonSnapshot snapshot = comparisonPages.published(publication);
@@ -314,7 +275,7 @@ class PublicationController {
 	private org.springframework.http.ResponseEntity<String> exportSeveral(Publication publication, String format,
 			String permalink, ObjectNode fields) {
 		String base = ComparisonExport.absolute(permalink, "");
-		Several several = several(publication, base);
+		ComparisonViews.Several several = comparisonPages.several(publication, base);
 		List<String> bodies = new java.util.ArrayList<>();
 		for (int i = 0; i < several.each().size(); i++) {
 			Publication one = several.each().get(i);

@@ -40,13 +40,13 @@ class RunPageController {
 	 * the charts' and the Pareto view's data too. A 10,000-cell run's page was 9 to 24 MB
 	 * of HTML.
 	 */
-	static final int LIGHT_ROWS = ComparisonController.LIGHT_ROWS;
+	static final int LIGHT_ROWS = ComparisonViews.LIGHT_ROWS;
 
 	/**
 	 * The most cells {@code ?cells=all} writes on one page; beyond, a page at a time
 	 * ({@code &from=1000}, …).
 	 */
-	static final int ALL_ROWS = ComparisonController.ALL_ROWS;
+	static final int ALL_ROWS = ComparisonViews.ALL_ROWS;
 
 	private final RunRepository runs;
 
@@ -217,7 +217,7 @@ class RunPageController {
 			model.addAttribute("gridRows", page.rows());
 			return sweep;
 		}
-		Map<String, String> settings = ComparisonController.without(query, "cells", "from");
+		Map<String, String> settings = QueryStrings.without(query, "cells", "from");
 		model.addAttribute("chartsSrc", base + "/charts.json");
 		List<RunPage.Row> rows;
 		if ("all".equals(query.get("cells"))) {
@@ -228,8 +228,8 @@ class RunPageController {
 		else {
 			rows = page.rows().subList(0, LIGHT_ROWS);
 			model.addAttribute("moreCellsSrc",
-					base + "/cells" + ComparisonController.with(settings, "from", String.valueOf(LIGHT_ROWS)));
-			model.addAttribute("allCellsUrl", base + ComparisonController.with(settings, "cells", "all"));
+					base + "/cells" + QueryStrings.with(settings, "from", String.valueOf(LIGHT_ROWS)));
+			model.addAttribute("allCellsUrl", base + QueryStrings.with(settings, "cells", "all"));
 		}
 		model.addAttribute("gridRows", rows);
 		java.util.Set<String> anchors = rows.stream()

@@ -32,11 +32,11 @@ class VerdictApiController {
 
 	private final Verdicts verdicts;
 
-	private final ComparisonController comparisons;
+	private final ComparisonViews comparisons;
 
 	private final HistoryInWords words;
 
-	VerdictApiController(Verdicts verdicts, ComparisonController comparisons, HistoryInWords words) {
+	VerdictApiController(Verdicts verdicts, ComparisonViews comparisons, HistoryInWords words) {
 		this.words = words;
 		this.verdicts = verdicts;
 		this.comparisons = comparisons;
@@ -106,7 +106,9 @@ class VerdictApiController {
 		}
 		if (pair != null) {
 			md.append('\n');
-			String export = comparisons.exportComparison(pair, "md", Map.of("vary", "engine")).getBody();
+			String export = comparisons
+				.export(dev.parity.comparisons.ComparisonService.Pair.parse(pair), "md", Map.of("vary", "engine"))
+				.getBody();
 			if (export != null) {
 				md.append(export);
 			}

@@ -80,7 +80,7 @@ class StaticResources implements WebMvcConfigurer {
 		registry.addResourceHandler("/schema/**")
 			.addResourceLocations("classpath:/static/schema/")
 			.setCacheControl(PLAIN)
-			.setEtagGenerator(this::hash);
+			.setEtagGenerator(this::weakTag);
 		ResourceHandlerRegistration webjars = registry.addResourceHandler("/webjars/**")
 			.addResourceLocations("classpath:/META-INF/resources/webjars/");
 		fingerprinted(webjars).addResolver(new LiteWebJarsResourceResolver());
@@ -91,7 +91,7 @@ class StaticResources implements WebMvcConfigurer {
 	 * fingerprinted URLs resolved and kept a year.
 	 */
 	private ResourceChainRegistration fingerprinted(ResourceHandlerRegistration handler) {
-		handler.setCacheControl(PLAIN).setEtagGenerator(this::hash);
+		handler.setCacheControl(PLAIN).setEtagGenerator(this::weakTag);
 		ResourceChainRegistration resources = handler.resourceChain(chain.isCache());
 		WebProperties.Resources.Chain.Strategy.Content strategy = chain.getStrategy().getContent();
 		if (strategy.isEnabled()) {
@@ -99,6 +99,15 @@ class StaticResources implements WebMvcConfigurer {
 				.addResolver(new VersionResourceResolver().addContentVersionStrategy(strategy.getPaths()));
 		}
 		return resources;
+	}
+
+	/**
+	 * The resource's ETag: its content hash, weak — the server compresses what it sends
+	 * (the bytes differ by encoding), and Tomcat compresses no answer with a strong tag.
+	 */
+	private @Nullable String weakTag(Resource resource) {
+		String hash = hash(resource);
+		return hash == null ? null : "W/\"" + hash + "\"";
 	}
 
 	/** The resource's content hash (the one its fingerprint carries). */
@@ -145,6 +154,11 @@ class StaticResources implements WebMvcConfigurer {
 			this.headers = new HttpHeaders();
 			this.headers.putAll(versioned.getResponseHeaders());
 			this.headers.setCacheControl(FINGERPRINTED);
+			String tag = this.headers.getETag();
+			if (tag != null && tag.startsWith("\"")) {
+				// Weak: the server compresses what it sends, which a strong tag forbids.
+				this.headers.setETag("W/" + tag);
+			}
 		}
 
 		@Override

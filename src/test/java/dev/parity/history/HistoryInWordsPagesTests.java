@@ -68,7 +68,7 @@ class HistoryInWordsPagesTests {
 			.containsPattern("p &lt; 0\\.0001|p < 0\\.0001")
 			.containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC");
 		assertThat(alerts).contains("<time class=\"when\" data-relative datetime=\"")
-			.contains("/js/local-time.js")
+			.containsPattern("/js/local-time(-[0-9a-f]{32})?\\.js")
 			.doesNotContain("form class=\"alert-actions\"")
 			.doesNotContain("alert-actions");
 

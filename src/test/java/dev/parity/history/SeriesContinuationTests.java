@@ -40,7 +40,7 @@ class SeriesContinuationTests {
 		Set<String> retracted = new TreeSet<>();
 		Random random = new Random(seed * 7919);
 		SeriesAnalyser.Continuation continuation = null;
-		SeriesUpdates.StoredAnalysis.Text text = null;
+		StoredAnalysis.Text text = null;
 		var json = SeriesRepository.mapper();
 		List<String> keptIds = List.of();
 		Set<String> keptRetracted = Set.of();
@@ -86,10 +86,10 @@ class SeriesContinuationTests {
 			assertThat(analysis).as(at).isEqualTo(full);
 			// As stored: the text of the runs and events kept from the analysis it went
 			// on from, the same JSON.
-			SeriesUpdates.StoredAnalysis.Text written = SeriesUpdates.StoredAnalysis.write(json, analysis, retracted,
+			StoredAnalysis.Text written = StoredAnalysis.write(json, analysis, retracted,
 					continues && incremental.from() == known ? text : null);
 			assertThat(json.readTree(written.json())).as(at)
-				.isEqualTo(json.readTree(json.writeValueAsString(SeriesUpdates.StoredAnalysis.of(full, retracted))));
+				.isEqualTo(json.readTree(json.writeValueAsString(StoredAnalysis.of(full, retracted))));
 			if (continues) {
 				appended++;
 				if (incremental.from() == known) {

@@ -49,6 +49,9 @@ class SeriesMaintenanceTests {
 	SeriesUpdates updates;
 
 	@Autowired
+	SeriesAnalyses analyses;
+
+	@Autowired
 	SeriesRepository repository;
 
 	@Autowired
@@ -110,7 +113,7 @@ class SeriesMaintenanceTests {
 		assertThat(mapper.writeValueAsString(kept)).isEqualTo(mapper.writeValueAsString(full));
 		// So does the analysis as stored, read back with its points rebuilt (another
 		// instance, after a restart).
-		assertThat(mapper.writeValueAsString(updates.stored(seriesId).orElseThrow()))
+		assertThat(mapper.writeValueAsString(analyses.stored(seriesId).orElseThrow()))
 			.isEqualTo(mapper.writeValueAsString(full));
 		assertThat(full.changePoints()).isNotEmpty();
 	}
@@ -137,7 +140,7 @@ class SeriesMaintenanceTests {
 		var mapper = SeriesRepository.mapper();
 		assertThat(mapper.writeValueAsString(updates.analysis(seriesId).orElseThrow()))
 			.isEqualTo(mapper.writeValueAsString(full));
-		assertThat(mapper.writeValueAsString(updates.stored(seriesId).orElseThrow()))
+		assertThat(mapper.writeValueAsString(analyses.stored(seriesId).orElseThrow()))
 			.isEqualTo(mapper.writeValueAsString(full));
 		assertThat(full.changePoints()).isNotEmpty();
 		assertThat(get("/api/alerts?series=" + seriesId).get("total").intValue()).isEqualTo(1);

@@ -85,7 +85,7 @@ class LargeRunPagesTests {
 		assertThat(all.status()).as(all.body()).isEqualTo(200);
 		assertThat(all.bytes()).isLessThan(MAX_PAGE_BYTES);
 		Document page = Jsoup.parse(all.body());
-		assertThat(page.select("table.compare tbody tr[id^=cell-]")).hasSize(ComparisonController.ALL_ROWS);
+		assertThat(page.select("table.compare tbody tr[id^=cell-]")).hasSize(ComparisonViews.ALL_ROWS);
 		assertThat(page.selectFirst("nav.cell-pages").text()).contains("Cells 1–1,000 of 10,000");
 		assertThat(page.selectFirst("nav.cell-pages a[rel=next]").attr("href"))
 			.isEqualTo(path + "?cells=all&from=1000");

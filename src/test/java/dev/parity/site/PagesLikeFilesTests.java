@@ -66,14 +66,15 @@ class PagesLikeFilesTests {
 		assertThat(plain.getStatus()).isEqualTo(200);
 		assertThat(plain.getHeader("Cache-Control")).isEqualTo("no-cache");
 		String tag = plain.getHeader("ETag");
-		assertThat(tag).matches("\"[0-9a-f]{32}\"");
+		// Weak, so that the server may compress what it sends.
+		assertThat(tag).matches("W/\"[0-9a-f]{32}\"");
 		MockHttpServletResponse again = mvc.perform(get("/js/chart-style.js").header("If-None-Match", tag))
 			.andReturn()
 			.getResponse();
 		assertThat(again.getStatus()).isEqualTo(304);
 		assertThat(again.getContentAsByteArray()).isEmpty();
 		// The same hash names the fingerprinted URL.
-		String hash = tag.substring(1, tag.length() - 1);
+		String hash = tag.substring(3, tag.length() - 1);
 		assertThat(mvc.perform(get("/js/chart-style-" + hash + ".js")).andReturn().getResponse().getStatus())
 			.isEqualTo(200);
 	}

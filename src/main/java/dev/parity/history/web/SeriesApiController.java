@@ -12,6 +12,7 @@ import dev.parity.history.SeriesAnalysis;
 import dev.parity.history.SeriesKey;
 import dev.parity.history.SeriesRepository;
 import dev.parity.history.SeriesSettings;
+import dev.parity.history.SeriesSettingsChanges;
 import dev.parity.history.SeriesUpdates;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
@@ -39,17 +40,20 @@ class SeriesApiController {
 
 	private final SeriesUpdates updates;
 
+	private final SeriesSettingsChanges settingsChanges;
+
 	private final HistorySettings settings;
 
 	private final JsonMapper json;
 
 	private final Alerts alerts;
 
-	SeriesApiController(SeriesRepository series, SeriesUpdates updates, HistorySettings settings, JsonMapper json,
-			Alerts alerts) {
+	SeriesApiController(SeriesRepository series, SeriesUpdates updates, SeriesSettingsChanges settingsChanges,
+			HistorySettings settings, JsonMapper json, Alerts alerts) {
 		this.alerts = alerts;
 		this.series = series;
 		this.updates = updates;
+		this.settingsChanges = settingsChanges;
 		this.settings = settings;
 		this.json = json;
 	}
@@ -285,7 +289,7 @@ class SeriesApiController {
 		if (!problems.isEmpty()) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST, String.join("; ", problems));
 		}
-		updates.changeSettings(id, overrides, user.getName());
+		settingsChanges.changeSettings(id, overrides, user.getName());
 		return settingsView(id);
 	}
 

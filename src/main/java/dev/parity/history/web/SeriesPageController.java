@@ -14,6 +14,7 @@ import dev.parity.history.HistorySettings;
 import dev.parity.history.SeriesAnalysis;
 import dev.parity.history.SeriesKey;
 import dev.parity.history.SeriesRepository;
+import dev.parity.history.SeriesSettingsChanges;
 import dev.parity.history.SeriesUpdates;
 import dev.parity.history.Verdicts;
 import org.jspecify.annotations.Nullable;
@@ -40,6 +41,8 @@ class SeriesPageController {
 
 	private final SeriesUpdates updates;
 
+	private final SeriesSettingsChanges settingsChanges;
+
 	private final Alerts alerts;
 
 	private final HistorySettings settings;
@@ -52,13 +55,15 @@ class SeriesPageController {
 
 	private final Verdicts verdicts;
 
-	SeriesPageController(SeriesRepository series, SeriesUpdates updates, Alerts alerts, HistorySettings settings,
-			JsonMapper json, Caveats caveats, HistoryInWords words, Verdicts verdicts) {
+	SeriesPageController(SeriesRepository series, SeriesUpdates updates, SeriesSettingsChanges settingsChanges,
+			Alerts alerts, HistorySettings settings, JsonMapper json, Caveats caveats, HistoryInWords words,
+			Verdicts verdicts) {
 		this.caveats = caveats;
 		this.words = words;
 		this.verdicts = verdicts;
 		this.series = series;
 		this.updates = updates;
+		this.settingsChanges = settingsChanges;
 		this.alerts = alerts;
 		this.settings = settings;
 		this.json = json;
@@ -269,7 +274,7 @@ class SeriesPageController {
 			redirect.addFlashAttribute("settingsProblem", "Settings not changed: " + String.join("; ", problems) + ".");
 			return "redirect:/series/" + id + "#settings";
 		}
-		updates.changeSettings(id, overrides, user.getName());
+		settingsChanges.changeSettings(id, overrides, user.getName());
 		redirect.addFlashAttribute("message", "Settings saved; the series was analysed again under them.");
 		return "redirect:/series/" + id;
 	}
