@@ -74,6 +74,26 @@ public class Publications {
 	public Publication publish(String baselineId, List<String> contenderIds, JsonNode settings, String title,
 			String caption, JsonNode result, String rulesVersion, @Nullable String settingsReason,
 			boolean confirmNoComparable, String user) {
+		return publish(baselineId, contenderIds, settings, title, caption, result, rulesVersion, settingsReason,
+				confirmNoComparable, null, user);
+	}
+
+	/**
+	 * Stores a computed comparison as
+	 * {@link #publish(String, List, JsonNode, String, String, JsonNode, String, String, boolean, String)}
+	 * does, with the metric whose chart it draws.
+	 * @param chartMetric one of the result's metrics; {@code null} for the one chosen by
+	 * default (see {@link #chartMetricOf(String)})
+	 * @throws RecordRejected saying what is missing or wrong; nothing is stored then
+	 */
+	@Transactional
+	public Publication publish(String baselineId, List<String> contenderIds, JsonNode settings, String title,
+			String caption, JsonNode result, String rulesVersion, @Nullable String settingsReason,
+			boolean confirmNoComparable, @Nullable String chartMetric, String user) {
+		String unknownMetric = chartMetricProblem(result, chartMetric);
+		if (unknownMetric != null) {
+			throw new RecordRejected(unknownMetric);
+		}
 		if (contenderIds.isEmpty() || contenderIds.size() > 8) {
 			throw new RecordRejected("a publication has 1 to 8 contenders, not " + contenderIds.size());
 		}
@@ -94,11 +114,12 @@ public class Publications {
 		jdbc.sql(
 				"""
 						insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by,
-							settings_reason, no_comparable_confirmed, contenders)
-						values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)""")
+							settings_reason, no_comparable_confirmed, contenders, chart_metric)
+						values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?)""")
 			.params(id, baselineId, contenderId, json.writeValueAsString(settings), title.strip(),
 					caption == null ? "" : caption.strip(), json.writeValueAsString(result), rulesVersion, user, reason,
-					noComparable, several ? json.writeValueAsString(contenderIds) : null)
+					noComparable, several ? json.writeValueAsString(contenderIds) : null,
+					StringUtils.hasText(chartMetric) ? chartMetric : null)
 			.update();
 		audit.done("publish-comparison", id, baselineId + "..." + String.join(",", contenderIds));
 		// A publication is part of its runs' record: the pages of those runs' comparisons
@@ -153,6 +174,38 @@ public class Publications {
 							+ ": publishing it needs an explicit confirmation (field 'confirm_no_comparable'), and the publication says so");
 		}
 		return problems;
+	}
+
+	/**
+	 * Why a publication of this result cannot draw this metric's chart: it is not one of
+	 * the result's metrics (of any contender's comparison); {@code null} when it can, or
+	 * when none is chosen.
+	 */
+	public static @Nullable String chartMetricProblem(JsonNode result, @Nullable String chartMetric) {
+		if (!StringUtils.hasText(chartMetric)) {
+			return null;
+		}
+		Set<String> metrics = new java.util.TreeSet<>();
+		pairwise(result).forEach(r -> r.path("metrics").forEach(m -> metrics.add(m.path("metric").asString(""))));
+		if (metrics.contains(chartMetric)) {
+			return null;
+		}
+		return "the chart's metric (field 'chart_metric') must be one of the comparison's metrics ("
+				+ String.join(", ", metrics) + "), not \"" + chartMetric + "\"";
+	}
+
+	/**
+	 * The metric whose chart a publication draws, as its publisher chose it; empty when
+	 * none was chosen, and the chart draws the one named in the title or the first with a
+	 * comparable cell. Not part of what the publication compares with its live
+	 * comparison.
+	 */
+	public Optional<String> chartMetricOf(String id) {
+		return jdbc.sql("select chart_metric from publication where id = ?")
+			.param(id)
+			.query((rs, row) -> Optional.ofNullable(rs.getString(1)))
+			.optional()
+			.flatMap(metric -> metric);
 	}
 
 	/**

@@ -408,7 +408,8 @@ class ComparisonController {
 			@RequestParam(required = false, defaultValue = "") String query,
 			@RequestParam(required = false) @Nullable String reason,
 			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
-			Principal principal, Model model, HttpServletResponse response) {
+			@RequestParam(name = "chart_metric", required = false) @Nullable String chartMetric, Principal principal,
+			Model model, HttpServletResponse response) {
 		if (Contenders.areSeveral(pair)) {
 			Contenders several = Contenders.parse(pair);
 			several.pairs().forEach(one -> refuseFixed(one, "a publication"));
@@ -426,7 +427,12 @@ class ComparisonController {
 		CompareSettings settings = comparisons.settings(settingsQuery);
 		ComparisonSnapshot snapshot = comparisons.freshSnapshot(runs, settings);
 		JsonNode frozen = json.valueToTree(snapshot);
-		Map<String, String> problems = Publications.problems(title, caption, frozen, reason, confirmNoComparable);
+		Map<String, String> problems = new LinkedHashMap<>(
+				Publications.problems(title, caption, frozen, reason, confirmNoComparable));
+		String unknownMetric = Publications.chartMetricProblem(frozen, chartMetric);
+		if (unknownMetric != null) {
+			problems.put("chart_metric", unknownMetric);
+		}
 		if (!problems.isEmpty()) {
 			List<Publication> publishedBefore = publications.ofPair(runs.baselineId(), runs.contenderId());
 			live(runs, settingsQuery, snapshot, publishedBefore, notices.publicationMarks(publishedBefore), model);
@@ -435,13 +441,15 @@ class ComparisonController {
 			typed.put("caption", caption);
 			typed.put("reason", reason == null ? "" : reason);
 			typed.put("confirm_no_comparable", String.valueOf(confirmNoComparable));
+			typed.put("chart_metric", chartMetric == null ? "" : chartMetric);
 			model.addAttribute("publishErrors", problems);
 			model.addAttribute("publishForm", typed);
 			response.setStatus(HttpStatus.BAD_REQUEST.value());
 			return "compare/table";
 		}
-		Publication publication = publications.publish(runs.baselineId(), runs.contenderId(), frozen.get("settings"),
-				title, caption, frozen, snapshot.rulesVersion(), reason, confirmNoComparable, principal.getName());
+		Publication publication = publications.publish(runs.baselineId(), List.of(runs.contenderId()),
+				frozen.get("settings"), title, caption, frozen, snapshot.rulesVersion(), reason, confirmNoComparable,
+				chartMetric, principal.getName());
 		return "redirect:" + publication.url();
 	}
 
