@@ -42,8 +42,13 @@ public sealed interface FrozenResult {
 		boolean anyComparable = pairwise().stream()
 			.flatMap(snapshot -> snapshot.headlines().stream())
 			.anyMatch(headline -> headline.comparable() > 0);
+		List<String> metrics = pairwise().stream()
+			.flatMap(snapshot -> snapshot.metrics().stream())
+			.map(ComparisonSnapshot.MetricInfo::metric)
+			.distinct()
+			.toList();
 		return new Publications.Frozen(json.valueToTree(this), json.valueToTree(first.settings()), first.rulesVersion(),
-				pairwise().size(), nonDefault, anyComparable);
+				pairwise().size(), nonDefault, anyComparable, metrics);
 	}
 
 	/** One contender: the body is its comparison's snapshot. */

@@ -54,12 +54,14 @@ public class Publications {
 	 * the refusal names it ({@code output_tolerance 10 (default 0.1)}); empty under the
 	 * defaults
 	 * @param anyComparable whether any cell of any of its comparisons is comparable
+	 * @param metrics the metrics its comparisons compare (a chart may draw one of them)
 	 */
 	public record Frozen(JsonNode body, JsonNode settings, String rulesVersion, int comparisons,
-			List<String> nonDefaultSettings, boolean anyComparable) {
+			List<String> nonDefaultSettings, boolean anyComparable, List<String> metrics) {
 
 		public Frozen {
 			nonDefaultSettings = List.copyOf(nonDefaultSettings);
+			metrics = List.copyOf(metrics);
 		}
 
 	}
@@ -79,6 +81,26 @@ public class Publications {
 	@Transactional
 	public Publication publish(String baselineId, List<String> contenderIds, Frozen frozen, String title,
 			String caption, @Nullable String settingsReason, boolean confirmNoComparable, String user) {
+		return publish(baselineId, contenderIds, frozen, title, caption, settingsReason, confirmNoComparable, null,
+				user);
+	}
+
+	/**
+	 * Stores a computed comparison as
+	 * {@link #publish(String, List, Frozen, String, String, String, boolean, String)}
+	 * does, with the metric whose chart it draws.
+	 * @param chartMetric one of the frozen comparisons' metrics; {@code null} for the one
+	 * chosen by default (see {@link #chartMetricOf(String)})
+	 * @throws RecordRejected saying what is missing or wrong; nothing is stored then
+	 */
+	@Transactional
+	public Publication publish(String baselineId, List<String> contenderIds, Frozen frozen, String title,
+			String caption, @Nullable String settingsReason, boolean confirmNoComparable, @Nullable String chartMetric,
+			String user) {
+		String unknownMetric = chartMetricProblem(frozen, chartMetric);
+		if (unknownMetric != null) {
+			throw new RecordRejected(unknownMetric);
+		}
 		if (contenderIds.isEmpty() || contenderIds.size() > 8) {
 			throw new RecordRejected("a publication has 1 to 8 contenders, not " + contenderIds.size());
 		}
@@ -98,12 +120,13 @@ public class Publications {
 		jdbc.sql(
 				"""
 						insert into publication (id, baseline_id, contender_id, settings, title, caption, result, rules_version, created_by,
-							settings_reason, no_comparable_confirmed, contenders)
-						values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb)""")
+							settings_reason, no_comparable_confirmed, contenders, chart_metric)
+						values (?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?)""")
 			.params(id, baselineId, contenderId, json.writeValueAsString(frozen.settings()), title.strip(),
 					caption == null ? "" : caption.strip(), json.writeValueAsString(frozen.body()),
 					frozen.rulesVersion(), user, reason, noComparable,
-					several ? json.writeValueAsString(contenderIds) : null)
+					several ? json.writeValueAsString(contenderIds) : null,
+					StringUtils.hasText(chartMetric) ? chartMetric : null)
 			.update();
 		audit.done("publish-comparison", id, baselineId + "..." + String.join(",", contenderIds));
 		// A publication is part of its runs' record: the pages of those runs' comparisons
@@ -156,6 +179,32 @@ public class Publications {
 					+ ": publishing it needs an explicit confirmation (field 'confirm_no_comparable'), and the publication says so");
 		}
 		return problems;
+	}
+
+	/**
+	 * Why a publication of this result cannot draw this metric's chart: it is not one of
+	 * the frozen comparisons' metrics; {@code null} when it can, or when none is chosen.
+	 */
+	public static @Nullable String chartMetricProblem(Frozen frozen, @Nullable String chartMetric) {
+		if (!StringUtils.hasText(chartMetric) || frozen.metrics().contains(chartMetric)) {
+			return null;
+		}
+		return "the chart's metric (field 'chart_metric') must be one of the comparison's metrics ("
+				+ String.join(", ", new java.util.TreeSet<>(frozen.metrics())) + "), not \"" + chartMetric + "\"";
+	}
+
+	/**
+	 * The metric whose chart a publication draws, as its publisher chose it; empty when
+	 * none was chosen, and the chart draws the one named in the title or the first with a
+	 * comparable cell. Not part of what the publication compares with its live
+	 * comparison.
+	 */
+	public Optional<String> chartMetricOf(String id) {
+		return jdbc.sql("select chart_metric from publication where id = ?")
+			.param(id)
+			.query((rs, row) -> Optional.ofNullable(rs.getString(1)))
+			.optional()
+			.flatMap(metric -> metric);
 	}
 
 	public Optional<Publication> find(String id) {

@@ -1,6 +1,7 @@
 package dev.parity.site;
 
 import java.security.Principal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -139,7 +140,8 @@ class ComparisonController {
 			@RequestParam(required = false, defaultValue = "") String query,
 			@RequestParam(required = false) @Nullable String reason,
 			@RequestParam(name = "confirm_no_comparable", defaultValue = "false") boolean confirmNoComparable,
-			Principal principal, Model model, HttpServletResponse response) {
+			@RequestParam(name = "chart_metric", required = false) @Nullable String chartMetric, Principal principal,
+			Model model, HttpServletResponse response) {
 		if (Contenders.areSeveral(pair)) {
 			Contenders several = Contenders.parse(pair);
 			several.pairs().forEach(one -> refuseFixed(one, "a publication"));
@@ -157,7 +159,12 @@ class ComparisonController {
 		CompareSettings settings = comparisons.settings(settingsQuery);
 		ComparisonSnapshot snapshot = comparisons.freshSnapshot(runs, settings);
 		Publications.Frozen frozen = new FrozenResult.One(snapshot).frozen(json);
-		Map<String, String> problems = Publications.problems(title, caption, frozen, reason, confirmNoComparable);
+		Map<String, String> problems = new LinkedHashMap<>(
+				Publications.problems(title, caption, frozen, reason, confirmNoComparable));
+		String unknownMetric = Publications.chartMetricProblem(frozen, chartMetric);
+		if (unknownMetric != null) {
+			problems.put("chart_metric", unknownMetric);
+		}
 		if (!problems.isEmpty()) {
 			views.live(runs, settingsQuery, snapshot, model);
 			Map<String, String> typed = new java.util.HashMap<>();
@@ -165,13 +172,14 @@ class ComparisonController {
 			typed.put("caption", caption);
 			typed.put("reason", reason == null ? "" : reason);
 			typed.put("confirm_no_comparable", String.valueOf(confirmNoComparable));
+			typed.put("chart_metric", chartMetric == null ? "" : chartMetric);
 			model.addAttribute("publishErrors", problems);
 			model.addAttribute("publishForm", typed);
 			response.setStatus(HttpStatus.BAD_REQUEST.value());
 			return "compare/table";
 		}
 		Publication publication = publications.publish(runs.baselineId(), List.of(runs.contenderId()), frozen, title,
-				caption, reason, confirmNoComparable, principal.getName());
+				caption, reason, confirmNoComparable, chartMetric, principal.getName());
 		return "redirect:" + publication.url();
 	}
 

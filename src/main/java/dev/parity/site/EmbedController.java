@@ -121,7 +121,7 @@ class EmbedController {
 		if (freshness.notModified(id, "chart.svg|" + metric + "|" + vs, false, request, () -> load(id))) {
 			return null;
 		}
-		CellChart chart = chart(embedded(load(id), vs), metric);
+		CellChart chart = chart(embedded(load(id), vs), metric == null ? chartMetric(id) : metric);
 		return ResponseEntity.ok()
 			.contentType(MediaType.parseMediaType("image/svg+xml;charset=UTF-8"))
 			.body(chart.svg(chart.naturalHeight()).getBytes(StandardCharsets.UTF_8));
@@ -134,7 +134,7 @@ class EmbedController {
 		if (freshness.notModified(id, "chart.png|" + metric + "|" + vs, false, request, () -> load(id))) {
 			return null;
 		}
-		CellChart chart = chart(embedded(load(id), vs), metric);
+		CellChart chart = chart(embedded(load(id), vs), metric == null ? chartMetric(id) : metric);
 		return ResponseEntity.ok()
 			.contentType(MediaType.IMAGE_PNG)
 			.body(chart.png(Math.max(CellChart.PREVIEW_HEIGHT, chart.naturalHeight())));
@@ -151,7 +151,7 @@ class EmbedController {
 		model.addAttribute("e", embedded);
 		model.addAttribute("page", embedded.page());
 		model.addAttribute("publication", embedded.publication());
-		model.addAttribute("chartSentence", chart(embedded, null).subtitle());
+		model.addAttribute("chartSentence", chart(embedded, chartMetric(id)).subtitle());
 		return view;
 	}
 
@@ -206,6 +206,14 @@ class EmbedController {
 	private static CellChart chart(Embedded embedded, @Nullable String metric) {
 		return CellChart.ratios(embedded.page(), metric, embedded.publication().title(), embedded.bannerLines(),
 				embedded.permalink());
+	}
+
+	/**
+	 * The metric its publisher chose for the publication's chart; {@code null} for the
+	 * one chosen by default.
+	 */
+	private @Nullable String chartMetric(String id) {
+		return publications.chartMetricOf(id).orElse(null);
 	}
 
 	private Publication load(String id) {

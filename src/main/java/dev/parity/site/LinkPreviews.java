@@ -60,17 +60,18 @@ class LinkPreviews implements HandlerInterceptor {
 				&& model.get("publication") instanceof Publication publication) {
 			Retraction retraction = model.get("publicationRetraction") instanceof Retraction r ? r : null;
 			preview = comparison(page, publication.title(), taken(retraction), publication.url(),
-					publication.url() + "/chart.png");
+					publication.url() + "/chart.png", model.get("chartMetric") instanceof String m ? m : null);
 		}
 		else if (model.get("page") instanceof ContendersPage several
 				&& model.get("publication") instanceof Publication publication && !several.contenders().isEmpty()) {
 			Retraction retraction = model.get("publicationRetraction") instanceof Retraction r ? r : null;
-			preview = contenders(several, publication, taken(retraction));
+			preview = contenders(several, publication, taken(retraction),
+					model.get("chartMetric") instanceof String m ? m : null);
 		}
 		else if (model.get("page") instanceof ComparisonPage page && model.get("pair") instanceof String pair) {
 			String query = model.get("query") instanceof String q ? q : "";
 			preview = comparison(page, "Comparison: " + page.baseline().title() + " → " + page.contender().title(),
-					sidesTaken(page), "/compare/" + pair + query, "/compare/" + pair + "/chart.png" + query);
+					sidesTaken(page), "/compare/" + pair + query, "/compare/" + pair + "/chart.png" + query, null);
 		}
 		else if (model.get("page") instanceof RunPage page) {
 			Retraction retraction = model.get("retraction") instanceof Retraction r ? r : null;
@@ -87,9 +88,10 @@ class LinkPreviews implements HandlerInterceptor {
 	 * A publication of several contenders: each contender's headline on one metric; the
 	 * chart of the first.
 	 */
-	private LinkPreview contenders(ContendersPage several, Publication publication, String prefix) {
+	private LinkPreview contenders(ContendersPage several, Publication publication, String prefix,
+			@Nullable String chartMetric) {
 		ComparisonPage first = several.contenders().get(0).page();
-		String metric = CellChart.chosenMetric(first, null, publication.title());
+		String metric = CellChart.chosenMetric(first, chartMetric, publication.title());
 		List<String> sentences = new java.util.ArrayList<>();
 		for (ContendersPage.Contender contender : several.contenders()) {
 			sentences.add("#" + contender.number() + " " + contender.path() + ": "
@@ -107,8 +109,9 @@ class LinkPreviews implements HandlerInterceptor {
 						+ " (contender / baseline); grey bars are greyed cells, not comparable.");
 	}
 
-	private LinkPreview comparison(ComparisonPage page, String title, String prefix, String path, String image) {
-		String metric = CellChart.chosenMetric(page, null, title);
+	private LinkPreview comparison(ComparisonPage page, String title, String prefix, String path, String image,
+			@Nullable String chartMetric) {
+		String metric = CellChart.chosenMetric(page, chartMetric, title);
 		String sentence = page.headlines()
 			.stream()
 			.filter(h -> h.metric().equals(metric))

@@ -49,7 +49,7 @@ class PublicationApiController {
 	 * ignored.
 	 */
 	private static final Set<String> FIELDS = Set.of("baseline", "contender", "contenders", "title", "caption",
-			"settings", "reason", "confirm_no_comparable");
+			"settings", "reason", "confirm_no_comparable", "chart_metric");
 
 	private static final int MAX_PAGE_SIZE = 100;
 
@@ -71,12 +71,13 @@ class PublicationApiController {
 
 	/** A publish request that is shaped right; what it asks may still be refused. */
 	private record Request(String baseline, List<String> contenders, String title, String caption,
-			Map<String, String> settings, @Nullable String reason, boolean confirmNoComparable) {
+			Map<String, String> settings, @Nullable String reason, boolean confirmNoComparable,
+			@Nullable String chartMetric) {
 	}
 
 	@Operation(
 			summary = "Publish a comparison: {baseline, contender (or contenders: [1 to 8, each against the baseline]), title, caption, settings, "
-					+ "reason, confirm_no_comparable} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
+					+ "reason, confirm_no_comparable, chart_metric (the metric whose chart it draws; one of the comparison's)} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
 	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "201",
 			description = "published; Location is its page",
 			content = @io.swagger.v3.oas.annotations.media.Content(mediaType = "application/json",
@@ -121,13 +122,17 @@ class PublicationApiController {
 		}
 		Map<String, String> refused = Publications.problems(request.title(), request.caption(), snapshot,
 				request.reason(), request.confirmNoComparable());
-		if (!refused.isEmpty()) {
+		String unknownMetric = Publications.chartMetricProblem(snapshot, request.chartMetric());
+		if (unknownMetric != null) {
+			problems.add(new Problem("$.chart_metric", unknownMetric));
+		}
+		if (!refused.isEmpty() || unknownMetric != null) {
 			refused.forEach((field, message) -> problems.add(new Problem("$." + field, message)));
 			return rejected(problems);
 		}
 		Publication publication = publications.publish(pair.baselineId(), List.of(pair.contenderId()), snapshot,
 				request.title(), request.caption(), request.reason(), request.confirmNoComparable(),
-				principal.getName());
+				request.chartMetric(), principal.getName());
 		return created(publication);
 	}
 
@@ -182,12 +187,17 @@ class PublicationApiController {
 		Publications
 			.problems(request.title(), request.caption(), result, request.reason(), request.confirmNoComparable())
 			.forEach((field, message) -> problems.add(new Problem("$." + field, message)));
+		String unknownMetric = Publications.chartMetricProblem(result, request.chartMetric());
+		if (unknownMetric != null) {
+			problems.add(new Problem("$.chart_metric", unknownMetric));
+		}
 		if (!problems.isEmpty()) {
 			return rejected(problems);
 		}
 		Publication publication = publications.publish(contenders.pairs().get(0).baselineId(),
 				contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), result, request.title(),
-				request.caption(), request.reason(), request.confirmNoComparable(), principal.getName());
+				request.caption(), request.reason(), request.confirmNoComparable(), request.chartMetric(),
+				principal.getName());
 		return created(publication);
 	}
 
@@ -278,6 +288,7 @@ class PublicationApiController {
 		String title = text(body, "title", false, problems);
 		String caption = text(body, "caption", false, problems);
 		String reason = text(body, "reason", false, problems);
+		String chartMetric = text(body, "chart_metric", false, problems);
 		JsonNode confirm = body.path("confirm_no_comparable");
 		if (!confirm.isMissingNode() && !confirm.isNull() && !confirm.isBoolean()) {
 			problems.add(new Problem("$.confirm_no_comparable", "must be true or false, not " + confirm));
@@ -287,7 +298,7 @@ class PublicationApiController {
 			return null;
 		}
 		return new Request(baseline, contenders, title == null ? "" : title, caption == null ? "" : caption, settings,
-				reason, confirm.asBoolean(false));
+				reason, confirm.asBoolean(false), chartMetric);
 	}
 
 	private static @Nullable String text(JsonNode body, String field, boolean required, List<Problem> problems) {

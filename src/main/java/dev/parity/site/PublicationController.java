@@ -148,6 +148,9 @@ class PublicationController {
 		Retraction retraction = publications.retractionOf("publication", id).orElse(null);
 		model.addAttribute("pageTitle", publication.title());
 		model.addAttribute("publication", publication);
+		// The metric its chart (preview, images, embeds) draws, as its publisher chose
+		// it.
+		model.addAttribute("chartMetric", publications.chartMetricOf(id).orElse(null));
 		model.addAttribute("publicationRetraction", retraction);
 		model.addAttribute("replacementTitle",
 				retraction == null || retraction.replacementId() == null ? null
@@ -212,6 +215,7 @@ class PublicationController {
 		body.put("rules_version", publication.rulesVersion());
 		body.put("settings_reason", publication.settingsReason());
 		body.put("no_comparable_confirmed", publication.noComparableConfirmed());
+		body.put("chart_metric", publications.chartMetricOf(publication.id()).orElse(null));
 		String base = siteUrls.link("");
 		if (publication.several()) {
 			body.put("baseline", publication.baselineId());

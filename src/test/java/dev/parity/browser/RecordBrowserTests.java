@@ -73,6 +73,7 @@ class RecordBrowserTests extends BrowserTest {
 			.containsPattern("— \\d+ cell × metric values that the defaults grey are shown as comparable");
 		screenshot("compare-loosened-banner");
 
+		browser.findElement(By.cssSelector("section.publish summary")).click();
 		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys("Decode +101 %");
 		WebElement reason = browser.findElement(By.cssSelector("section.publish textarea[name=reason]"));
 		browser.findElement(By.cssSelector("section.publish button")).click();
@@ -93,6 +94,7 @@ class RecordBrowserTests extends BrowserTest {
 
 	private String publish(String base, String baseline, String contender, String title) {
 		browser.get(base + "/compare/" + baseline + "..." + contender);
+		browser.findElement(By.cssSelector("section.publish summary")).click();
 		browser.findElement(By.cssSelector("section.publish input[name=title]")).sendKeys(title);
 		// A comparison with no comparable cell is published only when that is confirmed.
 		browser.findElements(By.cssSelector("section.publish input[name=confirm_no_comparable]"))

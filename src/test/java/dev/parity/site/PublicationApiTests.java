@@ -153,6 +153,74 @@ class PublicationApiTests {
 		assertThat(status).isEqualTo(401);
 	}
 
+	@Test
+	void thePublisherChoosesTheMetricWhoseChartThePublicationDraws() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String e = TestUploads.upload(mvc, "run-e-control.json");
+		MvcResult chosen = publish("""
+				{"baseline": "%s", "contender": "%s", "title": "Spark matches the reference, end to end",
+				 "chart_metric": "e2e_latency_s"}""".formatted(reference, e));
+		assertThat(chosen.getResponse().getStatus()).isEqualTo(201);
+		String id = TestUploads.tree(chosen.getResponse().getContentAsByteArray()).get("id").asString();
+		MvcResult byDefault = publish("""
+				{"baseline": "%s", "contender": "%s", "title": "Spark matches the reference, by default"}"""
+			.formatted(reference, e));
+		String other = TestUploads.tree(byDefault.getResponse().getContentAsByteArray()).get("id").asString();
+
+		JsonNode published = TestUploads
+			.tree(mvc.perform(get("/api/published/" + id)).andReturn().getResponse().getContentAsByteArray());
+		assertThat(published.get("chart_metric").asString()).isEqualTo("e2e_latency_s");
+		assertThat(TestUploads
+			.tree(mvc.perform(get("/api/published/" + other)).andReturn().getResponse().getContentAsByteArray())
+			.get("chart_metric")
+			.isNull()).isTrue();
+		// Its images and its embeds draw that metric; the other the one chosen by
+		// default.
+		assertThat(headlineOfEmbed(id)).startsWith("e2e_latency_s");
+		assertThat(headlineOfEmbed(other)).doesNotStartWith("e2e_latency_s");
+		assertThat(mvc.perform(get("/published/" + id + "/chart.svg")).andReturn().getResponse().getContentAsString())
+			.contains("e2e_latency_s");
+		assertThat(
+				mvc.perform(get("/published/" + other + "/chart.svg")).andReturn().getResponse().getContentAsString())
+			.doesNotContain("e2e_latency_s");
+		// What it chose is not a difference from its live comparison.
+		assertThat(mvc.perform(get("/published/" + id)).andReturn().getResponse().getContentAsString())
+			.doesNotContain("id=\"live-banner\"")
+			.contains("(of e2e_latency_s, as published)");
+	}
+
+	@Test
+	void anUnknownChartMetricIsRefusedByNameAndNothingStored() throws Exception {
+		String reference = TestUploads.upload(mvc, "reference.json");
+		String e = TestUploads.upload(mvc, "run-e-control.json");
+		long before = count();
+		MvcResult refused = publish("""
+				{"baseline": "%s", "contender": "%s", "title": "Spark matches the reference",
+				 "chart_metric": "tokens_per_joule"}""".formatted(reference, e));
+		assertThat(error(refused, "$.chart_metric")).contains("tokens_per_joule")
+			.contains("must be one of the comparison's metrics")
+			.contains("decode_tps");
+		assertThat(error(publish("""
+				{"baseline": "%s", "contender": "%s", "title": "Spark", "chart_metric": 3}""".formatted(reference, e)),
+				"$.chart_metric"))
+			.contains("must be a string");
+		String c = TestUploads.upload(mvc, "run-c-effort-high.json");
+		MvcResult several = publish("""
+				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "Two", "chart_metric": "tokens_per_joule"}"""
+			.formatted(reference, e, c));
+		assertThat(error(several, "$.chart_metric")).contains("tokens_per_joule");
+		assertThat(count()).isEqualTo(before);
+	}
+
+	/** The sentence over the chart of a publication's chart-only embed. */
+	private String headlineOfEmbed(String id) throws Exception {
+		String embed = mvc.perform(get("/embed/published/" + id + "/chart"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		return org.jsoup.Jsoup.parse(embed).selectFirst(".headline-sentence").text();
+	}
+
 	private MvcResult publish(String body) throws Exception {
 		return mvc
 			.perform(post("/api/published").with(httpBasic(USER, PASSWORD))
