@@ -40,10 +40,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * after the commit, apart), a 100 MB import at {@code -Xmx512m}, the download of a run's
  * stored document against a static file of the same bytes, the first (uncached,
  * anonymous) comparison against max(300 ms, 3 × that download), the comparison under 16
- * clients against a static file of the same size, and the pages of a 10,000-run database
- * against a near-empty one (page 3 of the lists included), with the plan of every query
- * those pages ran. Run with {@code ./mvnw -Pbench verify}; figures in
- * {@code target/bench/}.
+ * clients against a static file of the same size, and the pages of a 100,000-run database
+ * against a near-empty one (page 3 of the lists included; history's pages against a
+ * database of one 1,000-run series), with the plan of every query those pages ran, the
+ * bytes per run and the time to back the database up and restore it
+ * ({@code -Dbench.runs}, {@code -Dbench.cells} for other sizes). Run with
+ * {@code ./mvnw -Pbench verify}; figures in {@code target/bench/}.
  */
 class PerformanceBenchmark {
 
