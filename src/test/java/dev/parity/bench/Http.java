@@ -58,6 +58,11 @@ final class Http {
 		}
 	}
 
+	/** The server's address, e.g. {@code http://127.0.0.1:8080}. */
+	String base() {
+		return base;
+	}
+
 	Timed get(String path) {
 		return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(2)).GET().build());
 	}

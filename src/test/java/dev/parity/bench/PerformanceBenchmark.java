@@ -40,10 +40,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * after the commit, apart), a 100 MB import at {@code -Xmx512m}, the download of a run's
  * stored document against a static file of the same bytes, the first (uncached,
  * anonymous) comparison against max(300 ms, 3 × that download), the comparison under 16
- * clients against a static file of the same size, and the pages of a 10,000-run database
- * against a near-empty one (page 3 of the lists included), with the plan of every query
- * those pages ran. Run with {@code ./mvnw -Pbench verify}; figures in
- * {@code target/bench/}.
+ * clients against a static file of the same size, and the pages of a 100,000-run database
+ * against a near-empty one (page 3 of the lists included; history's pages against a
+ * database of one 1,000-run series), with the plan of every query those pages ran, the
+ * bytes per run and the time to back the database up and restore it
+ * ({@code -Dbench.runs}, {@code -Dbench.cells} for other sizes). Run with
+ * {@code ./mvnw -Pbench verify}; figures in {@code target/bench/}.
  */
 class PerformanceBenchmark {
 
@@ -61,9 +63,12 @@ class PerformanceBenchmark {
 
 	static final Duration LOAD_TIME = Duration.ofSeconds(Long.getLong("bench.loadSeconds", 20));
 
-	static final int SCALE_RUNS = Integer.getInteger("bench.runs", 10_000);
+	static final int SCALE_RUNS = Integer.getInteger("bench.runs", 100_000);
 
-	static final long SCALE_CELLS = Long.getLong("bench.cells", 2_000_000);
+	static final long SCALE_CELLS = Long.getLong("bench.cells", 20_000_000);
+
+	/** The runs of the series whose page is measured, near-empty and at scale. */
+	static final int SCALE_SERIES_RUNS = Integer.getInteger("bench.scaleSeriesRuns", 1_000);
 
 	static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -878,16 +883,44 @@ class PerformanceBenchmark {
 		pages.put("run page (200 cells)", "/runs/" + a);
 		pages.put("comparison (200 cells, uncached)", "/compare/" + a + "..." + b + "?band=");
 		log("scale: pages on a near-empty database (" + count("run") + " runs, " + count("cell") + " cells)");
-		Map<String, Double> empty = pageTimes(pages, 0);
+		Map<String, Double> empty = new LinkedHashMap<>(pageTimes(pages, 0));
+		// The pages of history and an old comparison need a series and old runs: a
+		// database holding one series of SCALE_SERIES_RUNS runs (SCALE_CELLS / SCALE_RUNS
+		// cells each) and nothing else is the near-empty one for them.
+		int cellsPerRun = (int) Math.max(1, SCALE_CELLS / SCALE_RUNS);
+		log("scale: seeding a series of " + SCALE_SERIES_RUNS + " runs × " + cellsPerRun + " cells");
+		ScaleSeed.Seeded small = ScaleSeed.seed(db, SCALE_SERIES_RUNS, cellsPerRun, 11,
+				new ScaleSeed.Shape("a", SCALE_SERIES_RUNS, "nightly-a"));
+		String seriesA = seriesOf(small.ids().get(0));
+		Map<String, String> history = new LinkedHashMap<>();
+		history.put("series list", "/series");
+		history.put("series page (" + SCALE_SERIES_RUNS + " runs, analysis computed)", "/series/" + seriesA);
+		history.put("alerts", "/alerts");
+		history.put("first comparison of two old runs (samples stored, uncached)",
+				"/compare/" + small.ids().get(0) + "..." + small.ids().get(ScaleSeed.WITH_SAMPLES) + "?band=");
+		double firstA = firstView("/series/" + seriesA);
+		log(String.format(Locale.ROOT, "scale: first view of series %s (%d runs, analysis computed on it): %.0f ms",
+				seriesA, SCALE_SERIES_RUNS, firstA));
+		empty.putAll(pageTimes(history, 0));
 		long runsNow = count("run");
 		long cellsNow = count("cell");
 		int toSeed = (int) (SCALE_RUNS - runsNow);
-		int cellsPerRun = (int) Math.ceil((SCALE_CELLS - cellsNow) / (double) toSeed);
-		log("scale: seeding " + toSeed + " runs × " + cellsPerRun + " cells with COPY");
-		ScaleSeed.Seeded seeded = ScaleSeed.seed(db, toSeed, cellsPerRun, 7);
-		log(String.format(Locale.ROOT, "scale: seeded in %.0f s; now %d runs, %d cells", seeded.seconds(), count("run"),
-				count("cell")));
+		int bigCells = (int) Math.ceil((SCALE_CELLS - cellsNow) / (double) toSeed);
+		log("scale: seeding " + toSeed + " runs × " + bigCells + " cells with COPY");
+		ScaleSeed.Seeded seeded = ScaleSeed.seed(db, toSeed, bigCells, 7,
+				new ScaleSeed.Shape("s", SCALE_SERIES_RUNS, "nightly-b"));
+		log(String.format(Locale.ROOT, "scale: seeded in %.0f s; now %d runs, %d cells, %d series", seeded.seconds(),
+				count("run"), count("cell"), count("series")));
+		String seriesB = seriesOf(seeded.ids().get(0));
+		List<String> old = oldestWithSamples("s");
+		pages.putAll(history);
+		pages.put("series page (" + SCALE_SERIES_RUNS + " runs, analysis computed)", "/series/" + seriesB);
+		pages.put("first comparison of two old runs (samples stored, uncached)",
+				"/compare/" + old.get(0) + "..." + old.get(1) + "?band=");
 		QueryPlans.reset(db);
+		double firstB = firstView("/series/" + seriesB);
+		log(String.format(Locale.ROOT, "scale: first view of series %s (%d runs, analysis computed on it): %.0f ms",
+				seriesB, SCALE_SERIES_RUNS, firstB));
 		Map<String, Double> full = pageTimes(pages, 1);
 		List<QueryPlans.Planned> plans;
 		// EXPLAIN (GENERIC_PLAN) of a statement with $1 … needs the simple query
@@ -900,7 +933,17 @@ class PerformanceBenchmark {
 		details.put("cells", count("cell"));
 		details.put("caveats", count("caveat"));
 		details.put("retractions", count("retraction"));
-		details.put("seed_seconds", seeded.seconds());
+		details.put("series", count("series"));
+		details.put("runs_with_samples",
+				count("run_statistics r where exists (select 1 from cell_bootstrap b where b.run_id = r.run_id)"));
+		details.put("seed_seconds", seeded.seconds() + small.seconds());
+		ObjectNode firstViews = details.putObject("series_first_view_ms");
+		firstViews.put("near_empty", firstA);
+		firstViews.put("at_scale", firstB);
+		report.ratio("scale",
+				"series page of " + SCALE_SERIES_RUNS + " runs, first view (its analysis computed on it) at "
+						+ String.format(Locale.ROOT, "%,d", SCALE_RUNS) + " runs",
+				firstB, "ms", "near-empty", firstA, "≤ 1.5×", false, 1.5);
 		ObjectNode times = details.putObject("p50_ms");
 		for (String name : pages.keySet()) {
 			ObjectNode row = times.putObject(name);
@@ -933,6 +976,51 @@ class PerformanceBenchmark {
 					.map(p -> p.calls() + " × " + String.format(Locale.ROOT, "%.2f", p.meanMillis()) + " ms  "
 							+ p.scans() + "\n    " + p.query())
 					.reduce("", (x, y) -> x + y + "\n"));
+		ScaleStorage.measure(db, report, details, OUT, jdbcUrl, http, this::log);
+	}
+
+	/** The series a seeded run joined. */
+	private String seriesOf(String runId) throws SQLException {
+		try (var statement = db.prepareStatement("select series_id from series_run where run_id = ?")) {
+			statement.setString(1, runId);
+			try (ResultSet rs = statement.executeQuery()) {
+				rs.next();
+				return rs.getString(1);
+			}
+		}
+	}
+
+	/** The two oldest runs of a seed (by id prefix) whose samples were stored. */
+	private List<String> oldestWithSamples(String prefix) throws SQLException {
+		List<String> ids = new ArrayList<>();
+		try (var statement = db.prepareStatement(
+				"""
+						select r.id from run r where r.id like ? and exists (select 1 from cell_bootstrap b where b.run_id = r.id)
+						order by r.uploaded_at limit 2""")) {
+			statement.setString(1, prefix + "%");
+			try (ResultSet rs = statement.executeQuery()) {
+				while (rs.next()) {
+					ids.add(rs.getString(1));
+				}
+			}
+		}
+		return ids;
+	}
+
+	/**
+	 * A page as its first visitor gets it (one request, up to 30 minutes: a series' first
+	 * analysis is computed on it), in milliseconds.
+	 */
+	private double firstView(String path) throws Exception {
+		var client = java.net.http.HttpClient.newHttpClient();
+		long start = System.nanoTime();
+		var answer = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(http.base() + path))
+			.timeout(Duration.ofMinutes(30))
+			.GET()
+			.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+		double millis = (System.nanoTime() - start) / 1e6;
+		assertThat(answer.statusCode()).as(path).isEqualTo(200);
+		return millis;
 	}
 
 	/**

@@ -19,10 +19,15 @@ import org.postgresql.copy.CopyManager;
 import org.postgresql.copy.PGCopyOutputStream;
 
 /**
- * Seeds the run tables of a busy team's database with {@code COPY}: runs with realistic
- * provenance spread over a year, their cells (params, request counts, output tokens,
- * metrics; no samples), one small file per run, caveats and a few retractions. Writes
- * only what the application itself would have written.
+ * Seeds a team's database with {@code COPY}, as the application writes an upload: runs
+ * with realistic provenance spread over ten years, their cells (params, request counts,
+ * output tokens, metrics; for one run in {@value #WITH_SAMPLES} also {@value #SAMPLES}
+ * per-request samples per cell, with their cell statistics and packed bootstrap medians),
+ * every run's statistics marker, each measured run's series and membership, one small
+ * file per run (a stand-in for the uploaded document: see the scaling section of
+ * performance.md for the bytes a real one adds), caveats and a few retractions. Series
+ * analyses are not written: the application computes one when the series is first read,
+ * as after a restore.
  */
 final class ScaleSeed {
 
@@ -41,11 +46,33 @@ final class ScaleSeed {
 	}
 
 	/** What was seeded, and how long it took. */
-	record Seeded(int runs, long cells, int caveats, int retractions, double seconds) {
+	record Seeded(int runs, long cells, int caveats, int retractions, int series, int withSamples, List<String> ids,
+			double seconds) {
 	}
 
-	static Seeded seed(Connection connection, int runs, int cellsPerRun, long seed) throws SQLException {
+	/**
+	 * The runs of one seed: ids begin with {@code prefix}; the first {@code seriesRuns}
+	 * are one series (measured, one a day, on their own branch {@code seriesBranch},
+	 * their decode speed 10 % lower from the last fifth on: a change point to alert on).
+	 */
+	record Shape(String prefix, int seriesRuns, String seriesBranch) {
+	}
+
+	/** The dedicated series' system, model, engine and harness. */
+	static final String SERIES_SYSTEM = "h100-node", SERIES_MODEL = "meta-llama/Llama-3.1-70B-Instruct",
+			SERIES_ENGINE = "vllm", SERIES_HARNESS = "vllm-bench-serve";
+
+	/** The branch of runs that name none (the application's default). */
+	private static final String DEFAULT_BRANCH = "main";
+
+	/** The declared workload of every seeded run, canonically serialised. */
+	private static final String WORKLOAD = dev.parity.run.WorkloadFingerprint
+		.declared(new dev.parity.run.Provenance.Workload("random", 512, null, null, null));
+
+	static Seeded seed(Connection connection, int runs, int cellsPerRun, long seed, Shape shape) throws SQLException {
 		long start = System.nanoTime();
+		java.util.Map<String, dev.parity.history.SeriesKey> series = new java.util.LinkedHashMap<>();
+		List<String[]> members = new ArrayList<>();
 		Random random = new Random(seed);
 		CopyManager copy = connection.unwrap(PGConnection.class).getCopyAPI();
 		List<String> commits = new ArrayList<>();
@@ -59,28 +86,41 @@ final class ScaleSeed {
 		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
 				copy run (id, upload_sha256, title, role, system_name, model_repo, model_revision, model_commit,
 				          engine_name, engine_version, harness_name, harness_version, source_url, recorded_at,
-				          workload_fingerprint, provenance, cell_count, uploaded_at, uploaded_by) from stdin""",
+				          workload_fingerprint, provenance, cell_count, uploaded_at, uploaded_by, branch) from stdin""",
 				1 << 16)) {
 			StringBuilder line = new StringBuilder(1024);
 			for (int i = 0; i < runs; i++) {
-				String id = String.format("s%09d", i);
+				String id = String.format("%s%09d", shape.prefix(), i);
 				ids.add(id);
-				String system = SYSTEMS[random.nextInt(SYSTEMS.length)];
-				String model = MODELS[random.nextInt(MODELS.length)];
-				String engine = ENGINES[random.nextInt(ENGINES.length)];
-				String harness = HARNESSES[random.nextInt(HARNESSES.length)];
-				boolean reference = random.nextInt(10) == 0;
+				boolean inSeries = i < shape.seriesRuns();
+				String system = inSeries ? SERIES_SYSTEM : SYSTEMS[random.nextInt(SYSTEMS.length)];
+				String model = inSeries ? SERIES_MODEL : MODELS[random.nextInt(MODELS.length)];
+				String engine = inSeries ? SERIES_ENGINE : ENGINES[random.nextInt(ENGINES.length)];
+				String harness = inSeries ? SERIES_HARNESS : HARNESSES[random.nextInt(HARNESSES.length)];
+				boolean reference = !inSeries && random.nextInt(10) == 0;
 				String commit = random.nextInt(8) == 0 ? null : commits.get(random.nextInt(commits.size()));
 				String fingerprint = sha(random);
-				Instant uploaded = now.minus(1 + random.nextInt(365 * 24 * 60), ChronoUnit.MINUTES);
-				String title = (reference ? "Published table: " : "Sweep ") + model.substring(model.indexOf('/') + 1)
-						+ " on " + system + " #" + i;
+				// Ten years of uploads; the dedicated series one a day, in order.
+				Instant uploaded = inSeries
+						? now.minus(shape.seriesRuns() - i, ChronoUnit.DAYS)
+							.minus(random.nextInt(600), ChronoUnit.MINUTES)
+						: now.minus(1 + random.nextInt(10 * 365 * 24 * 60), ChronoUnit.MINUTES);
+				String branch = inSeries ? shape.seriesBranch() : null;
+				if (!reference) {
+					dev.parity.history.SeriesKey key = new dev.parity.history.SeriesKey(system, model, engine, harness,
+							branch == null ? DEFAULT_BRANCH : branch, WORKLOAD);
+					series.putIfAbsent(key.id(), key);
+					members.add(new String[] { key.id(), id });
+				}
+				String title = (reference ? "Published table: " : inSeries ? "Nightly " : "Sweep ")
+						+ model.substring(model.indexOf('/') + 1) + " on " + system + " #" + i;
 				String provenance = "{\"system\": {\"name\": \"" + system + "\"}, \"model\": {\"repo\": \"" + model
 						+ "\", \"revision\": \"main\"" + (commit == null ? "" : ", \"commit\": \"" + commit + "\"")
 						+ "}, \"engine\": {\"name\": \"" + engine + "\", \"version\": \"0." + random.nextInt(12)
 						+ "\"}, \"harness\": {\"name\": \"" + harness + "\", \"version\": \"1.0\"}, \"workload\": "
 						+ "{\"dataset\": \"random\", \"output_tokens\": 512}"
-						+ (reference ? ", \"source\": {\"url\": \"https://example.org/table\"}" : "") + "}";
+						+ (reference ? ", \"source\": {\"url\": \"https://example.org/table\"}" : "")
+						+ (branch == null ? "" : ", \"context\": {\"branch\": \"" + branch + "\"}") + "}";
 				line.setLength(0);
 				line.append(id)
 					.append('\t')
@@ -111,7 +151,9 @@ final class ScaleSeed {
 					.append(cellsPerRun)
 					.append('\t')
 					.append(uploaded)
-					.append("\tseed\n");
+					.append("\tseed\t")
+					.append(branch == null ? "\\N" : branch)
+					.append('\n');
 				out.write(line.toString().getBytes(StandardCharsets.UTF_8));
 			}
 		}
@@ -121,15 +163,18 @@ final class ScaleSeed {
 		long cells = 0;
 		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
 				copy cell (run_id, position, params, anchor, exec_order, completed, failed, cancelled, output_tokens,
-				           metrics) from stdin""", 1 << 16)) {
+				           metrics, samples) from stdin""", 1 << 16)) {
 			StringBuilder line = new StringBuilder(512);
 			int side = (int) Math.ceil(Math.sqrt(cellsPerRun));
-			for (String id : ids) {
+			for (int r = 0; r < ids.size(); r++) {
+				String id = ids.get(r);
+				boolean samples = r % WITH_SAMPLES == 0;
+				boolean slower = r < shape.seriesRuns() && r >= shape.seriesRuns() * 4 / 5;
 				for (int c = 0; c < cellsPerRun; c++) {
 					int prompt = 128 * (1 + c / side);
 					int concurrency = 1 + c % side;
 					double ttft = 0.02 + prompt / 20000.0 * (1 + 0.05 * random.nextGaussian());
-					double decode = 70 / Math.sqrt(concurrency) * (1 + 0.03 * random.nextGaussian());
+					double decode = (slower ? 63 : 70) / Math.sqrt(concurrency) * (1 + 0.03 * random.nextGaussian());
 					line.setLength(0);
 					line.append(id)
 						.append('\t')
@@ -147,12 +192,30 @@ final class ScaleSeed {
 						.append("\t32\t0\t0\t")
 						.append("{\"max\": 530, \"min\": 490, \"mean\": 511.8, \"median\": 512}\t")
 						.append("{\"ttft_s\": ")
-						.append(String.format(java.util.Locale.ROOT, "%.4f", ttft))
+						.append(fixed(ttft, 4))
 						.append(", \"decode_tps\": ")
-						.append(String.format(java.util.Locale.ROOT, "%.3f", decode))
+						.append(fixed(decode, 3))
 						.append(", \"throughput_tps\": ")
-						.append(String.format(java.util.Locale.ROOT, "%.2f", decode * concurrency))
-						.append("}\n");
+						.append(fixed(decode * concurrency, 2))
+						.append("}\t");
+					if (samples) {
+						// As uploaded: the cell's per-request samples, kept as they came.
+						line.append('[');
+						for (int q = 0; q < SAMPLES; q++) {
+							line.append(q == 0 ? "" : ", ")
+								.append("{\"status\": \"ok\", \"ttft_s\": ")
+								.append(fixed(ttft * (1 + 0.05 * random.nextGaussian()), 3))
+								.append(", \"decode_tps\": ")
+								.append(fixed(decode * (1 + 0.03 * random.nextGaussian()), 2))
+								.append(", \"output_tokens\": ")
+								.append(500 + random.nextInt(25))
+								.append('}');
+						}
+						line.append("]\n");
+					}
+					else {
+						line.append("\\N\n");
+					}
 					out.write(line.toString().getBytes(StandardCharsets.UTF_8));
 					cells++;
 				}
@@ -173,15 +236,35 @@ final class ScaleSeed {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
+				copy series (id, system_name, model_repo, engine_name, harness_name, branch, workload) from stdin""",
+				1 << 16)) {
+			for (dev.parity.history.SeriesKey key : series.values()) {
+				out.write((key.id() + "\t" + key.system() + "\t" + key.model() + "\t" + key.engine() + "\t"
+						+ key.harness() + "\t" + key.branch() + "\t" + key.workload() + "\n")
+					.getBytes(StandardCharsets.UTF_8));
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class),
+				"copy series_run (series_id, run_id) from stdin", 1 << 16)) {
+			for (String[] member : members) {
+				out.write((member[0] + "\t" + member[1] + "\n").getBytes(StandardCharsets.UTF_8));
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 		int caveats = runs / 2;
 		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
 				copy caveat (id, run_id, text, kind, created_by) from stdin""", 1 << 16)) {
 			for (int i = 0; i < caveats; i++) {
 				String run = ids.get(random.nextInt(ids.size()));
-				out.write(
-						("c" + HexFormat.of().toHexDigits(i) + "\t" + run + "\tThe warm-up was shorter than declared ("
-								+ i + ")\tcaveat\tseed\n")
-							.getBytes(StandardCharsets.UTF_8));
+				out.write((shape.prefix() + "c" + HexFormat.of().toHexDigits(i) + "\t" + run
+						+ "\tThe warm-up was shorter than declared (" + i + ")\tcaveat\tseed\n")
+					.getBytes(StandardCharsets.UTF_8));
 			}
 		}
 		catch (IOException ex) {
@@ -203,7 +286,8 @@ final class ScaleSeed {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("vacuum analyze");
 		}
-		return new Seeded(runs, cells, caveats, retractions, (System.nanoTime() - start) / 1e9);
+		return new Seeded(runs, cells, caveats, retractions, series.size(), (runs + WITH_SAMPLES - 1) / WITH_SAMPLES,
+				ids, (System.nanoTime() - start) / 1e9);
 	}
 
 	/**
@@ -285,7 +369,21 @@ final class ScaleSeed {
 	 * One seeded run in this many had per-request samples (statistics and bootstrap
 	 * medians stored).
 	 */
-	private static final int WITH_SAMPLES = 50;
+	static final int WITH_SAMPLES = 50;
+
+	/** The per-request samples of a cell of a run that has them. */
+	static final int SAMPLES = 32;
+
+	/**
+	 * {@code value} with {@code digits} decimals, as {@code %.Nf} would write it
+	 * (faster).
+	 */
+	private static String fixed(double value, int digits) {
+		long scale = digits == 2 ? 100 : digits == 3 ? 1000 : 10000;
+		long scaled = Math.round(Math.abs(value) * scale);
+		String fraction = Long.toString(scale + scaled % scale).substring(1);
+		return (value < 0 && scaled != 0 ? "-" : "") + scaled / scale + "." + fraction;
+	}
 
 	private static String sha(Random random) {
 		byte[] bytes = new byte[32];

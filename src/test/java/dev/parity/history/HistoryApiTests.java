@@ -146,7 +146,16 @@ class HistoryApiTests {
 		String seriesPage = page("/series/" + seriesId);
 		assertThat(seriesPage).contains("kv-cache-dtype auto → fp8", "alert-" + alertId, "data-charts=",
 				"series-charts.js");
-		assertThat(page("/series?system=nightly-box-a")).contains(seriesId);
+		assertThat(page("/series?system=nightly-box-a")).contains(seriesId, "1 series").doesNotContain("Older →");
+		// The list comes 50 series a page: the second page of one series is empty.
+		assertThat(page("/series?system=nightly-box-a&page=1")).contains("No series matches", "← Newer")
+			.doesNotContain(seriesId);
+		assertThat(mvc
+			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series?page=first"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResolvedException()
+			.getMessage()).contains("page must be a whole number");
 		assertThat(page("/alerts")).contains(alertId, "Alerts raised");
 		assertThat(seriesPage).contains("Alerts raised <strong>1</strong>", "marked false-positive <strong>0</strong>");
 		assertThat(page("/runs/" + ids.get(7))).contains("this run in its history",

@@ -82,14 +82,38 @@ class SeriesPageController {
 
 	}
 
+	/** Series per page of the series list. */
+	static final int SERIES_PER_PAGE = 50;
+
+	/**
+	 * The series list, {@value #SERIES_PER_PAGE} a page ({@code ?page=N}, from 0), most
+	 * recently analysed first.
+	 */
 	@GetMapping("/series")
-	String listSeries(Filter filter, Model model) {
+	String listSeries(Filter filter, @RequestParam(required = false) @Nullable String page, Model model) {
+		int number;
+		try {
+			number = page == null || page.isBlank() ? 0 : Integer.parseInt(page.strip());
+		}
+		catch (NumberFormatException ex) {
+			number = -1;
+		}
+		if (number < 0 || number > 100_000) {
+			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+					"page must be a whole number from 0 to 100000, not '" + page + "'");
+		}
 		model.addAttribute("pageTitle", "Series");
 		model.addAttribute("filter", java.util.Map.of("system", value(filter.system()), "model", value(filter.model()),
 				"harness", value(filter.harness()), "branch", value(filter.branch())));
 		model.addAttribute("filtered", !filter.isEmpty());
 		updates.catchUp();
-		model.addAttribute("series", series.list(filter.system(), filter.model(), filter.harness(), filter.branch()));
+		List<SeriesRepository.Listed> listed = series.page(filter.system(), filter.model(), filter.harness(),
+				filter.branch(), number * SERIES_PER_PAGE, SERIES_PER_PAGE);
+		boolean more = listed.size() > SERIES_PER_PAGE;
+		model.addAttribute("series", more ? listed.subList(0, SERIES_PER_PAGE) : listed);
+		model.addAttribute("pageNumber", number);
+		model.addAttribute("hasOlder", more);
+		model.addAttribute("firstListed", number * SERIES_PER_PAGE + 1);
 		return "history/series-list";
 	}
 
