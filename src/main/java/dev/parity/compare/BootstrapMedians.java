@@ -2,48 +2,45 @@ package dev.parity.compare;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.parity.run.Cell;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
+import dev.parity.stats.MedianLaw;
 
 /**
- * Where a comparison finds a run's bootstrap medians of one cell × metric: stored at
- * ingest, or computed from the cell's samples the same way ({@link #fromSamples}), which
- * gives the same numbers.
+ * Where a comparison finds the exact bootstrap law of a run's sample median of one cell ×
+ * metric ({@link MedianLaw}): from the window of sorted samples stored at upload, or from
+ * the cell's samples ({@link #FROM_SAMPLES}), which gives the same law.
  */
 @FunctionalInterface
 public interface BootstrapMedians {
 
-	/** Computes them from the run's samples now. */
-	BootstrapMedians FROM_SAMPLES = BootstrapMedians::compute;
+	/** Computes it from the run's samples now. */
+	BootstrapMedians FROM_SAMPLES = (run, cell, metric) -> SampleMedians.law(cell, metric);
 
 	/**
 	 * None at all, so no interval over samples: for comparisons read only for their flags
-	 * (the checks between consecutive runs of a series), where resampling every cell of
-	 * every pair would be wasted work.
+	 * (the checks between consecutive runs of a series).
 	 */
-	BootstrapMedians NONE = (run, cell, metric) -> new double[0];
+	BootstrapMedians NONE = (run, cell, metric) -> null;
 
 	/**
-	 * The run's bootstrap medians of the cell × metric: {@code Noise.RESAMPLES} values,
-	 * or none when the cell has fewer than {@code Noise.MIN_SAMPLES} samples of the
-	 * metric.
+	 * The law of the median of the cell × metric's samples resampled; {@code null} when
+	 * the cell has fewer than {@code Noise.MIN_SAMPLES} samples of the metric.
 	 */
-	double[] of(Run run, Cell cell, String metric);
+	@Nullable MedianLaw of(Run run, Cell cell, String metric);
 
 	/**
-	 * The stored medians where there are some, else computed from the samples (the same
-	 * numbers).
+	 * The stored windows where there are some, else computed from the samples (the same
+	 * law).
 	 */
-	public static BootstrapMedians stored(Map<CellBootstraps.Key, double[]> stored) {
+	public static BootstrapMedians stored(Map<CellBootstraps.Key, CellBootstraps.Window> stored) {
 		return (run, cell, metric) -> {
-			double[] medians = stored.get(new CellBootstraps.Key(run.id().value(), cell.anchor(), metric));
-			return medians != null ? medians : compute(run, cell, metric);
+			CellBootstraps.Window window = stored.get(new CellBootstraps.Key(run.id().value(), cell.anchor(), metric));
+			return window != null ? SampleMedians.law(window) : SampleMedians.law(cell, metric);
 		};
-	}
-
-	private static double[] compute(Run run, Cell cell, String metric) {
-		return SampleMedians.compute(run.id().value(), cell, metric);
 	}
 
 }

@@ -11,6 +11,7 @@ import dev.parity.run.Params;
 import dev.parity.run.Run;
 import dev.parity.run.RunDocument;
 import dev.parity.stats.BenjaminiHochberg;
+import dev.parity.stats.MedianLaw;
 import dev.parity.stats.Noise;
 import dev.parity.stats.RatioInterval;
 import dev.parity.stats.Seed;
@@ -136,8 +137,7 @@ public final class ComparisonBuilder {
 		Map<String, List<double[]>> resampledRatios = new LinkedHashMap<>();
 		for (PairedDraw draw : draws) {
 			resampledRatios.computeIfAbsent(draw.point.metric(), m -> new ArrayList<>()).add(draw.ratios);
-			// The same interval as Noise.overSamples over those medians and seed, from
-			// the same ratios.
+			// The exact interval; the drawn ratios only feed the headline's.
 			draw.in.set(draw.position, judged(draw.point, draw.interval, settings.band()));
 		}
 		cells = significance(drawing.stream()
@@ -178,19 +178,23 @@ public final class ComparisonBuilder {
 	}
 
 	/**
-	 * One run per side: their samples' bootstrap medians, for the median only (the
-	 * medians are what is resampled); {@code null} when either side has too few samples.
+	 * One run per side: the exact bootstrap laws of their samples' medians, for the
+	 * median only (the median is what is resampled), found when drawn; {@code null} when
+	 * the statistic is another.
 	 */
-	private static double @Nullable [][] sampleMedians(ReplicateGroup.GroupCell cell, ReplicateGroup.GroupCell match,
-			String metric, String stat, BootstrapMedians medians) {
+	private static java.util.function.@Nullable Supplier<@Nullable MedianLaw[]> sampleMedians(
+			ReplicateGroup.GroupCell cell, ReplicateGroup.GroupCell match, String metric, String stat,
+			BootstrapMedians medians) {
 		if (!stat.equals("median") && !stat.equals("p50")) {
 			return null;
 		}
 		ReplicateGroup.Member base = cell.members().get(0);
 		ReplicateGroup.Member other = match.members().get(0);
-		double[] baseMedians = medians.of(base.run(), base.cell(), metric);
-		double[] otherMedians = medians.of(other.run(), other.cell(), metric);
-		return Noise.pairable(baseMedians, otherMedians) ? new double[][] { baseMedians, otherMedians } : null;
+		return () -> {
+			MedianLaw baseLaw = medians.of(base.run(), base.cell(), metric);
+			MedianLaw otherLaw = medians.of(other.run(), other.cell(), metric);
+			return baseLaw == null || otherLaw == null ? null : new MedianLaw[] { baseLaw, otherLaw };
+		};
 	}
 
 	/**
@@ -201,9 +205,9 @@ public final class ComparisonBuilder {
 	}
 
 	/**
-	 * A comparable cell × metric of single runs whose medians are paired: its resampled
-	 * ratios (none when they cannot be paired) and their interval, drawn by
-	 * {@link #draw}, then put in place of {@code point} in {@code in}.
+	 * A comparable cell × metric of single runs: the exact interval from the two medians'
+	 * bootstrap laws and ratios drawn from them for the headline (none when there is no
+	 * interval), by {@link #draw}, then put in place of {@code point} in {@code in}.
 	 */
 	private static final class PairedDraw {
 
@@ -213,7 +217,7 @@ public final class ComparisonBuilder {
 
 		final ComparedMetric point;
 
-		final double @Nullable [][] medians;
+		final java.util.function.@Nullable Supplier<@Nullable MedianLaw[]> medians;
 
 		final long seed;
 
@@ -221,8 +225,8 @@ public final class ComparisonBuilder {
 
 		@Nullable RatioInterval interval;
 
-		PairedDraw(List<ComparedMetric> in, int position, ComparedMetric point, double @Nullable [][] medians,
-				long seed) {
+		PairedDraw(List<ComparedMetric> in, int position, ComparedMetric point,
+				java.util.function.@Nullable Supplier<@Nullable MedianLaw[]> medians, long seed) {
 			this.in = in;
 			this.position = position;
 			this.point = point;
@@ -231,9 +235,13 @@ public final class ComparisonBuilder {
 		}
 
 		void draw() {
-			if (medians != null) {
-				ratios = Noise.pairedRatios(medians[0], medians[1], seed);
-				interval = Noise.overPairedRatios(ratios);
+			MedianLaw[] laws = medians == null ? null : medians.get();
+			if (laws == null) {
+				return;
+			}
+			interval = Noise.overSampleLaws(laws[0], laws[1]).orElse(null);
+			if (interval != null) {
+				ratios = Noise.drawnRatios(laws[0], laws[1], seed);
 			}
 		}
 

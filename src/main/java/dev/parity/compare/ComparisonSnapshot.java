@@ -55,7 +55,7 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	 * threshold default or a phrase changes, so that a published comparison can say it
 	 * was computed by older rules.
 	 */
-	public static final String RULES_VERSION = "2026-12-03.1";
+	public static final String RULES_VERSION = "2026-12-04.1";
 
 	/**
 	 * What each version of the rules changed in what a comparison says, newest last, for
@@ -64,7 +64,11 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	 */
 	public static final Map<String, String> RULES_CHANGES = Map.of("2026-12-03.1",
 			"goodput of a cell without per-request samples is unknown (meets: null), no longer \"does not meet\"; the "
-					+ "highest concurrency meeting the objectives is unknown when a cell above it has no samples");
+					+ "highest concurrency meeting the objectives is unknown when a cell above it has no samples",
+			"2026-12-04.1",
+			"the within-run interval of one run per side (bootstrap over samples) is computed exactly from the "
+					+ "bootstrap law of each sample median instead of 1,000 drawn resamples, and its p-value is exact: "
+					+ "ends and p-values move within the resampling's former Monte-Carlo error");
 
 	/**
 	 * What the rules changed after {@code version}, in words, oldest first; empty when

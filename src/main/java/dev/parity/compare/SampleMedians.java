@@ -1,28 +1,51 @@
 package dev.parity.compare;
 
+import java.util.Arrays;
+
+import org.jspecify.annotations.Nullable;
+
 import dev.parity.run.Cell;
 import dev.parity.run.CellBootstraps;
+import dev.parity.stats.MedianLaw;
 import dev.parity.stats.Noise;
-import dev.parity.stats.Seed;
 
 import org.springframework.stereotype.Component;
 
 /**
- * A run's bootstrap medians of one cell × metric, as ingest stores them and as a
- * comparison computes them when none are stored: {@link Noise#RESAMPLES} medians of the
- * cell's completed samples resampled, seeded from (run id, anchor, metric,
- * {@code median}); none with fewer than {@link Noise#MIN_SAMPLES} samples.
+ * The sorted samples of one cell × metric around their median, as ingest stores them and
+ * as a comparison computes them when none are stored: the completed samples' values of
+ * the ranks the exact bootstrap law of their median needs ({@link MedianLaw#ranks}); none
+ * with fewer than {@link Noise#MIN_SAMPLES} samples.
  */
 @Component
 public class SampleMedians implements CellBootstraps.Medians {
 
 	@Override
-	public double[] of(String runId, Cell cell, String metric) {
-		return compute(runId, cell, metric);
+	public CellBootstraps.@Nullable Window of(Cell cell, String metric) {
+		return window(cell.sampleValues(metric));
 	}
 
-	public static double[] compute(String runId, Cell cell, String metric) {
-		return Noise.bootstrapMedians(cell.sampleValues(metric), Seed.of(runId, cell.anchor(), metric, "median"));
+	/** The window of these samples, in any order; {@code null} with too few. */
+	public static CellBootstraps.@Nullable Window window(double[] samples) {
+		if (samples.length < Noise.MIN_SAMPLES) {
+			return null;
+		}
+		double[] sorted = samples.clone();
+		Arrays.sort(sorted);
+		MedianLaw.Ranks ranks = MedianLaw.ranks(sorted.length);
+		return new CellBootstraps.Window(sorted.length, ranks.first(),
+				Arrays.copyOfRange(sorted, ranks.first(), ranks.last() + 1));
+	}
+
+	/**
+	 * The law of the median of the cell's samples resampled; {@code null} with too few.
+	 */
+	public static @Nullable MedianLaw law(Cell cell, String metric) {
+		return law(window(cell.sampleValues(metric)));
+	}
+
+	static @Nullable MedianLaw law(CellBootstraps.@Nullable Window window) {
+		return window == null ? null : MedianLaw.of(window.samples(), window.first(), window.values());
 	}
 
 }

@@ -176,7 +176,7 @@ public class CellStatistics {
 
 	/**
 	 * Of these runs, those whose statistics under this key are complete and whose every
-	 * cell × metric with enough completed samples for bootstrap medians has them stored
+	 * cell × metric with enough completed samples for a median window has it stored
 	 * ({@link CellBootstraps}): a comparison of them needs none of their samples.
 	 */
 	Set<RunId> complete(String[] runs, String computedUnder) {
@@ -187,7 +187,7 @@ public class CellStatistics {
 				  and (select count(*) from cell_statistics c
 				       where c.run_id = s.run_id and c.computed_under = s.computed_under and c.metric <> ?
 				         and c.count >= ?)
-				    = (select count(*) from cell_bootstrap b where b.run_id = s.run_id)""")
+				    = (select count(*) from cell_median_window b where b.run_id = s.run_id)""")
 			.params(runs, computedUnder, OUTPUT_TOKENS, CellBootstraps.MIN_SAMPLES)
 			.query((ResultSet rs) -> {
 				complete.add(new RunId(rs.getString(1)));

@@ -46,15 +46,15 @@ public class RunWriter {
 
 	private final org.springframework.context.ApplicationEventPublisher events;
 
-	private final BootstrapJobs bootstraps;
+	private final CellBootstraps.Medians windows;
 
 	private final CellStatistics statistics;
 
 	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource,
-			org.springframework.context.ApplicationEventPublisher events, BootstrapJobs bootstraps,
+			org.springframework.context.ApplicationEventPublisher events, CellBootstraps.Medians windows,
 			CellStatistics statistics) {
 		this.events = events;
-		this.bootstraps = bootstraps;
+		this.windows = windows;
 		this.statistics = statistics;
 		this.dataSource = dataSource;
 		this.jdbc = jdbc;
@@ -141,6 +141,8 @@ public class RunWriter {
 		 */
 		private final List<CellStatistics.Row> summaries = new ArrayList<>();
 
+		private final List<CellBootstraps.Row> medianWindows = new ArrayList<>();
+
 		private boolean finished;
 
 		private Storing(Connection connection, Savepoint savepoint) {
@@ -194,9 +196,12 @@ public class RunWriter {
 					return;
 				}
 				// The samples are read once, from the tree in memory, for their
-				// statistics. Their bootstrap medians
-				// are computed after the commit, apart from the upload (BootstrapJobs).
-				summaries.add(statistics.of(RunDocumentReader.cell(node)));
+				// statistics and the sorted samples around their medians (what the
+				// exact bootstrap law of a median needs: a comparison right after the
+				// upload reads no samples).
+				Cell read = RunDocumentReader.cell(node);
+				summaries.add(statistics.of(read));
+				medianWindows.addAll(CellBootstraps.of(id, read, windows));
 			}
 			catch (SQLException ex) {
 				throw new IllegalStateException("cannot store the cells of run " + id, ex);
@@ -271,7 +276,7 @@ public class RunWriter {
 					return new Stored(findIdByUploadSha(uploadSha256).orElseThrow(), false);
 				}
 				insertFiles(id, files);
-				bootstraps.enqueue(id);
+				CellBootstraps.insert(connection, id, medianWindows);
 				CellStatistics.insert(connection, id, statistics.computedUnder(), summaries);
 				// Listeners that follow runs (history) join it in this transaction and
 				// work after the commit: see RunStored.

@@ -259,6 +259,91 @@ public final class Noise {
 	}
 
 	/**
+	 * The interval from one run per side, from the exact bootstrap laws of their sample
+	 * medians ({@link MedianLaw}): the 2.5 % and 97.5 % quantiles of contender median /
+	 * baseline median, the two independent, and the p-value twice the smaller of P(ratio
+	 * ≤ 1) and P(ratio ≥ 1). What a bootstrap over samples with infinitely many resamples
+	 * gives: no resampling, no seed. Each end is found by bisection on the ratio to
+	 * within 10⁻¹² of it (relative), P(ratio ≤ r) = Σ P(B = b) · P(A ≤ r·b) summed in one
+	 * sweep over both sorted laws.
+	 * @return empty unless both laws take only positive values
+	 */
+	public static Optional<RatioInterval> overSampleLaws(MedianLaw baseline, MedianLaw contender) {
+		if (!baseline.positive() || !contender.positive()) {
+			return Optional.empty();
+		}
+		double low = ratioQuantile(baseline, contender, LOW);
+		double high = ratioQuantile(baseline, contender, HIGH);
+		double atOrBelow = ratioAtOrBelow(baseline, contender, 1, false);
+		double atOrAbove = 1 - ratioAtOrBelow(baseline, contender, 1, true);
+		double p = Math.min(1, 2 * Math.max(0, Math.min(atOrBelow, atOrAbove)));
+		return Optional.of(new RatioInterval(low, high, CONFIDENCE, RatioInterval.BOOTSTRAP_SAMPLES, p));
+	}
+
+	/**
+	 * {@link #RESAMPLES} ratios contender / baseline drawn from the two exact laws,
+	 * seeded: what a headline's median ratio over cells is resampled from (each cell's
+	 * ratios drawn independently of the other cells').
+	 */
+	public static double[] drawnRatios(MedianLaw baseline, MedianLaw contender, long seed) {
+		SplittableRandom random = new SplittableRandom(seed);
+		double[] ratios = new double[RESAMPLES];
+		for (int b = 0; b < RESAMPLES; b++) {
+			double base = baseline.draw(random.nextDouble());
+			ratios[b] = contender.draw(random.nextDouble()) / base;
+		}
+		return ratios;
+	}
+
+	/**
+	 * The smallest ratio r (to within 10⁻¹² relative) with P(contender / baseline ≤ r) ≥
+	 * q.
+	 */
+	static double ratioQuantile(MedianLaw baseline, MedianLaw contender, double q) {
+		double low = contender.smallest() / baseline.largest();
+		double high = contender.largest() / baseline.smallest();
+		if (ratioAtOrBelow(baseline, contender, low, false) >= q) {
+			return low;
+		}
+		// P(ratio ≤ low) < q ≤ P(ratio ≤ high), halved on a log scale until close.
+		while (high - low > 1e-12 * high) {
+			double mid = Math.sqrt(low * high);
+			if (mid <= low || mid >= high) {
+				break;
+			}
+			if (ratioAtOrBelow(baseline, contender, mid, false) >= q) {
+				high = mid;
+			}
+			else {
+				low = mid;
+			}
+		}
+		return high;
+	}
+
+	/**
+	 * P(contender / baseline ≤ r), or {@code < r} when {@code strictly}: Σ over the
+	 * baseline's values b of P(B = b) · P(A ≤ r·b), in one sweep (both ascending).
+	 */
+	static double ratioAtOrBelow(MedianLaw baseline, MedianLaw contender, double r, boolean strictly) {
+		double sum = 0;
+		double previous = 0;
+		int a = 0;
+		int size = contender.size();
+		for (int b = 0; b < baseline.size(); b++) {
+			double limit = r * baseline.value(b);
+			while (a < size && (strictly ? contender.value(a) < limit : contender.value(a) <= limit)) {
+				a++;
+			}
+			double below = a == 0 ? 0 : contender.cumulative(a - 1);
+			double mass = baseline.cumulative(b) - previous;
+			previous = baseline.cumulative(b);
+			sum += mass * below;
+		}
+		return sum;
+	}
+
+	/**
 	 * The median ratio over cells, resampled: for each resample, the median over the
 	 * cells of their resampled ratios ({@code ratios[cell][b]}), then the percentile
 	 * interval of those medians.

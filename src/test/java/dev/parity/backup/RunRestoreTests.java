@@ -75,18 +75,18 @@ class RunRestoreTests {
 
 		new TransactionTemplate(transactions).executeWithoutResult(status -> {
 			restore.restore(new RunRestore.RestoredRun(run, List.of(), List.of(), cells));
-			// Its bootstrap medians, as an upload's, are left to a job done after the
-			// commit.
+			// Its median windows are left to a job done after the commit (an upload
+			// stores its own).
 			assertThat(jobs.pending(new RunId(restored))).isTrue();
 		});
 		jobs.complete(new RunId(restored));
 
 		assertThat(statistics(restored)).isEqualTo(statistics(uploaded)).isNotEmpty();
-		assertThat(jdbc.sql("select count(*) from cell_bootstrap where run_id = ?")
+		assertThat(jdbc.sql("select count(*) from cell_median_window where run_id = ?")
 			.param(restored)
 			.query(Integer.class)
 			.single())
-			.isEqualTo(jdbc.sql("select count(*) from cell_bootstrap where run_id = ?")
+			.isEqualTo(jdbc.sql("select count(*) from cell_median_window where run_id = ?")
 				.param(uploaded)
 				.query(Integer.class)
 				.single())

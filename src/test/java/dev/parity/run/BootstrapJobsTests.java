@@ -64,29 +64,24 @@ class BootstrapJobsTests {
 	}
 
 	@Test
-	void anUploadLeavesAJobAndNoMediansUntilTheWorkerStoresWhatIngestUsedToStore() throws Exception {
+	void anUploadStoresItsWindowsItselfAndLeavesNoJob() throws Exception {
 		jobs.hold(true);
 		String id = upload(withSamples(12, 5));
 		RunId run = new RunId(id);
 
-		assertThat(jobs.pending(run)).isTrue();
-		assertThat(bootstrapRows(id)).isZero();
-
-		jobs.hold(false);
-		jobs.complete(run);
-
 		assertThat(jobs.pending(run)).isFalse();
-		Map<CellBootstraps.Key, double[]> stored = bootstraps.find(List.of(run));
-		Map<CellBootstraps.Key, double[]> expected = new HashMap<>();
+		Map<CellBootstraps.Key, CellBootstraps.Window> stored = bootstraps.find(List.of(run));
+		Map<CellBootstraps.Key, CellBootstraps.Window> expected = new HashMap<>();
 		for (Cell cell : runs.find(run).orElseThrow().cells()) {
-			if (cell.samples().size() >= CellBootstraps.MIN_SAMPLES) {
-				CellBootstraps.of(run, cell, medians)
-					.forEach(
-							row -> expected.put(new CellBootstraps.Key(id, row.anchor(), row.metric()), row.medians()));
-			}
+			CellBootstraps.of(run, cell, medians)
+				.forEach(row -> expected.put(new CellBootstraps.Key(id, row.anchor(), row.metric()), row.window()));
 		}
 		assertThat(stored).containsOnlyKeys(expected.keySet()).isNotEmpty();
-		expected.forEach((key, values) -> assertThat(stored.get(key)).as("%s", key).containsExactly(values));
+		expected.forEach((key, window) -> {
+			assertThat(stored.get(key).values()).as("%s", key).containsExactly(window.values());
+			assertThat(stored.get(key).first()).isEqualTo(window.first());
+			assertThat(stored.get(key).samples()).isEqualTo(window.samples());
+		});
 	}
 
 	@Test
@@ -103,23 +98,18 @@ class BootstrapJobsTests {
 	}
 
 	@Test
-	void aComparisonBeforeTheJobShowsWhatItShowsAfter() throws Exception {
+	void aComparisonRightAfterTheUploadShowsWhatItShowsLaterAndWhatTheSamplesGive() throws Exception {
 		jobs.hold(true);
 		String baseline = upload(withSamples(30, 12));
 		String contender = upload(withSamples(25, 40));
 		ComparisonService.Pair pair = new ComparisonService.Pair(baseline, contender);
 
-		// Without its medians stored, a run is read whole and its medians are computed
-		// from the samples.
-		assertThat(runs.find(new RunId(baseline), DEFAULTS).orElseThrow().cells().get(0).samples()).hasSize(30);
-		String before = comparison(pair);
-
-		jobs.hold(false);
-		jobs.complete(new RunId(baseline));
-		jobs.complete(new RunId(contender));
-
+		// Its windows stored with it, a run is read without its samples at once.
 		assertThat(runs.find(new RunId(baseline), DEFAULTS).orElseThrow().cells())
 			.allSatisfy(cell -> assertThat(cell.samples()).isEmpty());
+		String before = comparison(pair);
+		jobs.hold(false);
+		jobs.drain();
 		String after = comparison(pair);
 		assertThat(before).contains("\"method\":\"bootstrap-samples\"");
 		assertThat(after).isEqualTo(before);
@@ -131,6 +121,11 @@ class BootstrapJobsTests {
 		List<RunId> uploaded = new ArrayList<>();
 		for (int i = 0; i < 6; i++) {
 			uploaded.add(new RunId(upload(withSamples(20 + i, 12))));
+		}
+		// Jobs as a restore or the migration to windows leaves them (the windows stored
+		// again are the same: a job keeps those there are).
+		for (RunId run : uploaded) {
+			jdbc.sql("insert into bootstrap_job (run_id) values (?)").param(run.value()).update();
 		}
 		long waiting = jdbc.sql("select count(*) from bootstrap_job where not_before <= now()")
 			.query(Long.class)
@@ -166,7 +161,10 @@ class BootstrapJobsTests {
 	}
 
 	private int bootstrapRows(String id) {
-		return jdbc.sql("select count(*) from cell_bootstrap where run_id = ?").param(id).query(Integer.class).single();
+		return jdbc.sql("select count(*) from cell_median_window where run_id = ?")
+			.param(id)
+			.query(Integer.class)
+			.single();
 	}
 
 	/** Uploads without waiting for the run's medians (TestUploads waits). */

@@ -60,41 +60,28 @@ class CellBootstrapsTests {
 	}
 
 	@Test
-	void storesEachCellsMediansWithTheUploadAndTheyEqualAFreshComputation() throws Exception {
+	void storesEachCellsWindowWithTheUploadAndItEqualsAFreshComputation() throws Exception {
 		String id = TestUploads.upload(mvc, withSamples());
 
-		Map<CellBootstraps.Key, double[]> stored = bootstraps.find(List.of(new RunId(id)));
+		Map<CellBootstraps.Key, CellBootstraps.Window> stored = bootstraps.find(List.of(new RunId(id)));
 
 		Run run = runs.find(new RunId(id)).orElseThrow();
 		Cell first = run.cells().get(0);
 		assertThat(stored).containsOnlyKeys(new CellBootstraps.Key(id, first.anchor(), "ttft_s"));
-		double[] medians = stored.values().iterator().next();
-		assertThat(medians).hasSize(Noise.RESAMPLES);
-		assertThat(medians).containsExactly(dev.parity.compare.SampleMedians.compute(id, first, "ttft_s"));
+		CellBootstraps.Window window = stored.values().iterator().next();
+		CellBootstraps.Window fresh = dev.parity.compare.SampleMedians.window(first.sampleValues("ttft_s"));
+		assertThat(window.samples()).isEqualTo(12);
+		assertThat(window.first()).isEqualTo(fresh.first());
+		assertThat(window.values()).containsExactly(fresh.values());
 	}
 
 	@Test
-	void areStoredPackedAndMediansStoredBeforeAsArraysStillRead() throws Exception {
+	void areStoredPacked() throws Exception {
 		String id = TestUploads.upload(mvc, withSamples());
-		assertThat(
-				jdbc.sql("select medians is null and octet_length(packed) < 2000 from cell_bootstrap where run_id = ?")
-					.param(id)
-					.query(Boolean.class)
-					.list())
-			.containsExactly(true);
-
-		// A row as stored before V36: the medians as a float8[].
-		Run run = runs.find(new RunId(id)).orElseThrow();
-		double[] before = dev.parity.compare.SampleMedians.compute(id, run.cells().get(0), "ttft_s");
-		jdbc.sql("insert into cell_bootstrap (run_id, anchor, metric, medians) values (?, ?, 'earlier_metric', ?)")
-			.params(id, run.cells().get(1).anchor(), java.util.Arrays.stream(before).boxed().toArray(Double[]::new))
-			.update();
-		assertThat(bootstraps.find(List.of(new RunId(id)))
-			.get(new CellBootstraps.Key(id, run.cells().get(1).anchor(), "earlier_metric"))).containsExactly(before);
-		// A row holds one form or the other.
-		assertThatThrownBy(() -> jdbc.sql("insert into cell_bootstrap (run_id, anchor, metric) values (?, ?, 'none')")
-			.params(id, run.cells().get(1).anchor())
-			.update()).hasMessageContaining("cell_bootstrap_one_form");
+		assertThat(jdbc.sql("select octet_length(packed) < 200 from cell_median_window where run_id = ?")
+			.param(id)
+			.query(Boolean.class)
+			.list()).containsExactly(true);
 	}
 
 	@Test
@@ -128,11 +115,10 @@ class CellBootstrapsTests {
 	}
 
 	@Test
-	void aRunBeyondTheIngestBudgetLeavesTheRestToComparisons() throws Exception {
+	void aLargeRunHasEveryWindowStoredWithItsUploadAndIsComparedWithoutItsSamples() throws Exception {
 		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
 		ArrayNode cells = (ArrayNode) document.get("cells");
-		// 20 cells of 12,000 ttft samples: 240,000 values, over the 200,000 resampled at
-		// ingest.
+		// 20 cells of 12,000 ttft samples: 240,000 values.
 		for (int c = 0; c < 20; c++) {
 			ObjectNode cell = (ObjectNode) cells.get(c);
 			ArrayNode samples = cell.putArray("samples");
@@ -142,12 +128,9 @@ class CellBootstrapsTests {
 		}
 		String id = TestUploads.upload(mvc, JSON.writeValueAsBytes(document));
 
-		assertThat(bootstraps.find(List.of(new RunId(id))))
-			.hasSize((int) (CellBootstraps.MAX_VALUES_AT_INGEST / 12_000));
-		// Its statistics are stored, yet a comparison reads it whole: the medians left
-		// out come from its samples.
+		assertThat(bootstraps.find(List.of(new RunId(id)))).hasSize(20);
 		assertThat(runs.find(new RunId(id), CellStatistics.computedUnder(5)).orElseThrow().cells().get(0).samples())
-			.hasSize(12_000);
+			.isEmpty();
 	}
 
 	@Test
@@ -156,19 +139,19 @@ class CellBootstrapsTests {
 
 		JdbcClient asOwner = JdbcClient.create(owner.dataSource());
 		assertThatThrownBy(
-				() -> asOwner.sql("update cell_bootstrap set medians = '{1}' where run_id = ?").param(id).update())
+				() -> asOwner.sql("update cell_median_window set first_rank = 0 where run_id = ?").param(id).update())
 			.rootCause()
 			.hasMessageContaining("append-only");
-		assertThatThrownBy(() -> asOwner.sql("delete from cell_bootstrap where run_id = ?").param(id).update())
+		assertThatThrownBy(() -> asOwner.sql("delete from cell_median_window where run_id = ?").param(id).update())
 			.rootCause()
 			.hasMessageContaining("append-only");
-		assertThatThrownBy(() -> asOwner.sql("truncate cell_bootstrap").update()).rootCause()
+		assertThatThrownBy(() -> asOwner.sql("truncate cell_median_window").update()).rootCause()
 			.hasMessageContaining("append-only");
 	}
 
 	@Test
 	void aRefusedUploadLeavesNone() throws Exception {
-		long before = jdbc.sql("select count(*) from cell_bootstrap").query(Long.class).single();
+		long before = jdbc.sql("select count(*) from cell_median_window").query(Long.class).single();
 		ObjectNode document = (ObjectNode) TestUploads.tree(withSamples());
 		((ObjectNode) document.get("cells").get(3)).putObject("requests").put("failed", -1);
 
@@ -179,7 +162,7 @@ class CellBootstrapsTests {
 			.content(JSON.writeValueAsBytes(document)))
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isBadRequest());
 
-		assertThat(jdbc.sql("select count(*) from cell_bootstrap").query(Long.class).single()).isEqualTo(before);
+		assertThat(jdbc.sql("select count(*) from cell_median_window").query(Long.class).single()).isEqualTo(before);
 	}
 
 }

@@ -1,0 +1,352 @@
+package dev.parity.stats;
+
+import java.util.Arrays;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.apache.commons.statistics.descriptive.Median;
+import org.apache.commons.statistics.distribution.BinomialDistribution;
+
+/**
+ * The exact bootstrap law of a sample median: where the median of {@code n} values drawn
+ * with replacement from {@code n} samples falls, without drawing any.
+ * <p>
+ * A resample's median depends only on how many draws fall at or below each rank of the
+ * sorted samples: with {@code C(k)} the draws at or below rank {@code k} (1-based),
+ * {@code C(k) ~ Binomial(n, k/n)}. For odd {@code n = 2m + 1} the median is the
+ * {@code (m+1)}-th smallest draw, and P(median ≤ x₍ₖ₎) = P(C(k) ≥ m + 1). For even
+ * {@code n = 2m} it is the midpoint of the {@code m}-th and {@code (m+1)}-th smallest
+ * draws, ranks (i, j); the law of that pair is, for {@code j > i}, P(C(i) = m) · (1 −
+ * ((i−1)/i)^m) · ([(n−j+1)/(n−i)]^(n−m) − [(n−j)/(n−i)]^(n−m)) (the {@code m} draws at or
+ * below {@code i} include rank {@code i}; the others, uniform over the ranks above
+ * {@code i}, miss {@code i+1 … j−1} and hit {@code j}), and for {@code j = i} the rest of
+ * P(lower = i).
+ * <p>
+ * Both laws are over ranks and depend only on {@code n}: each is computed once per
+ * {@code n} (binomial probabilities from commons-statistics, the powers as
+ * {@code exp(e · log1p(…))}) and kept ({@link #ranks}), truncated where the mass left out
+ * is below 10⁻¹² in all. A cell's law of values ({@link #of}) then only maps ranks to its
+ * sorted samples: the values of ranks {@link Ranks#first()} to {@link Ranks#last()} are
+ * all it needs, which is what ingest stores.
+ */
+public final class MedianLaw {
+
+	/** Mass left out at most, in all, by the truncation of a law over ranks. */
+	static final double TAIL = 1e-12;
+
+	private static final Cache<Integer, Ranks> RANKS = Caffeine.newBuilder()
+		.maximumWeight(20_000_000)
+		.<Integer, Ranks>weigher((n, law) -> law.probability.length)
+		.build();
+
+	private final double[] values;
+
+	private final double[] cumulative;
+
+	private MedianLaw(double[] values, double[] cumulative) {
+		this.values = values;
+		this.cumulative = cumulative;
+	}
+
+	/**
+	 * The law over ranks of the median of {@code n} samples resampled: its atoms, each a
+	 * pair of 0-based ranks (equal for odd {@code n}) and its probability.
+	 */
+	public static final class Ranks {
+
+		final int n;
+
+		final int[] low;
+
+		final int[] high;
+
+		final double[] probability;
+
+		private Ranks(int n, int[] low, int[] high, double[] probability) {
+			this.n = n;
+			this.low = low;
+			this.high = high;
+			this.probability = probability;
+		}
+
+		/** The lowest 0-based rank the law needs. */
+		public int first() {
+			return low.length == 0 ? 0 : Arrays.stream(low).min().getAsInt();
+		}
+
+		/** The highest 0-based rank the law needs. */
+		public int last() {
+			return high.length == 0 ? -1 : Arrays.stream(high).max().getAsInt();
+		}
+
+		/** How many atoms. */
+		public int size() {
+			return probability.length;
+		}
+
+	}
+
+	/** The law over ranks for {@code n} samples, computed once per {@code n}. */
+	public static Ranks ranks(int n) {
+		if (n < 1) {
+			throw new IllegalArgumentException("no samples");
+		}
+		return RANKS.get(n, MedianLaw::computeRanks);
+	}
+
+	/**
+	 * The law of the median's values: {@code window} holds the sorted samples of ranks
+	 * {@code first} … {@code first + window.length − 1} (0-based) of {@code n} samples,
+	 * at least those {@link #ranks} needs.
+	 */
+	public static MedianLaw of(int n, int first, double[] window) {
+		Ranks ranks = ranks(n);
+		if (ranks.first() < first || ranks.last() >= first + window.length) {
+			throw new IllegalArgumentException("the window does not hold the ranks the law needs");
+		}
+		Median ofTwo = Median.withDefaults().withCopy(false);
+		double[] pair = new double[2];
+		int size = ranks.size();
+		double[] value = new double[size];
+		for (int a = 0; a < size; a++) {
+			double low = window[ranks.low[a] - first];
+			if (ranks.low[a] == ranks.high[a]) {
+				value[a] = low;
+			}
+			else {
+				pair[0] = low;
+				pair[1] = window[ranks.high[a] - first];
+				// The library's midpoint, as a resample's median is computed.
+				value[a] = ofTwo.evaluate(pair);
+			}
+		}
+		Integer[] order = new Integer[size];
+		for (int a = 0; a < size; a++) {
+			order[a] = a;
+		}
+		Arrays.sort(order, (x, y) -> Double.compare(value[x], value[y]));
+		double[] values = new double[size];
+		double[] masses = new double[size];
+		int distinct = 0;
+		double total = 0;
+		for (int a = 0; a < size; a++) {
+			int atom = order[a];
+			total += ranks.probability[atom];
+			if (distinct > 0 && values[distinct - 1] == value[atom]) {
+				masses[distinct - 1] += ranks.probability[atom];
+			}
+			else {
+				values[distinct] = value[atom];
+				masses[distinct++] = ranks.probability[atom];
+			}
+		}
+		double[] cumulative = new double[distinct];
+		double sum = 0;
+		for (int a = 0; a < distinct; a++) {
+			sum += masses[a];
+			cumulative[a] = Math.min(1, sum / total);
+		}
+		cumulative[distinct - 1] = 1;
+		return new MedianLaw(Arrays.copyOf(values, distinct), cumulative);
+	}
+
+	/** The law of the median of these samples (in any order) resampled. */
+	public static MedianLaw ofSamples(double[] samples) {
+		double[] sorted = samples.clone();
+		Arrays.sort(sorted);
+		return of(sorted.length, 0, sorted);
+	}
+
+	/** The distinct values the median can take, ascending. */
+	public double[] values() {
+		return values.clone();
+	}
+
+	/** P(median ≤ {@code x}). */
+	public double atOrBelow(double x) {
+		int i = upper(x);
+		return i == 0 ? 0 : cumulative[i - 1];
+	}
+
+	/** Whether every value it can take is positive and finite (a ratio needs that). */
+	public boolean positive() {
+		return values.length > 0 && values[0] > 0 && Double.isFinite(values[values.length - 1]);
+	}
+
+	/** The value at probability {@code u} ∈ [0, 1): the inverse of the distribution. */
+	public double draw(double u) {
+		int i = Arrays.binarySearch(cumulative, u);
+		i = i >= 0 ? i + 1 : -i - 1;
+		return values[Math.min(i, values.length - 1)];
+	}
+
+	double smallest() {
+		return values[0];
+	}
+
+	double largest() {
+		return values[values.length - 1];
+	}
+
+	int size() {
+		return values.length;
+	}
+
+	double value(int i) {
+		return values[i];
+	}
+
+	/** P(median ≤ value(i)). */
+	double cumulative(int i) {
+		return cumulative[i];
+	}
+
+	/** The number of values ≤ x. */
+	private int upper(double x) {
+		int low = 0;
+		int high = values.length;
+		while (low < high) {
+			int mid = (low + high) >>> 1;
+			if (values[mid] <= x) {
+				low = mid + 1;
+			}
+			else {
+				high = mid;
+			}
+		}
+		return low;
+	}
+
+	private static Ranks computeRanks(int n) {
+		if (n % 2 == 1) {
+			return oddRanks(n);
+		}
+		return evenRanks(n);
+	}
+
+	/**
+	 * P(C(k) ≥ need) for 1-based rank {@code k}: at least {@code need} draws at or below
+	 * rank k.
+	 */
+	private static double atLeast(int n, int k, int need) {
+		if (k <= 0) {
+			return need <= 0 ? 1 : 0;
+		}
+		if (k >= n) {
+			return 1;
+		}
+		return BinomialDistribution.of(n, (double) k / n).survivalProbability(need - 1);
+	}
+
+	/**
+	 * The 1-based ranks {@code [from, to]} outside of which P(the {@code need}-th draw is
+	 * there) is below {@code tail} on each side.
+	 */
+	private static int[] window(int n, int need, double tail) {
+		// The lowest k with P(C(k) ≥ need) > tail: everything below has less.
+		int low = 1;
+		int high = n;
+		while (low < high) {
+			int mid = (low + high) >>> 1;
+			if (atLeast(n, mid, need) > tail) {
+				high = mid;
+			}
+			else {
+				low = mid + 1;
+			}
+		}
+		int from = low;
+		// The lowest k with P(C(k) ≥ need) ≥ 1 − tail: everything above has less.
+		low = from;
+		high = n;
+		while (low < high) {
+			int mid = (low + high) >>> 1;
+			if (atLeast(n, mid, need) >= 1 - tail) {
+				high = mid;
+			}
+			else {
+				low = mid + 1;
+			}
+		}
+		return new int[] { from, low };
+	}
+
+	private static Ranks oddRanks(int n) {
+		int need = n / 2 + 1;
+		int[] window = window(n, need, TAIL / 4);
+		int size = window[1] - window[0] + 1;
+		int[] ranks = new int[size];
+		double[] probability = new double[size];
+		double below = atLeast(n, window[0] - 1, need);
+		for (int k = window[0]; k <= window[1]; k++) {
+			double atOrBelow = atLeast(n, k, need);
+			ranks[k - window[0]] = k - 1;
+			probability[k - window[0]] = atOrBelow - below;
+			below = atOrBelow;
+		}
+		return new Ranks(n, ranks, ranks.clone(), probability);
+	}
+
+	private static Ranks evenRanks(int n) {
+		int m = n / 2;
+		int[] window = window(n, m, TAIL / 8);
+		int capacity = 64;
+		int[] low = new int[capacity];
+		int[] high = new int[capacity];
+		double[] probability = new double[capacity];
+		int size = 0;
+		// Atoms smaller than this are left out: at most n of them per rank i … in all
+		// well
+		// under TAIL / 4 for every n a cell has.
+		double smallest = TAIL / (8.0 * Math.max(1, window[1] - window[0] + 1) * 64);
+		double below = atLeast(n, window[0] - 1, m);
+		for (int i = window[0]; i <= window[1]; i++) {
+			double atOrBelow = atLeast(n, i, m);
+			double lowerHere = atOrBelow - below; // P(lower = i)
+			below = atOrBelow;
+			// P(C(i) = m, rank i drawn): the upper middle is above i.
+			double exactly = i >= n ? 0 : BinomialDistribution.of(n, (double) i / n).probability(m);
+			double split = exactly * -Math.expm1(m * Math.log1p(-1.0 / i));
+			double same = Math.max(0, lowerHere - split);
+			if (size + 1 >= capacity) {
+				capacity *= 2;
+				low = Arrays.copyOf(low, capacity);
+				high = Arrays.copyOf(high, capacity);
+				probability = Arrays.copyOf(probability, capacity);
+			}
+			low[size] = i - 1;
+			high[size] = i - 1;
+			probability[size++] = same;
+			if (split <= 0) {
+				continue;
+			}
+			// The others (n − m draws) are uniform over the n − i ranks above i:
+			// P(upper = j) = q(j − i − 1) − q(j − i), q(g) = (1 − g/(n − i))^(n − m).
+			int above = n - i;
+			int others = n - m;
+			double missed = 1; // q(0)
+			for (int j = i + 1; j <= n; j++) {
+				int gap = j - i;
+				double next = gap >= above ? 0 : Math.exp(others * Math.log1p(-(double) gap / above));
+				double pair = split * (missed - next);
+				missed = next;
+				if (pair >= smallest) {
+					if (size + 1 >= capacity) {
+						capacity *= 2;
+						low = Arrays.copyOf(low, capacity);
+						high = Arrays.copyOf(high, capacity);
+						probability = Arrays.copyOf(probability, capacity);
+					}
+					low[size] = i - 1;
+					high[size] = j - 1;
+					probability[size++] = pair;
+				}
+				if (split * next < smallest) {
+					break;
+				}
+			}
+		}
+		return new Ranks(n, Arrays.copyOf(low, size), Arrays.copyOf(high, size), Arrays.copyOf(probability, size));
+	}
+
+}
