@@ -2,6 +2,7 @@ package dev.parity;
 
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -69,7 +70,7 @@ public class RecordedStatements {
 				}
 				return new DelegatingDataSource(dataSource) {
 					@Override
-					public Connection getConnection() throws java.sql.SQLException {
+					public Connection getConnection() throws SQLException {
 						return recording(super.getConnection());
 					}
 				};

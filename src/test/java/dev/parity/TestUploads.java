@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import dev.parity.run.BootstrapJobs;
+import dev.parity.run.RunId;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -52,10 +54,7 @@ public final class TestUploads {
 		String id = JSON.readTree(result.getResponse().getContentAsString()).get("id").asString();
 		// Its bootstrap medians are computed after the upload (BootstrapJobs): tests see
 		// the run as it settles.
-		mvc.getDispatcherServlet()
-			.getWebApplicationContext()
-			.getBean(dev.parity.run.BootstrapJobs.class)
-			.complete(new dev.parity.run.RunId(id));
+		mvc.getDispatcherServlet().getWebApplicationContext().getBean(BootstrapJobs.class).complete(new RunId(id));
 		return id;
 	}
 

@@ -1,6 +1,8 @@
 package dev.parity.account;
 
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -66,8 +68,7 @@ public class ApiTokens {
 		long id = jdbc.sql("""
 				insert into api_token (user_id, name, token_hash, prefix)
 				values ((select id from app_user where username = ?), ?, ?, ?) returning id""")
-			.params(username, name.strip(), Sha256.hex(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-					token.substring(0, 10))
+			.params(username, name.strip(), Sha256.hex(token.getBytes(StandardCharsets.UTF_8)), token.substring(0, 10))
 			.query(Long.class)
 			.single();
 		audit.done("create-token", String.valueOf(id), name.strip());
@@ -109,7 +110,7 @@ public class ApiTokens {
 	 */
 	@Transactional
 	public Optional<TokenOwner> authenticate(String token) {
-		String hash = Sha256.hex(token.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		String hash = Sha256.hex(token.getBytes(StandardCharsets.UTF_8));
 		return jdbc.sql("""
 				update api_token t set last_used_at = now() from app_user u
 				where t.token_hash = ? and t.revoked_at is null and u.id = t.user_id and u.enabled
@@ -119,7 +120,7 @@ public class ApiTokens {
 			.optional();
 	}
 
-	private static @Nullable Instant instant(java.sql.@Nullable Timestamp timestamp) {
+	private static @Nullable Instant instant(@Nullable Timestamp timestamp) {
 		return timestamp == null ? null : timestamp.toInstant();
 	}
 

@@ -14,6 +14,7 @@ import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.security.web.authentication.WebAuthenticationDetails;
 
 /**
@@ -29,7 +30,7 @@ class LimitedSignIn extends DaoAuthenticationProvider {
 	LimitedSignIn(AppUsers users, SignInLimiter limiter) {
 		super(username -> users.findByUsername(username)
 			.map(SignedInUser::new)
-			.orElseThrow(() -> new org.springframework.security.core.userdetails.UsernameNotFoundException(username)));
+			.orElseThrow(() -> new UsernameNotFoundException(username)));
 		this.limiter = limiter;
 	}
 

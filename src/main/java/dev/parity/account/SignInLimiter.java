@@ -1,6 +1,7 @@
 package dev.parity.account;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Limits password sign-ins (form and HTTP Basic alike): per user name and source address,
@@ -29,7 +30,7 @@ public interface SignInLimiter {
 
 	/** The key that user names are counted under. */
 	static String key(String username) {
-		String key = username.strip().toLowerCase(java.util.Locale.ROOT);
+		String key = username.strip().toLowerCase(Locale.ROOT);
 		// No user name is longer than 100 characters: a longer one is counted under its
 		// first 101, in bounded memory.
 		return key.length() > 101 ? key.substring(0, 101) : key;

@@ -2,6 +2,7 @@ package dev.parity.caveat;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 import dev.parity.compare.ControlChange;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +35,7 @@ public record Caveat(String id, Target target, String text, boolean hypothesis, 
 
 	/** The runs declared as this hypothesis's experiment, first declared first. */
 	public List<String> experiments() {
-		return history.stream().map(StatusChange::experiment).filter(java.util.Objects::nonNull).distinct().toList();
+		return history.stream().map(StatusChange::experiment).filter(Objects::nonNull).distinct().toList();
 	}
 
 	/**

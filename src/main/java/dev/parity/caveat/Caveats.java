@@ -88,8 +88,7 @@ public class Caveats {
 		checkTarget(target);
 		String experiment = !hypothesis ? null : StringUtils.hasText(decidingExperiment) ? decidingExperiment.strip()
 				: DecidingPlan.summary(decidingPlan);
-		String plan = decidingPlan.isEmpty() ? null
-				: json.writeValueAsString(java.util.Map.of("changes", decidingPlan));
+		String plan = decidingPlan.isEmpty() ? null : json.writeValueAsString(Map.of("changes", decidingPlan));
 		String id = RunId.random().value();
 		jdbc.sql("""
 				insert into caveat (id, run_id, baseline_id, contender_id, cell_anchor, metric, text, kind,

@@ -1,6 +1,7 @@
 package dev.parity.caveat;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -62,7 +63,7 @@ public final class DecidingPlan {
 			throw rejected(PATH + ".changes", "lists " + changes.size() + " changes; at most " + MAX_CHANGES);
 		}
 		List<ControlChange> parsed = new ArrayList<>();
-		Set<String> fields = new java.util.HashSet<>();
+		Set<String> fields = new HashSet<>();
 		for (int i = 0; i < changes.size(); i++) {
 			String at = PATH + ".changes[" + i + "]";
 			ControlChange change = change(changes.get(i), at, json);

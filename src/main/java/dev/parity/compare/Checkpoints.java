@@ -1,6 +1,7 @@
 package dev.parity.compare;
 
 import java.util.List;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -21,7 +22,7 @@ final class Checkpoints {
 			return revision == null ? "no revision" : "'" + revision + "', unresolved";
 		}
 		String shortCommit = commit.substring(0, 7);
-		return revision == null || commit.startsWith(revision.toLowerCase(java.util.Locale.ROOT)) ? shortCommit
+		return revision == null || commit.startsWith(revision.toLowerCase(Locale.ROOT)) ? shortCommit
 				: shortCommit + " ('" + revision + "')";
 	}
 

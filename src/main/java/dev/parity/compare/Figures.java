@@ -5,7 +5,9 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Numbers written for people: grouped thousands, no noise digits, time in a sensible
@@ -85,8 +87,7 @@ final class Figures {
 	 * A format per pattern and thread (a format is not thread-safe; making one each time
 	 * cost more than using it).
 	 */
-	private static final ThreadLocal<java.util.Map<String, DecimalFormat>> FORMATS = ThreadLocal
-		.withInitial(java.util.HashMap::new);
+	private static final ThreadLocal<Map<String, DecimalFormat>> FORMATS = ThreadLocal.withInitial(HashMap::new);
 
 	private static String format(String pattern, double value) {
 		DecimalFormat format = FORMATS.get().computeIfAbsent(pattern, p -> {

@@ -1,6 +1,7 @@
 package dev.parity.compare;
 
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +34,7 @@ public record GoodputView(Objectives objectives, @Nullable Side run, @Nullable S
 	 * {@code contender}.
 	 */
 	public Map<String, Side> sides() {
-		Map<String, Side> sides = new java.util.LinkedHashMap<>();
+		Map<String, Side> sides = new LinkedHashMap<>();
 		if (run != null) {
 			sides.put("run", run);
 		}

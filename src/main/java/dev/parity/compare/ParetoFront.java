@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 
@@ -134,7 +136,7 @@ public final class ParetoFront {
 		if (low > high) {
 			return Optional.empty();
 		}
-		java.util.TreeSet<Double> at = new java.util.TreeSet<>();
+		TreeSet<Double> at = new TreeSet<>();
 		at.add(low);
 		at.add(high);
 		for (Point point : baselineFront) {
@@ -154,7 +156,7 @@ public final class ParetoFront {
 		return ratios.isEmpty() ? Optional.empty() : Optional.of(new EqualInteractivity(low, high, ratios));
 	}
 
-	private static void add(java.util.Set<Double> at, double x, double low, double high) {
+	private static void add(Set<Double> at, double x, double low, double high) {
 		if (x >= low && x <= high) {
 			at.add(x);
 		}

@@ -1,11 +1,16 @@
 package dev.parity.compare;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.parity.run.Cell;
@@ -61,10 +66,10 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 			return members.stream()
 				.filter(member -> !member.greys(metric))
 				.map(member -> member.cell().metric(metric))
-				.flatMap(java.util.Optional::stream)
+				.flatMap(Optional::stream)
 				.map(value -> value.statistic(stat))
-				.filter(java.util.OptionalDouble::isPresent)
-				.mapToDouble(java.util.OptionalDouble::getAsDouble)
+				.filter(OptionalDouble::isPresent)
+				.mapToDouble(OptionalDouble::getAsDouble)
 				.toArray();
 		}
 
@@ -74,7 +79,7 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 		 */
 		double[] valuesByRun(String metric, String stat, List<Run> runs) {
 			double[] values = new double[runs.size()];
-			java.util.Arrays.fill(values, Double.NaN);
+			Arrays.fill(values, Double.NaN);
 			for (Member member : members) {
 				if (member.greys(metric)) {
 					continue;
@@ -152,12 +157,12 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 			List<MetricValue> kept = members.stream()
 				.filter(member -> !member.greys(metric))
 				.map(member -> member.cell().metrics().get(metric))
-				.filter(java.util.Objects::nonNull)
+				.filter(Objects::nonNull)
 				.toList();
 			if (kept.isEmpty()) {
 				kept = members.stream()
 					.map(member -> member.cell().metrics().get(metric))
-					.filter(java.util.Objects::nonNull)
+					.filter(Objects::nonNull)
 					.toList();
 			}
 			metrics.put(metric, median(kept));
@@ -206,8 +211,7 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 				sum(members, RequestCounts::cancelled));
 	}
 
-	private static @Nullable Integer sum(List<Member> members,
-			java.util.function.Function<RequestCounts, @Nullable Integer> count) {
+	private static @Nullable Integer sum(List<Member> members, Function<RequestCounts, @Nullable Integer> count) {
 		int total = 0;
 		for (Member member : members) {
 			Integer value = count.apply(member.cell().requests());
@@ -226,7 +230,7 @@ record ReplicateGroup(List<Run> runs, RunFlags checks, List<GroupCell> cells) {
 	private static @Nullable TokenStats outputTokens(List<Member> members) {
 		List<Double> medians = members.stream()
 			.map(member -> CellMeasures.medianOutputTokens(member.cell()))
-			.flatMap(java.util.Optional::stream)
+			.flatMap(Optional::stream)
 			.toList();
 		return medians.isEmpty() ? null : new TokenStats(SampleStatistics.median(medians), null, null, null);
 	}

@@ -2,6 +2,7 @@ package dev.parity.compare;
 
 import java.lang.reflect.RecordComponent;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -85,7 +86,7 @@ public final class Replicates {
 	 * spells it.
 	 */
 	private static String snakeCase(String field) {
-		return field.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+		return field.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.parity.compare;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,7 +121,7 @@ public record ServiceLevels(@Nullable Double ttftS, @Nullable Double tpotMs, @Nu
 	 * lacks.
 	 */
 	public List<String> measures() {
-		List<String> measures = new java.util.ArrayList<>();
+		List<String> measures = new ArrayList<>();
 		if (ttftS != null) {
 			measures.add("ttft_s");
 		}
@@ -135,7 +136,7 @@ public record ServiceLevels(@Nullable Double ttftS, @Nullable Double tpotMs, @Nu
 
 	/** The objectives in words: "TTFT ≤ 2 s, TPOT ≤ 50 ms for 90 % of requests". */
 	public String words() {
-		List<String> parts = new java.util.ArrayList<>();
+		List<String> parts = new ArrayList<>();
 		if (ttftS != null) {
 			parts.add("TTFT ≤ " + Figures.number(ttftS) + " s");
 		}

@@ -1,5 +1,6 @@
 package dev.parity.compare;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -135,7 +136,7 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 	public static String text(Object value) {
 		if (value instanceof Double number) {
 			// As typed in a URL, every digit kept: a tolerance of 0.125 is not "0.13".
-			return java.math.BigDecimal.valueOf(number).stripTrailingZeros().toPlainString();
+			return BigDecimal.valueOf(number).stripTrailingZeros().toPlainString();
 		}
 		if (value instanceof List<?> list) {
 			return list.isEmpty() ? "none" : list.stream().map(Object::toString).collect(Collectors.joining(","));

@@ -1,6 +1,7 @@
 package dev.parity.compare;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,8 +12,11 @@ import java.util.function.Function;
 
 import dev.parity.run.Cell;
 import dev.parity.run.MetricValue;
+import dev.parity.run.Params;
 import dev.parity.run.Provenance;
+import dev.parity.run.RequestCounts;
 import dev.parity.run.Run;
+import dev.parity.run.Sample;
 import org.jspecify.annotations.Nullable;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -120,7 +124,7 @@ public final class SweepViews {
 		side(sides, Flag.BASELINE, comparison.baseline(), perGpu ? baselineGpus : null, baseline);
 		side(sides, Flag.CONTENDER, comparison.contender(), perGpu ? contenderGpus : null, contender);
 		List<Pareto.EqualInteractivity> ratios = new ArrayList<>();
-		for (dev.parity.run.Params group : groups(baseline, contender)) {
+		for (Params group : groups(baseline, contender)) {
 			Optional<ParetoFront.EqualInteractivity> equal = ParetoFront.ratio(ParetoFront.of(in(baseline, group)),
 					ParetoFront.of(in(contender, group)));
 			if (equal.isEmpty()) {
@@ -178,12 +182,11 @@ public final class SweepViews {
 				cells.add(same.get(0));
 			}
 			else if (!same.isEmpty()) {
-				List<dev.parity.run.Sample> samples = same.stream().flatMap(cell -> cell.samples().stream()).toList();
+				List<Sample> samples = same.stream().flatMap(cell -> cell.samples().stream()).toList();
 				int completed = same.stream().mapToInt(cell -> cell.requests().completedOrZero()).sum();
 				int unsuccessful = same.stream().mapToInt(cell -> cell.requests().unsuccessful()).sum();
-				cells.add(new Cell(same.get(0).params(), null,
-						new dev.parity.run.RequestCounts(completed, unsuccessful, 0), null, null, java.util.Map.of(),
-						samples));
+				cells.add(new Cell(same.get(0).params(), null, new RequestCounts(completed, unsuccessful, 0), null,
+						null, Map.of(), samples));
 			}
 		}
 		return cells;
@@ -235,7 +238,7 @@ public final class SweepViews {
 	 * A cell's point with the cells it competes with: those differing from it only in the
 	 * load coordinate.
 	 */
-	private record Grouped(dev.parity.run.Params group, ParetoFront.Point point) {
+	private record Grouped(Params group, ParetoFront.Point point) {
 	}
 
 	/**
@@ -243,7 +246,7 @@ public final class SweepViews {
 	 * {@code request_rate}, else {@code rate}; {@code null} when the grid has none of
 	 * them (then all cells are one front).
 	 */
-	private static @Nullable String load(List<dev.parity.run.Params> cells) {
+	private static @Nullable String load(List<Params> cells) {
 		for (String name : List.of("concurrency", "request_rate", "rate")) {
 			if (cells.stream().anyMatch(params -> params.get(name).isPresent())) {
 				return name;
@@ -252,22 +255,22 @@ public final class SweepViews {
 		return null;
 	}
 
-	private static dev.parity.run.Params group(dev.parity.run.Params params, @Nullable String load) {
-		return load == null ? dev.parity.run.Params.of(java.util.Map.of()) : params.without(load);
+	private static Params group(Params params, @Nullable String load) {
+		return load == null ? Params.of(Map.of()) : params.without(load);
 	}
 
-	private static String label(dev.parity.run.Params group) {
+	private static String label(Params group) {
 		return group.values().isEmpty() ? "all cells" : group.label();
 	}
 
-	private static List<dev.parity.run.Params> groups(List<Grouped> first, List<Grouped> second) {
-		Set<dev.parity.run.Params> groups = new LinkedHashSet<>();
+	private static List<Params> groups(List<Grouped> first, List<Grouped> second) {
+		Set<Params> groups = new LinkedHashSet<>();
 		first.forEach(point -> groups.add(point.group()));
 		second.forEach(point -> groups.add(point.group()));
 		return List.copyOf(groups);
 	}
 
-	private static List<ParetoFront.Point> in(List<Grouped> points, dev.parity.run.Params group) {
+	private static List<ParetoFront.Point> in(List<Grouped> points, Params group) {
 		return points.stream().filter(point -> point.group().equals(group)).map(Grouped::point).toList();
 	}
 
@@ -278,7 +281,7 @@ public final class SweepViews {
 	 */
 	private static void side(List<Pareto.Side> sides, String name, Run run, @Nullable Integer gpus,
 			List<Grouped> points) {
-		for (dev.parity.run.Params group : groups(points, List.of())) {
+		for (Params group : groups(points, List.of())) {
 			List<ParetoFront.Point> members = in(points, group);
 			List<ParetoFront.Point> front = ParetoFront.of(members);
 			List<Pareto.Point> pointViews = members.stream()
@@ -294,7 +297,7 @@ public final class SweepViews {
 	 * {@code decode_tps} when any cell has it, else {@code tpot_ms} when any has that,
 	 * else {@code decode_tps}.
 	 */
-	private static String interactivityMetric(List<? extends java.util.Collection<String>> cells) {
+	private static String interactivityMetric(List<? extends Collection<String>> cells) {
 		if (cells.stream().anyMatch(metrics -> metrics.contains("decode_tps"))) {
 			return "decode_tps";
 		}

@@ -1,12 +1,17 @@
 package dev.parity.comparisons;
 
 import java.time.Duration;
+import java.util.ArrayList;
+
 import dev.parity.compare.ThresholdDefaults;
+import dev.parity.record.Publication;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -17,12 +22,14 @@ import dev.parity.compare.Comparison;
 import dev.parity.compare.ComparisonBuilder;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.FixedParams;
+import dev.parity.compare.Replicates;
 import dev.parity.compare.SampleSummaries;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
 import dev.parity.run.RunRepository;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.event.EventListener;
@@ -86,7 +93,7 @@ public class ComparisonService {
 
 		private final ComparisonSnapshot snapshot;
 
-		private volatile byte @org.jspecify.annotations.Nullable [] json;
+		private volatile byte @Nullable [] json;
 
 		Kept(ComparisonSnapshot snapshot) {
 			this.snapshot = snapshot;
@@ -196,7 +203,7 @@ public class ComparisonService {
 		 * The groups a publication froze (its snapshot lists the runs of a group), else
 		 * its two runs.
 		 */
-		public static Pair of(dev.parity.record.Publication publication, ComparisonSnapshot snapshot) {
+		public static Pair of(Publication publication, ComparisonSnapshot snapshot) {
 			return new Pair(frozenGroup(snapshot.baseline(), publication.baselineId()),
 					frozenGroup(snapshot.contender(), publication.contenderId()));
 		}
@@ -317,7 +324,7 @@ public class ComparisonService {
 	 * A published comparison's snapshot, read back from whichever format it was stored
 	 * in.
 	 */
-	public ComparisonSnapshot published(dev.parity.record.Publication publication) {
+	public ComparisonSnapshot published(Publication publication) {
 		return ComparisonSnapshot.read(publication.result(), json);
 	}
 
@@ -360,7 +367,7 @@ public class ComparisonService {
 	 */
 	private Loaded load(Pair pair, CompareSettings settings) {
 		if (pair.baselineIds().size() > 1 || pair.contenderIds().size() > 1) {
-			List<RunId> ids = java.util.stream.Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
+			List<RunId> ids = Stream.concat(pair.baselineIds().stream(), pair.contenderIds().stream())
 				.distinct()
 				.map(RunId::new)
 				.toList();
@@ -416,7 +423,7 @@ public class ComparisonService {
 	}
 
 	private static List<Run> group(List<String> ids, Map<RunId, Run> loaded, String side) {
-		List<Run> group = new java.util.ArrayList<>();
+		List<Run> group = new ArrayList<>();
 		for (String id : ids) {
 			Run run = loaded.get(new RunId(id));
 			if (run == null) {
@@ -425,7 +432,7 @@ public class ComparisonService {
 			group.add(run);
 		}
 		for (Run run : group) {
-			var field = dev.parity.compare.Replicates.differingField(group.get(0), run);
+			var field = Replicates.differingField(group.get(0), run);
 			if (field.isPresent()) {
 				throw new NotReplicates(side, group.get(0).id().value(), run.id().value(), field.get());
 			}

@@ -1,5 +1,6 @@
 package dev.parity.comparisons;
 
+import java.sql.ResultSet;
 import java.util.Set;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -30,7 +31,7 @@ public class RecordVersions {
 		long[] versions = new long[2];
 		jdbc.sql("select run_id, version from run_record_version where run_id in (?, ?)")
 			.params(first, second)
-			.query((java.sql.ResultSet rs) -> {
+			.query((ResultSet rs) -> {
 				long version = rs.getLong("version");
 				String runId = rs.getString("run_id");
 				if (runId.equals(first)) {

@@ -19,9 +19,12 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.web.bind.annotation.ResponseStatus;
 
 /**
  * Alerts: what {@link AlertDecision} calls for — regression change points (improvements
@@ -48,12 +51,11 @@ public class Alerts {
 
 	private final JsonMapper json = SeriesRepository.mapper();
 
-	private final org.springframework.beans.factory.ObjectProvider<AlertListener> listeners;
+	private final ObjectProvider<AlertListener> listeners;
 
 	private final Caveats caveats;
 
-	Alerts(JdbcClient jdbc, org.springframework.beans.factory.ObjectProvider<AlertListener> listeners,
-			Caveats caveats) {
+	Alerts(JdbcClient jdbc, ObjectProvider<AlertListener> listeners, Caveats caveats) {
 		this.jdbc = jdbc;
 		this.listeners = listeners;
 		this.caveats = caveats;
@@ -350,7 +352,7 @@ public class Alerts {
 	}
 
 	/** No alert has this id. */
-	@org.springframework.web.bind.annotation.ResponseStatus(org.springframework.http.HttpStatus.NOT_FOUND)
+	@ResponseStatus(HttpStatus.NOT_FOUND)
 	public static class AlertNotFoundException extends RuntimeException {
 
 		AlertNotFoundException(String id) {

@@ -2,6 +2,7 @@ package dev.parity.history;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -209,8 +210,7 @@ public class Confirmations {
 		jdbc.sql("""
 				insert into alert_confirmation (id, alert_id, run_id, build, engine_commit, linked_in, linked_by)
 				values (?, ?, ?, ?, ?, ?, ?)""")
-			.params(RunId.random().value(), alert.id(), runId, build, commit.toLowerCase(java.util.Locale.ROOT),
-					linkedIn, user)
+			.params(RunId.random().value(), alert.id(), runId, build, commit.toLowerCase(Locale.ROOT), linkedIn, user)
 			.update();
 		audit.done("confirm-alert", runId, "rerun of the " + (build.equals("alert") ? "alert's" : "last good")
 				+ " build of alert " + alert.id() + " (" + linkedIn + ")");

@@ -6,7 +6,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import org.apache.commons.statistics.distribution.TDistribution;
 import org.jspecify.annotations.Nullable;
 
@@ -339,10 +342,7 @@ public final class EDivisive {
 	 * after one more run finds every earlier window here: its detection costs its last
 	 * window or two. Keyed by the values themselves, so an entry is never stale.
 	 */
-	private static final com.github.benmanes.caffeine.cache.Cache<Window, List<ChangePoint>> DETECTED = com.github.benmanes.caffeine.cache.Caffeine
-		.newBuilder()
-		.maximumSize(100_000)
-		.build();
+	private static final Cache<Window, List<ChangePoint>> DETECTED = Caffeine.newBuilder().maximumSize(100_000).build();
 
 	private static List<ChangePoint> detected(double[] window, double maxPvalue) {
 		return DETECTED.get(new Window(window, maxPvalue),
@@ -483,8 +483,7 @@ public final class EDivisive {
 	 * Student's t distributions by degrees of freedom: making one computes its
 	 * normalisation, which costs.
 	 */
-	private static final java.util.concurrent.atomic.AtomicReferenceArray<TDistribution> STUDENT_T = new java.util.concurrent.atomic.AtomicReferenceArray<>(
-			4096);
+	private static final AtomicReferenceArray<TDistribution> STUDENT_T = new AtomicReferenceArray<>(4096);
 
 	static TDistribution studentT(double df) {
 		int index = (int) df;

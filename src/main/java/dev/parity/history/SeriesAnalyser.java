@@ -1,12 +1,15 @@
 package dev.parity.history;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -665,8 +668,8 @@ public final class SeriesAnalyser {
 	public static Map<String, Object> plain(Map<String, Object> params) {
 		Map<String, Object> plain = new LinkedHashMap<>();
 		params.forEach((name, value) -> {
-			if (value instanceof java.math.BigDecimal number) {
-				java.math.BigDecimal stripped = number.stripTrailingZeros();
+			if (value instanceof BigDecimal number) {
+				BigDecimal stripped = number.stripTrailingZeros();
 				plain.put(name,
 						stripped.scale() <= 0 ? (Object) stripped.toBigIntegerExact() : (Object) number.doubleValue());
 			}
@@ -722,9 +725,9 @@ public final class SeriesAnalyser {
 			List<SeriesAnalysis.CellPoints> cells = new ArrayList<>();
 			for (CellTrack track : new TreeSet<>(tracks.keySet()).stream().map(tracks::get).toList()) {
 				cells.add(new SeriesAnalysis.CellPoints(track.anchor, track.params,
-						java.util.Collections.unmodifiableMap(new LinkedHashMap<>(track.points))));
+						Collections.unmodifiableMap(new LinkedHashMap<>(track.points))));
 			}
-			return java.util.Collections.unmodifiableList(cells);
+			return Collections.unmodifiableList(cells);
 		}
 
 	}
@@ -806,8 +809,7 @@ public final class SeriesAnalyser {
 	private static final class Numbers {
 
 		static String plain(double value) {
-			return value == Math.rint(value) ? String.valueOf((long) value)
-					: String.format(java.util.Locale.ROOT, "%.1f", value);
+			return value == Math.rint(value) ? String.valueOf((long) value) : String.format(Locale.ROOT, "%.1f", value);
 		}
 
 	}

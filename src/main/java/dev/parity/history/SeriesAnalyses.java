@@ -11,6 +11,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,10 +35,9 @@ class SeriesAnalyses {
 	 * Series updates that went on from the analysis kept before them (runs appended
 	 * only), the others from the start.
 	 */
-	private static final io.micrometer.core.instrument.Counter CONTINUED = io.micrometer.core.instrument.Counter
-		.builder("parity.series.update.continued")
+	private static final Counter CONTINUED = Counter.builder("parity.series.update.continued")
 		.description("Series updates that went on from the kept analysis (runs appended at the end only)")
-		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
+		.register(Metrics.globalRegistry);
 
 	private final SeriesRepository series;
 

@@ -1,12 +1,16 @@
 package dev.parity.history;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -176,7 +180,7 @@ public class SeriesRepository {
 	/** A series' own settings: null where the server's default applies. */
 	public record Overrides(@Nullable Integer window, @Nullable Double maxPvalue, @Nullable Double alertMagnitude,
 			@Nullable Integer confirmAfter, @Nullable String vary, @Nullable Boolean alertImprovements,
-			java.time.@Nullable Instant updatedAt, @Nullable String updatedBy) {
+			@Nullable Instant updatedAt, @Nullable String updatedBy) {
 
 		static final Overrides NONE = new Overrides(null, null, null, null, null, null, null, null);
 
@@ -376,8 +380,8 @@ public class SeriesRepository {
 	 * The facts of these runs computed under {@code key}, by run id; runs without are
 	 * missing.
 	 */
-	java.util.Map<String, String> factsJson(List<String> runIds, String key) {
-		java.util.Map<String, String> found = new java.util.HashMap<>();
+	Map<String, String> factsJson(List<String> runIds, String key) {
+		Map<String, String> found = new HashMap<>();
 		if (runIds.isEmpty()) {
 			return found;
 		}
@@ -416,9 +420,7 @@ public class SeriesRepository {
 	}
 
 	static JsonMapper mapper() {
-		return JsonMapper.builder()
-			.propertyNamingStrategy(tools.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
-			.build();
+		return JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
 	}
 
 }

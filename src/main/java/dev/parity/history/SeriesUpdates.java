@@ -1,6 +1,7 @@
 package dev.parity.history;
 
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import dev.parity.run.Role;
 import dev.parity.run.Run;
@@ -8,6 +9,8 @@ import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
 import dev.parity.run.JobWorker;
 import dev.parity.run.RunStored;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import jakarta.annotation.PreDestroy;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -57,10 +60,9 @@ public class SeriesUpdates {
 	 * How long a series update takes, from the claim of its jobs to the commit of its
 	 * analysis.
 	 */
-	private static final io.micrometer.core.instrument.Timer UPDATE_TIME = io.micrometer.core.instrument.Timer
-		.builder("parity.series.update")
+	private static final Timer UPDATE_TIME = Timer.builder("parity.series.update")
 		.description("Series updates: claim of the series' jobs to the commit of its new analysis")
-		.register(io.micrometer.core.instrument.Metrics.globalRegistry);
+		.register(Metrics.globalRegistry);
 
 	private final RunRepository runs;
 
@@ -157,7 +159,7 @@ public class SeriesUpdates {
 				return true;
 			}));
 			if (done) {
-				UPDATE_TIME.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+				UPDATE_TIME.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
 			}
 			return done;
 		}

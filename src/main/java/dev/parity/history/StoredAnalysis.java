@@ -1,9 +1,12 @@
 package dev.parity.history;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,7 +23,7 @@ record StoredAnalysis(SeriesAnalysis summary, @Nullable List<String> runIds, @Nu
 		List<String> retracted, Map<String, List<String>> lengthDiffers) {
 
 	static StoredAnalysis of(SeriesAnalysis analysis, Set<String> retracted) {
-		Map<String, List<String>> differs = new java.util.TreeMap<>();
+		Map<String, List<String>> differs = new TreeMap<>();
 		for (SeriesAnalysis.CellPoints cell : analysis.cells()) {
 			for (List<SeriesAnalysis.Point> points : cell.metrics().values()) {
 				for (int i = 0; i < points.size(); i++) {
@@ -41,7 +44,7 @@ record StoredAnalysis(SeriesAnalysis summary, @Nullable List<String> runIds, @Nu
 						analysis.changePoints()),
 				analysis.runs().stream().map(SeriesAnalysis.RunEntry::id).toList(),
 				analysis.runs().stream().map(SeriesAnalysis.RunEntry::segment).toList(),
-				new ArrayList<>(new java.util.TreeSet<>(retracted)), differs);
+				new ArrayList<>(new TreeSet<>(retracted)), differs);
 	}
 
 	/**
@@ -125,7 +128,7 @@ record StoredAnalysis(SeriesAnalysis summary, @Nullable List<String> runIds, @Nu
 			entries.add(new SeriesAnalysis.RunEntry(run.id(), run.recordedAt(), run.uploadedAt(), run.engineVersion(),
 					run.engineCommit(), segments.get(i)));
 		}
-		return new SeriesAnalysis(java.util.Collections.unmodifiableList(entries), summary.segments(), summary.events(),
+		return new SeriesAnalysis(Collections.unmodifiableList(entries), summary.segments(), summary.events(),
 				SeriesAnalyser.cells(ordered, segments, Set.copyOf(retracted), lengthDiffers), summary.changePoints());
 	}
 

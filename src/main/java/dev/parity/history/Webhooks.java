@@ -1,11 +1,15 @@
 package dev.parity.history;
 
+import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -17,6 +21,7 @@ import java.util.stream.Collectors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.micrometer.core.instrument.Metrics;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -39,6 +44,9 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Webhooks for alerts: an admin registers an http(s) URL (a secret: never shown again,
@@ -71,7 +79,7 @@ public class Webhooks implements Alerts.AlertListener {
 
 	private final SecureRandom random = new SecureRandom();
 
-	private final org.springframework.transaction.support.TransactionTemplate transaction;
+	private final TransactionTemplate transaction;
 
 	/**
 	 * Looks a host name up: every address it has (the system's resolver, in production).
@@ -85,18 +93,16 @@ public class Webhooks implements Alerts.AlertListener {
 
 	@Autowired
 	Webhooks(JdbcClient jdbc, @Value("${parity.history.webhooks.allow-private:false}") boolean allowPrivate,
-			org.springframework.transaction.PlatformTransactionManager transactions) {
+			PlatformTransactionManager transactions) {
 		this(jdbc, allowPrivate, transactions, InetAddress::getAllByName);
 	}
 
-	Webhooks(JdbcClient jdbc, boolean allowPrivate,
-			org.springframework.transaction.PlatformTransactionManager transactions, Resolver resolver) {
+	Webhooks(JdbcClient jdbc, boolean allowPrivate, PlatformTransactionManager transactions, Resolver resolver) {
 		this.jdbc = jdbc;
 		this.allowPrivate = allowPrivate;
 		this.resolver = resolver;
-		this.transaction = new org.springframework.transaction.support.TransactionTemplate(transactions);
-		this.transaction
-			.setPropagationBehavior(org.springframework.transaction.TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.transaction = new TransactionTemplate(transactions);
+		this.transaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 	}
 
 	/**
@@ -275,7 +281,7 @@ public class Webhooks implements Alerts.AlertListener {
 				select d.id, d.payload, d.attempts, w.url, w.signing_secret
 				from webhook_delivery d join webhook w on w.id = d.webhook_id
 				where d.status = 'pending' and d.next_attempt_at <= ? order by d.next_attempt_at, d.id
-				limit 1 for update of d skip locked""").param(java.sql.Timestamp.from(now)).query().listOfRows();
+				limit 1 for update of d skip locked""").param(Timestamp.from(now)).query().listOfRows();
 		for (Map<String, Object> delivery : due) {
 			attempt(((Number) delivery.get("id")).longValue(), (String) delivery.get("payload"),
 					((Number) delivery.get("attempts")).intValue(), (String) delivery.get("url"),
@@ -307,7 +313,7 @@ public class Webhooks implements Alerts.AlertListener {
 		catch (IllegalArgumentException ex) {
 			error = ex.getMessage();
 		}
-		catch (java.io.IOException ex) {
+		catch (IOException ex) {
 			// the message may carry the URL: say only what kind of failure it was
 			error = ex.getClass().getSimpleName();
 		}
@@ -325,13 +331,13 @@ public class Webhooks implements Alerts.AlertListener {
 			jdbc.sql("update webhook_delivery set status = 'failed', attempts = ? where id = ?")
 				.params(made, id)
 				.update();
-			io.micrometer.core.instrument.Metrics.counter("parity.webhook.deliveries.failed").increment(); // system/OperationsMetrics
+			Metrics.counter("parity.webhook.deliveries.failed").increment(); // system/OperationsMetrics
 		}
 		else {
 			// back-off: 30 s, 1 min, 2 min, 4 min, 8 min
 			Instant next = now.plusSeconds(30L << (made - 1));
 			jdbc.sql("update webhook_delivery set attempts = ?, next_attempt_at = ? where id = ?")
-				.params(made, java.sql.Timestamp.from(next), id)
+				.params(made, Timestamp.from(next), id)
 				.update();
 		}
 	}
@@ -342,7 +348,7 @@ public class Webhooks implements Alerts.AlertListener {
 	 * looked up again. TLS still verifies the certificate against the host name. No
 	 * proxy, no redirect, no retry.
 	 */
-	static int send(Target target, String payload, String secret) throws java.io.IOException {
+	static int send(Target target, String payload, String secret) throws IOException {
 		DnsResolver pinned = new DnsResolver() {
 
 			@Override
@@ -400,7 +406,7 @@ public class Webhooks implements Alerts.AlertListener {
 				.list();
 			return new Delivery(id, ((Number) row.get("webhook_id")).longValue(), (String) row.get("alert_id"),
 					(String) row.get("status"), ((Number) row.get("attempts")).intValue(),
-					((java.sql.Timestamp) row.get("next_attempt_at")).toInstant(), attempts);
+					((Timestamp) row.get("next_attempt_at")).toInstant(), attempts);
 		}).toList();
 	}
 
@@ -411,7 +417,7 @@ public class Webhooks implements Alerts.AlertListener {
 			mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
 			return HexFormat.of().formatHex(mac.doFinal(body.getBytes(StandardCharsets.UTF_8)));
 		}
-		catch (java.security.GeneralSecurityException ex) {
+		catch (GeneralSecurityException ex) {
 			throw new IllegalStateException(ex);
 		}
 	}
@@ -432,7 +438,7 @@ public class Webhooks implements Alerts.AlertListener {
 		try {
 			uri = new URI(url.strip());
 		}
-		catch (java.net.URISyntaxException ex) {
+		catch (URISyntaxException ex) {
 			throw new IllegalArgumentException("the webhook URL is not a URL");
 		}
 		if (uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase(Locale.ROOT))

@@ -3,6 +3,7 @@ package dev.parity.ingest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import dev.parity.audit.AuditTrail;
@@ -382,7 +383,7 @@ public class HarnessIngest {
 		if (c.length >= 4 && c[0] == 'P' && c[1] == 'K' && c[2] == 3 && c[3] == 4) {
 			return "application/zip";
 		}
-		String name = file.name().toLowerCase(java.util.Locale.ROOT);
+		String name = file.name().toLowerCase(Locale.ROOT);
 		if (name.endsWith(".jsonl")) {
 			return "application/jsonl";
 		}

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import com.networknt.schema.Error;
@@ -59,8 +62,7 @@ final class RunDocumentSchema {
 	 * Which parts of the schema can hold a whole number (by identity: the schema's nodes
 	 * never change).
 	 */
-	private final java.util.Map<JsonNode, Boolean> wholeNumberSchemas = java.util.Collections
-		.synchronizedMap(new java.util.IdentityHashMap<>());
+	private final Map<JsonNode, Boolean> wholeNumberSchemas = Collections.synchronizedMap(new IdentityHashMap<>());
 
 	private RunDocumentSchema(JsonNode root, JsonNode cellRoot, Schema document, Schema cell) {
 		this.root = root;
@@ -141,7 +143,7 @@ final class RunDocumentSchema {
 			}
 		}
 		else if (instance.isObject()) {
-			for (java.util.Map.Entry<String, JsonNode> field : instance.properties()) {
+			for (Map.Entry<String, JsonNode> field : instance.properties()) {
 				JsonNode property = resolved.path("properties").get(field.getKey());
 				if (property == null && resolved.path("additionalProperties").isObject()) {
 					property = resolved.get("additionalProperties");

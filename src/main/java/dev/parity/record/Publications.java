@@ -2,9 +2,15 @@ package dev.parity.record;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 import dev.parity.audit.AuditTrail;
 import dev.parity.caveat.Caveats.RecordChanged;
@@ -110,7 +116,7 @@ public class Publications {
 					"the result lists " + frozen.comparisons() + " contenders, not " + contenderIds.size());
 		}
 		String contenderId = contenderIds.get(0);
-		java.util.Map<String, String> problems = problems(title, caption, frozen, settingsReason, confirmNoComparable);
+		Map<String, String> problems = problems(title, caption, frozen, settingsReason, confirmNoComparable);
 		if (!problems.isEmpty()) {
 			throw new RecordRejected(String.join("; ", problems.values()));
 		}
@@ -131,7 +137,7 @@ public class Publications {
 		audit.done("publish-comparison", id, baselineId + "..." + String.join(",", contenderIds));
 		// A publication is part of its runs' record: the pages of those runs' comparisons
 		// list it.
-		Set<String> runs = new java.util.LinkedHashSet<>(contenderIds);
+		Set<String> runs = new LinkedHashSet<>(contenderIds);
 		runs.add(baselineId);
 		events.publishEvent(new RecordChanged(runs));
 		return find(id).orElseThrow();
@@ -142,9 +148,9 @@ public class Publications {
 	 * concerns ({@code title}, {@code caption}, {@code reason},
 	 * {@code confirm_no_comparable}), all at once; empty when it can be published.
 	 */
-	public static java.util.Map<String, String> problems(String title, @Nullable String caption, Frozen frozen,
+	public static Map<String, String> problems(String title, @Nullable String caption, Frozen frozen,
 			@Nullable String settingsReason, boolean confirmNoComparable) {
-		java.util.Map<String, String> problems = new java.util.LinkedHashMap<>();
+		Map<String, String> problems = new LinkedHashMap<>();
 		if (!StringUtils.hasText(title)) {
 			problems.put("title", "a published comparison needs a title");
 		}
@@ -190,7 +196,7 @@ public class Publications {
 			return null;
 		}
 		return "the chart's metric (field 'chart_metric') must be one of the comparison's metrics ("
-				+ String.join(", ", new java.util.TreeSet<>(frozen.metrics())) + "), not \"" + chartMetric + "\"";
+				+ String.join(", ", new TreeSet<>(frozen.metrics())) + "), not \"" + chartMetric + "\"";
 	}
 
 	/**
@@ -266,7 +272,7 @@ public class Publications {
 
 	/** The runs a publication compares: its baseline and its contender or contenders. */
 	private static Set<String> runsOf(Publication publication) {
-		Set<String> runs = new java.util.LinkedHashSet<>();
+		Set<String> runs = new LinkedHashSet<>();
 		runs.add(publication.baselineId());
 		runs.add(publication.contenderId());
 		if (publication.contenders() != null) {
@@ -344,11 +350,11 @@ public class Publications {
 	 * The latest retraction or supersession of each of these runs or publications that
 	 * has one, by id: what lists mark next to each item.
 	 */
-	public java.util.Map<String, Retraction> retractionsAmong(String subjectKind, java.util.Collection<String> ids) {
+	public Map<String, Retraction> retractionsAmong(String subjectKind, Collection<String> ids) {
 		if (ids.isEmpty()) {
-			return java.util.Map.of();
+			return Map.of();
 		}
-		java.util.Map<String, Retraction> latest = new java.util.HashMap<>();
+		Map<String, Retraction> latest = new HashMap<>();
 		jdbc.sql(
 				"""
 						select distinct on (subject_id) subject_kind, subject_id, kind, reason, replacement_id, created_at, created_by
@@ -357,7 +363,7 @@ public class Publications {
 			.query(Publications::retraction)
 			.list()
 			.forEach(r -> latest.put(r.subjectId(), r));
-		return java.util.Map.copyOf(latest);
+		return Map.copyOf(latest);
 	}
 
 	/** Every retracted or superseded run. */
@@ -368,7 +374,7 @@ public class Publications {
 	}
 
 	/** The ids of the retracted or superseded subjects of one kind among these. */
-	public Set<String> retractedAmong(String subjectKind, java.util.Collection<String> ids) {
+	public Set<String> retractedAmong(String subjectKind, Collection<String> ids) {
 		if (ids.isEmpty()) {
 			return Set.of();
 		}

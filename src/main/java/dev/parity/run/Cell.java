@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -61,7 +62,7 @@ public record Cell(Params params, @Nullable Integer order, RequestCounts request
 		return samples.stream()
 			.filter(Sample::ok)
 			.map(sample -> sample.metrics().get(metric))
-			.filter(java.util.Objects::nonNull)
+			.filter(Objects::nonNull)
 			.mapToDouble(Double::doubleValue)
 			.toArray();
 	}

@@ -15,7 +15,9 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.postgresql.PGStatement;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Repository;
@@ -102,14 +104,14 @@ public class CellBootstraps {
 			return found;
 		}
 		String[] ids = runs.stream().map(RunId::value).toArray(String[]::new);
-		new org.springframework.jdbc.core.JdbcTemplate(dataSource).query(connection -> {
-			java.sql.PreparedStatement statement = connection.prepareStatement(
+		new JdbcTemplate(dataSource).query(connection -> {
+			PreparedStatement statement = connection.prepareStatement(
 					"select run_id, anchor, metric, sample_count, first_rank, packed from cell_median_window where run_id = any(?)");
 			// In PostgreSQL's binary format from the first execution (a threshold of -1
 			// forces it): as text, a comparison
 			// of two 400-cell runs spent most of its time turning 3 million numbers into
 			// text and back.
-			statement.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(-1);
+			statement.unwrap(PGStatement.class).setPrepareThreshold(-1);
 			statement.setArray(1, connection.createArrayOf("varchar", ids));
 			return statement;
 		}, (ResultSet rs) -> {

@@ -1,5 +1,6 @@
 package dev.parity.run;
 
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -14,7 +15,7 @@ public record CommitSha(String value) {
 		if (!isValid(value)) {
 			throw new IllegalArgumentException("a commit is 40 hexadecimal characters, not '" + value + "'");
 		}
-		value = value.toLowerCase(java.util.Locale.ROOT);
+		value = value.toLowerCase(Locale.ROOT);
 	}
 
 	public static CommitSha of(String value) {

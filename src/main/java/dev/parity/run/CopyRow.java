@@ -1,5 +1,6 @@
 package dev.parity.run;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.Arrays;
 
@@ -40,7 +41,7 @@ final class CopyRow {
 	}
 
 	CopyRow text(@Nullable String value) {
-		return value == null ? nullValue() : escaped(value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		return value == null ? nullValue() : escaped(value.getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** A JSON value as the mapper writes it, or null for an absent or JSON null value. */

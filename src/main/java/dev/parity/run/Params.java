@@ -2,6 +2,7 @@ package dev.parity.run;
 
 import java.math.BigDecimal;
 import java.util.Collections;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -91,7 +92,7 @@ public record Params(SortedMap<String, Object> values) {
 	 * {@code -}, as anchors need.
 	 */
 	private static void appendSafe(StringBuilder into, String text) {
-		String lower = text.toLowerCase(java.util.Locale.ROOT);
+		String lower = text.toLowerCase(Locale.ROOT);
 		for (int i = 0; i < lower.length(); i += Character.charCount(lower.codePointAt(i))) {
 			char c = lower.charAt(i); // one '-' for a character outside the BMP too, as
 										// the expression it replaces gave

@@ -1,6 +1,7 @@
 package dev.parity.run;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -77,7 +78,7 @@ public record Provenance(@Nullable Source source, SystemUnderTest system, Model 
 				start++; // the leading dashes, without compiling an expression for every
 							// flag of every comparison
 			}
-			return name.substring(start).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+			return name.substring(start).toLowerCase(Locale.ROOT).replace('_', '-');
 		}
 	}
 

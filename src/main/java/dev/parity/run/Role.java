@@ -1,5 +1,7 @@
 package dev.parity.run;
 
+import java.util.Locale;
+
 /**
  * Whose numbers a run holds: ours ({@code measured}) or someone else's published ones
  * ({@code reference}).
@@ -10,11 +12,11 @@ public enum Role {
 
 	/** The name used in documents, URLs and the database. */
 	public String id() {
-		return name().toLowerCase(java.util.Locale.ROOT);
+		return name().toLowerCase(Locale.ROOT);
 	}
 
 	public static Role of(String id) {
-		return valueOf(id.toUpperCase(java.util.Locale.ROOT));
+		return valueOf(id.toUpperCase(Locale.ROOT));
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.parity.run;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,7 +175,7 @@ public final class RunDocumentReader {
 
 	private static @Nullable Instant instant(@Nullable JsonNode node) {
 		String text = text(node);
-		return text == null ? null : java.time.OffsetDateTime.parse(text).toInstant();
+		return text == null ? null : OffsetDateTime.parse(text).toInstant();
 	}
 
 	private static @Nullable String text(@Nullable JsonNode node) {

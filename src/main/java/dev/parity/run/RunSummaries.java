@@ -5,19 +5,28 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import jakarta.persistence.criteria.CriteriaBuilder;
+import jakarta.persistence.criteria.Predicate;
+import jakarta.persistence.criteria.Root;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageRequest;
+import org.springframework.data.domain.Slice;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.jpa.domain.Specification;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.JpaSpecificationExecutor;
+import org.springframework.data.support.PageableExecutionUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -39,7 +48,7 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	 * Runs matching the filter, leaving out the given ids (e.g. retracted runs, when a
 	 * reader hides them).
 	 */
-	default Page<RunSummary> search(RunFilter filter, java.util.Collection<String> excludedIds, int page, int size) {
+	default Page<RunSummary> search(RunFilter filter, Collection<String> excludedIds, int page, int size) {
 		Specification<RunSummary> specification = filter.specification();
 		if (!excludedIds.isEmpty()) {
 			specification = specification.and((root, query, cb) -> cb.not(root.get("id").in(excludedIds)));
@@ -53,17 +62,16 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	 * {@code total}, which is given the count to run: a caller may keep totals, which
 	 * change only when a run is added (runs are never removed).
 	 */
-	default Page<RunSummary> search(RunFilter filter, java.util.Collection<String> excludedIds, int page, int size,
-			java.util.function.ToLongFunction<java.util.function.LongSupplier> total) {
+	default Page<RunSummary> search(RunFilter filter, Collection<String> excludedIds, int page, int size,
+			ToLongFunction<LongSupplier> total) {
 		Specification<RunSummary> specification = filter.specification();
 		if (!excludedIds.isEmpty()) {
 			specification = specification.and((root, query, cb) -> cb.not(root.get("id").in(excludedIds)));
 		}
 		Specification<RunSummary> matching = specification;
 		PageRequest request = PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id")));
-		org.springframework.data.domain.Slice<RunSummary> slice = findBy(matching,
-				query -> query.sortBy(request.getSort()).slice(request));
-		return org.springframework.data.support.PageableExecutionUtils.getPage(slice.getContent(), request,
+		Slice<RunSummary> slice = findBy(matching, query -> query.sortBy(request.getSort()).slice(request));
+		return PageableExecutionUtils.getPage(slice.getContent(), request,
 				() -> total.applyAsLong(() -> count(matching)));
 	}
 
@@ -91,9 +99,9 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 		 * Hexadecimal digits: every string that starts with them lies between them and
 		 * them followed by "g".
 		 */
-		private static final java.util.regex.Pattern HEX = java.util.regex.Pattern.compile("[0-9a-f]{1,40}");
+		private static final Pattern HEX = Pattern.compile("[0-9a-f]{1,40}");
 
-		private static final java.util.regex.Pattern COMMIT_PREFIX = java.util.regex.Pattern.compile("[0-9a-f]{4,40}");
+		private static final Pattern COMMIT_PREFIX = Pattern.compile("[0-9a-f]{4,40}");
 
 		public static RunFilter none() {
 			return new RunFilter(null, null, null, null, null, null);
@@ -106,7 +114,7 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 
 		Specification<RunSummary> specification() {
 			return (root, query, cb) -> {
-				List<jakarta.persistence.criteria.Predicate> predicates = new java.util.ArrayList<>();
+				List<Predicate> predicates = new ArrayList<>();
 				if (StringUtils.hasText(q)) {
 					for (String word : q.trim().toLowerCase(Locale.ROOT).split("\\s+")) {
 						predicates.add(matches(root, cb, word));
@@ -136,7 +144,7 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 				if (StringUtils.hasText(harness)) {
 					predicates.add(cb.equal(root.get("harnessName"), harness.trim()));
 				}
-				return cb.and(predicates.toArray(jakarta.persistence.criteria.Predicate[]::new));
+				return cb.and(predicates.toArray(Predicate[]::new));
 			};
 		}
 
@@ -145,16 +153,13 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 		 * {@code lower(column) LIKE '%word%'} has its trigram index), or, when it could
 		 * be one, the start of a commit (the pattern index).
 		 */
-		private static jakarta.persistence.criteria.Predicate matches(
-				jakarta.persistence.criteria.Root<RunSummary> root, jakarta.persistence.criteria.CriteriaBuilder cb,
-				String word) {
+		private static Predicate matches(Root<RunSummary> root, CriteriaBuilder cb, String word) {
 			String pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-			List<jakarta.persistence.criteria.Predicate> anywhere = new java.util.ArrayList<>(
-					List.of(cb.like(cb.lower(root.get("title")), pattern, '\\'),
-							cb.like(cb.lower(root.get("systemName")), pattern, '\\'),
-							cb.like(cb.lower(root.get("modelRepo")), pattern, '\\'),
-							cb.like(cb.lower(root.get("engineName")), pattern, '\\'),
-							cb.like(cb.lower(root.get("harnessName")), pattern, '\\')));
+			List<Predicate> anywhere = new ArrayList<>(List.of(cb.like(cb.lower(root.get("title")), pattern, '\\'),
+					cb.like(cb.lower(root.get("systemName")), pattern, '\\'),
+					cb.like(cb.lower(root.get("modelRepo")), pattern, '\\'),
+					cb.like(cb.lower(root.get("engineName")), pattern, '\\'),
+					cb.like(cb.lower(root.get("harnessName")), pattern, '\\')));
 			if (COMMIT_PREFIX.matcher(word).matches()) {
 				anywhere.add(cb.like(root.get("modelCommit"), word + "%"));
 			}
@@ -163,7 +168,7 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 				anywhere.add(cb.and(cb.greaterThanOrEqualTo(root.get("uploadedAt"), days.from()),
 						cb.lessThan(root.get("uploadedAt"), days.until())));
 			}
-			return cb.or(anywhere.toArray(jakarta.persistence.criteria.Predicate[]::new));
+			return cb.or(anywhere.toArray(Predicate[]::new));
 		}
 	}
 

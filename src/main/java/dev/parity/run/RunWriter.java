@@ -18,6 +18,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -44,15 +45,14 @@ public class RunWriter {
 
 	private final DataSource dataSource;
 
-	private final org.springframework.context.ApplicationEventPublisher events;
+	private final ApplicationEventPublisher events;
 
 	private final CellBootstraps.Medians windows;
 
 	private final CellStatistics statistics;
 
 	RunWriter(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json, DataSource dataSource,
-			org.springframework.context.ApplicationEventPublisher events, CellBootstraps.Medians windows,
-			CellStatistics statistics) {
+			ApplicationEventPublisher events, CellBootstraps.Medians windows, CellStatistics statistics) {
 		this.events = events;
 		this.windows = windows;
 		this.statistics = statistics;

@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 import javax.imageio.ImageIO;
 
@@ -133,8 +134,7 @@ record CellChart(String title, String subtitle, List<String> notices, List<Bar> 
 				RunPage.Value value = row.values().get(m);
 				var measured = row.cell()
 					.metric(value.metric())
-					.flatMap(v -> v.median().isPresent() ? java.util.Optional.of(v.median().getAsDouble())
-							: java.util.Optional.empty());
+					.flatMap(v -> v.median().isPresent() ? Optional.of(v.median().getAsDouble()) : Optional.empty());
 				if (measured.isPresent()) {
 					bars.add(new Bar(String.join(" × ", row.paramValues()), measured.get(), value.greyed()));
 				}

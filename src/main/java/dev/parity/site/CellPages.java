@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -38,7 +39,7 @@ record CellPages(int from, int to, int total, @Nullable String previous, @Nullab
 
 	/** "Cells 1,001–2,000 of 10,000". */
 	public String words() {
-		return "Cells " + String.format(java.util.Locale.ROOT, "%,d–%,d of %,d", from + 1, to, total);
+		return "Cells " + String.format(Locale.ROOT, "%,d–%,d of %,d", from + 1, to, total);
 	}
 
 	static int from(@Nullable String text) {

@@ -1,9 +1,11 @@
 package dev.parity.site;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.run.Run;
@@ -14,9 +16,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -65,9 +69,9 @@ class ChartImageController {
 	@GetMapping("/compare/{pair:.+}/chart.png")
 	ResponseEntity<byte[]> comparisonChart(@PathVariable String pair, @RequestParam Map<String, String> query) {
 		ComparisonService.Pair runPair = ComparisonService.Pair.parse(pair);
-		Map<String, String> settings = new java.util.LinkedHashMap<>(query);
+		Map<String, String> settings = new LinkedHashMap<>(query);
 		String metric = settings.remove("metric");
-		dev.parity.compare.ComparisonSnapshot snapshot = comparisons.snapshot(runPair, comparisons.settings(settings));
+		ComparisonSnapshot snapshot = comparisons.snapshot(runPair, comparisons.settings(settings));
 		ComparisonPage page = comparisonPages.page(snapshot, runPair);
 		String link = siteUrls.link("/compare/" + runPair.path()) + QueryStrings.of(settings);
 		List<String> lines = notices.forComparison(snapshot, page, siteUrls.link("")).lines();
@@ -97,9 +101,9 @@ class ChartImageController {
 	 * No turn to compute the comparison came in time: 503 with {@code Retry-After}, as
 	 * for its page.
 	 */
-	@org.springframework.web.bind.annotation.ExceptionHandler(ComparisonsBusy.class)
+	@ExceptionHandler(ComparisonsBusy.class)
 	ResponseEntity<String> busy(ComparisonsBusy busy) {
-		return ResponseEntity.status(org.springframework.http.HttpStatus.SERVICE_UNAVAILABLE)
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
 			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
 			.contentType(MediaType.TEXT_PLAIN)
 			.body(busy.getMessage());

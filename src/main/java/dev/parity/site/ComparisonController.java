@@ -1,6 +1,7 @@
 package dev.parity.site;
 
 import java.security.Principal;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +12,7 @@ import dev.parity.comparisons.FrozenResult;
 import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.caveat.web.CaveatRejectedPage;
 import dev.parity.caveat.Caveat;
+import dev.parity.caveat.CaveatRejected;
 import dev.parity.caveat.Caveats;
 import dev.parity.caveat.DecidingPlan;
 import dev.parity.compare.CompareSettings;
@@ -29,7 +31,9 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -94,12 +98,12 @@ class ComparisonController {
 	ResponseEntity<?> showComparisonJson(@PathVariable String pair, @RequestParam Map<String, String> query) {
 		if (Contenders.areSeveral(pair)) {
 			return ResponseEntity.ok()
-				.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+				.contentType(MediaType.APPLICATION_JSON)
 				.body(contenders.json(Contenders.parse(pair), query, views));
 		}
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		return ResponseEntity.ok()
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.contentType(MediaType.APPLICATION_JSON)
 			.body(views.comparisonJson(runs, query).resource());
 	}
 
@@ -110,7 +114,7 @@ class ComparisonController {
 			@RequestParam(name = "deciding_experiment", required = false) @Nullable String decidingExperiment,
 			@RequestParam(name = "deciding_plan", required = false) @Nullable String decidingPlan,
 			@RequestParam(required = false, defaultValue = "") String query, Principal principal, Model model,
-			jakarta.servlet.http.HttpServletResponse response) {
+			HttpServletResponse response) {
 		refuseSeveral(pair, "a caveat");
 		ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
 		refuseFixed(runs, "a caveat");
@@ -120,7 +124,7 @@ class ComparisonController {
 					Caveat.Target.comparison(runs.baselineId(), runs.contenderId(), blank(cell), blank(metric)), text,
 					decidingExperiment, DecidingPlan.parse(decidingPlan, json), principal.getName());
 		}
-		catch (dev.parity.caveat.CaveatRejected rejected) {
+		catch (CaveatRejected rejected) {
 			return CaveatRejectedPage.show(model, response, rejected, "/compare/" + runs.path() + "/caveats",
 					"/compare/" + runs.path() + QueryStrings.safe(query), text, cell, metric, decidingExperiment,
 					decidingPlan, query, true);
@@ -167,7 +171,7 @@ class ComparisonController {
 		}
 		if (!problems.isEmpty()) {
 			views.live(runs, settingsQuery, snapshot, model);
-			Map<String, String> typed = new java.util.HashMap<>();
+			Map<String, String> typed = new HashMap<>();
 			typed.put("title", title);
 			typed.put("caption", caption);
 			typed.put("reason", reason == null ? "" : reason);
@@ -218,16 +222,12 @@ class ComparisonController {
 
 	@ExceptionHandler({ ComparisonService.FixedParamsRejected.class, Contenders.Rejected.class })
 	ResponseEntity<String> rejectPath(RuntimeException ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
-			.contentType(org.springframework.http.MediaType.TEXT_PLAIN)
-			.body(ex.getMessage());
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());
 	}
 
 	@ExceptionHandler(ComparisonService.NotReplicates.class)
 	ResponseEntity<String> rejectGroup(ComparisonService.NotReplicates ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
-			.contentType(org.springframework.http.MediaType.TEXT_PLAIN)
-			.body(ex.getMessage());
+		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());
 	}
 
 	/**
@@ -236,9 +236,8 @@ class ComparisonController {
 	 */
 	@ExceptionHandler(ComparisonsBusy.class)
 	Object busy(ComparisonsBusy busy, HttpServletRequest request, HttpServletResponse response) {
-		response.setHeader(org.springframework.http.HttpHeaders.RETRY_AFTER,
-				String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
-		String accept = request.getHeader(org.springframework.http.HttpHeaders.ACCEPT);
+		response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
+		String accept = request.getHeader(HttpHeaders.ACCEPT);
 		if (!request.getRequestURI().startsWith("/api/") && accept != null && accept.contains("text/html")) {
 			return new ModelAndView("error/busy", Map.of("pageTitle", "Busy", "message", busy.getMessage()),
 					HttpStatus.SERVICE_UNAVAILABLE);
@@ -251,7 +250,7 @@ class ComparisonController {
 	@ExceptionHandler(IllegalArgumentException.class)
 	ResponseEntity<String> rejectSettings(IllegalArgumentException ex) {
 		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
-			.contentType(org.springframework.http.MediaType.TEXT_PLAIN)
+			.contentType(MediaType.TEXT_PLAIN)
 			.body("Bad comparison setting: " + ex.getMessage());
 	}
 

@@ -1,16 +1,24 @@
 package dev.parity.site;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import dev.parity.caveat.Caveat;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Retraction;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * What a comparison page shows, read from a comparison snapshot (live or published), so
@@ -21,8 +29,8 @@ import org.jspecify.annotations.Nullable;
 public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> settings, List<Note> comparisonFlags,
 		List<HeadlineView> headlines, List<MetricHead> metrics, List<String> paramNames, List<Row> rows,
 		List<Unmatched> unmatched, List<ProvenanceRow> provenance, List<Note> footnotes, List<CaveatView> caveats,
-		java.util.function.Supplier<ComparisonCharts> charts, String rulesVersion, String computedAt,
-		List<NoteGroup> noteGroups, List<Everywhere> everywhere, @Nullable String nothingMatches) {
+		Supplier<ComparisonCharts> charts, String rulesVersion, String computedAt, List<NoteGroup> noteGroups,
+		List<Everywhere> everywhere, @Nullable String nothingMatches) {
 
 	/**
 	 * A reason that greys every matched cell of one or more metrics, said once at the top
@@ -234,9 +242,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		/** The ratio, interval and verdict in words, for the hover of a quiet cell. */
 		public String hover() {
 			return String.join("; ",
-					java.util.stream.Stream.of(phrase, interval, verdictWords)
-						.filter(t -> t != null && !t.isEmpty())
-						.toList());
+					Stream.of(phrase, interval, verdictWords).filter(t -> t != null && !t.isEmpty()).toList());
 		}
 
 		public Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
@@ -365,7 +371,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 						caveatMarkers.getOrDefault(anchor + "|" + metric.metric(), List.of()));
 				cMarkers.addAll(caveatMarkers.getOrDefault(anchor + "|", List.of()));
 				values.add(new Value(metric.metric(), number(entry.baseline()), number(entry.contender()),
-						entry.ratio() != null ? String.format(java.util.Locale.ROOT, "%.3f", entry.ratio()) : "",
+						entry.ratio() != null ? String.format(Locale.ROOT, "%.3f", entry.ratio()) : "",
 						Objects.toString(entry.phrase(), ""), entry.isGreyed(), entry.comparable(), reasons, markers,
 						cMarkers, greyedBy, Objects.toString(entry.intervalPhrase(), ""), entry.verdict(),
 						entry.verdictPhrase(), entry.significant(), IntervalBar.of(entry, band)));
@@ -404,7 +410,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		}
 		return new ComparisonPage(baseline, contender, settings, comparisonFlags, headlines, metrics, paramNames, rows,
 				unmatched, provenance, notes.list(), caveats,
-				org.springframework.util.function.SingletonSupplier.of(() -> chartData(snapshot, metrics, paramNames)),
+				SingletonSupplier.of(() -> chartData(snapshot, metrics, paramNames)),
 				Objects.toString(snapshot.rulesVersion(), ""), Objects.toString(snapshot.computedAt(), ""),
 				notes.groups(), everywhere, nothingMatches(snapshot, rows));
 	}
@@ -451,11 +457,11 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		if (!rows.isEmpty() || snapshot.unmatched().isEmpty()) {
 			return null;
 		}
-		Map<String, java.util.Set<String>> grids = new LinkedHashMap<>();
-		grids.put("baseline", new java.util.TreeSet<>());
-		grids.put("contender", new java.util.TreeSet<>());
+		Map<String, Set<String>> grids = new LinkedHashMap<>();
+		grids.put("baseline", new TreeSet<>());
+		grids.put("contender", new TreeSet<>());
 		for (ComparisonSnapshot.UnmatchedView cell : snapshot.unmatched()) {
-			grids.computeIfAbsent(cell.side(), k -> new java.util.TreeSet<>()).addAll(cell.params().keySet());
+			grids.computeIfAbsent(cell.side(), k -> new TreeSet<>()).addAll(cell.params().keySet());
 		}
 		if (grids.get("baseline").isEmpty() || grids.get("contender").isEmpty()) {
 			return null;
@@ -492,7 +498,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 		if (interval != null) {
 			text.append(text.isEmpty() ? "" : " · ")
 				.append("median ratio 95 % interval ")
-				.append(String.format(java.util.Locale.ROOT, "%.3f–%.3f", interval.low(), interval.high()));
+				.append(String.format(Locale.ROOT, "%.3f–%.3f", interval.low(), interval.high()));
 			if (interval.caution() != null) {
 				text.append(" (").append(interval.caution()).append(')');
 			}
@@ -635,7 +641,7 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 	private static @Nullable String xCoordinate(List<ComparisonSnapshot.CellView> cells, List<String> paramNames) {
 		String numeric = null;
 		for (String name : paramNames) {
-			java.util.Set<Double> values = new java.util.HashSet<>();
+			Set<Double> values = new HashSet<>();
 			boolean isNumeric = !cells.isEmpty();
 			for (ComparisonSnapshot.CellView cell : cells) {
 				Object value = cell.params().get(name);

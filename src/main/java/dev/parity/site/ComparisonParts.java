@@ -9,9 +9,11 @@ import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
+import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -130,7 +132,7 @@ class ComparisonParts {
 	 * A publication of one contender (several have no light page, so none of its parts).
 	 */
 	private Publication publication(String id) {
-		if (!dev.parity.run.RunId.isValid(id)) {
+		if (!RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
 		}
 		Publication publication = publications.find(id).orElseThrow(() -> new PublicationNotFoundException(id));
@@ -170,8 +172,7 @@ class ComparisonParts {
 	@ExceptionHandler(ComparisonsBusy.class)
 	ResponseEntity<String> busy(ComparisonsBusy busy) {
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.header(org.springframework.http.HttpHeaders.RETRY_AFTER,
-					String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
+			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
 			.contentType(MediaType.TEXT_PLAIN)
 			.body(busy.getMessage());
 	}

@@ -1,9 +1,18 @@
 package dev.parity.site;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -19,6 +28,7 @@ import dev.parity.comparisons.RenderedComparisons;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
+import dev.parity.run.RunNotFoundException;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -26,6 +36,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.core.io.AbstractResource;
+import org.springframework.core.io.Resource;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.ui.Model;
@@ -219,9 +233,7 @@ class ComparisonViews {
 			List<ComparisonPage.Row> rows = page.rows().subList(pages.from(), pages.to());
 			model.addAttribute("cellRows", rows);
 			model.addAttribute("cellPages", pages);
-			java.util.Set<String> anchors = rows.stream()
-				.map(ComparisonPage.Row::anchor)
-				.collect(Collectors.toUnmodifiableSet());
+			Set<String> anchors = rows.stream().map(ComparisonPage.Row::anchor).collect(Collectors.toUnmodifiableSet());
 			return sweep.ofCells(anchors,
 					base + "/pareto.json" + QueryStrings.of(QueryStrings.without(query, "cells", "from")));
 		}
@@ -301,16 +313,15 @@ class ComparisonViews {
 			return end + CAVEATS_FIELD.length + caveatList.length + 1;
 		}
 
-		java.io.InputStream stream() {
-			return new java.io.SequenceInputStream(java.util.Collections
-				.enumeration(List.of(new java.io.ByteArrayInputStream(snapshot, 0, end),
-						new java.io.ByteArrayInputStream(CAVEATS_FIELD), new java.io.ByteArrayInputStream(caveatList),
-						new java.io.ByteArrayInputStream(new byte[] { '}' }))));
+		InputStream stream() {
+			return new SequenceInputStream(Collections.enumeration(
+					List.of(new ByteArrayInputStream(snapshot, 0, end), new ByteArrayInputStream(CAVEATS_FIELD),
+							new ByteArrayInputStream(caveatList), new ByteArrayInputStream(new byte[] { '}' }))));
 		}
 
 		/** The body as a response streams it. */
-		org.springframework.core.io.Resource resource() {
-			return new org.springframework.core.io.AbstractResource() {
+		Resource resource() {
+			return new AbstractResource() {
 				@Override
 				public String getDescription() {
 					return "the comparison " + path;
@@ -322,19 +333,19 @@ class ComparisonViews {
 				}
 
 				@Override
-				public java.io.InputStream getInputStream() {
+				public InputStream getInputStream() {
 					return stream();
 				}
 			};
 		}
 
 		/** Writes the body where another is put together. */
-		void writeTo(java.io.ByteArrayOutputStream out) {
+		void writeTo(ByteArrayOutputStream out) {
 			try {
 				stream().transferTo(out);
 			}
-			catch (java.io.IOException ex) {
-				throw new java.io.UncheckedIOException(ex);
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
 			}
 		}
 
@@ -391,7 +402,7 @@ class ComparisonViews {
 				body.put("permalink", permalink);
 				yield download(json.writeValueAsString(body), "application/json", fileName + ".json");
 			}
-			default -> throw new dev.parity.run.RunNotFoundException("export." + format);
+			default -> throw new RunNotFoundException("export." + format);
 		};
 	}
 
@@ -418,9 +429,8 @@ class ComparisonViews {
 
 	private static ResponseEntity<String> download(String body, String mediaType, String fileName) {
 		return ResponseEntity.ok()
-			.contentType(org.springframework.http.MediaType.parseMediaType(mediaType + ";charset=UTF-8"))
-			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION,
-					"inline; filename=\"" + fileName.replace("...", "--") + "\"")
+			.contentType(MediaType.parseMediaType(mediaType + ";charset=UTF-8"))
+			.header(HttpHeaders.CONTENT_DISPOSITION, "inline; filename=\"" + fileName.replace("...", "--") + "\"")
 			.body(body);
 	}
 
@@ -443,7 +453,7 @@ class ComparisonViews {
 	}
 
 	ComparisonPage page(ComparisonSnapshot snapshot, ComparisonService.Pair runs) {
-		List<Caveat> onRuns = new java.util.ArrayList<>(caveats.forRun(runs.baselineId()));
+		List<Caveat> onRuns = new ArrayList<>(caveats.forRun(runs.baselineId()));
 		onRuns.addAll(caveats.forRun(runs.contenderId()));
 		// The caveats of the runs' comparison concern all their cells, not one slice of
 		// each.
@@ -468,11 +478,11 @@ class ComparisonViews {
 	 */
 	Several several(Publication publication, String base) {
 		List<Publication> each = FrozenResult.eachContender(publication);
-		List<ComparisonService.Pair> pairs = new java.util.ArrayList<>();
-		List<ContendersPage.Contender> pages = new java.util.ArrayList<>();
-		List<ComparisonPage> comparisons = new java.util.ArrayList<>();
-		List<String> others = new java.util.ArrayList<>();
-		List<ComparisonSnapshot> snapshots = new java.util.ArrayList<>();
+		List<ComparisonService.Pair> pairs = new ArrayList<>();
+		List<ContendersPage.Contender> pages = new ArrayList<>();
+		List<ComparisonPage> comparisons = new ArrayList<>();
+		List<String> others = new ArrayList<>();
+		List<ComparisonSnapshot> snapshots = new ArrayList<>();
 		Notices first = null;
 		for (int i = 0; i < each.size(); i++) {
 			ComparisonSnapshot snapshot = published(each.get(i));

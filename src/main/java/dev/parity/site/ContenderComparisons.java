@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +18,11 @@ import dev.parity.comparisons.FrozenResult;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publications;
+import dev.parity.run.RunNotFoundException;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -142,10 +145,8 @@ class ContenderComparisons {
 	 * again (400) with every problem next to its field.
 	 * @return the publication's URL, or {@code null} with the refused page in the model
 	 */
-	@org.jspecify.annotations.Nullable
-	String publish(Contenders contenders, Map<String, String> query, String title, String caption,
-			@org.jspecify.annotations.Nullable String reason, boolean confirmNoComparable, String user, Model model,
-			ComparisonViews pairwise) {
+	@Nullable String publish(Contenders contenders, Map<String, String> query, String title, String caption,
+			@Nullable String reason, boolean confirmNoComparable, String user, Model model, ComparisonViews pairwise) {
 		CompareSettings settings = comparisons.settings(query);
 		List<ComparisonSnapshot> snapshots = new ArrayList<>();
 		for (ComparisonService.Pair pair : contenders.pairs()) {
@@ -154,7 +155,7 @@ class ContenderComparisons {
 		Publications.Frozen result = freeze(contenders, snapshots).frozen(json);
 		Map<String, String> problems = Publications.problems(title, caption, result, reason, confirmNoComparable);
 		if (!problems.isEmpty()) {
-			Map<String, String> typed = new java.util.HashMap<>();
+			Map<String, String> typed = new HashMap<>();
 			typed.put("title", title);
 			typed.put("caption", caption);
 			typed.put("reason", reason == null ? "" : reason);
@@ -187,7 +188,7 @@ class ContenderComparisons {
 	 * title, …)
 	 */
 	ResponseEntity<String> export(Contenders contenders, String format, List<String> bodies, String title,
-			String permalink, String fileName, @org.jspecify.annotations.Nullable ObjectNode head) {
+			String permalink, String fileName, @Nullable ObjectNode head) {
 		return switch (format) {
 			case "md" -> download(markdown(title, bodies, permalink), "text/markdown", fileName + ".md");
 			case "csv" -> download(csv(contenders, bodies), "text/csv", fileName + ".csv");
@@ -201,7 +202,7 @@ class ContenderComparisons {
 						+ json.writeValueAsString(permalink) + ",\"contenders\":[" + String.join(",", bodies) + "]}",
 						"application/json", fileName + ".json");
 			}
-			default -> throw new dev.parity.run.RunNotFoundException("export." + format);
+			default -> throw new RunNotFoundException("export." + format);
 		};
 	}
 

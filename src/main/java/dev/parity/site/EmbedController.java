@@ -2,6 +2,7 @@ package dev.parity.site;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -180,7 +181,7 @@ class EmbedController {
 			page = several.comparisonPages().get(vs - 1);
 			// The record of every contender's runs, not only the one shown.
 			said = several.notices();
-			Map<Integer, String> others = new java.util.LinkedHashMap<>();
+			Map<Integer, String> others = new LinkedHashMap<>();
 			for (int i = 1; i <= several.pages().size(); i++) {
 				if (i != vs) {
 					others.put(i, several.pages().get(i - 1).path());

@@ -6,6 +6,7 @@ import dev.parity.history.Alerts;
 import dev.parity.history.HistoryInWords;
 import dev.parity.history.SeriesUpdates;
 import dev.parity.record.Publication;
+import dev.parity.record.Publications;
 import dev.parity.run.RunSummary;
 import dev.parity.run.RunSummaries;
 
@@ -22,7 +23,7 @@ class HomeController {
 
 	private final RunSummaries summaries;
 
-	private final dev.parity.record.Publications publications;
+	private final Publications publications;
 
 	private final RecordNotices notices;
 
@@ -38,8 +39,8 @@ class HomeController {
 	/** Verdicts the start page lists. */
 	static final int VERDICTS = 5;
 
-	HomeController(RunSummaries summaries, dev.parity.record.Publications publications, RecordNotices notices,
-			Alerts alerts, HistoryInWords words, SeriesUpdates updates) {
+	HomeController(RunSummaries summaries, Publications publications, RecordNotices notices, Alerts alerts,
+			HistoryInWords words, SeriesUpdates updates) {
 		this.alerts = alerts;
 		this.words = words;
 		this.updates = updates;

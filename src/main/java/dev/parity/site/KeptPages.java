@@ -1,12 +1,15 @@
 package dev.parity.site;
 
 import java.io.CharArrayWriter;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
@@ -44,7 +47,7 @@ class KeptPages {
 	 * A view that draws the template as usual and hands the page's bytes to {@code keep}
 	 * (any cache of pages).
 	 */
-	static View keeping(View template, java.util.function.Consumer<byte[]> keep) {
+	static View keeping(View template, Consumer<byte[]> keep) {
 		return new Keeping(template, keep);
 	}
 
@@ -54,7 +57,7 @@ class KeptPages {
 	}
 
 	/** Renders the template into text, hands its bytes to be kept and writes them. */
-	private record Keeping(View template, java.util.function.Consumer<byte[]> keep) implements View {
+	private record Keeping(View template, Consumer<byte[]> keep) implements View {
 
 		@Override
 		public String getContentType() {
@@ -73,7 +76,7 @@ class KeptPages {
 				}
 
 				@Override
-				public jakarta.servlet.ServletOutputStream getOutputStream() {
+				public ServletOutputStream getOutputStream() {
 					throw new IllegalStateException("the template writes text");
 				}
 
@@ -103,7 +106,7 @@ class KeptPages {
 
 		@Override
 		public void render(@Nullable Map<String, ?> model, HttpServletRequest request, HttpServletResponse response)
-				throws java.io.IOException {
+				throws IOException {
 			response.setContentType(HTML);
 			response.setContentLength(html.length);
 			response.getOutputStream().write(html);

@@ -92,7 +92,7 @@ class LinkPreviews implements HandlerInterceptor {
 			@Nullable String chartMetric) {
 		ComparisonPage first = several.contenders().get(0).page();
 		String metric = CellChart.chosenMetric(first, chartMetric, publication.title());
-		List<String> sentences = new java.util.ArrayList<>();
+		List<String> sentences = new ArrayList<>();
 		for (ContendersPage.Contender contender : several.contenders()) {
 			sentences.add("#" + contender.number() + " " + contender.path() + ": "
 					+ contender.page()

@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -8,6 +9,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.comparisons.FrozenResult;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publication;
 import dev.parity.run.RunNotFoundException;
@@ -73,8 +75,8 @@ class LiveDifferences {
 		if (publication.several()) {
 			// Each contender's frozen comparison against its live one; the differences
 			// named by contender.
-			List<String> differences = new java.util.ArrayList<>();
-			for (Publication one : dev.parity.comparisons.FrozenResult.eachContender(publication)) {
+			List<String> differences = new ArrayList<>();
+			for (Publication one : FrozenResult.eachContender(publication)) {
 				String differs = compute(one);
 				if (differs != null) {
 					differences.add("vs " + one.contenderId() + ": " + differs);

@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import java.net.URI;
 import java.security.Principal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,15 +21,20 @@ import dev.parity.web.ApiProblems;
 import dev.parity.web.Problem;
 import dev.parity.web.RequestChecks;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -78,10 +84,8 @@ class PublicationApiController {
 	@Operation(
 			summary = "Publish a comparison: {baseline, contender (or contenders: [1 to 8, each against the baseline]), title, caption, settings, "
 					+ "reason, confirm_no_comparable, chart_metric (the metric whose chart it draws; one of the comparison's)} → 201 {id, url}; 400 {errors: [{path, message}]} with nothing stored")
-	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "201",
-			description = "published; Location is its page",
-			content = @io.swagger.v3.oas.annotations.media.Content(mediaType = "application/json",
-					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = Created.class)))
+	@ApiResponse(responseCode = "201", description = "published; Location is its page",
+			content = @Content(mediaType = "application/json", schema = @Schema(implementation = Created.class)))
 	@PostMapping(path = "/api/published", consumes = "application/json", produces = "application/json")
 	ResponseEntity<?> publish(@RequestBody JsonNode body, Principal principal) {
 		List<Problem> problems = new ArrayList<>();
@@ -222,7 +226,7 @@ class PublicationApiController {
 	}
 
 	private static ResponseEntity<Created> created(Publication publication) {
-		return ResponseEntity.created(java.net.URI.create(publication.url()))
+		return ResponseEntity.created(URI.create(publication.url()))
 			.body(new Created(publication.id(), publication.url()));
 	}
 
@@ -400,11 +404,10 @@ class PublicationApiController {
 	 * 503 with {@code Retry-After} when no turn to compute the comparison came in time;
 	 * nothing stored.
 	 */
-	@org.springframework.web.bind.annotation.ExceptionHandler(ComparisonsBusy.class)
+	@ExceptionHandler(ComparisonsBusy.class)
 	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
 		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.header(org.springframework.http.HttpHeaders.RETRY_AFTER,
-					String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
+			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
 			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
 					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}

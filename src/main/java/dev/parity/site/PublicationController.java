@@ -1,10 +1,13 @@
 package dev.parity.site;
 
 import java.security.Principal;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import dev.parity.comparisons.ComparisonService;
 import dev.parity.comparisons.FrozenResult;
@@ -12,6 +15,7 @@ import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
+import dev.parity.run.RunId;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 import dev.parity.compare.ComparisonSnapshot;
@@ -20,6 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -84,7 +89,7 @@ class PublicationController {
 	 * is not the first page.
 	 */
 	private static Map<String, String> allCells(@Nullable String from) {
-		Map<String, String> query = new java.util.LinkedHashMap<>();
+		Map<String, String> query = new LinkedHashMap<>();
 		query.put("cells", "all");
 		if (from != null) {
 			query.put("from", from);
@@ -95,7 +100,7 @@ class PublicationController {
 	@GetMapping("/published/{id}")
 	@Nullable ModelAndView showPublication(@PathVariable String id, Model model, ServletWebRequest request, Locale locale)
 			throws Exception {
-		if (!dev.parity.run.RunId.isValid(id)) {
+		if (!RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
 		}
 		// Every cell written at once is another representation of the page (a light page
@@ -159,7 +164,7 @@ class PublicationController {
 							.orElse(retraction.replacementId()));
 		List<Retraction> supersedes = publications.superseded("publication", id);
 		model.addAttribute("supersedes", supersedes);
-		Map<String, String> supersededTitles = new java.util.HashMap<>();
+		Map<String, String> supersededTitles = new HashMap<>();
 		supersedes.forEach(r -> supersededTitles.put(r.subjectId(),
 				publications.find(r.subjectId()).map(Publication::title).orElse(r.subjectId())));
 		model.addAttribute("supersededTitles", supersededTitles);
@@ -198,7 +203,7 @@ class PublicationController {
 	@GetMapping("/api/published/{id}")
 	@ResponseBody
 	@Nullable ObjectNode showPublicationJson(@PathVariable String id, ServletWebRequest request) {
-		if (!dev.parity.run.RunId.isValid(id)) {
+		if (!RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
 		}
 		if (freshness.notModified(id, "api", false, request, () -> load(id))) {
@@ -239,9 +244,9 @@ class PublicationController {
 	}
 
 	@GetMapping("/published/{id}/export.{format}")
-	org.springframework.http.@Nullable ResponseEntity<String> exportPublication(@PathVariable String id,
-			@PathVariable String format, ServletWebRequest request) {
-		if (!dev.parity.run.RunId.isValid(id) || !java.util.Set.of("md", "csv", "json").contains(format)) {
+	@Nullable ResponseEntity<String> exportPublication(@PathVariable String id, @PathVariable String format,
+			ServletWebRequest request) {
+		if (!RunId.isValid(id) || !Set.of("md", "csv", "json").contains(format)) {
 			throw new PublicationNotFoundException(id);
 		}
 		if (freshness.notModified(id, "export." + format, false, request, () -> load(id))) {
@@ -276,11 +281,11 @@ class PublicationController {
 	 * (with the publication's notices), put together as the live view of several
 	 * contenders puts them.
 	 */
-	private org.springframework.http.ResponseEntity<String> exportSeveral(Publication publication, String format,
-			String permalink, ObjectNode fields) {
+	private ResponseEntity<String> exportSeveral(Publication publication, String format, String permalink,
+			ObjectNode fields) {
 		String base = ComparisonExport.absolute(permalink, "");
 		ComparisonViews.Several several = comparisonPages.several(publication, base);
-		List<String> bodies = new java.util.ArrayList<>();
+		List<String> bodies = new ArrayList<>();
 		for (int i = 0; i < several.each().size(); i++) {
 			Publication one = several.each().get(i);
 			ComparisonPage page = several.comparisonPages().get(i);
@@ -332,7 +337,7 @@ class PublicationController {
 	}
 
 	private Publication load(String id) {
-		if (!dev.parity.run.RunId.isValid(id)) {
+		if (!RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
 		}
 		return publications.find(id).orElseThrow(() -> new PublicationNotFoundException(id));

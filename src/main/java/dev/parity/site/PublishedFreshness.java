@@ -1,6 +1,8 @@
 package dev.parity.site;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Optional;
@@ -129,11 +131,10 @@ class PublishedFreshness {
 
 	private static String digest(String text) {
 		try {
-			byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
-				.digest(text.getBytes(StandardCharsets.UTF_8));
+			byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
 			return HexFormat.of().formatHex(hash, 0, 16);
 		}
-		catch (java.security.NoSuchAlgorithmException ex) {
+		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException(ex);
 		}
 	}

@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -82,7 +83,7 @@ final class QueryStrings {
 	}
 
 	private static String decode(String text) {
-		return java.net.URLDecoder.decode(text, StandardCharsets.UTF_8);
+		return URLDecoder.decode(text, StandardCharsets.UTF_8);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.parity.site;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -79,7 +80,7 @@ class RecordNotices {
 	 * banners name them.
 	 */
 	Map<String, String> replacementTitles(ComparisonPage page) {
-		Map<String, String> titles = new java.util.HashMap<>();
+		Map<String, String> titles = new HashMap<>();
 		for (ComparisonPage.RunRef side : List.of(page.baseline(), page.contender())) {
 			Retraction retraction = side.retraction();
 			if (retraction != null && retraction.replacementId() != null) {

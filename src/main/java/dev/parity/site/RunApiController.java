@@ -1,8 +1,14 @@
 package dev.parity.site;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
+import dev.parity.caveat.Caveats;
 import dev.parity.caveat.web.CaveatJson;
+import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
@@ -14,6 +20,9 @@ import dev.parity.run.RunSummary;
 import dev.parity.run.StoredFiles;
 import dev.parity.web.RequestChecks;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -43,9 +52,9 @@ class RunApiController {
 
 	private final JsonMapper json;
 
-	private final dev.parity.caveat.Caveats caveats;
+	private final Caveats caveats;
 
-	private final dev.parity.record.Publications publications;
+	private final Publications publications;
 
 	private final RecordNotices notices;
 
@@ -56,8 +65,8 @@ class RunApiController {
 	private final StoredFiles storedFiles;
 
 	RunApiController(RunRepository runs, StoredFiles storedFiles, RunListing listing, RunFlagging flagging,
-			JsonMapper json, dev.parity.caveat.Caveats caveats, dev.parity.record.Publications publications,
-			RecordNotices notices, SiteUrls siteUrls, SweepViewing sweeps) {
+			JsonMapper json, Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
+			SweepViewing sweeps) {
 		this.sweeps = sweeps;
 		this.storedFiles = storedFiles;
 		this.notices = notices;
@@ -76,10 +85,10 @@ class RunApiController {
 			@RequestParam(defaultValue = "25") int size,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted) {
 		Page<RunSummary> found = listing.search(filter == null ? RunFilter.none() : filter,
-				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page),
+				hideRetracted ? publications.retractedRuns() : Set.of(), RequestChecks.page(page),
 				Math.min(Math.max(size, 1), 200));
-		java.util.Map<String, Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
-		List<RunJson.Listed> list = new java.util.ArrayList<>();
+		Map<String, Retraction> marks = notices.runMarks(found.map(RunSummary::getId).getContent());
+		List<RunJson.Listed> list = new ArrayList<>();
 		found.forEach(run -> {
 			Retraction mark = marks.get(run.getId());
 			list.add(RunJson.summary(run, mark != null, mark == null ? null : mark.kind()));
@@ -89,11 +98,10 @@ class RunApiController {
 
 	@Operation(summary = "A run with its provenance, cells, samples and flags; its Pareto view (pareto) and, with "
 			+ "slo_ttft_s, slo_tpot_ms or slo_e2e_s (and slo_share, default 0.9) in the URL, its goodput (goodput)")
-	@io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "OK",
-			content = @io.swagger.v3.oas.annotations.media.Content(mediaType = "application/json",
-					schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = RunJson.Answer.class)))
+	@ApiResponse(responseCode = "200", description = "OK",
+			content = @Content(mediaType = "application/json", schema = @Schema(implementation = RunJson.Answer.class)))
 	@GetMapping("/api/runs/{id}")
-	ObjectNode showRun(@PathVariable String id, @RequestParam java.util.Map<String, String> query) {
+	ObjectNode showRun(@PathVariable String id, @RequestParam Map<String, String> query) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		ObjectNode body = json.valueToTree(RunJson.run(run, flags.run(), flags.cells()));
@@ -138,7 +146,7 @@ class RunApiController {
 			.eTag(file.sha256())
 			.header(HttpHeaders.CONTENT_DISPOSITION,
 					ContentDisposition.attachment()
-						.filename(file.fileName(), java.nio.charset.StandardCharsets.UTF_8)
+						.filename(file.fileName(), StandardCharsets.UTF_8)
 						.build()
 						.toString())
 			.body(new StoredFileResource(storedFiles, run, file));

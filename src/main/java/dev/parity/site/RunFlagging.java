@@ -5,6 +5,7 @@ import dev.parity.compare.ThresholdDefaults;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import dev.parity.compare.Flag;
 import dev.parity.compare.RunChecks;
@@ -43,7 +44,7 @@ class RunFlagging {
 			.entrySet()
 			.stream()
 			.map(e -> e.getKey() + "=" + e.getValue())
-			.collect(java.util.stream.Collectors.joining(", "));
+			.collect(Collectors.joining(", "));
 	}
 
 	private static List<RunPage.PageFlag> pageFlags(List<Flag> flags) {

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.parity.compare.GoodputView;
+import dev.parity.compare.Pareto;
 import dev.parity.run.Cell;
 import dev.parity.run.MetricDefinition;
 import dev.parity.run.MetricValue;
@@ -214,8 +216,7 @@ final class RunJson {
 	 * run, its sweep views, caveats, notices and retraction.
 	 */
 	@Schema(name = "RunAnswer", allOf = RunView.class)
-	record Answer(dev.parity.compare.Pareto pareto, dev.parity.compare.@Nullable GoodputView goodput,
-			List<Map<String, Object>> caveats, List<String> notices,
+	record Answer(Pareto pareto, @Nullable GoodputView goodput, List<Map<String, Object>> caveats, List<String> notices,
 			@Schema(description = "when superseded: by, by_title, url, reason, at") @Nullable Map<String, Object> superseded,
 			@Schema(description = "when retracted: reason, at") @Nullable Map<String, Object> retracted,
 			@Schema(description = "the latest retraction or supersession: kind, reason, replacement, at, by") @Nullable Map<String, Object> retraction) {

@@ -7,9 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.parity.run.Cell;
 import dev.parity.run.MetricCatalogue;
@@ -259,7 +262,7 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 			for (Cell cell : run.cells()) {
 				var median = cell.metric(metric.name()).flatMap(v -> {
 					var m = v.median();
-					return m.isPresent() ? java.util.Optional.of(m.getAsDouble()) : java.util.Optional.empty();
+					return m.isPresent() ? Optional.of(m.getAsDouble()) : Optional.empty();
 				});
 				String label = cell.params().without(x).label();
 				boolean isGreyed = greyed.getOrDefault(cell.anchor(), Map.of()).getOrDefault(metric.name(), false);
@@ -334,7 +337,7 @@ public record RunPage(Run run, List<String> paramNames, List<MetricDefinition> m
 	 * "concurrency=10").
 	 */
 	private static String seriesOrder(String label) {
-		java.util.regex.Matcher number = java.util.regex.Pattern.compile("-?[0-9]+(\\.[0-9]+)?").matcher(label);
+		Matcher number = Pattern.compile("-?[0-9]+(\\.[0-9]+)?").matcher(label);
 		if (number.find()) {
 			return String.format("%s%030.6f", label.substring(0, number.start()), Double.parseDouble(number.group()));
 		}

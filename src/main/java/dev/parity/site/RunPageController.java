@@ -1,10 +1,17 @@
 package dev.parity.site;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
+import dev.parity.caveat.Caveat;
 import dev.parity.run.RerunCommands;
 import dev.parity.caveat.Caveats;
+import dev.parity.history.RunHistoryLinks;
+import dev.parity.history.SeriesRepository;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
 import dev.parity.run.Run;
@@ -20,6 +27,9 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.domain.Page;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -64,7 +74,7 @@ class RunPageController {
 
 	private final RecordNotices notices;
 
-	private final dev.parity.history.SeriesRepository series;
+	private final SeriesRepository series;
 
 	private final SiteUrls siteUrls;
 
@@ -72,12 +82,11 @@ class RunPageController {
 
 	private final SweepViewing sweeps;
 
-	private final dev.parity.history.RunHistoryLinks historyLinks;
+	private final RunHistoryLinks historyLinks;
 
 	RunPageController(RunRepository runs, RunSummaries summaries, RunListing listing, RunFlagging flagging,
 			JsonMapper json, Caveats caveats, Publications publications, RecordNotices notices, SiteUrls siteUrls,
-			dev.parity.history.SeriesRepository series, RunReplicates replicates, SweepViewing sweeps,
-			dev.parity.history.RunHistoryLinks historyLinks) {
+			SeriesRepository series, RunReplicates replicates, SweepViewing sweeps, RunHistoryLinks historyLinks) {
 		this.historyLinks = historyLinks;
 		this.sweeps = sweeps;
 		this.series = series;
@@ -97,8 +106,8 @@ class RunPageController {
 	String listRuns(@Nullable RunFilter filter, @RequestParam(defaultValue = "0") String page,
 			@RequestParam(name = "hide_retracted", defaultValue = "false") boolean hideRetracted, Model model) {
 		RunFilter applied = filter == null ? RunFilter.none() : filter;
-		Page<RunSummary> found = listing.search(applied,
-				hideRetracted ? publications.retractedRuns() : java.util.Set.of(), RequestChecks.page(page), PAGE_SIZE);
+		Page<RunSummary> found = listing.search(applied, hideRetracted ? publications.retractedRuns() : Set.of(),
+				RequestChecks.page(page), PAGE_SIZE);
 		model.addAttribute("hideRetracted", hideRetracted);
 		model.addAttribute("pageTitle", "Runs");
 		model.addAttribute("filter", applied);
@@ -130,7 +139,7 @@ class RunPageController {
 		model.addAttribute("replicates", replicates.of(run.id()));
 		model.addAttribute("withinRun", WithinRunLinks.of(run));
 		model.addAttribute("runMarks", notices.runMarks(similar.stream().map(RunSummary::getId).toList()));
-		List<dev.parity.caveat.Caveat> onRun = caveats.forRun(id);
+		List<Caveat> onRun = caveats.forRun(id);
 		model.addAttribute("caveats", onRun);
 		List<ComparisonPage.CaveatView> views = caveatViews(onRun);
 		model.addAttribute("caveatViews", views);
@@ -148,9 +157,9 @@ class RunPageController {
 	}
 
 	/** Markers c1, c2, … in the order of the list. */
-	private static List<ComparisonPage.CaveatView> caveatViews(List<dev.parity.caveat.Caveat> onRun) {
-		List<ComparisonPage.CaveatView> views = new java.util.ArrayList<>();
-		for (dev.parity.caveat.Caveat caveat : onRun) {
+	private static List<ComparisonPage.CaveatView> caveatViews(List<Caveat> onRun) {
+		List<ComparisonPage.CaveatView> views = new ArrayList<>();
+		for (Caveat caveat : onRun) {
 			views.add(new ComparisonPage.CaveatView("c" + (views.size() + 1), caveat, caveat.target().describe()));
 		}
 		return views;
@@ -158,11 +167,10 @@ class RunPageController {
 
 	/** A caveat on a cell shows its marker in that cell's row. */
 	private static Map<String, List<ComparisonPage.CaveatView>> cellCaveats(List<ComparisonPage.CaveatView> views) {
-		Map<String, List<ComparisonPage.CaveatView>> cellCaveats = new java.util.HashMap<>();
+		Map<String, List<ComparisonPage.CaveatView>> cellCaveats = new HashMap<>();
 		for (ComparisonPage.CaveatView view : views) {
 			if (view.caveat().target().cellAnchor() != null) {
-				cellCaveats.computeIfAbsent(view.caveat().target().cellAnchor(), k -> new java.util.ArrayList<>())
-					.add(view);
+				cellCaveats.computeIfAbsent(view.caveat().target().cellAnchor(), k -> new ArrayList<>()).add(view);
 			}
 		}
 		return cellCaveats;
@@ -172,7 +180,7 @@ class RunPageController {
 	 * The grid's rows from the {@code from}-th cell on ({@code tr} elements), as the run
 	 * page writes them.
 	 */
-	@GetMapping(path = "/runs/{id}/cells", produces = org.springframework.http.MediaType.TEXT_HTML_VALUE)
+	@GetMapping(path = "/runs/{id}/cells", produces = MediaType.TEXT_HTML_VALUE)
 	String cells(@PathVariable String id, @RequestParam(defaultValue = "0") String from, Model model) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
@@ -185,22 +193,22 @@ class RunPageController {
 	}
 
 	/** The data of the run page's charts, as {@code data-charts} would hold it. */
-	@GetMapping(path = "/runs/{id}/charts.json", produces = org.springframework.http.MediaType.APPLICATION_JSON_VALUE)
-	org.springframework.http.ResponseEntity<byte[]> charts(@PathVariable String id) {
+	@GetMapping(path = "/runs/{id}/charts.json", produces = MediaType.APPLICATION_JSON_VALUE)
+	ResponseEntity<byte[]> charts(@PathVariable String id) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
 		RunPage page = RunPage.of(run, flags.run(), flags.cells());
-		return org.springframework.http.ResponseEntity.ok()
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+		return ResponseEntity.ok()
+			.contentType(MediaType.APPLICATION_JSON)
 			.body(json.writeValueAsBytes(page.chartData()));
 	}
 
 	/** The run's Pareto view, as {@code data-pareto} would hold it. */
-	@GetMapping(path = "/runs/{id}/pareto.json", produces = org.springframework.http.MediaType.APPLICATION_JSON_VALUE)
-	org.springframework.http.ResponseEntity<byte[]> pareto(@PathVariable String id) {
+	@GetMapping(path = "/runs/{id}/pareto.json", produces = MediaType.APPLICATION_JSON_VALUE)
+	ResponseEntity<byte[]> pareto(@PathVariable String id) {
 		Run run = load(id);
-		return org.springframework.http.ResponseEntity.ok()
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+		return ResponseEntity.ok()
+			.contentType(MediaType.APPLICATION_JSON)
 			.body(json.writeValueAsBytes(sweeps.ofRun(run, Map.of()).pareto()));
 	}
 
@@ -232,14 +240,12 @@ class RunPageController {
 			model.addAttribute("allCellsUrl", base + QueryStrings.with(settings, "cells", "all"));
 		}
 		model.addAttribute("gridRows", rows);
-		java.util.Set<String> anchors = rows.stream()
-			.map(RunPage.Row::anchor)
-			.collect(java.util.stream.Collectors.toUnmodifiableSet());
+		Set<String> anchors = rows.stream().map(RunPage.Row::anchor).collect(Collectors.toUnmodifiableSet());
 		return sweep.ofCells(anchors, base + "/pareto.json");
 	}
 
 	@GetMapping("/runs/{id}/export.{format}")
-	org.springframework.http.ResponseEntity<String> exportRun(@PathVariable String id, @PathVariable String format,
+	ResponseEntity<String> exportRun(@PathVariable String id, @PathVariable String format,
 			@RequestParam Map<String, String> query) {
 		Run run = load(id);
 		RunFlagging.Flags flags = flagging.check(run);
@@ -253,17 +259,16 @@ class RunPageController {
 			case "csv" -> RunExport.csv(page, permalink, thresholds, runNotices);
 			default -> throw new RunNotFoundException(id + "/export." + format);
 		};
-		return org.springframework.http.ResponseEntity.ok()
-			.contentType(org.springframework.http.MediaType
-				.parseMediaType(("md".equals(format) ? "text/markdown" : "text/csv") + ";charset=UTF-8"))
-			.header(org.springframework.http.HttpHeaders.CONTENT_DISPOSITION,
-					"inline; filename=\"run-" + id + "." + format + "\"")
+		return ResponseEntity.ok()
+			.contentType(
+					MediaType.parseMediaType(("md".equals(format) ? "text/markdown" : "text/csv") + ";charset=UTF-8"))
+			.header(HttpHeaders.CONTENT_DISPOSITION, "inline; filename=\"run-" + id + "." + format + "\"")
 			.body(body);
 	}
 
 	/** The titles of the runs a run supersedes, by id, so that its banner names them. */
 	private Map<String, String> supersededTitles(List<Retraction> superseded) {
-		Map<String, String> titles = new java.util.HashMap<>();
+		Map<String, String> titles = new HashMap<>();
 		superseded.forEach(r -> titles.put(r.subjectId(),
 				summaries.findById(r.subjectId()).map(RunSummary::getTitle).orElse(r.subjectId())));
 		return titles;

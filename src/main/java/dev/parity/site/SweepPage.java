@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 import java.util.Objects;
+import java.util.Set;
 
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.GoodputView;
 import dev.parity.compare.Pareto;
 import dev.parity.compare.ServiceLevels;
@@ -99,7 +101,7 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	 * {@code paretoSrc}, and the table's points and goodput rows those of these cells
 	 * only.
 	 */
-	SweepPage ofCells(java.util.Set<String> anchors, String paretoSrc) {
+	SweepPage ofCells(Set<String> anchors, String paretoSrc) {
 		List<PointRow> shown = points.stream().filter(p -> anchors.contains(p.anchor())).toList();
 		List<GoodputSide> sides = goodput.stream()
 			.map(side -> new GoodputSide(side.side(),
@@ -164,12 +166,12 @@ record SweepPage(String paretoJson, String axes, List<PointRow> points, List<Str
 	/**
 	 * The sweep views of a comparison: its Pareto view and, with objectives set, goodput.
 	 */
-	static SweepPage of(dev.parity.compare.ComparisonSnapshot snapshot, Map<String, String> query, JsonMapper json) {
+	static SweepPage of(ComparisonSnapshot snapshot, Map<String, String> query, JsonMapper json) {
 		return of(views(snapshot, json), query, json);
 	}
 
 	/** A comparison's views as the run page's views are: {@code {pareto[, goodput]}}. */
-	static SweepViews.Views views(dev.parity.compare.ComparisonSnapshot snapshot, JsonMapper json) {
+	static SweepViews.Views views(ComparisonSnapshot snapshot, JsonMapper json) {
 		return snapshot.views();
 	}
 

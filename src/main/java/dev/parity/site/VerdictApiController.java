@@ -1,9 +1,11 @@
 package dev.parity.site;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.comparisons.ComparisonService;
 import dev.parity.history.HistoryInWords;
 import dev.parity.comparisons.ComparisonsBusy;
 import dev.parity.history.Verdicts;
@@ -98,7 +100,7 @@ class VerdictApiController {
 						.append(" `")
 						.append(r.metric())
 						.append("` ratio ")
-						.append(String.format(java.util.Locale.ROOT, "%.3f", r.ratio()))
+						.append(String.format(Locale.ROOT, "%.3f", r.ratio()))
 						.append(r.significant() ? " (beyond the noise)"
 								: r.spread() == null ? " (no noise estimate)" : " (within the noise)")
 						.append('\n'));
@@ -106,8 +108,7 @@ class VerdictApiController {
 		}
 		if (pair != null) {
 			md.append('\n');
-			String export = comparisons
-				.export(dev.parity.comparisons.ComparisonService.Pair.parse(pair), "md", Map.of("vary", "engine"))
+			String export = comparisons.export(ComparisonService.Pair.parse(pair), "md", Map.of("vary", "engine"))
 				.getBody();
 			if (export != null) {
 				md.append(export);

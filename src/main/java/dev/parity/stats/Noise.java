@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
 
 import org.apache.commons.statistics.descriptive.Mean;
 import org.apache.commons.statistics.descriptive.Median;
+import org.apache.commons.statistics.descriptive.NaNPolicy;
 import org.apache.commons.statistics.descriptive.Quantile;
 import org.apache.commons.statistics.descriptive.Variance;
 import org.apache.commons.statistics.distribution.TDistribution;
@@ -349,7 +350,7 @@ public final class Noise {
 	 * interval of those medians.
 	 */
 	public static RatioInterval medianOverCells(double[][] ratios, String method) {
-		Median median = Median.withDefaults().with(org.apache.commons.statistics.descriptive.NaNPolicy.EXCLUDE);
+		Median median = Median.withDefaults().with(NaNPolicy.EXCLUDE);
 		double[] medians = new double[RESAMPLES];
 		double[] across = new double[ratios.length];
 		for (int b = 0; b < RESAMPLES; b++) {
@@ -372,7 +373,7 @@ public final class Noise {
 			return Optional.empty();
 		}
 		SplittableRandom random = new SplittableRandom(seed);
-		Median median = Median.withDefaults().with(org.apache.commons.statistics.descriptive.NaNPolicy.EXCLUDE);
+		Median median = Median.withDefaults().with(NaNPolicy.EXCLUDE);
 		int[] baseRuns = new int[baseline[0].length];
 		int[] otherRuns = new int[contender[0].length];
 		double[][] ratios = new double[baseline.length][RESAMPLES];
@@ -403,9 +404,7 @@ public final class Noise {
 	 * beyond ratio 1.
 	 */
 	private static RatioInterval percentile(double[] ratios, String method) {
-		double[] ends = Quantile.withDefaults()
-			.with(org.apache.commons.statistics.descriptive.NaNPolicy.EXCLUDE)
-			.evaluate(ratios, LOW, HIGH);
+		double[] ends = Quantile.withDefaults().with(NaNPolicy.EXCLUDE).evaluate(ratios, LOW, HIGH);
 		long atOrBelow = Arrays.stream(ratios).filter(ratio -> ratio <= 1).count();
 		long atOrAbove = Arrays.stream(ratios).filter(ratio -> ratio >= 1).count();
 		double p = Math.min(1, 2.0 * (Math.min(atOrBelow, atOrAbove) + 1) / (ratios.length + 1));

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -296,7 +297,7 @@ class DatabaseConfiguration {
 		ProcessHandle process = orphan.get();
 		process.destroy();
 		try {
-			process.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+			process.onExit().get(30, TimeUnit.SECONDS);
 		}
 		catch (Exception ex) {
 			process.destroyForcibly();

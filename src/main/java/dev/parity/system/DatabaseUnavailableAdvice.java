@@ -10,6 +10,7 @@ import java.util.Map;
 import dev.parity.web.ApiProblems;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.hibernate.TransactionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,7 +111,7 @@ class DatabaseUnavailableAdvice {
 			// therefore did not commit
 			// (a rollback) or may have (a commit: an upload repeated then resolves to the
 			// run it stored).
-			if (cause instanceof org.hibernate.TransactionException && cause.getCause() instanceof SQLException sql
+			if (cause instanceof TransactionException && cause.getCause() instanceof SQLException sql
 					&& (sql.getSQLState() == null || connectionLost(sql.getSQLState()))) {
 				return true;
 			}

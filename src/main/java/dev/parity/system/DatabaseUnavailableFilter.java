@@ -15,6 +15,7 @@ import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilte
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.session.web.http.SessionRepositoryFilter;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -27,7 +28,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Component
 // Outside Spring Session's filter, whose commit of a session (signing in, a form's CSRF
 // token) meets the outage too.
-@Order(org.springframework.session.web.http.SessionRepositoryFilter.DEFAULT_ORDER - 1)
+@Order(SessionRepositoryFilter.DEFAULT_ORDER - 1)
 class DatabaseUnavailableFilter extends OncePerRequestFilter {
 
 	private static final Logger log = LoggerFactory.getLogger(DatabaseUnavailableFilter.class);

@@ -4,6 +4,8 @@ import javax.sql.DataSource;
 
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
+import org.postgresql.Driver;
+
 /**
  * The database role that owns the schema: Flyway migrates as it, and
  * {@link ApplicationRoleGrants} gives the application's role what it needs after every
@@ -56,7 +58,7 @@ public final class SchemaOwner {
 	 * check the schema itself).
 	 */
 	public DataSource dataSource() {
-		return new SimpleDriverDataSource(new org.postgresql.Driver(), url, user, password);
+		return new SimpleDriverDataSource(new Driver(), url, user, password);
 	}
 
 	String url() {

@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 
@@ -228,7 +230,7 @@ class SlowRequestBodies extends OncePerRequestFilter {
 		}
 
 		@Override
-		public java.util.Enumeration<String> getParameterNames() {
+		public Enumeration<String> getParameterNames() {
 			return isForm() ? Collections.enumeration(form().keySet()) : super.getParameterNames();
 		}
 
@@ -252,8 +254,8 @@ class SlowRequestBodies extends OncePerRequestFilter {
 					}
 
 					@Override
-					public org.springframework.http.HttpHeaders getHeaders() {
-						org.springframework.http.HttpHeaders headers = new org.springframework.http.HttpHeaders();
+					public HttpHeaders getHeaders() {
+						HttpHeaders headers = new HttpHeaders();
 						headers.setContentType(MediaType.parseMediaType(getContentType()));
 						return headers;
 					}
@@ -277,7 +279,7 @@ class SlowRequestBodies extends OncePerRequestFilter {
 		private boolean isForm() {
 			String type = getContentType();
 			return "POST".equals(getMethod()) && type != null
-					&& type.toLowerCase(java.util.Locale.ROOT).startsWith(MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+					&& type.toLowerCase(Locale.ROOT).startsWith(MediaType.APPLICATION_FORM_URLENCODED_VALUE)
 					&& getContentLengthLong() > 0 && getContentLengthLong() <= FORM_LIMIT;
 		}
 

@@ -1,5 +1,9 @@
 package dev.parity.web;
 
+import java.util.Arrays;
+
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ResponseStatusException;
 
@@ -39,11 +43,11 @@ public final class RequestChecks {
 	public static final int MAX_SEARCH_WORDS = 32;
 
 	/** The search box's text: at most {@link #MAX_SEARCH_WORDS} words. */
-	public static void searchWords(@org.jspecify.annotations.Nullable String q) {
+	public static void searchWords(@Nullable String q) {
 		if (q == null || q.isBlank()) {
 			return;
 		}
-		long words = java.util.Arrays.stream(q.strip().split("\\s+")).count();
+		long words = Arrays.stream(q.strip().split("\\s+")).count();
 		if (words > MAX_SEARCH_WORDS) {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
 					"q takes at most " + MAX_SEARCH_WORDS + " words, not " + words);

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.parity.ParityTest;
 import dev.parity.RawHttp;
 import dev.parity.TestUploads;
+import jakarta.servlet.http.Cookie;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -51,7 +52,7 @@ class CrossSiteTests {
 			.andExpect(status().is3xxRedirection())
 			.andReturn();
 		// The session lives in the database; the browser holds its cookie.
-		jakarta.servlet.http.Cookie session = signedIn.getResponse().getCookie("JSESSIONID");
+		Cookie session = signedIn.getResponse().getCookie("JSESSIONID");
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 
 		// What a cross-site form sends: the cookie, no CSRF token, no Authorization

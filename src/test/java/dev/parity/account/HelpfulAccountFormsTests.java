@@ -1,5 +1,6 @@
 package dev.parity.account;
 
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
@@ -112,7 +113,7 @@ class HelpfulAccountFormsTests {
 			.getResponse()
 			.getRedirectedUrl();
 		assertThat(retry).isEqualTo("/login?error&continue=" + URLEncoder.encode(back, StandardCharsets.UTF_8));
-		FormPage login = new FormPage(mvc.perform(get(java.net.URI.create(retry)))
+		FormPage login = new FormPage(mvc.perform(get(URI.create(retry)))
 			.andExpect(status().isOk())
 			.andReturn()
 			.getResponse()

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.zip.ZipEntry;
@@ -225,8 +226,7 @@ class SecurityTests {
 	void anOversizedUploadIsRefusedBeforeItIsReadAndTheServerKeepsServing() throws Exception {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout(10_000);
-			String auth = java.util.Base64.getEncoder()
-				.encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+			String auth = Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
 			OutputStream out = socket.getOutputStream();
 			out.write(("POST /api/runs HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic " + auth
 					+ "\r\nContent-Type: application/json\r\nContent-Length: 200000000\r\nConnection: close\r\n\r\n{")

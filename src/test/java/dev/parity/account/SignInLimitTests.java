@@ -2,8 +2,10 @@ package dev.parity.account;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 
 import dev.parity.ParityTest;
 import dev.parity.RawHttp;
@@ -11,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
@@ -41,7 +44,7 @@ class SignInLimitTests {
 	SignInLimiter limiter;
 
 	@Autowired
-	org.springframework.jdbc.core.simple.JdbcClient jdbc;
+	JdbcClient jdbc;
 
 	@LocalServerPort
 	int port;
@@ -59,7 +62,7 @@ class SignInLimitTests {
 		}
 		// Not a credential Spring Security can read: refused, and not a way in either.
 		mvc.perform(get("/account").header("Authorization", "Basic  " + basic)).andExpect(status().isUnauthorized());
-		for (String spelled : List.of(name, " " + name, name + " ", name.toUpperCase(java.util.Locale.ROOT))) {
+		for (String spelled : List.of(name, " " + name, name + " ", name.toUpperCase(Locale.ROOT))) {
 			mvc.perform(post("/login").param("username", spelled).param("password", RIGHT).with(csrf()))
 				.andExpect(status().isTooManyRequests());
 		}
@@ -103,8 +106,8 @@ class SignInLimitTests {
 			refused += status == 429 ? 1 : 0;
 		}
 		assertThat(refused).as("a back-off per user name once many addresses failed").isPositive();
-		java.time.Duration wait = limiter.refusedFor(name, "192.0.2.200");
-		assertThat(wait).isPositive().isLessThanOrEqualTo(java.time.Duration.ofMinutes(5));
+		Duration wait = limiter.refusedFor(name, "192.0.2.200");
+		assertThat(wait).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(5));
 	}
 
 	/**
@@ -160,8 +163,7 @@ class SignInLimitTests {
 		// Another instance of the deployment: its own limiter, the same database.
 		SignInLimiter otherInstance = new DatabaseSignInLimiter(
 				new DatabaseSignInLimiter.LoginLimits(0, null, 0, null, 0, null), jdbc);
-		assertThat(otherInstance.refusedFor(name, "127.0.0.1")).isPositive()
-			.isLessThanOrEqualTo(java.time.Duration.ofMinutes(5));
+		assertThat(otherInstance.refusedFor(name, "127.0.0.1")).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(5));
 		assertThat(otherInstance.refusedFor(name, "198.51.100.30")).isZero();
 		otherInstance.succeeded(name, "127.0.0.1");
 		assertThat(limiter.refusedFor(name, "127.0.0.1")).isZero();

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.run.BootstrapJobs;
 import dev.parity.run.CellStatistics;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
@@ -50,7 +51,7 @@ class RunRestoreTests {
 	PlatformTransactionManager transactions;
 
 	@Autowired
-	dev.parity.run.BootstrapJobs jobs;
+	BootstrapJobs jobs;
 
 	@Test
 	void aRestoredRunHasTheSampleStatisticsAndBootstrapMediansOfAnUploadedOne() throws Exception {

@@ -1,6 +1,7 @@
 package dev.parity.bench;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -86,7 +87,7 @@ final class Http {
 			return postJson(path, HttpRequest.BodyPublishers.ofFile(file), user, password);
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 	}
 
@@ -125,7 +126,7 @@ final class Http {
 			return new Timed(response.statusCode(), response.body(), System.nanoTime() - start);
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -198,7 +199,7 @@ final class Http {
 				.orElse(null);
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -4,10 +4,12 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
 
 import org.postgresql.copy.CopyManager;
 import tools.jackson.core.JsonParser;
@@ -79,7 +81,7 @@ final class IngestLimit {
 		StringBuilder run = new StringBuilder();
 		StringBuilder provenance = new StringBuilder("{");
 		tree.forEachEntry((name, value) -> {
-			if (!java.util.Set.of("format", "title", "role", "recorded_at", "cells").contains(name)) {
+			if (!Set.of("format", "title", "role", "recorded_at", "cells").contains(name)) {
 				provenance.append(provenance.length() == 1 ? "" : ",")
 					.append(JSON.writeValueAsString(name))
 					.append(':')
@@ -187,7 +189,7 @@ final class IngestLimit {
 			return bytes.toByteArray();
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 	}
 

@@ -2,27 +2,44 @@ package dev.parity.bench;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.parity.ParityApplication;
+import dev.parity.account.ApiTokens;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGStatement;
 import org.postgresql.copy.CopyManager;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -326,14 +343,14 @@ class PerformanceBenchmark {
 				Thread.sleep(500);
 			}
 			Http.Timed stored;
-			importFrom = java.time.Instant.now();
+			importFrom = Instant.now();
 			try {
 				stored = childHttp.postJson("/api/runs", large, UPLOADER, PASSWORD);
 			}
 			catch (RuntimeException ex) {
 				stored = new Http.Timed(-1, ex.toString().getBytes(), 0);
 			}
-			importTo = java.time.Instant.now();
+			importTo = Instant.now();
 			boolean alive = child.isAlive();
 			boolean imported = stored.status() == 201 && alive;
 			double[] heap = gcHeap(gcLog);
@@ -372,8 +389,7 @@ class PerformanceBenchmark {
 					+ "to the main application, were done %.0f ms after the child stopped (before the next section)",
 					Math.max(after[0], after[1])));
 		if (Files.exists(jfr) && importFrom != null) {
-			List<String> sites = Allocations.top(jfr, importFrom, importTo == null ? java.time.Instant.now() : importTo,
-					8);
+			List<String> sites = Allocations.top(jfr, importFrom, importTo == null ? Instant.now() : importTo, 8);
 			details.set("allocated_during_import_by_site", JSON.valueToTree(sites));
 			report
 				.note("large import, where memory went (JFR allocation samples during the import, by allocating code): "
@@ -381,9 +397,9 @@ class PerformanceBenchmark {
 		}
 	}
 
-	private java.time.Instant importFrom;
+	private Instant importFrom;
 
-	private java.time.Instant importTo;
+	private Instant importTo;
 
 	/**
 	 * The largest heap occupancy before and after a collection, in MB, from a
@@ -416,8 +432,7 @@ class PerformanceBenchmark {
 	private double document(List<String> big) throws Exception {
 		String path = "/api/runs/" + big.get(0) + "/document";
 		byte[] stored = http.get(path).ok().body();
-		String sha256 = java.util.HexFormat.of()
-			.formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(stored));
+		String sha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(stored));
 		try (var statement = db.prepareStatement("select sha256 from run_file where run_id = ? and position = 0")) {
 			statement.setString(1, big.get(0));
 			try (ResultSet rs = statement.executeQuery()) {
@@ -466,7 +481,7 @@ class PerformanceBenchmark {
 	private double jdbcReadMillis(String run) throws SQLException {
 		long start = System.nanoTime();
 		try (var statement = db.prepareStatement("select content from run_file where run_id = ? and position = 0")) {
-			statement.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(-1);
+			statement.unwrap(PGStatement.class).setPrepareThreshold(-1);
 			statement.setString(1, run);
 			try (ResultSet rs = statement.executeQuery()) {
 				rs.next();
@@ -504,7 +519,7 @@ class PerformanceBenchmark {
 		// Issue 14's intervals (per cell × metric, from the samples of one run per side)
 		// are always on: count them.
 		long intervals = 0;
-		for (tools.jackson.databind.JsonNode interval : JSON.readTree(api.body()).findValues("interval")) {
+		for (JsonNode interval : JSON.readTree(api.body()).findValues("interval")) {
 			intervals += interval.isObject() ? 1 : 0;
 		}
 		ObjectNode details = report.details().putObject("comparison");
@@ -730,7 +745,7 @@ class PerformanceBenchmark {
 			.asString();
 		String kept = "/compare/" + runs.get(1) + "..." + runs.get(0);
 		byte[] kilobyte = new byte[1024];
-		java.util.Arrays.fill(kilobyte, (byte) 'x');
+		Arrays.fill(kilobyte, (byte) 'x');
 		Files.write(OUT.resolve("static").resolve("bench").resolve("one-kb.txt"), kilobyte);
 		String file = "/bench/one-kb.txt";
 		log("revalidate: " + CLIENTS + " clients for " + LOAD_TIME.toSeconds() + " s each: 304s of " + published
@@ -798,19 +813,16 @@ class PerformanceBenchmark {
 		int total = Integer.getInteger("bench.burstRuns", 200);
 		int cells = 20;
 		int samples = 100;
-		String token = app.getBean(dev.parity.account.ApiTokens.class).create(UPLOADER, "bench-ci").token();
-		java.time.Instant start = java.time.Instant.parse("2026-12-01T06:00:00Z");
+		String token = app.getBean(ApiTokens.class).create(UPLOADER, "bench-ci").token();
+		Instant start = Instant.parse("2026-12-01T06:00:00Z");
 		// A first run on the default branch: every verdict has a baseline.
 		http.postWithToken("/api/runs", ciDocument("CI seed", cells, samples, -1, start, "main"), token).ok();
 		// Warm-up on another system's series (the JIT, the pool, the statements).
 		for (int i = 0; i < 5; i++) {
 			byte[] warm = ciDocument("CI warm-up " + i, cells, samples, 900 + i, start.plusSeconds(i), "main").clone();
-			String body = new String(warm, java.nio.charset.StandardCharsets.UTF_8).replace("bench-ci-system",
-					"bench-ci-warm");
+			String body = new String(warm, StandardCharsets.UTF_8).replace("bench-ci-system", "bench-ci-warm");
 			String id = JSON
-				.readTree(http.postWithToken("/api/runs", body.getBytes(java.nio.charset.StandardCharsets.UTF_8), token)
-					.ok()
-					.body())
+				.readTree(http.postWithToken("/api/runs", body.getBytes(StandardCharsets.UTF_8), token).ok().body())
 				.get("id")
 				.asString();
 			http.getWithToken("/api/runs/" + id + "/verdict", token).ok();
@@ -829,9 +841,9 @@ class PerformanceBenchmark {
 		double[] millis = new double[total];
 		String[] baselines = new String[total];
 		String[] statuses = new String[total];
-		java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(CLIENTS);
-		List<java.util.concurrent.Future<?>> clients = new ArrayList<>();
+		AtomicInteger next = new AtomicInteger();
+		ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+		List<Future<?>> clients = new ArrayList<>();
 		long began = System.nanoTime();
 		for (int c = 0; c < CLIENTS; c++) {
 			clients.add(pool.submit(() -> {
@@ -843,14 +855,14 @@ class PerformanceBenchmark {
 					asked[i] = System.nanoTime();
 					Http.Timed verdict = http.getWithToken("/api/runs/" + ids[i] + "/verdict", token).ok();
 					millis[i] = (System.nanoTime() - t0) / 1e6;
-					tools.jackson.databind.JsonNode answer = JSON.readTree(verdict.body());
+					JsonNode answer = JSON.readTree(verdict.body());
 					statuses[i] = answer.get("status").asString();
 					baselines[i] = answer.get("baseline").isNull() ? null : answer.get("baseline").asString();
 				}
 				return null;
 			}));
 		}
-		for (java.util.concurrent.Future<?> client : clients) {
+		for (Future<?> client : clients) {
 			client.get();
 		}
 		double seconds = (System.nanoTime() - began) / 1e9;
@@ -877,10 +889,10 @@ class PerformanceBenchmark {
 			}
 		}
 		double[] sorted = millis.clone();
-		java.util.Arrays.sort(sorted);
+		Arrays.sort(sorted);
 		double p50 = sorted[(int) Math.ceil(0.50 * total) - 1];
 		double p99 = sorted[(int) Math.ceil(0.99 * total) - 1];
-		Map<String, Long> byStatus = new java.util.TreeMap<>();
+		Map<String, Long> byStatus = new TreeMap<>();
 		for (String status : statuses) {
 			byStatus.merge(status, 1L, Long::sum);
 		}
@@ -914,16 +926,15 @@ class PerformanceBenchmark {
 	 * A CI run: the bench document with its own build ({@code engine.commit}), branch and
 	 * time.
 	 */
-	private static byte[] ciDocument(String title, int cells, int samples, long seed, java.time.Instant at,
-			String branch) {
+	private static byte[] ciDocument(String title, int cells, int samples, long seed, Instant at, String branch) {
 		String text = new String(RunDocuments.document(title, "bench-ci-system", cells, samples, 3000 + seed),
-				java.nio.charset.StandardCharsets.UTF_8);
+				StandardCharsets.UTF_8);
 		String commit = String.format(Locale.ROOT, "%040x", 0xc1000L + seed + 1);
 		text = text
 			.replace("\"recorded_at\":\"2026-11-01T10:00:00Z\",",
 					"\"recorded_at\":\"" + at + "\",\"context\":{\"branch\":\"" + branch + "\"},")
 			.replace("\"engine\":{\"name\":\"vllm\",", "\"engine\":{\"name\":\"vllm\",\"commit\":\"" + commit + "\",");
-		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	// ---------------------------------------------------------------- scale
@@ -1083,12 +1094,11 @@ class PerformanceBenchmark {
 	 * analysis is computed on it), in milliseconds.
 	 */
 	private double firstView(String path) throws Exception {
-		var client = java.net.http.HttpClient.newHttpClient();
+		var client = HttpClient.newHttpClient();
 		long start = System.nanoTime();
-		var answer = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(http.base() + path))
-			.timeout(Duration.ofMinutes(30))
-			.GET()
-			.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+		var answer = client.send(
+				HttpRequest.newBuilder(URI.create(http.base() + path)).timeout(Duration.ofMinutes(30)).GET().build(),
+				HttpResponse.BodyHandlers.ofByteArray());
 		double millis = (System.nanoTime() - start) / 1e6;
 		assertThat(answer.statusCode()).as(path).isEqualTo(200);
 		return millis;
@@ -1188,7 +1198,7 @@ class PerformanceBenchmark {
 
 	private static boolean runs(String section) {
 		String only = System.getProperty("bench.only", "").strip();
-		return only.isEmpty() || java.util.Arrays.asList(only.split(",")).contains(section);
+		return only.isEmpty() || Arrays.asList(only.split(",")).contains(section);
 	}
 
 	private void log(String message) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,7 +35,7 @@ final class Report {
 	Report() {
 		root.put("machine",
 				Runtime.getRuntime().availableProcessors() + " cores, Java " + System.getProperty("java.version"));
-		root.put("started_at", java.time.Instant.now().toString());
+		root.put("started_at", Instant.now().toString());
 	}
 
 	ObjectNode details() {

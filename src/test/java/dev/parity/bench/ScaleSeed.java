@@ -11,9 +11,18 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 
+import dev.parity.history.SeriesKey;
+import dev.parity.run.CellStatistics;
+import dev.parity.run.PackedMedians;
+import dev.parity.run.Provenance;
+import dev.parity.run.WorkloadFingerprint;
+import dev.parity.stats.Noise;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
 import org.postgresql.copy.PGCopyOutputStream;
@@ -66,12 +75,12 @@ final class ScaleSeed {
 	private static final String DEFAULT_BRANCH = "main";
 
 	/** The declared workload of every seeded run, canonically serialised. */
-	private static final String WORKLOAD = dev.parity.run.WorkloadFingerprint
-		.declared(new dev.parity.run.Provenance.Workload("random", 512, null, null, null));
+	private static final String WORKLOAD = WorkloadFingerprint
+		.declared(new Provenance.Workload("random", 512, null, null, null));
 
 	static Seeded seed(Connection connection, int runs, int cellsPerRun, long seed, Shape shape) throws SQLException {
 		long start = System.nanoTime();
-		java.util.Map<String, dev.parity.history.SeriesKey> series = new java.util.LinkedHashMap<>();
+		Map<String, SeriesKey> series = new LinkedHashMap<>();
 		List<String[]> members = new ArrayList<>();
 		Random random = new Random(seed);
 		CopyManager copy = connection.unwrap(PGConnection.class).getCopyAPI();
@@ -107,7 +116,7 @@ final class ScaleSeed {
 						: now.minus(1 + random.nextInt(10 * 365 * 24 * 60), ChronoUnit.MINUTES);
 				String branch = inSeries ? shape.seriesBranch() : null;
 				if (!reference) {
-					dev.parity.history.SeriesKey key = new dev.parity.history.SeriesKey(system, model, engine, harness,
+					SeriesKey key = new SeriesKey(system, model, engine, harness,
 							branch == null ? DEFAULT_BRANCH : branch, WORKLOAD);
 					series.putIfAbsent(key.id(), key);
 					members.add(new String[] { key.id(), id });
@@ -239,7 +248,7 @@ final class ScaleSeed {
 		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
 				copy series (id, system_name, model_repo, engine_name, harness_name, branch, workload) from stdin""",
 				1 << 16)) {
-			for (dev.parity.history.SeriesKey key : series.values()) {
+			for (SeriesKey key : series.values()) {
 				out.write((key.id() + "\t" + key.system() + "\t" + key.model() + "\t" + key.engine() + "\t"
 						+ key.harness() + "\t" + key.branch() + "\t" + key.workload() + "\n")
 					.getBytes(StandardCharsets.UTF_8));
@@ -299,7 +308,7 @@ final class ScaleSeed {
 	 */
 	private static void statistics(Connection connection, List<String> ids, int cellsPerRun, Random random)
 			throws SQLException {
-		String under = dev.parity.run.CellStatistics.computedUnder(5);
+		String under = CellStatistics.computedUnder(5);
 		int side = (int) Math.ceil(Math.sqrt(cellsPerRun));
 		PGConnection pg = connection.unwrap(PGConnection.class);
 		try (OutputStream markers = new PGCopyOutputStream(pg,
@@ -322,7 +331,7 @@ final class ScaleSeed {
 					String[] metrics = { "ttft_s", "decode_tps", "output_tokens" };
 					for (int m = 0; m < metrics.length; m++) {
 						double median = m == 0 ? 0.05 : m == 1 ? 60 : 512;
-						rows.write(String.format(java.util.Locale.ROOT,
+						rows.write(String.format(Locale.ROOT,
 								"%s\t%s\t%s\t%s\t%d\t%d\t32\t32\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t3\t%.4f\t2.1\t0\n",
 								ids.get(r), anchor, metrics[m], under, m == 2 ? -1 : m, m == 2 ? 0 : m, median,
 								median * 1.01, median * 0.05, median * 0.03, median * 0.9, median * 1.2, median * 1.2)
@@ -336,7 +345,7 @@ final class ScaleSeed {
 		}
 		try (OutputStream rows = new PGCopyOutputStream(pg,
 				"copy cell_bootstrap (run_id, anchor, metric, packed) from stdin", 1 << 16)) {
-			double[] medians = new double[dev.parity.stats.Noise.RESAMPLES];
+			double[] medians = new double[Noise.RESAMPLES];
 			for (int r = 0; r < ids.size(); r += WITH_SAMPLES) {
 				for (int c = 0; c < cellsPerRun; c++) {
 					String anchor = anchor(c, side);
@@ -349,7 +358,7 @@ final class ScaleSeed {
 																				// values
 						}
 						rows.write((ids.get(r) + "\t" + anchor + "\t" + metric + "\t\\\\x"
-								+ HexFormat.of().formatHex(dev.parity.run.PackedMedians.pack(medians)) + "\n")
+								+ HexFormat.of().formatHex(PackedMedians.pack(medians)) + "\n")
 							.getBytes(StandardCharsets.UTF_8));
 					}
 				}

@@ -15,11 +15,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.parity.ParityApplication;
 import dev.parity.history.SeriesUpdates;
 import dev.parity.run.RunId;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 
@@ -298,18 +302,14 @@ class SeriesBenchmark {
 
 	/** How many series updates were done so far. */
 	private static long updates() {
-		io.micrometer.core.instrument.Timer timer = io.micrometer.core.instrument.Metrics.globalRegistry
-			.find("parity.series.update")
-			.timer();
+		Timer timer = Metrics.globalRegistry.find("parity.series.update").timer();
 		return timer == null ? 0 : timer.count();
 	}
 
 	/** The total time of the series updates done so far, in milliseconds. */
 	private static double updateTime() {
-		io.micrometer.core.instrument.Timer timer = io.micrometer.core.instrument.Metrics.globalRegistry
-			.find("parity.series.update")
-			.timer();
-		return timer == null ? 0 : timer.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS) / 1e6;
+		Timer timer = Metrics.globalRegistry.find("parity.series.update").timer();
+		return timer == null ? 0 : timer.totalTime(TimeUnit.NANOSECONDS) / 1e6;
 	}
 
 	private String lastAnalysed(String seriesId) throws SQLException {
@@ -352,7 +352,7 @@ class SeriesBenchmark {
 	 */
 	private String upload(String system, Instant recordedAt) throws Exception {
 		uploads++;
-		String commit = RunDocuments.randomCommit(new java.util.Random(uploads * 31L));
+		String commit = RunDocuments.randomCommit(new Random(uploads * 31L));
 		String document = new String(RunDocuments.document("Series sweep " + uploads, system, CELLS, SAMPLES, uploads),
 				StandardCharsets.UTF_8)
 			.replace("2026-11-01T10:00:00Z", recordedAt.toString())

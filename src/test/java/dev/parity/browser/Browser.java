@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -77,7 +78,7 @@ final class Browser {
 		WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(seconds));
 		// A condition that finds an element of the page being replaced (a form posted, a
 		// redirect) tries again.
-		wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+		wait.ignoring(StaleElementReferenceException.class);
 		return wait;
 	}
 

@@ -1,7 +1,12 @@
 package dev.parity.browser;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -38,10 +43,9 @@ abstract class BrowserTest {
 	 * Keeps what the page looks like in {@code target/screenshots/}, for people reviewing
 	 * a change.
 	 */
-	static void screenshot(String name) throws java.io.IOException {
-		java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/screenshots"));
-		java.nio.file.Files.write(dir.resolve(name + ".png"),
-				browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+	static void screenshot(String name) throws IOException {
+		Path dir = Files.createDirectories(Path.of("target/screenshots"));
+		Files.write(dir.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
 	}
 
 }

@@ -8,6 +8,7 @@ import com.deque.html.axecore.results.Results;
 import com.deque.html.axecore.selenium.AxeBuilder;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.history.NightlyRunsAccess;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -49,7 +50,7 @@ class ChartsBrowserTests extends BrowserTest {
 	@SuppressWarnings("unchecked")
 	void aSeriesLineBreaksAtAGreyedRunWhoseValueIsAHollowPointOutsideTheAxisRange() throws Exception {
 		String first = null;
-		for (ObjectNode night : dev.parity.history.NightlyRunsAccess.series("nightly-box-browser")) {
+		for (ObjectNode night : NightlyRunsAccess.series("nightly-box-browser")) {
 			String id = TestUploads.upload(mvc, night.toString().getBytes(StandardCharsets.UTF_8));
 			first = first == null ? id : first;
 		}

@@ -1,5 +1,6 @@
 package dev.parity.browser;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.web.servlet.MockMvc;
@@ -53,10 +55,9 @@ class ChooseRunsBrowserTests extends BrowserTest {
 	void findARunByATitleWordAndCompareIt() throws Exception {
 		String word = "osprey" + UUID.randomUUID().toString().substring(0, 6);
 		String reference = TestUploads.upload(mvc, TestUploads.fresh("reference.json"));
-		tools.jackson.databind.node.ObjectNode document = (tools.jackson.databind.node.ObjectNode) TestUploads
-			.tree(TestUploads.fresh("run-e-control.json"));
+		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
 		document.put("title", "Control " + word);
-		String control = TestUploads.upload(mvc, document.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		String control = TestUploads.upload(mvc, document.toString().getBytes(StandardCharsets.UTF_8));
 		for (int width : new int[] { 390, 1440 }) {
 			browser.manage().window().setSize(new Dimension(width, 900));
 			browser.get(base() + "/compare?baseline=" + reference);

@@ -4,6 +4,7 @@ import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -78,8 +79,7 @@ class ControlBrowserTests extends BrowserTest {
 			WebElement plan = form.findElement(By.name("deciding_plan"));
 			assertThat(plan.getAttribute("value")).isEmpty();
 			WebElement take = form.findElement(By.cssSelector("button.take-plan-button"));
-			((org.openqa.selenium.JavascriptExecutor) browser)
-				.executeScript("arguments[0].scrollIntoView({block: 'center'})", take);
+			((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'})", take);
 			assertThat(take.getText()).isEqualTo("Take the plan of what would settle it");
 			take.click();
 			Browser.waitUpTo(browser, 10).until(d -> !plan.getAttribute("value").isEmpty());

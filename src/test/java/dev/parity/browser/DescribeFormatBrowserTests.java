@@ -4,10 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import java.util.function.Function;
 
 import dev.parity.ParityTest;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
@@ -129,11 +132,11 @@ class DescribeFormatBrowserTests extends BrowserTest {
 	 * Waits for the page; when it does not come, says what the page shows and what the
 	 * browser logged.
 	 */
-	private static void until(java.util.function.Function<org.openqa.selenium.WebDriver, Boolean> condition) {
+	private static void until(Function<WebDriver, Boolean> condition) {
 		try {
 			Browser.waitUpTo(browser, 15).until(condition);
 		}
-		catch (org.openqa.selenium.TimeoutException ex) {
+		catch (TimeoutException ex) {
 			StringBuilder seen = new StringBuilder(browser.findElement(By.tagName("main")).getText());
 			try {
 				browser.manage().logs().get("browser").forEach(entry -> seen.append('\n').append(entry));

@@ -8,10 +8,12 @@ import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -65,7 +67,7 @@ class EmbedBrowserTests extends BrowserTest {
 		try {
 			browser.get("http://127.0.0.1:" + other.getAddress().getPort() + "/post.html");
 			Browser.waitUpTo(browser, 20)
-				.until(d -> (Boolean) ((org.openqa.selenium.JavascriptExecutor) d)
+				.until(d -> (Boolean) ((JavascriptExecutor) d)
 					.executeScript("return document.readyState === 'complete'"));
 			screenshot("embed-framed-by-another-origin");
 
@@ -130,13 +132,13 @@ class EmbedBrowserTests extends BrowserTest {
 			// The frame starts at 600 px; the embed posts its height and the snippet's
 			// script sets it.
 			Browser.waitUpTo(browser, 20)
-				.until(d -> !"600px".equals(((org.openqa.selenium.JavascriptExecutor) d)
+				.until(d -> !"600px".equals(((JavascriptExecutor) d)
 					.executeScript("return document.querySelector('iframe[data-parity-embed]').style.height")));
-			long frame = ((Number) ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+			long frame = ((Number) ((JavascriptExecutor) browser).executeScript(
 					"return document.querySelector('iframe[data-parity-embed]').getBoundingClientRect().height"))
 				.longValue();
 			browser.switchTo().frame(browser.findElement(By.cssSelector("iframe[data-parity-embed]")));
-			long content = ((Number) ((org.openqa.selenium.JavascriptExecutor) browser)
+			long content = ((Number) ((JavascriptExecutor) browser)
 				.executeScript("return document.documentElement.scrollHeight")).longValue();
 			browser.switchTo().defaultContent();
 			assertThat(frame).as("the frame's height against the embed's content").isBetween(content - 2, content + 2);
@@ -149,7 +151,7 @@ class EmbedBrowserTests extends BrowserTest {
 
 	private String publish(String baseline, String contender, String title, boolean confirm) throws Exception {
 		String body = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/published")
+			.perform(MockMvcRequestBuilders.post("/api/published")
 				.with(httpBasic(USER, PASSWORD))
 				.contentType(MediaType.APPLICATION_JSON)
 				.content("{\"baseline\": \"" + baseline + "\", \"contender\": \"" + contender + "\", \"title\": \""

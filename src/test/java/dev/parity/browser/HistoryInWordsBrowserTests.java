@@ -13,10 +13,12 @@ import com.deque.html.axecore.results.Rule;
 import com.deque.html.axecore.selenium.AxeBuilder;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.history.NightlyRunsAccess;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -55,7 +57,7 @@ class HistoryInWordsBrowserTests extends BrowserTest {
 			return;
 		}
 		nights = new ArrayList<>();
-		List<ObjectNode> documents = dev.parity.history.NightlyRunsAccess.series("words-box");
+		List<ObjectNode> documents = NightlyRunsAccess.series("words-box");
 		for (ObjectNode night : documents) {
 			nights.add(TestUploads.upload(mvc, night.toString().getBytes(StandardCharsets.UTF_8)));
 		}
@@ -276,7 +278,7 @@ class HistoryInWordsBrowserTests extends BrowserTest {
 		browser.executeAsyncScript("const done = arguments[arguments.length - 1];"
 				+ " requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)));");
 		Path dir = Files.createDirectories(Path.of("target/screenshots"));
-		Files.write(dir.resolve(name + ".png"), browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+		Files.write(dir.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
 		browser.manage().window().setSize(window);
 	}
 

@@ -2,6 +2,7 @@ package dev.parity.browser;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.site.LightComparisonPageTestsAccess;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -24,8 +25,8 @@ class LightComparisonBrowserTests extends BrowserTest {
 
 	@Test
 	void theOtherCellsAndTheChartsArriveAndALinkToALateCellLandsOnIt() throws Exception {
-		String a = TestUploads.upload(mvc, dev.parity.site.LightComparisonPageTestsAccess.grid(12, 12, "a", "browser"));
-		String b = TestUploads.upload(mvc, dev.parity.site.LightComparisonPageTestsAccess.grid(12, 12, "b", "browser"));
+		String a = TestUploads.upload(mvc, LightComparisonPageTestsAccess.grid(12, 12, "a", "browser"));
+		String b = TestUploads.upload(mvc, LightComparisonPageTestsAccess.grid(12, 12, "b", "browser"));
 		String path = base() + "/compare/" + a + "..." + b;
 		for (int width : new int[] { 390, 1440 }) {
 			browser.manage().window().setSize(new Dimension(width, 1000));

@@ -1,6 +1,8 @@
 package dev.parity.browser;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -156,8 +158,8 @@ class OneReasonBrowserTests extends BrowserTest {
 	@Test
 	void thePageWeighsLessThanItDid() throws Exception {
 		byte[] html = mvc.perform(get(path)).andReturn().getResponse().getContentAsByteArray();
-		java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/screenshots"));
-		java.nio.file.Files.write(java.nio.file.Path.of("target/screenshots/one-reason-compare-a.html"), html);
+		Files.createDirectories(Path.of("target/screenshots"));
+		Files.write(Path.of("target/screenshots/one-reason-compare-a.html"), html);
 		// Half: the charts' data is fetched only when they are drawn (every value
 		// greyed), a flag's full text is its note (the row's folded flags name it), and
 		// the cells write no markup they do not need.

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -250,7 +251,7 @@ class ReadablePagesBrowserTests extends BrowserTest {
 		browser.executeAsyncScript("const done = arguments[arguments.length - 1];"
 				+ " requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)));");
 		Path dir = Files.createDirectories(Path.of("target/screenshots"));
-		Files.write(dir.resolve(name + ".png"), browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+		Files.write(dir.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
 		browser.manage().window().setSize(window);
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.history.NightlyRunsAccess;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -30,7 +31,7 @@ class RunVerdictBrowserTests extends BrowserTest {
 	@Test
 	void aNightlySaysItsVerdictAgainstThePreviousNightOnTheFirstScreen() throws Exception {
 		List<String> ids = new ArrayList<>();
-		for (ObjectNode night : dev.parity.history.NightlyRunsAccess.series("nightly-box-verdict").subList(0, 4)) {
+		for (ObjectNode night : NightlyRunsAccess.series("nightly-box-verdict").subList(0, 4)) {
 			ids.add(TestUploads.upload(mvc, night.toString().getBytes(StandardCharsets.UTF_8)));
 		}
 		browser.manage().window().setSize(new Dimension(390, 844));

@@ -1,18 +1,28 @@
 package dev.parity.browser;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.history.NightlyRunsAccess;
+import dev.parity.history.SeriesUpdates;
+import dev.parity.run.RunId;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,16 +38,16 @@ class SeriesBrowserTests extends BrowserTest {
 	MockMvc mvc;
 
 	@Autowired
-	org.springframework.jdbc.core.simple.JdbcClient jdbc;
+	JdbcClient jdbc;
 
 	@Autowired
-	dev.parity.history.SeriesUpdates updates;
+	SeriesUpdates updates;
 
 	@Test
 	void theSeriesPageShowsBreaksGreyedPointsAndAnAlertWithItsStatusForm() throws Exception {
 		String first = null;
-		for (ObjectNode night : dev.parity.history.NightlyRunsAccess.series("nightly-box-browser")) {
-			String id = TestUploads.upload(mvc, night.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		for (ObjectNode night : NightlyRunsAccess.series("nightly-box-browser")) {
+			String id = TestUploads.upload(mvc, night.toString().getBytes(StandardCharsets.UTF_8));
 			first = first == null ? id : first;
 		}
 		String base = "http://localhost:" + port;
@@ -52,7 +62,7 @@ class SeriesBrowserTests extends BrowserTest {
 		// near.
 		int charts = browser.findElements(By.cssSelector("#series-charts canvas")).size();
 		assertThat(charts).isGreaterThan(1);
-		((org.openqa.selenium.JavascriptExecutor) browser)
+		((JavascriptExecutor) browser)
 			.executeScript("document.querySelectorAll('#series-charts figure').forEach(f => f.scrollIntoView())");
 		Browser.waitUpTo(browser, 15)
 			.until(d -> d.findElements(By.cssSelector("#series-charts canvas[data-rendered]")).size() == charts);
@@ -81,9 +91,9 @@ class SeriesBrowserTests extends BrowserTest {
 
 	@Test
 	void aLinkToAnOlderRunOfALongSeriesOpensTheListOfAllRuns() throws Exception {
-		java.util.List<String> ids = new java.util.ArrayList<>();
-		for (ObjectNode night : dev.parity.history.NightlyRunsAccess.series("nightly-box-long").subList(0, 3)) {
-			ids.add(TestUploads.upload(mvc, night.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+		List<String> ids = new ArrayList<>();
+		for (ObjectNode night : NightlyRunsAccess.series("nightly-box-long").subList(0, 3)) {
+			ids.add(TestUploads.upload(mvc, night.toString().getBytes(StandardCharsets.UTF_8)));
 		}
 		String seriesId = jdbc.sql("select series_id from series_run where run_id = ?")
 			.param(ids.get(0))
@@ -91,22 +101,22 @@ class SeriesBrowserTests extends BrowserTest {
 			.single();
 		// 100 more runs after them, copies of the last made in SQL: the page lists the
 		// latest 100 of 103.
-		String prefix = dev.parity.run.RunId.random().value().substring(0, 7);
+		String prefix = RunId.random().value().substring(0, 7);
 		String id = "'" + prefix + "' || lpad(g::text, 3, '0')";
 		jdbc.sql(copy("run",
-				java.util.Map.of("id", id, "upload_sha256", dev.parity.TestUploads.copiedSha256(id), "recorded_at",
+				Map.of("id", id, "upload_sha256", TestUploads.copiedSha256(id), "recorded_at",
 						"recorded_at + g * interval '1 day'", "title", "'copy ' || g"),
 				"from run, generate_series(1, 100) g where id = ?"))
 			.param(ids.get(2))
 			.update();
-		jdbc.sql(copy("cell", java.util.Map.of("run_id", id), "from cell, generate_series(1, 100) g where run_id = ?"))
+		jdbc.sql(copy("cell", Map.of("run_id", id), "from cell, generate_series(1, 100) g where run_id = ?"))
 			.param(ids.get(2))
 			.update();
-		dev.parity.TestUploads.copyFiles(jdbc, id, "from generate_series(1, 100) g");
+		TestUploads.copyFiles(jdbc, id, "from generate_series(1, 100) g");
 		jdbc.sql("insert into series_run (series_id, run_id) select ?, " + id + " from generate_series(1, 100) g")
 			.param(seriesId)
 			.update();
-		updates.update(new dev.parity.run.RunId(ids.get(2)));
+		updates.update(new RunId(ids.get(2)));
 
 		// The run page's link to the first run in its history: not among the latest 100,
 		// so the full list opens there.
@@ -122,9 +132,8 @@ class SeriesBrowserTests extends BrowserTest {
 			.isEqualTo("The latest 100 of 103 runs; list all 103 runs.");
 		Files.createDirectories(Path.of("target/screenshots"));
 		for (int width : new int[] { 390, 1440 }) {
-			browser.manage().window().setSize(new org.openqa.selenium.Dimension(width, 900));
-			((org.openqa.selenium.JavascriptExecutor) browser)
-				.executeScript("document.getElementById('runs-heading').scrollIntoView()");
+			browser.manage().window().setSize(new Dimension(width, 900));
+			((JavascriptExecutor) browser).executeScript("document.getElementById('runs-heading').scrollIntoView()");
 			Files.write(Path.of("target/screenshots/series-runs-" + width + ".png"),
 					browser.getScreenshotAs(OutputType.BYTES));
 		}
@@ -134,8 +143,8 @@ class SeriesBrowserTests extends BrowserTest {
 	 * insert into {@code table} (its columns but generated ones) select (each column, or
 	 * its override) {@code from}.
 	 */
-	private String copy(String table, java.util.Map<String, String> overrides, String from) {
-		java.util.List<String> columns = jdbc.sql("""
+	private String copy(String table, Map<String, String> overrides, String from) {
+		List<String> columns = jdbc.sql("""
 				select column_name from information_schema.columns
 				where table_schema = current_schema() and table_name = ? and is_generated = 'NEVER'
 				  and coalesce(column_default, '') not like 'nextval%' and is_identity = 'NO'

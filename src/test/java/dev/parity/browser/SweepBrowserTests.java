@@ -1,5 +1,9 @@
 package dev.parity.browser;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
@@ -112,10 +116,10 @@ class SweepBrowserTests extends BrowserTest {
 	}
 
 	/** Keeps one section as it looks, in {@code target/screenshots/}. */
-	private static void shoot(String name, WebElement section) throws java.io.IOException {
+	private static void shoot(String name, WebElement section) throws IOException {
 		browser.executeScript("arguments[0].scrollIntoView()", section);
-		java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target/screenshots"));
-		java.nio.file.Files.write(dir.resolve(name + ".png"), section.getScreenshotAs(OutputType.BYTES));
+		Path dir = Files.createDirectories(Path.of("target/screenshots"));
+		Files.write(dir.resolve(name + ".png"), section.getScreenshotAs(OutputType.BYTES));
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.parity.compare;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class CompareSettingsTests {
 		CompareSettings settings = CompareSettings.defaults().withOverrides(query);
 
 		assertThat(settings).isEqualTo(new CompareSettings(0.05, 0.2, 0.25, 20, 3, 0.8, 4, 3.5, 8, 10, "p99",
-				"checkpoint", java.util.Set.of("kv-cache-dtype", "quantization")));
+				"checkpoint", Set.of("kv-cache-dtype", "quantization")));
 	}
 
 	@Test
@@ -105,8 +106,8 @@ class CompareSettingsTests {
 
 	@Test
 	void checksValuesBuiltInCodeToo() {
-		assertThatIllegalArgumentException().isThrownBy(
-				() -> new CompareSettings(-1, 0.1, 0, 10, 2, 0.5, 2, 5, 10, 5, "median", "system", java.util.Set.of()))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new CompareSettings(-1, 0.1, 0, 10, 2, 0.5, 2, 5, 10, 5, "median", "system", Set.of()))
 			.withMessage("band must be a number ≥ 0, not '−1'");
 	}
 

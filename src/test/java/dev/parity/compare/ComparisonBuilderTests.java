@@ -2,6 +2,7 @@ package dev.parity.compare;
 
 import java.util.Map;
 
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 import static dev.parity.compare.TestRuns.aRun;
@@ -41,8 +42,8 @@ class ComparisonBuilderTests {
 				CompareSettings.defaults());
 
 		assertThat(comparison.unmatched()).extracting(UnmatchedCell::side, UnmatchedCell::anchor)
-			.containsExactly(org.assertj.core.groups.Tuple.tuple("baseline", "cell-prompt_tokens-512"),
-					org.assertj.core.groups.Tuple.tuple("contender", "cell-prompt_tokens-1024"));
+			.containsExactly(Tuple.tuple("baseline", "cell-prompt_tokens-512"),
+					Tuple.tuple("contender", "cell-prompt_tokens-1024"));
 		assertThat(comparison.headline("decode_tps")).hasValueSatisfying(headline -> {
 			assertThat(headline.comparable()).isEqualTo(1);
 			assertThat(headline.excluded()).isZero();
@@ -60,7 +61,7 @@ class ComparisonBuilderTests {
 		});
 		ComparedCell cell = comparison.cells().get(0);
 		assertThat(cell.flags()).extracting(Flag::rule, Flag::side)
-			.containsExactly(org.assertj.core.groups.Tuple.tuple("failures", "baseline"));
+			.containsExactly(Tuple.tuple("failures", "baseline"));
 		assertThat(cell.metric("decode_tps")).hasValueSatisfying(metric -> {
 			assertThat(metric.comparable()).isFalse();
 			assertThat(metric.flags()).extracting(Flag::rule).containsExactly("failures");
@@ -98,8 +99,7 @@ class ComparisonBuilderTests {
 		ComparedCell cell = comparison.cells().get(0);
 		assertThat(cell.metric("ttft_s"))
 			.hasValueSatisfying(metric -> assertThat(metric.flags()).extracting(Flag::rule, Flag::side)
-				.containsExactly(org.assertj.core.groups.Tuple.tuple("checkpoint-differs", null),
-						org.assertj.core.groups.Tuple.tuple("skewed", "contender")));
+				.containsExactly(Tuple.tuple("checkpoint-differs", null), Tuple.tuple("skewed", "contender")));
 		assertThat(cell.metric("decode_tps"))
 			.hasValueSatisfying(metric -> assertThat(metric.flags()).extracting(Flag::rule)
 				.containsExactly("checkpoint-differs", "output-length-differs"));

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import dev.parity.run.RunId;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,7 +82,7 @@ class ComparisonFiguresTests {
 			return kept;
 		}
 		if (expected.isArray() && computed.isArray() && expected.size() == computed.size()) {
-			tools.jackson.databind.node.ArrayNode kept = JSON.createArrayNode();
+			ArrayNode kept = JSON.createArrayNode();
 			for (int i = 0; i < expected.size(); i++) {
 				kept.add(figuresOf(computed.get(i), expected.get(i)));
 			}
@@ -161,7 +163,7 @@ class ComparisonFiguresTests {
 
 	private static double median(double[] values) {
 		double[] sorted = values.clone();
-		java.util.Arrays.sort(sorted);
+		Arrays.sort(sorted);
 		return (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
 	}
 

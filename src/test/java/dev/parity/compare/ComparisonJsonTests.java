@@ -1,6 +1,7 @@
 package dev.parity.compare;
 
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -118,8 +119,7 @@ class ComparisonJsonTests {
 
 	@Test
 	void writesFlagsAlone() {
-		Flag flag = new Flag("failures", "4 of 4 cancelled", "4 of 4 requests cancelled", java.util.Set.of("ttft_s"),
-				null);
+		Flag flag = new Flag("failures", "4 of 4 cancelled", "4 of 4 requests cancelled", Set.of("ttft_s"), null);
 
 		assertThat(mapper.writeValueAsString(List.of(ComparisonSnapshot.FlagView.of(flag)))).isEqualTo(
 				"[{\"rule\":\"failures\",\"short\":\"4 of 4 cancelled\",\"message\":\"4 of 4 requests cancelled\",\"greys\":[\"ttft_s\"]}]");

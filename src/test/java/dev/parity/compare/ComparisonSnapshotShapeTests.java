@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.Fixtures;
 import dev.parity.run.Run;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunId;
@@ -26,7 +27,7 @@ class ComparisonSnapshotShapeTests {
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-	private static final Path FIXTURES = dev.parity.Fixtures.given().resolve("seed-story");
+	private static final Path FIXTURES = Fixtures.given().resolve("seed-story");
 
 	@ParameterizedTest
 	@ValueSource(strings = { "run-a-thinking-max.json", "run-b-effort-low.json", "run-c-effort-high.json",

@@ -1,6 +1,7 @@
 package dev.parity.compare;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 import dev.parity.RecordedStatements;
@@ -65,7 +66,7 @@ class ComparisonWithoutSamplesTests {
 		return RecordedStatements.during(() -> mvc.perform(get(path)).andExpect(status().isOk()))
 			.stream()
 			.map(RecordedStatements.Statement::sql)
-			.filter(java.util.Objects::nonNull)
+			.filter(Objects::nonNull)
 			.toList();
 	}
 

@@ -5,13 +5,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
+import dev.parity.Fixtures;
 import dev.parity.run.Provenance;
 import dev.parity.run.Role;
 import dev.parity.run.Run;
 import dev.parity.run.RunDocument;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunId;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -28,7 +31,7 @@ class ControlPlanTests {
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-	private static final Path FIXTURES = dev.parity.Fixtures.given().resolve("seed-story");
+	private static final Path FIXTURES = Fixtures.given().resolve("seed-story");
 
 	private static final CompareSettings DEFAULTS = CompareSettings.defaults();
 
@@ -52,8 +55,8 @@ class ControlPlanTests {
 		assertThat(plan.settled()).isFalse();
 		assertThat(plan.rerun()).isEqualTo(new ControlPlan.Rerun("contender", c.id().value()));
 		assertThat(plan.changes()).extracting(ControlChange::rule, ControlChange::field)
-			.containsExactly(org.assertj.core.groups.Tuple.tuple("checkpoint-differs", "model.commit"),
-					org.assertj.core.groups.Tuple.tuple("output-length-differs", "workload.request_params"));
+			.containsExactly(Tuple.tuple("checkpoint-differs", "model.commit"),
+					Tuple.tuple("output-length-differs", "workload.request_params"));
 		ControlChange commit = plan.changes().get(0);
 		assertThat(commit.from()).isEqualTo(TestRuns.OTHER_COMMIT);
 		assertThat(commit.to()).isEqualTo(TestRuns.COMMIT);
@@ -178,11 +181,9 @@ class ControlPlanTests {
 
 		assertThat(plan.changes())
 			.extracting(ControlChange::rule, ControlChange::field, ControlChange::from, ControlChange::to)
-			.containsExactly(
-					org.assertj.core.groups.Tuple.tuple("dataset-differs", "workload.dataset", "sharegpt", "random"),
-					org.assertj.core.groups.Tuple.tuple("harness-differs", "harness.name", "genai-perf",
-							"reference-harness"),
-					org.assertj.core.groups.Tuple.tuple("engine-differs", "engine.name", "sglang", "vllm"));
+			.containsExactly(Tuple.tuple("dataset-differs", "workload.dataset", "sharegpt", "random"),
+					Tuple.tuple("harness-differs", "harness.name", "genai-perf", "reference-harness"),
+					Tuple.tuple("engine-differs", "engine.name", "sglang", "vllm"));
 	}
 
 	@Test
@@ -208,9 +209,9 @@ class ControlPlanTests {
 	@Test
 	void environmentDiffersSetsTheDriverButNotTheGpus() {
 		Provenance.Environment ours = new Provenance.Environment("H100", 8, "550", "12.4", null, null, null, null,
-				java.util.Map.of(), java.util.Map.of());
+				Map.of(), Map.of());
 		Provenance.Environment theirs = new Provenance.Environment("H200", 8, "570", "12.4", null, null, null, null,
-				java.util.Map.of(), java.util.Map.of());
+				Map.of(), Map.of());
 		ControlPlan plan = plan(aRun().environment(ours).cell(c -> c.decode(70)),
 				aRun().environment(theirs).cell(c -> c.decode(80)));
 
@@ -267,7 +268,7 @@ class ControlPlanTests {
 	@Test
 	void statisticMissing() {
 		ControlPlan plan = plan(aRun().cell(c -> c.metric("ttft_s", 1.0)),
-				aRun().cell(c -> c.metric("ttft_s", java.util.Map.of("mean", 1.1))));
+				aRun().cell(c -> c.metric("ttft_s", Map.of("mean", 1.1))));
 
 		assertThat(plan.changes()).singleElement().satisfies(change -> {
 			assertThat(change.rule()).isEqualTo("statistic-missing");
@@ -330,8 +331,8 @@ class ControlPlanTests {
 			.cell(c -> c.decode(71).outputTokens(512, 100, 9000).sampleOutputTokens(100, 512, 9000, 300, 700)));
 
 		assertThat(plan.changes()).extracting(ControlChange::rule, ControlChange::field)
-			.contains(org.assertj.core.groups.Tuple.tuple("runaway", "workload.request_params.max_tokens"),
-					org.assertj.core.groups.Tuple.tuple("unstable", "workload.request_params.min_tokens"));
+			.contains(Tuple.tuple("runaway", "workload.request_params.max_tokens"),
+					Tuple.tuple("unstable", "workload.request_params.min_tokens"));
 		assertThat(plan.changes()).allSatisfy(change -> {
 			assertThat(change.to()).isEqualTo(512L);
 			assertThat(change.check()).isNotNull();

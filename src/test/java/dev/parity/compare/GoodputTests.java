@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.parity.run.Cell;
+import dev.parity.run.Params;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -93,11 +94,11 @@ class GoodputTests {
 	@Test
 	void theHighestConcurrencyIsUnknownWhenACellAboveTheHighestKnownHasNoShare() {
 		Goodput.CellGoodput unknownAt4 = new Goodput.CellGoodput(
-				dev.parity.run.Params.of(Map.of("prompt_tokens", 1024, "concurrency", 4)), 5, 0, null,
-				"no per-request samples", List.of());
+				Params.of(Map.of("prompt_tokens", 1024, "concurrency", 4)), 5, 0, null, "no per-request samples",
+				List.of());
 		Goodput.CellGoodput unknownAt1 = new Goodput.CellGoodput(
-				dev.parity.run.Params.of(Map.of("prompt_tokens", 1024, "concurrency", 1)), 5, 0, null,
-				"no per-request samples", List.of());
+				Params.of(Map.of("prompt_tokens", 1024, "concurrency", 1)), 5, 0, null, "no per-request samples",
+				List.of());
 
 		assertThat(Goodput.highest(List.of(cell(1, 4, 4, List.of()), cell(2, 4, 5, List.of()), unknownAt4), 0.75))
 			.singleElement()
@@ -141,9 +142,8 @@ class GoodputTests {
 	}
 
 	private static Goodput.CellGoodput cell(int concurrency, int meeting, int requests, List<String> greyedBy) {
-		return new Goodput.CellGoodput(
-				dev.parity.run.Params.of(Map.of("prompt_tokens", 1024, "concurrency", concurrency)), requests, meeting,
-				(double) meeting / requests, null, greyedBy);
+		return new Goodput.CellGoodput(Params.of(Map.of("prompt_tokens", 1024, "concurrency", concurrency)), requests,
+				meeting, (double) meeting / requests, null, greyedBy);
 	}
 
 }

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 
+import dev.parity.Fixtures;
 import dev.parity.run.Run;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunId;
@@ -25,7 +26,7 @@ class SeedStoryTests {
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-	private static final Path FIXTURES = dev.parity.Fixtures.given().resolve("seed-story");
+	private static final Path FIXTURES = Fixtures.given().resolve("seed-story");
 
 	private static final List<String> OUTPUT_SENSITIVE = List.of("decode_tps", "throughput_tps", "e2e_latency_s");
 

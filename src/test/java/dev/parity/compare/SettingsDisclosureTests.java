@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.Fixtures;
 import dev.parity.run.Run;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunId;
@@ -75,7 +76,7 @@ class SettingsDisclosureTests {
 	}
 
 	private static Run load(String name) {
-		Path file = dev.parity.Fixtures.given().resolve("seed-story").resolve(name);
+		Path file = Fixtures.given().resolve("seed-story").resolve(name);
 		try {
 			return new Run(RunId.random(), RunDocumentReader.read(MAPPER.readTree(Files.readAllBytes(file))), "fp",
 					Instant.now(), "test", List.of());

@@ -11,9 +11,11 @@ import dev.parity.TestUploads;
 import dev.parity.run.Cell;
 import dev.parity.run.CellBootstraps;
 import dev.parity.run.CellStatistics;
+import dev.parity.run.Params;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -128,12 +130,7 @@ class StoredStatisticsTests {
 		assertSameComparison(harness.subList(0, 2), harness.subList(2, 4), CompareSettings.defaults());
 		String probe = seedStory.get(Fixtures.seedStoryNames().indexOf("run-e-control.json"));
 		Run run = runs.find(new RunId(probe)).orElseThrow();
-		String concurrency = run.cells()
-			.get(0)
-			.params()
-			.get("concurrency")
-			.map(dev.parity.run.Params::format)
-			.orElseThrow();
+		String concurrency = run.cells().get(0).params().get("concurrency").map(Params::format).orElseThrow();
 		assertThat(compare(List.of(probe), List.of(probe), CompareSettings.defaults(), null,
 				FixedParams.parse(List.of("concurrency=" + concurrency)), FixedParams.NONE))
 			.isEqualTo(compare(List.of(probe), List.of(probe), CompareSettings.defaults(), defaults,
@@ -170,7 +167,7 @@ class StoredStatisticsTests {
 	void aCellReadWithStatisticsUnderOtherThresholdsIsNeverCheckedUnderTheseOnes() {
 		Run light = runs.find(new RunId(harness.get(0)), defaults).orElseThrow();
 		CompareSettings other = CompareSettings.defaults().withOverrides(Map.of("outlier_z", "2"));
-		org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunChecks.check(light.document(), other))
+		Assertions.assertThatThrownBy(() -> RunChecks.check(light.document(), other))
 			.isInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("outlier_z=5");
 	}

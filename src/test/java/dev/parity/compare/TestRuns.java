@@ -2,6 +2,7 @@ package dev.parity.compare;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,7 @@ final class TestRuns {
 	/** What a comparison check sees under these settings. */
 	static ComparisonContext comparisonContext(CompareSettings settings, RunBuilder... runs) {
 		return new ComparisonContext(settings,
-				MetricScope.of(java.util.Arrays.stream(runs).map(RunBuilder::document).toArray(RunDocument[]::new)));
+				MetricScope.of(Arrays.stream(runs).map(RunBuilder::document).toArray(RunDocument[]::new)));
 	}
 
 	/** A provenance rule's flags for two runs. */

@@ -19,6 +19,7 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -367,8 +368,7 @@ class AlertConfirmationTests {
 		return "/api/series/" + seriesId + "/points?metric=decode_tps&anchor=cell-concurrency-8--prompt_tokens-4096";
 	}
 
-	private String problem(org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder request,
-			String body, int expected) throws Exception {
+	private String problem(MockHttpServletRequestBuilder request, String body, int expected) throws Exception {
 		MvcResult result = mvc
 			.perform(request.with(httpBasic(USER, PASSWORD)).contentType(MediaType.APPLICATION_JSON).content(body))
 			.andReturn();

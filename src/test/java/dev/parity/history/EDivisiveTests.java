@@ -1,10 +1,15 @@
 package dev.parity.history;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 
+import org.apache.commons.statistics.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -86,11 +91,11 @@ class EDivisiveTests {
 		int window = c.get("window").intValue();
 		double maxPvalue = c.get("max_pvalue").doubleValue();
 		double minMagnitude = c.get("min_magnitude").doubleValue();
-		java.util.Random random = new java.util.Random(name.hashCode());
+		Random random = new Random(name.hashCode());
 		EDivisive.Resume resume = null;
 		for (int length = 1; length <= series.length; length += 1
 				+ (random.nextDouble() < 0.2 ? random.nextInt(5) : 0)) {
-			double[] prefix = java.util.Arrays.copyOf(series, length);
+			double[] prefix = Arrays.copyOf(series, length);
 			EDivisive.Found found = EDivisive.changePoints(prefix, window, maxPvalue, minMagnitude, resume);
 			assertThat(found.changePoints()).as("%d points", length)
 				.isEqualTo(EDivisive.changePoints(prefix, window, maxPvalue, minMagnitude));
@@ -115,9 +120,7 @@ class EDivisiveTests {
 		// (pooled, equal_var=True)
 		double p = EDivisive.pooledTTest(1.0, 0.5, 5, 2.0, 0.5, 5);
 		double t = -1.0 / Math.sqrt(0.25 * 0.4);
-		assertThat(p).isCloseTo(
-				2 * org.apache.commons.statistics.distribution.TDistribution.of(8).cumulativeProbability(t),
-				within(1e-15));
+		assertThat(p).isCloseTo(2 * TDistribution.of(8).cumulativeProbability(t), within(1e-15));
 		assertThat(EDivisive.pooledTTest(1.0, 0.0, 3, 1.0, 0.0, 3)).isNaN();
 		assertThat(EDivisive.pooledTTest(1.0, 0.0, 3, 2.0, 0.0, 3)).isZero();
 	}
@@ -146,8 +149,8 @@ class EDivisiveTests {
 		try (InputStream in = EDivisiveTests.class.getResourceAsStream("/history/otava/expected.json")) {
 			return JsonMapper.builder().build().readTree(in);
 		}
-		catch (java.io.IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 	}
 

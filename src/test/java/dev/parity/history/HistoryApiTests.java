@@ -16,6 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -150,8 +151,7 @@ class HistoryApiTests {
 		// The list comes 50 series a page: the second page of one series is empty.
 		assertThat(page("/series?system=nightly-box-a&page=1")).contains("No series matches", "← Newer")
 			.doesNotContain(seriesId);
-		assertThat(mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series?page=first"))
+		assertThat(mvc.perform(MockMvcRequestBuilders.get("/series?page=first"))
 			.andExpect(status().isBadRequest())
 			.andReturn()
 			.getResolvedException()
@@ -163,7 +163,7 @@ class HistoryApiTests {
 	}
 
 	private String page(String url) throws Exception {
-		return mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(url))
+		return mvc.perform(MockMvcRequestBuilders.get(url))
 			.andExpect(status().isOk())
 			.andReturn()
 			.getResponse()
@@ -247,9 +247,7 @@ class HistoryApiTests {
 		JsonNode first = get("/api/runs/" + ids.get(0) + "/verdict");
 		assertThat(first.get("status").asString()).isEqualTo("no-baseline");
 		assertThat(first.get("baseline").isNull()).isTrue();
-		mvc.perform(
-				org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/api/runs/zzzzzzzzzz/verdict"))
-			.andExpect(status().isNotFound());
+		mvc.perform(MockMvcRequestBuilders.get("/api/runs/zzzzzzzzzz/verdict")).andExpect(status().isNotFound());
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.parity.history;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -209,9 +210,9 @@ class SeriesContinuationTests {
 					metrics.add(metric(random, "e2e", random.nextDouble() < 0.05 ? Double.NaN : levels[c][2], true,
 							true, List.of("failures", "runaway")));
 					if (random.nextDouble() < 0.03) {
-						java.util.Collections.reverse(metrics); // a run that reports its
-																// metrics in another
-																// order
+						Collections.reverse(metrics); // a run that reports its
+														// metrics in another
+														// order
 					}
 					cells.add(new RunFacts.CellFacts(ANCHORS[c], Map.of("concurrency", 1 << c), length, metrics));
 				}

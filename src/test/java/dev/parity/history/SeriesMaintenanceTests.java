@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
@@ -12,6 +13,7 @@ import dev.parity.caveat.Caveats;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
+import io.micrometer.core.instrument.Metrics;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -20,6 +22,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -107,7 +110,7 @@ class SeriesMaintenanceTests {
 		List<String> order = repository.runIds(seriesId);
 		Map<RunId, Run> loaded = runs.findAll(order.stream().map(RunId::new).toList());
 		SeriesAnalysis full = new SeriesAnalyser().analyse(order.stream().map(id -> loaded.get(new RunId(id))).toList(),
-				java.util.Set.of(), repository.settings(seriesId, settings.seriesDefaults()));
+				Set.of(), repository.settings(seriesId, settings.seriesDefaults()));
 		SeriesAnalysis kept = updates.analysis(seriesId).orElseThrow();
 		var mapper = SeriesRepository.mapper();
 		assertThat(mapper.writeValueAsString(kept)).isEqualTo(mapper.writeValueAsString(full));
@@ -136,7 +139,7 @@ class SeriesMaintenanceTests {
 		List<String> order = repository.runIds(seriesId);
 		Map<RunId, Run> loaded = runs.findAll(order.stream().map(RunId::new).toList());
 		SeriesAnalysis full = new SeriesAnalyser().analyse(order.stream().map(id -> loaded.get(new RunId(id))).toList(),
-				java.util.Set.of(), repository.settings(seriesId, settings.seriesDefaults()));
+				Set.of(), repository.settings(seriesId, settings.seriesDefaults()));
 		var mapper = SeriesRepository.mapper();
 		assertThat(mapper.writeValueAsString(updates.analysis(seriesId).orElseThrow()))
 			.isEqualTo(mapper.writeValueAsString(full));
@@ -147,8 +150,7 @@ class SeriesMaintenanceTests {
 	}
 
 	private static double continued() {
-		var counter = io.micrometer.core.instrument.Metrics.globalRegistry.find("parity.series.update.continued")
-			.counter();
+		var counter = Metrics.globalRegistry.find("parity.series.update.continued").counter();
 		return counter == null ? 0 : counter.count();
 	}
 
@@ -255,8 +257,7 @@ class SeriesMaintenanceTests {
 		assertThat(explained.at("/history/1/caveat/id").asString()).isEqualTo(caveat.id());
 		assertThat(explained.at("/history/1/caveat/url").asString())
 			.isEqualTo("/runs/" + run + "#caveat-" + caveat.id());
-		String page = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId))
+		String page = mvc.perform(MockMvcRequestBuilders.get("/series/" + seriesId))
 			.andExpect(status().isOk())
 			.andReturn()
 			.getResponse()
@@ -277,9 +278,7 @@ class SeriesMaintenanceTests {
 		assertThat(line.at("/greyed/" + NightlyRuns.FAILED_CELL).toString()).contains("failures");
 		assertThat(line.get("greyed").has("0")).isFalse();
 		assertThat(chart.get("changes").toString()).contains("regression");
-		String missing = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
-				.get("/api/series/" + seriesId + "/chart?metric=joules"))
+		String missing = mvc.perform(MockMvcRequestBuilders.get("/api/series/" + seriesId + "/chart?metric=joules"))
 			.andExpect(status().isNotFound())
 			.andReturn()
 			.getResponse()
@@ -311,8 +310,7 @@ class SeriesMaintenanceTests {
 		updates.update(new RunId(ids.get(2)));
 		assertThat(get("/api/series/" + seriesId).get("runs")).hasSize(103);
 
-		String page = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId))
+		String page = mvc.perform(MockMvcRequestBuilders.get("/series/" + seriesId))
 			.andExpect(status().isOk())
 			.andReturn()
 			.getResponse()
@@ -322,9 +320,7 @@ class SeriesMaintenanceTests {
 		assertThat(page.split("<li id=\"run-", -1)).hasSize(101);
 		assertThat(page).doesNotContain("id=\"run-" + ids.get(0) + "\"");
 
-		String all = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
-				.param("runs", "all"))
+		String all = mvc.perform(MockMvcRequestBuilders.get("/series/" + seriesId).param("runs", "all"))
 			.andExpect(status().isOk())
 			.andReturn()
 			.getResponse()
@@ -333,17 +329,13 @@ class SeriesMaintenanceTests {
 		assertThat(all).contains("id=\"run-" + ids.get(0) + "\"", "only the latest")
 			.doesNotContain("The latest <span>");
 
-		String refused = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
-				.param("runs", "some"))
+		String refused = mvc.perform(MockMvcRequestBuilders.get("/series/" + seriesId).param("runs", "some"))
 			.andExpect(status().isBadRequest())
 			.andReturn()
 			.getResponse()
 			.getErrorMessage();
 		assertThat(refused).contains("runs", "some");
-		String refusedChanges = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/series/" + seriesId)
-				.param("changes", "most"))
+		String refusedChanges = mvc.perform(MockMvcRequestBuilders.get("/series/" + seriesId).param("changes", "most"))
 			.andExpect(status().isBadRequest())
 			.andReturn()
 			.getResponse()

@@ -25,6 +25,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.transaction.PlatformTransactionManager;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -43,7 +44,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 class WebhookTests {
 
 	@Autowired
-	org.springframework.transaction.PlatformTransactionManager transactions;
+	PlatformTransactionManager transactions;
 
 	@Autowired
 	MockMvc mvc;

@@ -1,5 +1,12 @@
 package dev.parity.ingest;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.parity.Fixtures;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
@@ -9,7 +16,11 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.mock.web.MockHttpSession;
+import org.springframework.mock.web.MockMultipartFile;
+import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -38,7 +49,7 @@ class HistoryFieldsTests {
 	@Test
 	void aDocumentWithEveryOptionalFieldRoundTrips() throws Exception {
 		ObjectNode document = withHistoryFields((ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json")));
-		byte[] bytes = document.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		byte[] bytes = document.toString().getBytes(StandardCharsets.UTF_8);
 		String id = TestUploads.upload(mvc, bytes);
 
 		assertThat(mvc.perform(get("/api/runs/{id}/document", id)).andReturn().getResponse().getContentAsByteArray())
@@ -48,29 +59,29 @@ class HistoryFieldsTests {
 			.andReturn()
 			.getResponse()
 			.getContentAsByteArray());
-		assertThat(api.at("/engine/commit").asString()).isEqualTo(ENGINE_COMMIT.toLowerCase(java.util.Locale.ROOT));
+		assertThat(api.at("/engine/commit").asString()).isEqualTo(ENGINE_COMMIT.toLowerCase(Locale.ROOT));
 		assertThat(api.get("context"))
 			.isEqualTo(((ObjectNode) document.get("context")).deepCopy().put("pull_request", "1234"));
 		assertThat(api.get("environment")).isEqualTo(document.get("environment"));
 		assertThat(jdbc.sql("select engine_commit || ' ' || branch from run where id = ?")
 			.param(id)
 			.query(String.class)
-			.single()).isEqualTo(ENGINE_COMMIT.toLowerCase(java.util.Locale.ROOT) + " feature/faster-decode");
+			.single()).isEqualTo(ENGINE_COMMIT.toLowerCase(Locale.ROOT) + " feature/faster-decode");
 
 		String page = mvc.perform(get("/runs/{id}", id))
 			.andExpect(status().isOk())
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		assertThat(page).contains(ENGINE_COMMIT.toLowerCase(java.util.Locale.ROOT), "feature/faster-decode",
-				"nightly=yes", "NVIDIA H100 80GB HBM3", "sha256:4f1d", "torch==2.5.1");
+		assertThat(page).contains(ENGINE_COMMIT.toLowerCase(Locale.ROOT), "feature/faster-decode", "nightly=yes",
+				"NVIDIA H100 80GB HBM3", "sha256:4f1d", "torch==2.5.1");
 	}
 
 	@Test
 	void aPullRequestMayBeAUrl() throws Exception {
 		ObjectNode document = withHistoryFields((ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json")));
 		((ObjectNode) document.get("context")).put("pull_request", "https://github.com/org/repo/pull/7");
-		String id = TestUploads.upload(mvc, document.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		String id = TestUploads.upload(mvc, document.toString().getBytes(StandardCharsets.UTF_8));
 		mvc.perform(get("/api/runs/{id}", id))
 			.andExpect(jsonPath("$.context.pull_request").value("https://github.com/org/repo/pull/7"));
 	}
@@ -105,27 +116,24 @@ class HistoryFieldsTests {
 
 	@Test
 	void theImportFormTakesTheEngineCommitAndTheBranch() throws Exception {
-		byte[] sample = java.nio.file.Files.readAllBytes(dev.parity.Fixtures.sample("vllm-bench-sweep-run.json"));
-		org.springframework.mock.web.MockHttpSession session = new org.springframework.mock.web.MockHttpSession();
+		byte[] sample = Files.readAllBytes(Fixtures.sample("vllm-bench-sweep-run.json"));
+		MockHttpSession session = new MockHttpSession();
 		String form = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.multipart("/upload")
-				.file(new org.springframework.mock.web.MockMultipartFile("file", "vllm-bench-sweep-run.json",
-						"application/json", sample))
+			.perform(MockMvcRequestBuilders.multipart("/upload")
+				.file(new MockMultipartFile("file", "vllm-bench-sweep-run.json", "application/json", sample))
 				.with(httpBasic(USER, PASSWORD))
-				.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-					.csrf()))
+				.with(SecurityMockMvcRequestPostProcessors.csrf()))
 			.andExpect(status().isOk())
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
 		assertThat(form).contains("name=\"engineCommit\"", "name=\"branch\"");
-		java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"token\" value=\"([^\"]+)\"")
-			.matcher(form);
+		Matcher token = Pattern.compile("name=\"token\" value=\"([^\"]+)\"").matcher(form);
 		assertThat(token.find()).isTrue();
 
 		String location = mvc
 			.perform(post("/upload/import").with(httpBasic(USER, PASSWORD))
-				.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
+				.with(SecurityMockMvcRequestPostProcessors.csrf())
 				.param("token", token.group(1))
 				.param("action", "store")
 				.param("title", "History fields through the form")
@@ -141,7 +149,7 @@ class HistoryFieldsTests {
 			.getRedirectedUrl();
 		String id = location.substring("/runs/".length()).replaceFirst("\\?.*", "");
 		mvc.perform(get("/api/runs/{id}", id))
-			.andExpect(jsonPath("$.engine.commit").value(ENGINE_COMMIT.toLowerCase(java.util.Locale.ROOT)))
+			.andExpect(jsonPath("$.engine.commit").value(ENGINE_COMMIT.toLowerCase(Locale.ROOT)))
 			.andExpect(jsonPath("$.context.branch").value("release-1.2"));
 	}
 

@@ -1,6 +1,7 @@
 package dev.parity.ingest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -136,7 +137,7 @@ class ImportApiTests {
 		byte[] whole = Fixtures.read(Fixtures.sample("aiperf-profile-export.json"));
 		String truncated = mvc
 			.perform(request(List.of(new MockMultipartFile("files", "profile_export_aiperf.json", "application/json",
-					java.util.Arrays.copyOf(whole, whole.length / 3))), "aiperf", provenance("truncated")))
+					Arrays.copyOf(whole, whole.length / 3))), "aiperf", provenance("truncated")))
 			.andExpect(status().isBadRequest())
 			.andReturn()
 			.getResponse()

@@ -1,5 +1,6 @@
 package dev.parity.ingest;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,8 +104,7 @@ class RunIngestStreamingTests {
 		byte[] document = TestUploads.fresh("run-e-control.json");
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 		for (String tail : List.of(" {}", " x", ",")) {
-			byte[] broken = (new String(document, java.nio.charset.StandardCharsets.UTF_8) + tail)
-				.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+			byte[] broken = (new String(document, StandardCharsets.UTF_8) + tail).getBytes(StandardCharsets.UTF_8);
 			MvcResult rejected = upload(broken);
 			assertThat(rejected.getResponse().getStatus()).as(tail).isEqualTo(400);
 			assertThat(JSON.readTree(rejected.getResponse().getContentAsByteArray()).at("/errors/0/message").asString())

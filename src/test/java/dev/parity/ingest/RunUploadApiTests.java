@@ -1,11 +1,28 @@
 package dev.parity.ingest;
 
 import dev.parity.ParityTest;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import dev.parity.Fixtures;
 import dev.parity.TestUploads;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -13,6 +30,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
@@ -39,7 +57,7 @@ class RunUploadApiTests {
 	@Autowired
 	JdbcClient jdbc;
 
-	@org.springframework.boot.test.web.server.LocalServerPort
+	@LocalServerPort
 	int port;
 
 	static List<String> seedStory() {
@@ -134,14 +152,14 @@ class RunUploadApiTests {
 	@Test
 	void rejectsTruncatedJsonAndStoresNothing() throws Exception {
 		byte[] whole = TestUploads.fresh("run-d-effort-off.json");
-		byte[] truncated = java.util.Arrays.copyOf(whole, whole.length / 2);
+		byte[] truncated = Arrays.copyOf(whole, whole.length / 2);
 		TestUploads.RowCounts before = TestUploads.rows(jdbc);
 		mvc.perform(post("/api/runs").with(httpBasic(USER, PASSWORD))
 			.contentType(MediaType.APPLICATION_JSON)
 			.content(truncated))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.errors[0].path").value("$"))
-			.andExpect(jsonPath("$.errors[0].message").value(org.hamcrest.Matchers.startsWith("not valid JSON")));
+			.andExpect(jsonPath("$.errors[0].message").value(Matchers.startsWith("not valid JSON")));
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 	}
 
@@ -157,7 +175,7 @@ class RunUploadApiTests {
 			.with(csrf())
 			.accept(MediaType.TEXT_HTML))
 			.andExpect(status().is3xxRedirection())
-			.andExpect(header().string("Location", org.hamcrest.Matchers.endsWith("/login")));
+			.andExpect(header().string("Location", Matchers.endsWith("/login")));
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 	}
 
@@ -226,37 +244,32 @@ class RunUploadApiTests {
 			.tree(mvc.perform(get("/api/runs").param("size", "200")).andReturn().getResponse().getContentAsByteArray());
 		// Instants, not strings: "…50.520Z" is earlier than "…50.520083Z" but sorts after
 		// it as text.
-		List<java.time.Instant> times = all.get("runs")
-			.findValuesAsString("uploaded_at")
-			.stream()
-			.map(java.time.Instant::parse)
-			.toList();
-		assertThat(times).hasSizeGreaterThanOrEqualTo(2).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+		List<Instant> times = all.get("runs").findValuesAsString("uploaded_at").stream().map(Instant::parse).toList();
+		assertThat(times).hasSizeGreaterThanOrEqualTo(2).isSortedAccordingTo(Comparator.reverseOrder());
 	}
 
 	@Test
 	void racingUploadsOfTheSameBytesStoreOneRun() throws Exception {
 		byte[] document = TestUploads.fresh("run-a-thinking-max.json");
-		java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
-		String auth = "Basic " + java.util.Base64.getEncoder()
-			.encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
-		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
-		java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
-		List<java.util.concurrent.Future<java.net.http.HttpResponse<String>>> responses = new java.util.ArrayList<>();
+		HttpClient client = HttpClient.newHttpClient();
+		String auth = "Basic "
+				+ Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+		ExecutorService pool = Executors.newFixedThreadPool(8);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<HttpResponse<String>>> responses = new ArrayList<>();
 		for (int i = 0; i < 8; i++) {
 			responses.add(pool.submit(() -> {
 				start.await();
-				return client.send(java.net.http.HttpRequest
-					.newBuilder(java.net.URI.create("http://localhost:" + port + "/api/runs"))
+				return client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/runs"))
 					.header("Authorization", auth)
 					.header("Content-Type", "application/json")
-					.POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(document))
-					.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+					.POST(HttpRequest.BodyPublishers.ofByteArray(document))
+					.build(), HttpResponse.BodyHandlers.ofString());
 			}));
 		}
 		start.countDown();
-		java.util.Set<String> ids = new java.util.HashSet<>();
-		List<Integer> statuses = new java.util.ArrayList<>();
+		Set<String> ids = new HashSet<>();
+		List<Integer> statuses = new ArrayList<>();
 		for (var response : responses) {
 			statuses.add(response.get().statusCode());
 			ids.add(TestUploads.tree(response.get().body().getBytes(StandardCharsets.UTF_8)).get("id").asString());

@@ -1,7 +1,10 @@
 package dev.parity.reliability;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.CookieManager;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -9,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.parity.TestUploads;
 
@@ -85,7 +90,7 @@ final class ApiClient {
 	 * the post, redirects not followed.
 	 */
 	Answer signIn(String user, String password) {
-		HttpClient browser = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+		HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
 		try {
 			HttpResponse<String> page = browser.send(HttpRequest.newBuilder(URI.create(baseUrl + "/login"))
 				.header("Accept", "text/html")
@@ -97,8 +102,7 @@ final class ApiClient {
 				return new Answer(page.statusCode(), page.headers().firstValue("Retry-After"), page.body());
 			}
 			String form = page.body();
-			java.util.regex.Matcher token = java.util.regex.Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"")
-				.matcher(form);
+			Matcher token = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(form);
 			if (!token.find()) {
 				throw new IllegalStateException("no CSRF token in the login form: " + form);
 			}
@@ -113,7 +117,7 @@ final class ApiClient {
 			return new Answer(response.statusCode(), response.headers().firstValue("Retry-After"), response.body());
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -122,7 +126,7 @@ final class ApiClient {
 	}
 
 	private static String encode(String text) {
-		return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
+		return URLEncoder.encode(text, StandardCharsets.UTF_8);
 	}
 
 	/** A page as a browser asks for it. */
@@ -142,7 +146,7 @@ final class ApiClient {
 			return new Answer(response.statusCode(), response.headers().firstValue("Retry-After"), response.body());
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

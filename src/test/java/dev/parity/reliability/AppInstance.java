@@ -6,7 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import dev.parity.ParityApplication;
@@ -46,7 +48,7 @@ final class AppInstance implements AutoCloseable {
 	static AppInstance start(String jdbcUrl, String... settings) {
 		// A setting given twice on the command line would be read as both values joined:
 		// the given ones replace these.
-		java.util.Map<String, String> named = new java.util.LinkedHashMap<>();
+		Map<String, String> named = new LinkedHashMap<>();
 		for (String setting : List.of("server.port=0", "parity.db.url=" + jdbcUrl, "parity.db.user=postgres",
 				"parity.db.password=", "spring.main.banner-mode=off")) {
 			named.put(setting.substring(0, setting.indexOf('=')), setting);

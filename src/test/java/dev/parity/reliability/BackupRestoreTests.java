@@ -3,13 +3,16 @@ package dev.parity.reliability;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 
+import dev.parity.Fixtures;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import dev.parity.reliability.ApiClient.Answer;
@@ -22,6 +25,7 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -84,9 +88,9 @@ class BackupRestoreTests {
 		// A saved format (a field mapping): its versions travel with the record.
 		// (its list has a name of its own: no other test's file is detected as this
 		// format)
-		String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
-		mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/formats")
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+		String suffix = UUID.randomUUID().toString().substring(0, 8);
+		mvc.perform(MockMvcRequestBuilders.post("/api/formats")
+			.contentType(MediaType.APPLICATION_JSON)
 			.content("{\"name\": \"backup-bench-" + suffix + "\", \"detect\": [\"$.backup_cases_" + suffix + "[*]\"],"
 					+ " \"cells\": \"$.backup_cases_" + suffix + "[*]\", \"params\": {\"concurrency\": \"$.c\"},"
 					+ " \"metrics\": {\"ttft_s\": \"$.ttft\"}}")
@@ -118,7 +122,7 @@ class BackupRestoreTests {
 				.at("/system/name")
 				.asString();
 			String seriesId = TestUploads
-				.tree(original.get("/api/series?system=" + java.net.URLEncoder.encode(series, StandardCharsets.UTF_8))
+				.tree(original.get("/api/series?system=" + URLEncoder.encode(series, StandardCharsets.UTF_8))
 					.body()
 					.getBytes(StandardCharsets.UTF_8))
 				.at("/series/0/id")
@@ -172,7 +176,7 @@ class BackupRestoreTests {
 			// The restored instance goes on: new uploads and records take new ids, the
 			// same bytes the same run.
 			assertThat(restored.upload(TestUploads.fresh("run-d-effort-off.json")).status()).isEqualTo(201);
-			Answer same = restored.upload(dev.parity.Fixtures.seedStoryBytes("run-e-control.json"));
+			Answer same = restored.upload(Fixtures.seedStoryBytes("run-e-control.json"));
 			assertThat(same.status()).isEqualTo(200);
 			assertThat(same.body()).contains("\"" + e + "\"");
 		}

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import dev.parity.ParityApplication;
 
@@ -80,7 +81,7 @@ final class ChildApp {
 	void stop() throws InterruptedException {
 		if (process.isAlive()) {
 			process.destroy();
-			if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+			if (!process.waitFor(60, TimeUnit.SECONDS)) {
 				process.destroyForcibly().waitFor();
 			}
 		}

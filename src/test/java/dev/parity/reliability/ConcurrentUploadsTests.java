@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.parity.Fixtures;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import dev.parity.TestUploads.RowCounts;
@@ -150,7 +151,7 @@ class ConcurrentUploadsTests {
 	 * documents, in a shuffled order otherwise.
 	 */
 	private static List<Upload> uploads(Random random) {
-		List<String> fixtures = dev.parity.Fixtures.seedStoryNames();
+		List<String> fixtures = Fixtures.seedStoryNames();
 		List<byte[]> unique = new ArrayList<>();
 		for (int i = 0; i < UNIQUE; i++) {
 			unique.add(TestUploads.fresh(fixtures.get(i % fixtures.size())));

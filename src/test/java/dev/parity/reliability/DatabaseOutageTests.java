@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.parity.Fixtures;
 import dev.parity.TestUploads;
 import dev.parity.reliability.ApiClient.Answer;
+import dev.parity.run.Sha256;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -153,7 +154,7 @@ class DatabaseOutageTests {
 		for (byte[] document : documents) {
 			assertThat(app.jdbc()
 				.sql("select count(*) from run where upload_sha256 = ?")
-				.param(dev.parity.run.Sha256.hex(document))
+				.param(Sha256.hex(document))
 				.query(Long.class)
 				.single()).as("runs of one document").isEqualTo(1);
 		}

@@ -1,6 +1,8 @@
 package dev.parity.reliability;
 
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.parity.ParityTest;
@@ -70,8 +72,7 @@ class HostileDocumentTests {
 			.perform(post("/api/runs").with(user(TestUploads.USER).roles("ADMIN"))
 				.with(csrf())
 				.contentType(MediaType.APPLICATION_JSON)
-				.content(document.replaceFirst(java.util.regex.Pattern.quote(valid),
-						java.util.regex.Matcher.quoteReplacement(hostile))))
+				.content(document.replaceFirst(Pattern.quote(valid), Matcher.quoteReplacement(hostile))))
 			.andReturn()
 			.getResponse();
 

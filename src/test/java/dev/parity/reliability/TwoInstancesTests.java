@@ -2,6 +2,7 @@ package dev.parity.reliability;
 
 import java.io.IOException;
 import java.net.CookieManager;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -10,21 +11,37 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.parity.Fixtures;
 import dev.parity.MultipartBody;
 import dev.parity.ParityTest;
+import dev.parity.TestUploads;
+import dev.parity.history.NightlyRunsAccess;
+import dev.parity.history.Webhooks;
+import dev.parity.run.BootstrapJobs;
 import dev.parity.system.SchemaOwner;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -54,10 +71,10 @@ class TwoInstancesTests {
 	SchemaOwner owner;
 
 	@Autowired
-	dev.parity.history.Webhooks webhooks;
+	Webhooks webhooks;
 
 	@Autowired
-	dev.parity.run.BootstrapJobs bootstrapJobs;
+	BootstrapJobs bootstrapJobs;
 
 	@LocalServerPort
 	int port;
@@ -153,8 +170,8 @@ class TwoInstancesTests {
 	@Test
 	void failuresOnOneInstanceCountOnTheOther() throws Exception {
 		String name = "nobody-" + UUID.randomUUID().toString().substring(0, 8);
-		String wrong = "Basic " + java.util.Base64.getEncoder()
-			.encodeToString((name + ":wrong-password").getBytes(StandardCharsets.UTF_8));
+		String wrong = "Basic "
+				+ Base64.getEncoder().encodeToString((name + ":wrong-password").getBytes(StandardCharsets.UTF_8));
 		for (int i = 0; i < 5; i++) {
 			assertThat(new Browser().get("http://localhost:" + port + "/account", wrong).statusCode()).isEqualTo(401);
 		}
@@ -168,8 +185,8 @@ class TwoInstancesTests {
 		String one = "http://localhost:" + port;
 		String two = second.baseUrl();
 		ApiClient admin = new ApiClient(one);
-		String baseline = id(admin.upload(dev.parity.TestUploads.fresh("run-b-effort-low.json")));
-		String contender = id(admin.upload(dev.parity.TestUploads.fresh("run-c-effort-high.json")));
+		String baseline = id(admin.upload(TestUploads.fresh("run-b-effort-low.json")));
+		String contender = id(admin.upload(TestUploads.fresh("run-c-effort-high.json")));
 		String comparison = "/compare/" + baseline + "..." + contender;
 		// A visitor who is not signed in, on the second instance: the rendered page is
 		// kept there.
@@ -195,9 +212,8 @@ class TwoInstancesTests {
 		String one = "http://localhost:" + port;
 		String two = second.baseUrl();
 		String system = "two-instances-nightly-" + UUID.randomUUID().toString().substring(0, 6);
-		java.util.List<String> received = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-		com.sun.net.httpserver.HttpServer hook = com.sun.net.httpserver.HttpServer
-			.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+		List<String> received = Collections.synchronizedList(new ArrayList<>());
+		HttpServer hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
 		hook.createContext("/hook", exchange -> {
 			received.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
 			exchange.sendResponseHeaders(204, -1);
@@ -205,9 +221,8 @@ class TwoInstancesTests {
 		});
 		hook.start();
 		try {
-			String basic = "Basic " + java.util.Base64.getEncoder()
-				.encodeToString((dev.parity.TestUploads.USER + ":" + dev.parity.TestUploads.PASSWORD)
-					.getBytes(StandardCharsets.UTF_8));
+			String basic = "Basic " + Base64.getEncoder()
+				.encodeToString((TestUploads.USER + ":" + TestUploads.PASSWORD).getBytes(StandardCharsets.UTF_8));
 			HttpResponse<String> registered = HttpClient.newHttpClient()
 				.send(HttpRequest.newBuilder(URI.create(two + "/api/admin/webhooks"))
 					.header("Authorization", basic)
@@ -221,7 +236,7 @@ class TwoInstancesTests {
 			// The nightly series, its uploads alternating between the instances: both
 			// workers update series.
 			int night = 0;
-			for (var document : dev.parity.history.NightlyRunsAccess.series(system)) {
+			for (var document : NightlyRunsAccess.series(system)) {
 				id(new ApiClient(night++ % 2 == 0 ? one : two)
 					.upload(document.toString().getBytes(StandardCharsets.UTF_8)));
 			}
@@ -229,17 +244,15 @@ class TwoInstancesTests {
 			String seriesId = match(new ApiClient(two).get("/api/series?system=" + system).body(),
 					"\"id\"\\s*:\\s*\"([0-9a-f]+)\"");
 			assertThat(alerts).contains(seriesId);
-			java.util.function.Supplier<Long> ours = () -> received.stream()
-				.filter(body -> body.contains(seriesId))
-				.count();
+			Supplier<Long> ours = () -> received.stream().filter(body -> body.contains(seriesId)).count();
 			// Both instances send due deliveries at the same moments, several rounds
 			// (their pollers, as they would).
-			dev.parity.history.Webhooks here = webhooks;
-			dev.parity.history.Webhooks there = second.bean(dev.parity.history.Webhooks.class);
+			Webhooks here = webhooks;
+			Webhooks there = second.bean(Webhooks.class);
 			for (int round = 0; round < 5; round++) {
-				java.time.Instant now = java.time.Instant.now();
-				var a = java.util.concurrent.CompletableFuture.supplyAsync(() -> here.deliverDue(now));
-				var b = java.util.concurrent.CompletableFuture.supplyAsync(() -> there.deliverDue(now));
+				Instant now = Instant.now();
+				var a = CompletableFuture.supplyAsync(() -> here.deliverDue(now));
+				var b = CompletableFuture.supplyAsync(() -> there.deliverDue(now));
 				a.join();
 				b.join();
 			}
@@ -260,12 +273,12 @@ class TwoInstancesTests {
 	@Test
 	void eachRunsBootstrapMediansAreComputedOnceByEitherInstance() throws Exception {
 		String one = "http://localhost:" + port;
-		dev.parity.run.BootstrapJobs first = bootstrapJobs;
-		dev.parity.run.BootstrapJobs other = second.bean(dev.parity.run.BootstrapJobs.class);
+		BootstrapJobs first = bootstrapJobs;
+		BootstrapJobs other = second.bean(BootstrapJobs.class);
 		first.hold(true);
 		other.hold(true);
 		try {
-			java.util.List<String> runs = new java.util.ArrayList<>();
+			List<String> runs = new ArrayList<>();
 			for (int i = 0; i < 6; i++) {
 				runs.add(id(new ApiClient(i % 2 == 0 ? one : second.baseUrl()).upload(withSamples(20 + i))));
 			}
@@ -277,17 +290,15 @@ class TwoInstancesTests {
 			long waiting = jdbc.sql("select count(*) from bootstrap_job where not_before <= now()")
 				.query(Long.class)
 				.single();
-			io.micrometer.core.instrument.Timer jobs = io.micrometer.core.instrument.Metrics.globalRegistry
-				.get("parity.bootstrap.job")
-				.timer();
+			Timer jobs = Metrics.globalRegistry.get("parity.bootstrap.job").timer();
 			long doneBefore = jobs.count();
 			first.hold(false);
 			other.hold(false);
 
 			// Both instances' workers at once (their polls may join in): jobs are claimed
 			// FOR UPDATE SKIP LOCKED.
-			var onFirst = java.util.concurrent.CompletableFuture.supplyAsync(first::drain);
-			var onOther = java.util.concurrent.CompletableFuture.supplyAsync(other::drain);
+			var onFirst = CompletableFuture.supplyAsync(first::drain);
+			var onOther = CompletableFuture.supplyAsync(other::drain);
 			int claimed = onFirst.get() + onOther.get();
 
 			assertThat(jdbc.sql("select count(*) from bootstrap_job where run_id = any(?)")
@@ -312,12 +323,9 @@ class TwoInstancesTests {
 	 * first two cells.
 	 */
 	private static byte[] withSamples(int count) {
-		tools.jackson.databind.node.ObjectNode document = (tools.jackson.databind.node.ObjectNode) dev.parity.TestUploads
-			.tree(dev.parity.TestUploads.fresh("run-e-control.json"));
+		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
 		for (int c = 0; c < 2; c++) {
-			tools.jackson.databind.node.ArrayNode samples = ((tools.jackson.databind.node.ObjectNode) document
-				.get("cells")
-				.get(c)).putArray("samples");
+			ArrayNode samples = ((ObjectNode) document.get("cells").get(c)).putArray("samples");
 			for (int i = 0; i < count; i++) {
 				samples.addObject().put("ttft_s", 1 + ((i * 37 + c) % 23) / 100.0);
 			}

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import dev.parity.comparisons.ComparisonService;
+import io.micrometer.core.instrument.Metrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -150,7 +151,7 @@ class BootstrapJobsTests {
 	}
 
 	private static long jobsDone() {
-		return io.micrometer.core.instrument.Metrics.globalRegistry.get("parity.bootstrap.job").timer().count();
+		return Metrics.globalRegistry.get("parity.bootstrap.job").timer().count();
 	}
 
 	/** The comparison's JSON computed now (not kept), but for when it was computed. */

@@ -5,15 +5,21 @@ import java.util.Map;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.compare.SampleMedians;
 import dev.parity.stats.Noise;
+import dev.parity.system.SchemaOwner;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
+import org.springframework.test.web.servlet.result.MockMvcResultMatchers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -44,7 +50,7 @@ class CellBootstrapsTests {
 	 * try).
 	 */
 	@Autowired
-	dev.parity.system.SchemaOwner owner;
+	SchemaOwner owner;
 
 	/** The control run with 12 ttft samples in its first cell and 5 in its second. */
 	private byte[] withSamples() {
@@ -69,7 +75,7 @@ class CellBootstrapsTests {
 		Cell first = run.cells().get(0);
 		assertThat(stored).containsOnlyKeys(new CellBootstraps.Key(id, first.anchor(), "ttft_s"));
 		CellBootstraps.Window window = stored.values().iterator().next();
-		CellBootstraps.Window fresh = dev.parity.compare.SampleMedians.window(first.sampleValues("ttft_s"));
+		CellBootstraps.Window fresh = SampleMedians.window(first.sampleValues("ttft_s"));
 		assertThat(window.samples()).isEqualTo(12);
 		assertThat(window.first()).isEqualTo(fresh.first());
 		assertThat(window.values()).containsExactly(fresh.values());
@@ -99,10 +105,7 @@ class CellBootstrapsTests {
 
 	private String interval(String path) throws Exception {
 		var json = TestUploads
-			.tree(mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get(path))
-				.andReturn()
-				.getResponse()
-				.getContentAsByteArray());
+			.tree(mvc.perform(MockMvcRequestBuilders.get(path)).andReturn().getResponse().getContentAsByteArray());
 		return json.get("cells")
 			.get(0)
 			.get("metrics")
@@ -155,12 +158,10 @@ class CellBootstrapsTests {
 		ObjectNode document = (ObjectNode) TestUploads.tree(withSamples());
 		((ObjectNode) document.get("cells").get(3)).putObject("requests").put("failed", -1);
 
-		mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/api/runs")
-			.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-				.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
-			.content(JSON.writeValueAsBytes(document)))
-			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isBadRequest());
+		mvc.perform(MockMvcRequestBuilders.post("/api/runs")
+			.with(SecurityMockMvcRequestPostProcessors.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content(JSON.writeValueAsBytes(document))).andExpect(MockMvcResultMatchers.status().isBadRequest());
 
 		assertThat(jdbc.sql("select count(*) from cell_median_window").query(Long.class).single()).isEqualTo(before);
 	}

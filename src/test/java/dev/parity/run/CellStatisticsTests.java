@@ -1,16 +1,20 @@
 package dev.parity.run;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.system.SchemaOwner;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 
@@ -48,7 +52,7 @@ class CellStatisticsTests {
 	 * try).
 	 */
 	@Autowired
-	dev.parity.system.SchemaOwner owner;
+	SchemaOwner owner;
 
 	/**
 	 * The control run with samples in its first two cells: 12 (one failed, with a ttft of
@@ -123,7 +127,7 @@ class CellStatisticsTests {
 		((ObjectNode) document.get("cells").get(3)).putObject("requests").put("failed", -1);
 
 		mvc.perform(post("/api/runs").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.contentType(MediaType.APPLICATION_JSON)
 			.content(JSON.writeValueAsBytes(document))).andExpect(status().isBadRequest());
 
 		assertThat(jdbc.sql("select count(*) from cell_statistics").query(Long.class).single()).isEqualTo(cells);
@@ -169,8 +173,8 @@ class CellStatisticsTests {
 	 * ids).
 	 */
 	private static List<String> claims(String comparison) {
-		List<String> claims = new java.util.ArrayList<>();
-		TestUploads.tree(comparison.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get("cells").forEach(cell -> {
+		List<String> claims = new ArrayList<>();
+		TestUploads.tree(comparison.getBytes(StandardCharsets.UTF_8)).get("cells").forEach(cell -> {
 			claims.add(cell.get("anchor") + " " + cell.get("flags"));
 			cell.get("metrics")
 				.forEach(metric -> claims.add(cell.get("anchor") + " " + metric.get("metric") + " "

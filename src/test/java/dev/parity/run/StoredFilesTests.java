@@ -2,6 +2,7 @@ package dev.parity.run;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.util.Arrays;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
@@ -65,9 +66,9 @@ class StoredFilesTests {
 		StoredFiles sliced = new StoredFiles(jdbc, 1000);
 		try (InputStream in = sliced.open(run, file)) {
 			assertThat(in.skip(2500)).isEqualTo(2500);
-			assertThat(in.readNBytes(100)).isEqualTo(java.util.Arrays.copyOfRange(uploaded, 2500, 2600));
+			assertThat(in.readNBytes(100)).isEqualTo(Arrays.copyOfRange(uploaded, 2500, 2600));
 			assertThat(in.skip(50)).isEqualTo(50);
-			assertThat(in.readNBytes(10)).isEqualTo(java.util.Arrays.copyOfRange(uploaded, 2650, 2660));
+			assertThat(in.readNBytes(10)).isEqualTo(Arrays.copyOfRange(uploaded, 2650, 2660));
 			assertThat(in.skip(uploaded.length)).isEqualTo(uploaded.length - 2660);
 			assertThat(in.read()).isEqualTo(-1);
 		}

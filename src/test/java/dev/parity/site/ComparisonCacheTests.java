@@ -1,5 +1,7 @@
 package dev.parity.site;
 
+import java.nio.charset.StandardCharsets;
+
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import dev.parity.caveat.Caveat;
@@ -118,13 +120,13 @@ class ComparisonCacheTests {
 	private String page(String path) throws Exception {
 		var response = mvc.perform(get(path)).andReturn().getResponse();
 		assertThat(response.getStatus()).isEqualTo(200);
-		return response.getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
+		return response.getContentAsString(StandardCharsets.UTF_8);
 	}
 
 	private String json(String path) throws Exception {
 		var response = mvc.perform(get(path)).andReturn().getResponse();
 		assertThat(response.getStatus()).isEqualTo(200);
-		return response.getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
+		return response.getContentAsString(StandardCharsets.UTF_8);
 	}
 
 }

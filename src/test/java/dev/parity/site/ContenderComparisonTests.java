@@ -2,12 +2,15 @@ package dev.parity.site;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import org.assertj.core.api.Assertions;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -15,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 
@@ -40,7 +44,7 @@ class ContenderComparisonTests {
 	MockMvc mvc;
 
 	@Autowired
-	org.springframework.jdbc.core.simple.JdbcClient jdbc;
+	JdbcClient jdbc;
 
 	private String body(String url) throws Exception {
 		return mvc.perform(get(url))
@@ -92,7 +96,7 @@ class ContenderComparisonTests {
 		assertThat(headline(a, "decode_tps").get("comparable").asInt()).isZero();
 		assertThat(headline(e, "decode_tps").get("comparable").asInt()).isEqualTo(18);
 		assertThat(headline(e, "decode_tps").get("median_ratio").asDouble()).isEqualTo(1.011,
-				org.assertj.core.api.Assertions.within(0.0005));
+				Assertions.within(0.0005));
 	}
 
 	@Test
@@ -241,8 +245,7 @@ class ContenderComparisonTests {
 		JsonNode throughput = metric(cell, "throughput_tps");
 		assertThat(throughput.get("baseline").asDouble()).isEqualTo(at1);
 		assertThat(throughput.get("contender").asDouble()).isEqualTo(at8);
-		assertThat(throughput.get("ratio").asDouble()).isEqualTo(at8 / at1,
-				org.assertj.core.api.Assertions.within(1e-9));
+		assertThat(throughput.get("ratio").asDouble()).isEqualTo(at8 / at1, Assertions.within(1e-9));
 		// E's short-prompt spike at concurrency 4 is E's own check, seen from the whole
 		// run: still there at 280 × 4.
 		JsonNode spike = api(e + "@concurrency=4..." + e + "@concurrency=8").get("cells")
@@ -296,7 +299,7 @@ class ContenderComparisonTests {
 		String e = TestUploads.upload(mvc, "run-e-control.json");
 		String probe = TestUploads.upload(mvc, "probe-reasoning-levers.json");
 
-		String nine = String.join(",", java.util.Collections.nCopies(9, e));
+		String nine = String.join(",", Collections.nCopies(9, e));
 		for (String prefix : List.of("/compare/", "/api/compare/")) {
 			MvcResult tooMany = refused(prefix + reference + "..." + nine);
 			assertThat(tooMany.getResponse().getStatus()).isEqualTo(400);
@@ -344,7 +347,7 @@ class ContenderComparisonTests {
 	void aComparisonWithFixedParametersTakesNoCaveatOrPublicationOfItsOwn() throws Exception {
 		String probe = TestUploads.upload(mvc, "probe-reasoning-levers.json");
 		String path = probe + "@setting=thinking=false..." + probe + "@setting=default";
-		String text = "fixed caveat " + java.util.UUID.randomUUID();
+		String text = "fixed caveat " + UUID.randomUUID();
 
 		MvcResult caveat = mvc.perform(
 				post("/compare/" + path + "/caveats").with(httpBasic(USER, PASSWORD)).with(csrf()).param("text", text))

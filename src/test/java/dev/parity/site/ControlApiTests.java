@@ -1,5 +1,7 @@
 package dev.parity.site;
 
+import java.util.List;
+
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import dev.parity.system.SchemaOwner;
@@ -281,8 +283,8 @@ class ControlApiTests {
 		return jdbc.sql("select count(*) from control_link").query(Long.class).single();
 	}
 
-	private static java.util.List<String> names(JsonNode node) {
-		return java.util.List.copyOf(node.propertyNames());
+	private static List<String> names(JsonNode node) {
+		return List.copyOf(node.propertyNames());
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.parity.site;
 
+import java.nio.charset.StandardCharsets;
+
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
@@ -38,8 +40,7 @@ class ControlExportsTests {
 		String path = "/compare/" + reference + "..." + c;
 		String jsonBefore = body(path + "/export.json");
 		assertThat(body(path + "/export.md")).doesNotContain("Tested by control run");
-		assertThat(TestUploads.tree(jsonBefore.getBytes(java.nio.charset.StandardCharsets.UTF_8)).has("controls"))
-			.isTrue();
+		assertThat(TestUploads.tree(jsonBefore.getBytes(StandardCharsets.UTF_8)).has("controls")).isTrue();
 
 		declare(e, reference, c);
 
@@ -61,7 +62,7 @@ class ControlExportsTests {
 		assertThat(csv.lines().filter(line -> !line.startsWith("#")).toList())
 			.isEqualTo(body(path + "/export.csv").lines().filter(line -> !line.startsWith("#")).toList());
 
-		JsonNode json = TestUploads.tree(body(path + "/export.json").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		JsonNode json = TestUploads.tree(body(path + "/export.json").getBytes(StandardCharsets.UTF_8));
 		assertThat(json.get("controls")).singleElement().satisfies(control -> {
 			assertThat(control.get("run").asString()).isEqualTo(e);
 			assertThat(control.get("comparison").asString()).isEqualTo(reference + "..." + e);
@@ -72,7 +73,7 @@ class ControlExportsTests {
 			assertThat(control.get("missed")).isEmpty();
 			assertThat(control.get("contradicts").asBoolean()).isTrue();
 		});
-		JsonNode before = TestUploads.tree(jsonBefore.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		JsonNode before = TestUploads.tree(jsonBefore.getBytes(StandardCharsets.UTF_8));
 		assertThat(json.get("headlines")).isEqualTo(before.get("headlines"));
 		assertThat(json.get("cells")).isEqualTo(before.get("cells"));
 	}
@@ -94,8 +95,7 @@ class ControlExportsTests {
 		String embedTag = embedBefore.getResponse().getHeader("ETag");
 		String mdTag = mvc.perform(get(publication + "/export.md")).andReturn().getResponse().getHeader("ETag");
 		assertThat(embedBefore.getResponse().getContentAsString()).doesNotContain("Tested by control run");
-		JsonNode frozenBefore = TestUploads
-			.tree(body(publication + "/export.json").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		JsonNode frozenBefore = TestUploads.tree(body(publication + "/export.json").getBytes(StandardCharsets.UTF_8));
 
 		declare(e, reference, c);
 
@@ -113,8 +113,7 @@ class ControlExportsTests {
 		assertThat(mdAfter.getResponse().getHeader("ETag")).isNotEqualTo(mdTag);
 		assertThat(mdAfter.getResponse().getContentAsString()).contains("## Tested by control runs").contains(LINE);
 		assertThat(body(publication + "/export.csv")).contains("# Tested by control run “").contains(LINE);
-		JsonNode frozen = TestUploads
-			.tree(body(publication + "/export.json").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		JsonNode frozen = TestUploads.tree(body(publication + "/export.json").getBytes(StandardCharsets.UTF_8));
 		assertThat(frozen.get("controls").get(0).get("tested").get(0).asString()).endsWith(LINE);
 		// The frozen claim is exactly as it was, and its notices say nothing of the
 		// control.
@@ -126,7 +125,7 @@ class ControlExportsTests {
 	private String body(String path) throws Exception {
 		MvcResult result = mvc.perform(get(path)).andReturn();
 		assertThat(result.getResponse().getStatus()).as(path).isEqualTo(200);
-		return result.getResponse().getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
+		return result.getResponse().getContentAsString(StandardCharsets.UTF_8);
 	}
 
 	private void declare(String control, String baseline, String contender) throws Exception {

@@ -3,6 +3,7 @@ package dev.parity.site;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import dev.parity.ParityTest;
@@ -64,7 +65,7 @@ class ControlOpenApiTests {
 
 		// Every schema these reach has its properties: none is an object without them.
 		Deque<String> todo = new ArrayDeque<>(
-				java.util.List.of("PlanView", "Declaration", "DeclaredView", "CaveatBody", "Caveat", "ExperimentBody"));
+				List.of("PlanView", "Declaration", "DeclaredView", "CaveatBody", "Caveat", "ExperimentBody"));
 		Set<String> seen = new HashSet<>();
 		while (!todo.isEmpty()) {
 			String name = todo.pop();
@@ -92,8 +93,8 @@ class ControlOpenApiTests {
 		return operation.get("requestBody").get("content").get("application/json").get("schema");
 	}
 
-	private static java.util.List<String> names(JsonNode schema) {
-		return java.util.List.copyOf(schema.get("properties").propertyNames());
+	private static List<String> names(JsonNode schema) {
+		return List.copyOf(schema.get("properties").propertyNames());
 	}
 
 }

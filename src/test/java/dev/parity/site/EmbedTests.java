@@ -2,6 +2,7 @@ package dev.parity.site;
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import javax.imageio.ImageIO;
@@ -9,6 +10,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import org.jsoup.Jsoup;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -62,10 +64,10 @@ class EmbedTests {
 	@Test
 	void thePublicationOffersTheSnippetThatSizesItsFrameAndTheEmbedPostsItsHeight() throws Exception {
 		String id = publishC("Embed box");
-		org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(mvc.perform(get("/published/" + id))
+		org.jsoup.nodes.Document page = Jsoup.parse(mvc.perform(get("/published/" + id))
 			.andReturn()
 			.getResponse()
-			.getContentAsString(java.nio.charset.StandardCharsets.UTF_8));
+			.getContentAsString(StandardCharsets.UTF_8));
 		org.jsoup.nodes.Element box = page.selectFirst("details.embed-box");
 		assertThat(box).isNotNull();
 		String snippet = box.selectFirst("pre.embed-snippet").text();

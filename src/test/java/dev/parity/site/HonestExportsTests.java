@@ -24,11 +24,13 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.ResultActions;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.web.util.HtmlUtils;
 
@@ -379,15 +381,13 @@ class HonestExportsTests {
 	 * A run whose names and values hold what spreadsheets run and what breaks Markdown.
 	 */
 	private static byte[] hostileRun() {
-		tools.jackson.databind.node.ObjectNode doc = (tools.jackson.databind.node.ObjectNode) TestUploads
-			.tree(TestUploads.fresh("probe-reasoning-levers.json"));
+		ObjectNode doc = (ObjectNode) TestUploads.tree(TestUploads.fresh("probe-reasoning-levers.json"));
 		doc.put("title", "=HYPERLINK(\"http://evil.example\",\"x\") a|b<script>`x`");
-		((tools.jackson.databind.node.ObjectNode) doc.get("system")).put("name", "a|b<script>`x`");
+		((ObjectNode) doc.get("system")).put("name", "a|b<script>`x`");
 		String[] settings = { "=1+2", "+cmd", "-2+3", "@SUM(1)", "\tx", "a|b<script>`x`" };
 		JsonNode cells = doc.get("cells");
 		for (int i = 0; i < cells.size(); i++) {
-			tools.jackson.databind.node.ObjectNode params = (tools.jackson.databind.node.ObjectNode) cells.get(i)
-				.get("params");
+			ObjectNode params = (ObjectNode) cells.get(i).get("params");
 			String setting = params.get("setting").asString();
 			params.put("setting", i < settings.length ? settings[i] : setting);
 			params.put("offset", -0.27);
@@ -501,7 +501,7 @@ class HonestExportsTests {
 		return jdbc.sql("select count(*) from publication").query(Long.class).single();
 	}
 
-	private static String published(org.springframework.test.web.servlet.ResultActions result) throws Exception {
+	private static String published(ResultActions result) throws Exception {
 		MvcResult done = result.andExpect(status().is3xxRedirection()).andReturn();
 		String location = done.getResponse().getRedirectedUrl();
 		assertThat(location).matches("/published/[a-z0-9]{10}");

@@ -1,5 +1,7 @@
 package dev.parity.site;
 
+import java.nio.charset.StandardCharsets;
+
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import dev.parity.system.SchemaOwner;
@@ -11,6 +13,7 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.web.util.HtmlUtils;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -61,8 +64,8 @@ class HypothesisPlanTests {
 			.contains("name=\"deciding_plan\"")
 			.containsPattern("/js/take-plan(-[0-9a-f]{32})?\\.js");
 		String offered = page.substring(page.indexOf("data-plan=\"") + "data-plan=\"".length());
-		offered = org.springframework.web.util.HtmlUtils.htmlUnescape(offered.substring(0, offered.indexOf('"')));
-		assertThat(TestUploads.tree(offered.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get("changes"))
+		offered = HtmlUtils.htmlUnescape(offered.substring(0, offered.indexOf('"')));
+		assertThat(TestUploads.tree(offered.getBytes(StandardCharsets.UTF_8)).get("changes"))
 			.isEqualTo(settle.get("changes"));
 
 		// Taken as it is, through the API.

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.parity.Fixtures;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,7 +70,7 @@ class JsonAnswersTests {
 		a = upload("run-a-thinking-max.json", suffix);
 		c = upload("run-c-effort-high.json", suffix);
 		e = upload("run-e-control.json", suffix);
-		ObjectNode document = (ObjectNode) JSON.readTree(dev.parity.Fixtures.seedStoryBytes("reference.json"));
+		ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes("reference.json"));
 		document.put("title", "Described " + suffix);
 		document.putObject("context")
 			.put("branch", "main")
@@ -141,7 +142,7 @@ class JsonAnswersTests {
 	}
 
 	private String upload(String fixture, String suffix) throws Exception {
-		ObjectNode document = (ObjectNode) JSON.readTree(dev.parity.Fixtures.seedStoryBytes(fixture));
+		ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes(fixture));
 		document.put("title", document.get("title").asString() + " " + suffix);
 		return TestUploads.upload(mvc, JSON.writeValueAsBytes(document));
 	}

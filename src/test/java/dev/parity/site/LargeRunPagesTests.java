@@ -6,6 +6,7 @@ import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
+import org.jsoup.parser.Parser;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -92,10 +93,8 @@ class LargeRunPagesTests {
 		Answer later = get(path + "?cells=all&from=5000");
 		assertThat(later.status()).isEqualTo(200);
 		Document laterPage = Jsoup.parse(later.body());
-		assertThat(laterPage.select("table.compare tbody tr[id^=cell-]").first().id())
-			.isEqualTo(Jsoup.parse(get(path + "/cells?from=5000").body(), "", org.jsoup.parser.Parser.xmlParser())
-				.selectFirst("tr")
-				.id());
+		assertThat(laterPage.select("table.compare tbody tr[id^=cell-]").first().id()).isEqualTo(
+				Jsoup.parse(get(path + "/cells?from=5000").body(), "", Parser.xmlParser()).selectFirst("tr").id());
 		assertThat(laterPage.selectFirst("nav.cell-pages a[rel=prev]").attr("href"))
 			.isEqualTo(path + "?cells=all&from=4000");
 	}

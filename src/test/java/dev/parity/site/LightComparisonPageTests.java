@@ -1,6 +1,7 @@
 package dev.parity.site;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.parity.ParityTest;
@@ -70,7 +71,7 @@ class LightComparisonPageTests {
 		List<Element> fetched = Jsoup.parseBodyFragment("<table><tbody>" + rest + "</tbody></table>")
 			.select("tbody tr[id^=cell-]");
 		assertThat(fetched).hasSize(44);
-		List<Element> shown = new java.util.ArrayList<>(table.select("tbody tr[id^=cell-]"));
+		List<Element> shown = new ArrayList<>(table.select("tbody tr[id^=cell-]"));
 		shown.addAll(fetched);
 		// Row for row, the same markup as the page that writes every cell.
 		assertThat(shown.stream().map(Element::outerHtml).toList())
@@ -96,7 +97,7 @@ class LightComparisonPageTests {
 			.getContentAsString(StandardCharsets.UTF_8);
 		List<Element> morePoints = Jsoup.parseBodyFragment("<table><tbody>" + points + "</tbody></table>")
 			.select("tbody tr[data-anchor]");
-		List<Element> shownPoints = new java.util.ArrayList<>(light.select("table.pareto-table tbody tr[data-anchor]"));
+		List<Element> shownPoints = new ArrayList<>(light.select("table.pareto-table tbody tr[data-anchor]"));
 		shownPoints.addAll(morePoints);
 		assertThat(shownPoints.stream().map(Element::outerHtml).toList()).isEqualTo(
 				all.select("table.pareto-table tbody tr[data-anchor]").stream().map(Element::outerHtml).toList());
@@ -150,7 +151,7 @@ class LightComparisonPageTests {
 			.andReturn()
 			.getResponse()
 			.getContentAsString(StandardCharsets.UTF_8);
-		List<Element> shown = new java.util.ArrayList<>(table.select("tbody tr[id^=cell-]"));
+		List<Element> shown = new ArrayList<>(table.select("tbody tr[id^=cell-]"));
 		shown.addAll(
 				Jsoup.parseBodyFragment("<table><tbody>" + rest + "</tbody></table>").select("tbody tr[id^=cell-]"));
 		assertThat(shown.stream().map(Element::outerHtml).toList())

@@ -1,10 +1,15 @@
 package dev.parity.site;
 
 import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import javax.imageio.ImageIO;
 
+import dev.parity.Fixtures;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +54,7 @@ class LinkPreviewTests {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		String id = TestUploads.tree(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get("id").asString();
+		String id = TestUploads.tree(body.getBytes(StandardCharsets.UTF_8)).get("id").asString();
 
 		Map<String, String> meta = meta(page("/published/" + id));
 		assertThat(meta.get("og:title")).isEqualTo("Spark matches the reference at decode");
@@ -83,8 +88,8 @@ class LinkPreviewTests {
 			.getResponse()
 			.getContentAsString();
 		Map<String, String> meta = meta(page);
-		assertThat(meta.get("og:title")).isEqualTo(
-				TestUploads.tree(dev.parity.Fixtures.seedStoryBytes("run-c-effort-high.json")).get("title").asString());
+		assertThat(meta.get("og:title"))
+			.isEqualTo(TestUploads.tree(Fixtures.seedStoryBytes("run-c-effort-high.json")).get("title").asString());
 		assertThat(meta.get("og:description")).contains("values greyed").contains(" cells, ");
 		assertThat(meta.get("og:url")).isEqualTo(BASE + "/runs/" + c);
 		assertThat(meta.get("og:image")).isEqualTo(BASE + "/runs/" + c + "/chart.png");
@@ -106,10 +111,8 @@ class LinkPreviewTests {
 
 	/** The page's meta tags by property or name, as the layout writes them. */
 	private static Map<String, String> meta(String page) {
-		Map<String, String> meta = new java.util.HashMap<>();
-		java.util.regex.Matcher tag = java.util.regex.Pattern
-			.compile("<meta (?:property|name)=\"([^\"]+)\" content=\"([^\"]*)\"")
-			.matcher(page);
+		Map<String, String> meta = new HashMap<>();
+		Matcher tag = Pattern.compile("<meta (?:property|name)=\"([^\"]+)\" content=\"([^\"]*)\"").matcher(page);
 		while (tag.find()) {
 			meta.put(tag.group(1), HtmlUtils.htmlUnescape(tag.group(2)));
 		}

@@ -1,5 +1,6 @@
 package dev.parity.site;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -133,8 +134,7 @@ class PagesLikeFilesTests {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		String path = "/published/"
-				+ TestUploads.tree(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get("id").asString();
+		String path = "/published/" + TestUploads.tree(body.getBytes(StandardCharsets.UTF_8)).get("id").asString();
 		MockHttpServletResponse first = mvc.perform(get(path)).andReturn().getResponse();
 		String tag = first.getHeader("ETag");
 		assertThat(first.getContentAsString()).containsPattern(FINGERPRINTED);

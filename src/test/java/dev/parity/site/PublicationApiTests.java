@@ -1,7 +1,10 @@
 package dev.parity.site;
 
+import java.util.Collections;
+
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import org.jsoup.Jsoup;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -73,7 +76,7 @@ class PublicationApiTests {
 		assertThat(one.getResponse().getStatus()).isEqualTo(201);
 
 		long before = count();
-		String nine = String.join(", ", java.util.Collections.nCopies(9, "\"" + c + "\""));
+		String nine = String.join(", ", Collections.nCopies(9, "\"" + c + "\""));
 		MvcResult several = publish("""
 				{"baseline": "%s", "contenders": [%s], "title": "Nine contenders"}""".formatted(reference, nine));
 		assertThat(several.getResponse().getStatus()).isEqualTo(400);
@@ -218,7 +221,7 @@ class PublicationApiTests {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		return org.jsoup.Jsoup.parse(embed).selectFirst(".headline-sentence").text();
+		return Jsoup.parse(embed).selectFirst(".headline-sentence").text();
 	}
 
 	private MvcResult publish(String body) throws Exception {

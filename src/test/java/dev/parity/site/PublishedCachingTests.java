@@ -1,5 +1,7 @@
 package dev.parity.site;
 
+import java.nio.charset.StandardCharsets;
+
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
@@ -149,7 +151,7 @@ class PublishedCachingTests {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		return TestUploads.tree(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get("id").asString();
+		return TestUploads.tree(body.getBytes(StandardCharsets.UTF_8)).get("id").asString();
 	}
 
 }

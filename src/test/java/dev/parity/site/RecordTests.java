@@ -1,7 +1,9 @@
 package dev.parity.site;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
@@ -184,7 +186,7 @@ class RecordTests {
 			.contains("band=0.1");
 		JsonNode api = TestUploads
 			.tree(mvc.perform(get("/api/compare/" + pair)).andReturn().getResponse().getContentAsByteArray());
-		java.util.Set<String> distinctFlags = new java.util.HashSet<>();
+		Set<String> distinctFlags = new HashSet<>();
 		List.of(api.get("flags"), api.get("baseline").get("flags"), api.get("contender").get("flags"))
 			.forEach(flags -> flags
 				.forEach(f -> distinctFlags.add(f.get("rule") + "|" + f.path("side") + "|" + f.get("message"))));

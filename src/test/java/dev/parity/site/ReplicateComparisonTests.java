@@ -1,7 +1,9 @@
 package dev.parity.site;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
@@ -54,7 +56,7 @@ class ReplicateComparisonTests {
 	}
 
 	private List<String> group(String fixture, double... factors) throws Exception {
-		List<String> ids = new java.util.ArrayList<>();
+		List<String> ids = new ArrayList<>();
 		for (double factor : factors) {
 			ids.add(replicate(fixture, factor));
 		}
@@ -142,8 +144,8 @@ class ReplicateComparisonTests {
 	void theRunPageListsARunsReplicates() throws Exception {
 		// A system of its own: other tests store many replicates of the control run, more
 		// than a page lists.
-		String system = "replicates-" + java.util.UUID.randomUUID();
-		List<String> control = new java.util.ArrayList<>();
+		String system = "replicates-" + UUID.randomUUID();
+		List<String> control = new ArrayList<>();
 		for (double factor : new double[] { 1.0, 1.02 }) {
 			ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
 			((ObjectNode) document.get("system")).put("name", system);

@@ -3,6 +3,7 @@ package dev.parity.site;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 
 import dev.parity.ParityTest;
@@ -120,8 +121,8 @@ class RequestShapeTests {
 
 	@Test
 	void aSearchTakesAtMost32Words() throws Exception {
-		String many = String.join(" ", java.util.Collections.nCopies(2500, "a"));
-		String limit = String.join(" ", java.util.Collections.nCopies(32, "zz"));
+		String many = String.join(" ", Collections.nCopies(2500, "a"));
+		String limit = String.join(" ", Collections.nCopies(32, "zz"));
 		for (String path : List.of("/runs", "/api/runs")) {
 			MvcResult tooMany = mvc.perform(get(path).param("q", many)).andReturn();
 			assertThat(tooMany.getResponse().getStatus()).as(path).isEqualTo(400);

@@ -6,6 +6,7 @@ import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -49,7 +50,7 @@ class RunListTotalsTests {
 	private void upload(String title) throws Exception {
 		ObjectNode document = (ObjectNode) TestUploads.tree(TestUploads.fresh("run-e-control.json"));
 		document.put("title", title);
-		TestUploads.upload(mvc, tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsBytes(document));
+		TestUploads.upload(mvc, JsonMapper.builder().build().writeValueAsBytes(document));
 	}
 
 	private long total(String path) throws Exception {

@@ -1,6 +1,7 @@
 package dev.parity.site;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -184,7 +186,7 @@ class SeveralContendersPublishedTests {
 				{"baseline": "%s", "contenders": ["%s", ""], "title": "t"}""".formatted(reference, e)),
 				"$.contenders[1]"))
 			.contains("one run id");
-		String nine = String.join(", ", java.util.Collections.nCopies(9, "\"" + e + "\""));
+		String nine = String.join(", ", Collections.nCopies(9, "\"" + e + "\""));
 		assertThat(error(publish("""
 				{"baseline": "%s", "contenders": [%s], "title": "t"}""".formatted(reference, nine)), "$.contenders"))
 			.contains("at most 8");
@@ -315,7 +317,7 @@ class SeveralContendersPublishedTests {
 
 	/** What a comparison claims: its headlines and cells, flags and all. */
 	private static JsonNode claim(JsonNode comparison) {
-		ObjectNode claim = tools.jackson.databind.json.JsonMapper.builder().build().createObjectNode();
+		ObjectNode claim = JsonMapper.builder().build().createObjectNode();
 		claim.set("headlines", comparison.get("headlines"));
 		claim.set("cells", comparison.get("cells"));
 		claim.set("flags", comparison.get("flags"));

@@ -1,7 +1,9 @@
 package dev.parity.site;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
@@ -12,8 +14,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -168,15 +172,12 @@ class SweepViewsApiTests {
 		String control = TestUploads.upload(mvc, "run-e-control.json");
 
 		MvcResult published = mvc
-			.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders
-				.post("/compare/" + reference + "..." + control + "/publish")
-				.param("title", "Control within 2 s TTFT " + java.util.UUID.randomUUID())
+			.perform(MockMvcRequestBuilders.post("/compare/" + reference + "..." + control + "/publish")
+				.param("title", "Control within 2 s TTFT " + UUID.randomUUID())
 				.param("caption", "goodput under an SLO")
 				.param("query", "slo_ttft_s=2&slo_share=0.8")
-				.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-					.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
-				.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-					.csrf()))
+				.with(SecurityMockMvcRequestPostProcessors.httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+				.with(SecurityMockMvcRequestPostProcessors.csrf()))
 			.andReturn();
 		String url = published.getResponse().getRedirectedUrl();
 		assertThat(url).as("no reason is asked for objectives").startsWith("/published/");
@@ -255,14 +256,14 @@ class SweepViewsApiTests {
 	private String text(String url) throws Exception {
 		MvcResult result = mvc.perform(get(url)).andReturn();
 		assertThat(result.getResponse().getStatus()).as(url).isEqualTo(200);
-		return result.getResponse().getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
+		return result.getResponse().getContentAsString(StandardCharsets.UTF_8);
 	}
 
 	private String page(String url) throws Exception {
 		MvcResult result = mvc.perform(get(url)).andReturn();
 		assertThat(result.getResponse().getStatus()).as(url).isEqualTo(200);
 		result.getResponse().setCharacterEncoding("UTF-8");
-		return result.getResponse().getContentAsString(java.nio.charset.StandardCharsets.UTF_8);
+		return result.getResponse().getContentAsString(StandardCharsets.UTF_8);
 	}
 
 }

@@ -1,7 +1,9 @@
 package dev.parity.stats;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
+import org.apache.commons.statistics.descriptive.Median;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,15 +134,15 @@ class NoiseTests {
 		for (int size : new int[] { 10, 11, 30, 249, 250, 1001 }) {
 			double[] samples = values.doubles(size, 0.01, 2).toArray();
 			// Ties and repeated values, as latency samples rounded to milliseconds have.
-			double[] rounded = java.util.Arrays.stream(samples).map(v -> Math.round(v * 100) / 100.0).toArray();
+			double[] rounded = Arrays.stream(samples).map(v -> Math.round(v * 100) / 100.0).toArray();
 			double[] withZeros = rounded.clone();
 			withZeros[0] = 0;
 			withZeros[size - 1] = -0.0;
 			double[] withNaN = samples.clone();
 			withNaN[size / 2] = Double.NaN;
 			// Bit for bit (NaN included): Arrays.equals compares doubles as their bits.
-			assertThat(java.util.Arrays.equals(Noise.bootstrapMedians(withZeros, 5), reference(withZeros, 5))).isTrue();
-			assertThat(java.util.Arrays.equals(Noise.bootstrapMedians(withNaN, 5), reference(withNaN, 5))).isTrue();
+			assertThat(Arrays.equals(Noise.bootstrapMedians(withZeros, 5), reference(withZeros, 5))).isTrue();
+			assertThat(Arrays.equals(Noise.bootstrapMedians(withNaN, 5), reference(withNaN, 5))).isTrue();
 			for (double[] input : new double[][] { samples, rounded }) {
 				for (long seed : new long[] { -7, 0, 1, Seed.of("run", "cell", "ttft_s", "median") }) {
 					double[] before = input.clone();
@@ -163,8 +165,7 @@ class NoiseTests {
 	 */
 	private static double[] reference(double[] samples, long seed) {
 		SplittableRandom random = new SplittableRandom(seed);
-		org.apache.commons.statistics.descriptive.Median median = org.apache.commons.statistics.descriptive.Median
-			.withDefaults();
+		Median median = Median.withDefaults();
 		double[] medians = new double[Noise.RESAMPLES];
 		for (int b = 0; b < Noise.RESAMPLES; b++) {
 			double[] resampled = new double[samples.length];

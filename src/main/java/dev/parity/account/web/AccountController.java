@@ -17,6 +17,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.domain.Sort;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -123,7 +124,7 @@ class AccountController {
 	@GetMapping("/admin/users")
 	String listUsers(Model model) {
 		model.addAttribute("pageTitle", "Users");
-		model.addAttribute("users", users.findAll(org.springframework.data.domain.Sort.by("username")));
+		model.addAttribute("users", users.findAll(Sort.by("username")));
 		emptyForm(model);
 		return "admin/users";
 	}

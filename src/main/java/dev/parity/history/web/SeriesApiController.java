@@ -2,6 +2,8 @@ package dev.parity.history.web;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -180,7 +182,7 @@ class SeriesApiController {
 			throw new ResponseStatusException(HttpStatus.NOT_FOUND, "cell " + wanted + " of series " + id
 					+ " has no metric " + metric + " (it has " + String.join(", ", cell.metrics().keySet()) + ")");
 		}
-		Map<String, Integer> segmentOf = new java.util.HashMap<>();
+		Map<String, Integer> segmentOf = new HashMap<>();
 		analysis.runs().forEach(r -> segmentOf.put(r.id(), r.segment()));
 		return new Points(id, wanted, metric, points.stream()
 			.map(p -> new PointView(p.run(), p.value(), p.greyed(), p.greyedBy(), segmentOf.getOrDefault(p.run(), 0)))
@@ -295,7 +297,7 @@ class SeriesApiController {
 
 	private SettingsView settingsView(String id) {
 		SeriesRepository.Overrides own = series.overrides(id);
-		Map<String, @Nullable Object> ownView = new java.util.LinkedHashMap<>();
+		Map<String, @Nullable Object> ownView = new LinkedHashMap<>();
 		ownView.put("window", own.window());
 		ownView.put("max_pvalue", own.maxPvalue());
 		ownView.put("alert_magnitude", own.alertMagnitude());

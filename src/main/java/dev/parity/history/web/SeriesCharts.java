@@ -1,6 +1,7 @@
 package dev.parity.history.web;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -90,7 +91,7 @@ final class SeriesCharts {
 			if (points == null) {
 				continue;
 			}
-			List<@Nullable Double> values = new ArrayList<>(java.util.Collections.nCopies(index.size(), (Double) null));
+			List<@Nullable Double> values = new ArrayList<>(Collections.nCopies(index.size(), (Double) null));
 			Map<String, List<String>> greyed = new LinkedHashMap<>();
 			for (SeriesAnalysis.Point point : points) {
 				int at = index.get(point.run());

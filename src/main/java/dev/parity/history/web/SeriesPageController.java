@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.Caveats;
@@ -14,6 +15,7 @@ import dev.parity.history.HistorySettings;
 import dev.parity.history.SeriesAnalysis;
 import dev.parity.history.SeriesKey;
 import dev.parity.history.SeriesRepository;
+import dev.parity.history.SeriesSettings;
 import dev.parity.history.SeriesSettingsChanges;
 import dev.parity.history.SeriesUpdates;
 import dev.parity.history.Verdicts;
@@ -21,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -103,8 +106,8 @@ class SeriesPageController {
 					"page must be a whole number from 0 to 100000, not '" + page + "'");
 		}
 		model.addAttribute("pageTitle", "Series");
-		model.addAttribute("filter", java.util.Map.of("system", value(filter.system()), "model", value(filter.model()),
-				"harness", value(filter.harness()), "branch", value(filter.branch())));
+		model.addAttribute("filter", Map.of("system", value(filter.system()), "model", value(filter.model()), "harness",
+				value(filter.harness()), "branch", value(filter.branch())));
 		model.addAttribute("filtered", !filter.isEmpty());
 		updates.catchUp();
 		List<SeriesRepository.Listed> listed = series.page(filter.system(), filter.model(), filter.harness(),
@@ -178,7 +181,7 @@ class SeriesPageController {
 		model.addAttribute("settings", series.settings(id, settings.seriesDefaults()));
 		model.addAttribute("own", series.overrides(id));
 		model.addAttribute("defaults", settings.seriesDefaults());
-		model.addAttribute("varies", dev.parity.history.SeriesSettings.VARIES);
+		model.addAttribute("varies", SeriesSettings.VARIES);
 		List<Alerts.Alert> listed = alerts.list(null, id);
 		model.addAttribute("alerts", listed);
 		Map<String, HistoryInWords.AlertInWords> said = new LinkedHashMap<>();
@@ -271,7 +274,7 @@ class SeriesPageController {
 			@RequestParam(name = "confirm_after", required = false) @Nullable String confirmAfter,
 			@RequestParam(required = false) @Nullable String vary,
 			@RequestParam(name = "alert_improvements", required = false) @Nullable String alertImprovements,
-			org.springframework.security.core.Authentication user, RedirectAttributes redirect) {
+			Authentication user, RedirectAttributes redirect) {
 		series.key(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "no series " + id));
 		if (user.getAuthorities().stream().noneMatch(a -> "ROLE_ADMIN".equals(a.getAuthority()))) {
 			throw new ResponseStatusException(HttpStatus.FORBIDDEN, "only an admin changes a series' settings");
@@ -303,8 +306,8 @@ class SeriesPageController {
 		return "redirect:/series/" + id;
 	}
 
-	private static <T> @Nullable T parse(@Nullable String text, String name,
-			java.util.function.Function<String, T> parser, List<String> problems) {
+	private static <T> @Nullable T parse(@Nullable String text, String name, Function<String, T> parser,
+			List<String> problems) {
 		if (text == null || text.isBlank()) {
 			return null;
 		}

@@ -1,5 +1,6 @@
 package dev.parity.ingest.harness;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleUnaryOperator;
@@ -55,8 +56,7 @@ final class AiperfMetrics {
 
 	/** Whether an error is a cancellation: HTTP 499 or a cancellation error type. */
 	static boolean cancellation(@Nullable Integer code, @Nullable String type) {
-		return (code != null && code == 499)
-				|| (type != null && type.toLowerCase(java.util.Locale.ROOT).contains("cancel"));
+		return (code != null && code == 499) || (type != null && type.toLowerCase(Locale.ROOT).contains("cancel"));
 	}
 
 }

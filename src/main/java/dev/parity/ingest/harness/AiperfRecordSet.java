@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -189,8 +190,7 @@ final class AiperfRecordSet {
 		}
 	}
 
-	private static List<Double> present(List<SampleDraft> samples,
-			java.util.function.Function<SampleDraft, @Nullable Double> value) {
+	private static List<Double> present(List<SampleDraft> samples, Function<SampleDraft, @Nullable Double> value) {
 		List<Double> result = new ArrayList<>();
 		for (SampleDraft sample : samples) {
 			Double number = value.apply(sample);

@@ -1,6 +1,9 @@
 package dev.parity.ingest.harness;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 
 import dev.parity.run.TokenStats;
 import org.jspecify.annotations.Nullable;
@@ -100,7 +103,7 @@ final class AiperfSweep implements HarnessImporter {
 		});
 		JsonNode metrics = combination.path("metrics");
 		cell.requests(total(metrics.get("request_count_avg"), trials), null, null);
-		java.util.Map<String, Statistics.Builder> statistics = new java.util.LinkedHashMap<>();
+		Map<String, Statistics.Builder> statistics = new LinkedHashMap<>();
 		metrics.forEachEntry((key, metric) -> {
 			int split = key.lastIndexOf('_');
 			if (split < 0) {
@@ -109,8 +112,7 @@ final class AiperfSweep implements HarnessImporter {
 			String tag = key.substring(0, split);
 			String statistic = key.substring(split + 1);
 			AiperfMetrics.catalogueName(tag).ifPresent(name -> {
-				java.util.function.DoubleUnaryOperator conversion = AiperfMetrics.conversion(name,
-						Fields.text(metric, "unit"));
+				DoubleUnaryOperator conversion = AiperfMetrics.conversion(name, Fields.text(metric, "unit"));
 				Double mean = Fields.number(metric, "mean");
 				if (conversion == null || mean == null) {
 					return;

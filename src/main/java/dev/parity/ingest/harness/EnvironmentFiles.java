@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,6 +19,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.jspecify.annotations.Nullable;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -268,7 +270,7 @@ final class EnvironmentFiles {
 	}
 
 	private static @Nullable String childText(Element parent, String name) {
-		for (org.w3c.dom.Node child = parent.getFirstChild(); child != null; child = child.getNextSibling()) {
+		for (Node child = parent.getFirstChild(); child != null; child = child.getNextSibling()) {
 			if (child instanceof Element element && element.getTagName().equals(name)) {
 				return element.getTextContent().strip();
 			}
@@ -313,9 +315,9 @@ final class EnvironmentFiles {
 		return name.toLowerCase(Locale.ROOT).replaceAll("[-_.]+", "-");
 	}
 
-	private static java.util.Optional<String> known(@Nullable String value) {
-		return value == null || UNKNOWN.contains(value.strip().toLowerCase(Locale.ROOT)) ? java.util.Optional.empty()
-				: java.util.Optional.of(value.strip());
+	private static Optional<String> known(@Nullable String value) {
+		return value == null || UNKNOWN.contains(value.strip().toLowerCase(Locale.ROOT)) ? Optional.empty()
+				: Optional.of(value.strip());
 	}
 
 }

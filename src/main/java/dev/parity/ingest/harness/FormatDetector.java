@@ -1,7 +1,9 @@
 package dev.parity.ingest.harness;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -88,7 +90,7 @@ public final class FormatDetector {
 	 */
 	private static @Nullable String mixedFormats(List<ParsedFile> files) {
 		List<String> described = new ArrayList<>();
-		java.util.Set<HarnessFormat> formats = new java.util.HashSet<>();
+		Set<HarnessFormat> formats = new HashSet<>();
 		for (ParsedFile file : files) {
 			for (HarnessImporter importer : HarnessImporters.all()) {
 				if (importer.recognise(List.of(file)).sure()) {

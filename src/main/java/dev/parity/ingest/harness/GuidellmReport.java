@@ -1,6 +1,8 @@
 package dev.parity.ingest.harness;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
@@ -174,14 +176,14 @@ final class GuidellmReport implements HarnessImporter {
 			// 0.2 and 0.3 name the data in each benchmark's request loader.
 			data = Fields.text(report.path("benchmarks").path(0).path("request_loader"), "data");
 		}
-		Map<String, Double> values = new java.util.LinkedHashMap<>();
+		Map<String, Double> values = new LinkedHashMap<>();
 		if (data == null) {
 			return values;
 		}
 		String trimmed = data.trim();
 		if (trimmed.startsWith("{")) {
 			try {
-				byte[] bytes = trimmed.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+				byte[] bytes = trimmed.getBytes(StandardCharsets.UTF_8);
 				// A few key=value pairs: a budget of its own, small.
 				JsonNode json = HarnessJson.parse("args.data", bytes, 0, bytes.length, 0, JsonBudget.of(ARGS_DATA));
 				json.forEachEntry((key, value) -> {

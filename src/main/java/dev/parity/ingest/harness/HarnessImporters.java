@@ -1,5 +1,6 @@
 package dev.parity.ingest.harness;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.parity.web.Problem;
@@ -69,7 +70,7 @@ public final class HarnessImporters {
 		}
 		ObjectNode document = imported.cellsDocument().deepCopy();
 		document.set("environment", found.environment());
-		List<String> notes = new java.util.ArrayList<>(imported.notes());
+		List<String> notes = new ArrayList<>(imported.notes());
 		notes.addAll(found.notes());
 		return new HarnessImport(document, notes, imported.countReadings());
 	}

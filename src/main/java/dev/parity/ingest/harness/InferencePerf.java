@@ -2,6 +2,7 @@ package dev.parity.ingest.harness;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -167,7 +168,7 @@ final class InferencePerf implements HarnessImporter {
 		Double achieved = Fields.number(load, "achieved_rate");
 		if (rate != null && achieved != null && achieved < rate * 0.95) {
 			run.note(source + ": requested " + rate + " requests/s, achieved "
-					+ String.format(java.util.Locale.ROOT, "%.2f", achieved) + ": the load generator fell behind");
+					+ String.format(Locale.ROOT, "%.2f", achieved) + ": the load generator fell behind");
 		}
 		cell.withoutMetricsWhenNothingCompleted();
 		return cell;

@@ -1,6 +1,7 @@
 package dev.parity.ingest.harness;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -38,13 +39,12 @@ public record InputFile(String name, byte[] content) {
 
 	@Override
 	public boolean equals(Object other) {
-		return other instanceof InputFile file && name.equals(file.name)
-				&& java.util.Arrays.equals(content, file.content);
+		return other instanceof InputFile file && name.equals(file.name) && Arrays.equals(content, file.content);
 	}
 
 	@Override
 	public int hashCode() {
-		return 31 * name.hashCode() + java.util.Arrays.hashCode(content);
+		return 31 * name.hashCode() + Arrays.hashCode(content);
 	}
 
 	@Override

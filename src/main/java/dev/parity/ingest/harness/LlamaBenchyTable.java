@@ -1,6 +1,7 @@
 package dev.parity.ingest.harness;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,7 +131,7 @@ final class LlamaBenchyTable implements HarnessImporter {
 			}
 		}
 		boolean contexts = rows.stream().anyMatch(row -> row.depth() > 0);
-		Set<Integer> outputs = new java.util.HashSet<>();
+		Set<Integer> outputs = new HashSet<>();
 		rows.stream()
 			.filter(row -> row.kind().equals("tg") && row.size() != null)
 			.forEach(row -> outputs.add(row.size()));

@@ -6,10 +6,13 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.DoubleUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.parity.run.Params;
 import dev.parity.run.TokenStats;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -313,7 +316,7 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 	 * {@code stddev} the std, {@code p99p9} p99.9; {@code p0p1} (below p1) and
 	 * {@code mode} have no document name and are left out.
 	 */
-	private static Statistics statistics(JsonNode node, java.util.function.DoubleUnaryOperator conversion) {
+	private static Statistics statistics(JsonNode node, DoubleUnaryOperator conversion) {
 		Statistics.Builder builder = Statistics.builder();
 		node.forEachEntry((key, value) -> {
 			if (key.equals("units") || key.equals("mode")) {
@@ -364,13 +367,12 @@ final class LlmdBenchmarkReport implements HarnessImporter {
 	 * by their stage, the one coordinate every report of a run has.
 	 */
 	private static void distinguishByStage(List<CellDraft> cells, List<@Nullable Integer> stages, RunDraft run) {
-		Set<dev.parity.run.Params> seen = new HashSet<>();
+		Set<Params> seen = new HashSet<>();
 		boolean clash = false;
 		for (CellDraft cell : cells) {
 			clash |= !seen.add(cell.comparableParams());
 		}
-		if (!clash || stages.stream().anyMatch(java.util.Objects::isNull)
-				|| new HashSet<>(stages).size() != stages.size()) {
+		if (!clash || stages.stream().anyMatch(Objects::isNull) || new HashSet<>(stages).size() != stages.size()) {
 			return;
 		}
 		for (int i = 0; i < cells.size(); i++) {

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * The units harness outputs and published tables use, and the conversion into the
@@ -86,7 +87,7 @@ public enum MetricUnit {
 	}
 
 	/** The conversion of values in this unit to the other, as a function. */
-	public java.util.function.DoubleUnaryOperator to(MetricUnit other) {
+	public DoubleUnaryOperator to(MetricUnit other) {
 		if (!convertibleTo(other)) {
 			throw new IllegalArgumentException(symbol() + " cannot be converted to " + other.symbol());
 		}

@@ -1,5 +1,7 @@
 package dev.parity.ingest.harness;
 
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -115,7 +117,7 @@ final class MlperfInference implements HarnessImporter {
 			if (!line.startsWith(MLLOG)) {
 				continue;
 			}
-			byte[] json = line.substring(MLLOG.length()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+			byte[] json = line.substring(MLLOG.length()).getBytes(StandardCharsets.UTF_8);
 			JsonNode record = file.parse(file.name() + " line " + (i + 1), json, 0, json.length, 0);
 			String key = Fields.text(record, "key");
 			if (key != null) {
@@ -224,7 +226,7 @@ final class MlperfInference implements HarnessImporter {
 			if (value == 50) {
 				return "median";
 			}
-			String written = java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+			String written = BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
 			return Statistics.Builder.name("p" + written);
 		}
 		catch (NumberFormatException ex) {

@@ -2,7 +2,11 @@ package dev.parity.ingest.harness;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -41,7 +45,7 @@ final class ParsedFile {
 
 	private boolean yamlTried;
 
-	private final java.util.Map<String, java.util.Optional<?>> readings = new java.util.HashMap<>();
+	private final Map<String, Optional<?>> readings = new HashMap<>();
 
 	ParsedFile(InputFile file) {
 		this(file, JsonBudget.of(JsonLimits.DEFAULT));
@@ -92,10 +96,10 @@ final class ParsedFile {
 	 * @param key names the reading
 	 */
 	@SuppressWarnings("unchecked")
-	<T> @Nullable T reading(String key, java.util.function.Function<ParsedFile, @Nullable T> read) {
-		java.util.Optional<?> known = readings.get(key);
+	<T> @Nullable T reading(String key, Function<ParsedFile, @Nullable T> read) {
+		Optional<?> known = readings.get(key);
 		if (known == null) {
-			known = java.util.Optional.ofNullable(read.apply(this));
+			known = Optional.ofNullable(read.apply(this));
 			readings.put(key, known);
 		}
 		return (T) known.orElse(null);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -155,17 +156,17 @@ final class PublishedTable implements HarnessImporter {
 	 * ({@code TTFT (ms)}, {@code Rate [req/s]}), else the last word
 	 * ({@code Decode tok/s}), when it is a unit Parity knows.
 	 */
-	static java.util.Optional<MetricUnit> headerUnit(String header) {
+	static Optional<MetricUnit> headerUnit(String header) {
 		String text = header.strip();
 		int open = Math.max(text.lastIndexOf('('), text.lastIndexOf('['));
 		if (open >= 0 && (text.endsWith(")") || text.endsWith("]")) && open < text.length() - 1) {
-			java.util.Optional<MetricUnit> unit = MetricUnit.parse(text.substring(open + 1, text.length() - 1));
+			Optional<MetricUnit> unit = MetricUnit.parse(text.substring(open + 1, text.length() - 1));
 			if (unit.isPresent()) {
 				return unit;
 			}
 		}
 		int space = text.lastIndexOf(' ');
-		return space < 0 ? java.util.Optional.empty() : MetricUnit.parse(text.substring(space + 1));
+		return space < 0 ? Optional.empty() : MetricUnit.parse(text.substring(space + 1));
 	}
 
 	private static Columns columns(TableText table, TableMapping mapping, String name, RunDraft run) {
@@ -191,7 +192,7 @@ final class PublishedTable implements HarnessImporter {
 			String header = table.column(column) >= 0 ? table.headers().get(table.column(column)) : column;
 			MetricUnit unit;
 			if (metric.unit() == null || metric.unit().isBlank()) {
-				java.util.Optional<MetricUnit> stated = headerUnit(header);
+				Optional<MetricUnit> stated = headerUnit(header);
 				unit = stated.orElse(target);
 				run.note("column '" + header + "': in " + unit.symbol() + (stated.isPresent() ? ", as its header says"
 						: ", " + metric.metric() + "'s unit (no unit given, none in the header)"));

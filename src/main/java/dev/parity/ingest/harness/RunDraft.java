@@ -2,6 +2,7 @@ package dev.parity.ingest.harness;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -151,7 +152,7 @@ final class RunDraft {
 		ArrayNode cellsNode = document.putArray("cells");
 		List<CellDraft> ordered = new ArrayList<>(cells);
 		if (ordered.stream().allMatch(cell -> cell.order() != null)) {
-			ordered.sort(java.util.Comparator.comparing(CellDraft::order));
+			ordered.sort(Comparator.comparing(CellDraft::order));
 		}
 		ordered.forEach(cell -> cellsNode.add(cell.toJson()));
 		return new HarnessImport(document, notes, readings);

@@ -1,7 +1,9 @@
 package dev.parity.ingest.harness;
 
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -54,7 +56,7 @@ record Statistics(Map<String, Double> values, boolean single) {
 	 */
 	Statistics inDocumentOrder() {
 		Map<String, Double> ordered = new LinkedHashMap<>();
-		for (String name : java.util.List.of("median", "mean", "std", "min", "max")) {
+		for (String name : List.of("median", "mean", "std", "min", "max")) {
 			if (values.containsKey(name)) {
 				ordered.put(name, values.get(name));
 			}
@@ -62,7 +64,7 @@ record Statistics(Map<String, Double> values, boolean single) {
 		values.keySet()
 			.stream()
 			.filter(name -> name.startsWith("p"))
-			.sorted(java.util.Comparator.comparingDouble(name -> Double.parseDouble(name.substring(1))))
+			.sorted(Comparator.comparingDouble(name -> Double.parseDouble(name.substring(1))))
 			.forEach(name -> ordered.put(name, values.get(name)));
 		return new Statistics(ordered, single);
 	}

@@ -1,9 +1,12 @@
 package dev.parity.ingest.harness;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The column names of the published tables in an upload, offered as choices when the
@@ -34,7 +37,7 @@ public final class TableColumns {
 			}
 			List<TableText> markdown = TableText.markdown(text);
 			if (!markdown.isEmpty()) {
-				List<Table> tables = new java.util.ArrayList<>();
+				List<Table> tables = new ArrayList<>();
 				for (int i = 0; i < markdown.size(); i++) {
 					tables.add(new Table(i + 1, markdown.get(i).headers(), markdown.get(i).under()));
 				}
@@ -49,7 +52,7 @@ public final class TableColumns {
 	 * yet), offered as a caveat of the run; empty when there is none or the mapping fits
 	 * no table.
 	 */
-	public static String offeredCaveat(List<InputFile> files, @org.jspecify.annotations.Nullable TableMapping mapping) {
+	public static String offeredCaveat(List<InputFile> files, @Nullable TableMapping mapping) {
 		for (InputFile file : files) {
 			String text = new String(file.content(), StandardCharsets.UTF_8);
 			List<TableText> markdown = text.indexOf('\0') >= 0 ? List.of() : TableText.markdown(text);

@@ -1,6 +1,9 @@
 package dev.parity.ingest.harness;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -27,8 +30,8 @@ public record TableMapping(String promptColumn, @Nullable String concurrencyColu
 	public TableMapping {
 		Objects.requireNonNull(promptColumn, "promptColumn must not be null");
 		Objects.requireNonNull(sourceUrl, "sourceUrl must not be null");
-		metrics = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
-		paramColumns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(paramColumns));
+		metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+		paramColumns = Collections.unmodifiableMap(new LinkedHashMap<>(paramColumns));
 	}
 
 	public TableMapping(String promptColumn, @Nullable String concurrencyColumn, Map<String, MetricColumn> metrics,
@@ -42,8 +45,8 @@ public record TableMapping(String promptColumn, @Nullable String concurrencyColu
 	}
 
 	/** Every column the mapping names: prompt, concurrency, params and metrics. */
-	public java.util.List<String> columns() {
-		java.util.List<String> columns = new java.util.ArrayList<>();
+	public List<String> columns() {
+		List<String> columns = new ArrayList<>();
 		columns.add(promptColumn);
 		if (concurrencyColumn != null) {
 			columns.add(concurrencyColumn);

@@ -3,6 +3,7 @@ package dev.parity.ingest.harness;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 import org.apache.commons.csv.CSVFormat;
@@ -31,7 +32,7 @@ record TableText(List<String> headers, List<List<String>> rows, List<Integer> li
 	 * Whether the header has every one of the columns (matched as {@link #column(String)}
 	 * does).
 	 */
-	boolean hasColumns(java.util.Collection<String> names) {
+	boolean hasColumns(Collection<String> names) {
 		return names.stream().allMatch(name -> column(name) >= 0);
 	}
 

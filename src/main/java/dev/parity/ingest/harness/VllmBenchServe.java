@@ -1,9 +1,11 @@
 package dev.parity.ingest.harness;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -62,7 +64,7 @@ final class VllmBenchServe implements HarnessImporter {
 				String source = values.size() == 1 ? file.name() : file.name() + " line " + (i + 1);
 				if (!value.isObject()) {
 					throw new ImportRejected(source + ": expected a JSON object (a vLLM result), found "
-							+ value.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
+							+ value.getNodeType().toString().toLowerCase(Locale.ROOT));
 				}
 				run.state("harness.name", "vllm bench serve", file.name());
 				results.add(new Result(value, source, file.name()));
@@ -114,7 +116,7 @@ final class VllmBenchServe implements HarnessImporter {
 		for (Result result : results) {
 			result.json().forEachEntry((key, node) -> {
 				if (!VllmResult.isOwnKey(key) && (scalar(node) != null || node.isNull())) {
-					values.computeIfAbsent(key, name -> new java.util.HashSet<>());
+					values.computeIfAbsent(key, name -> new HashSet<>());
 				}
 			});
 		}

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -118,7 +119,7 @@ final class VllmSweep implements HarnessImporter {
 			run.cell(cell(repetitions, run));
 			firstDates.add(repetitions.stream()
 				.map(sweepRun -> Fields.text(sweepRun.result(), "date"))
-				.filter(java.util.Objects::nonNull)
+				.filter(Objects::nonNull)
 				.min(Comparator.naturalOrder())
 				.orElse(null));
 		}

@@ -10,6 +10,7 @@ import java.util.Set;
 
 import dev.parity.ingest.harness.ImportRejected;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -250,7 +251,7 @@ final class MappedReader {
 		return number.doubleValue();
 	}
 
-	private static tools.jackson.databind.JsonNode number(double value) {
+	private static JsonNode number(double value) {
 		if (value == Math.rint(value) && Math.abs(value) < 1e15) {
 			return NODES.numberNode((long) value);
 		}

@@ -3,6 +3,7 @@ package dev.parity.ingest.mapping;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -85,7 +86,7 @@ public class SavedFormats {
 
 		/** The mapping as a format not yet saved (version 0), for a preview. */
 		public SavedFormat draft(String by) {
-			return new SavedFormat(mapping.name(), 0, source, by, java.time.Instant.now());
+			return new SavedFormat(mapping.name(), 0, source, by, Instant.now());
 		}
 	}
 

@@ -3,6 +3,8 @@ package dev.parity.ingest.web;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -155,9 +157,9 @@ class FormatApiController {
 
 	private static String utf8(String part, byte[] bytes) {
 		try {
-			return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+			return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
 		}
-		catch (java.nio.charset.CharacterCodingException ex) {
+		catch (CharacterCodingException ex) {
 			throw new RunFileRejected(part, "not UTF-8 text: save it as UTF-8 and send it again");
 		}
 	}

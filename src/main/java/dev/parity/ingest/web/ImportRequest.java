@@ -2,7 +2,9 @@ package dev.parity.ingest.web;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,17 +71,17 @@ final class ImportRequest {
 		}
 		return HarnessFormat.ofId(id.strip())
 			.orElseThrow(() -> new RunFileRejected("format", "unknown format '" + id + "'; one of "
-					+ java.util.Arrays.stream(HarnessFormat.values()).map(HarnessFormat::id).toList()));
+					+ Arrays.stream(HarnessFormat.values()).map(HarnessFormat::id).toList()));
 	}
 
 	/** The provenance part: a JSON object in the run-document shape. */
 	static ObjectNode provenance(@Nullable String text) {
 		if (!StringUtils.hasText(text)) {
-			return (ObjectNode) RunIngest.parse("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			return (ObjectNode) RunIngest.parse("{}".getBytes(StandardCharsets.UTF_8));
 		}
 		JsonNode node;
 		try {
-			node = RunIngest.parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			node = RunIngest.parse(text.getBytes(StandardCharsets.UTF_8));
 		}
 		catch (UploadTooLarge tooLarge) {
 			throw new UploadTooLarge("provenance", tooLarge.problems().get(0).message());
@@ -108,7 +110,7 @@ final class ImportRequest {
 		}
 		JsonNode node;
 		try {
-			node = RunIngest.parse(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			node = RunIngest.parse(text.getBytes(StandardCharsets.UTF_8));
 		}
 		catch (UploadTooLarge tooLarge) {
 			throw new UploadTooLarge("mapping", tooLarge.problems().get(0).message());

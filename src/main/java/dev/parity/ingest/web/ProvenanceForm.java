@@ -1,10 +1,16 @@
 package dev.parity.ingest.web;
 
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
+import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.ImportTooLarge;
 import dev.parity.ingest.harness.JsonBudget;
 import dev.parity.ingest.harness.JsonLimits;
@@ -132,7 +138,7 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 			case "engineName" -> "Engine name";
 			case "harnessName" -> "Harness name";
 			case "sourceUrl" -> "Source URL";
-			default -> field.replaceAll("([A-Z])", " $1").toLowerCase(java.util.Locale.ROOT);
+			default -> field.replaceAll("([A-Z])", " $1").toLowerCase(Locale.ROOT);
 		};
 	}
 
@@ -149,14 +155,13 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 				.filter(e -> path.equals(e.getKey()) || path.startsWith(e.getKey() + ".")
 						|| path.startsWith(e.getKey() + "["))
 				.findFirst()
-				.ifPresent(e -> errors.computeIfAbsent(e.getValue(), k -> new java.util.ArrayList<>())
-					.add(problem.message()));
+				.ifPresent(e -> errors.computeIfAbsent(e.getValue(), k -> new ArrayList<>()).add(problem.message()));
 		}
 		return errors;
 	}
 
 	/** The engine a format's files come from, when the uploader has not named one. */
-	ProvenanceForm withEngineOf(dev.parity.ingest.harness.@Nullable HarnessFormat format) {
+	ProvenanceForm withEngineOf(@Nullable HarnessFormat format) {
 		if (StringUtils.hasText(engineName) || format == null) {
 			return this;
 		}
@@ -191,12 +196,12 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 			return null;
 		}
 		try {
-			return java.time.OffsetDateTime.parse(recordedAt.strip())
-				.atZoneSameInstant(java.time.ZoneOffset.UTC)
+			return OffsetDateTime.parse(recordedAt.strip())
+				.atZoneSameInstant(ZoneOffset.UTC)
 				.toLocalDateTime()
 				.toString();
 		}
-		catch (java.time.format.DateTimeParseException ex) {
+		catch (DateTimeParseException ex) {
 			return recordedAt.strip().replaceFirst("Z$", "");
 		}
 	}

@@ -1,11 +1,15 @@
 package dev.parity.ingest.web;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.parity.compare.ThresholdDefaults;
 import dev.parity.compare.Flag;
@@ -29,7 +33,9 @@ import dev.parity.ingest.harness.UploadedFiles;
 import dev.parity.ingest.mapping.SavedFormats;
 import dev.parity.run.Cell;
 import dev.parity.run.MetricCatalogue;
+import dev.parity.run.Role;
 import dev.parity.run.RunDocument;
+import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunWriter.Stored;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -368,9 +374,8 @@ class UploadController {
 			return List.of();
 		}
 		try {
-			return previewCells(new RunDocument("preview", dev.parity.run.Role.MEASURED, null,
-					dev.parity.run.RunDocumentReader.provenance(document),
-					dev.parity.run.RunDocumentReader.cells(document.get("cells"))));
+			return previewCells(new RunDocument("preview", Role.MEASURED, null, RunDocumentReader.provenance(document),
+					RunDocumentReader.cells(document.get("cells"))));
 		}
 		catch (RuntimeException ex) {
 			return List.of();
@@ -387,10 +392,10 @@ class UploadController {
 		for (Flag flag : flags.run()) {
 			lines.add(flag.rule() + " (run): " + flag.message());
 		}
-		Map<String, java.util.Set<String>> cellsPerRule = new LinkedHashMap<>();
+		Map<String, Set<String>> cellsPerRule = new LinkedHashMap<>();
 		Map<String, String> example = new LinkedHashMap<>();
 		flags.cells().forEach((anchor, list) -> list.forEach(flag -> {
-			cellsPerRule.computeIfAbsent(flag.rule(), k -> new java.util.HashSet<>()).add(anchor);
+			cellsPerRule.computeIfAbsent(flag.rule(), k -> new HashSet<>()).add(anchor);
 			example.putIfAbsent(flag.rule(), flag.message());
 		}));
 		cellsPerRule.forEach((rule, anchors) -> lines.add(rule + " on " + anchors.size()
@@ -425,7 +430,7 @@ class UploadController {
 	}
 
 	private static String format(double value) {
-		return new java.math.BigDecimal(value).round(new java.math.MathContext(5)).stripTrailingZeros().toPlainString();
+		return new BigDecimal(value).round(new MathContext(5)).stripTrailingZeros().toPlainString();
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.parity.ingest.harness;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,8 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 class EnvironmentFilesTests {
 
 	private static JsonNode environment(InputFile... extra) {
-		List<InputFile> files = new java.util.ArrayList<>(
-				List.of(Samples.own("vllm-bench-serve-partial-failure.json")));
+		List<InputFile> files = new ArrayList<>(List.of(Samples.own("vllm-bench-serve-partial-failure.json")));
 		files.addAll(List.of(extra));
 		return HarnessImporters.read(HarnessFormat.VLLM, files, null).cellsDocument().path("environment");
 	}

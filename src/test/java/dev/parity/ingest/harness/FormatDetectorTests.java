@@ -2,9 +2,12 @@ package dev.parity.ingest.harness;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import dev.parity.Fixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -60,7 +63,7 @@ class FormatDetectorTests {
 
 	@Test
 	void recognisesTheNativeDocument() throws Exception {
-		Path fixture = dev.parity.Fixtures.seedStory("reference.json");
+		Path fixture = Fixtures.seedStory("reference.json");
 		InputFile document = new InputFile("reference.json", Files.readAllBytes(fixture));
 
 		assertThat(FormatDetector.detect(List.of(document)).format()).isEqualTo(HarnessFormat.NATIVE);
@@ -85,7 +88,7 @@ class FormatDetectorTests {
 
 	@Test
 	void asksWhenTheFilesFitSeveralFormats() {
-		List<InputFile> artifacts = new java.util.ArrayList<>(Samples.ownFolder("aiperf-0.1"));
+		List<InputFile> artifacts = new ArrayList<>(Samples.ownFolder("aiperf-0.1"));
 		artifacts.addAll(Samples.ownFolder("aiperf-sweep"));
 
 		Detection detection = FormatDetector.detect(artifacts);
@@ -119,7 +122,7 @@ class FormatDetectorTests {
 	@Test
 	void explainsTruncatedJsonNamingTheFileAndLine() {
 		byte[] content = Samples.shared("vllm-bench-sweep-run.json").content();
-		InputFile truncated = new InputFile("run=0.json", java.util.Arrays.copyOf(content, content.length / 2));
+		InputFile truncated = new InputFile("run=0.json", Arrays.copyOf(content, content.length / 2));
 
 		Detection detection = FormatDetector.detect(List.of(truncated));
 
@@ -129,9 +132,9 @@ class FormatDetectorTests {
 
 	@Test
 	void staysCertainWhenOneFileOfASweepIsBrokenSoReadingCanSayWhere() {
-		List<InputFile> files = new java.util.ArrayList<>(Samples.ownFolder("vllm-sweep"));
+		List<InputFile> files = new ArrayList<>(Samples.ownFolder("vllm-sweep"));
 		InputFile run = files.get(0);
-		files.set(0, new InputFile(run.name(), java.util.Arrays.copyOf(run.content(), 100)));
+		files.set(0, new InputFile(run.name(), Arrays.copyOf(run.content(), 100)));
 
 		Detection detection = FormatDetector.detect(files);
 

@@ -1,5 +1,6 @@
 package dev.parity.ingest.harness;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -63,7 +64,7 @@ class HarnessImportersTests {
 	@Test
 	void rejectsTruncatedJsonNamingTheFileAndWhere() {
 		byte[] content = Samples.shared("guidellm-report.json").content();
-		InputFile truncated = new InputFile("benchmarks.json", java.util.Arrays.copyOf(content, 5_000));
+		InputFile truncated = new InputFile("benchmarks.json", Arrays.copyOf(content, 5_000));
 
 		assertThatThrownBy(() -> HarnessImporters.read(HarnessFormat.GUIDELLM, List.of(truncated), null))
 			.isInstanceOf(ImportRejected.class)

@@ -1,7 +1,11 @@
 package dev.parity.ingest.harness;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +30,11 @@ class InputFilesTests {
 
 	@Test
 	void skipsDirectoryEntries() throws Exception {
-		var bytes = new java.io.ByteArrayOutputStream();
-		try (var zip = new java.util.zip.ZipOutputStream(bytes)) {
-			zip.putNextEntry(new java.util.zip.ZipEntry("run/"));
+		var bytes = new ByteArrayOutputStream();
+		try (var zip = new ZipOutputStream(bytes)) {
+			zip.putNextEntry(new ZipEntry("run/"));
 			zip.closeEntry();
-			zip.putNextEntry(new java.util.zip.ZipEntry("run/run=0.json"));
+			zip.putNextEntry(new ZipEntry("run/run=0.json"));
 			zip.write("{}".getBytes(StandardCharsets.UTF_8));
 			zip.closeEntry();
 		}
@@ -69,7 +73,7 @@ class InputFilesTests {
 
 	@Test
 	void rejectsACorruptZipNamingIt() {
-		byte[] truncated = java.util.Arrays
+		byte[] truncated = Arrays
 			.copyOf(Samples.zip("x.zip", List.of(InputFile.of("a.json", "{\"a\": 1}".repeat(50)))).content(), 40);
 
 		assertThatThrownBy(() -> InputFiles.expand(List.of(new InputFile("upload.zip", truncated))))
@@ -92,9 +96,9 @@ class InputFilesTests {
 
 	@Test
 	void anEntryOverTheBudgetIsRefusedWhateverItsHeaderClaims() throws Exception {
-		var bytes = new java.io.ByteArrayOutputStream();
-		try (var zip = new java.util.zip.ZipOutputStream(bytes)) {
-			var entry = new java.util.zip.ZipEntry("zeros.json");
+		var bytes = new ByteArrayOutputStream();
+		try (var zip = new ZipOutputStream(bytes)) {
+			var entry = new ZipEntry("zeros.json");
 			zip.putNextEntry(entry);
 			zip.write(new byte[3 << 20]);
 			zip.closeEntry();

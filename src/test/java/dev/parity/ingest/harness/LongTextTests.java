@@ -8,7 +8,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.parity.Fixtures;
@@ -18,6 +20,7 @@ import dev.parity.run.BootstrapJobs;
 import dev.parity.run.RunDocumentReader;
 import dev.parity.run.RunId;
 import dev.parity.run.RunWriter;
+import dev.parity.run.Sha256;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Nested;
@@ -276,7 +279,7 @@ class LongTextTests {
 	/** Each cell of the line made long in turn. */
 	private static void cells(List<Case> cases, List<String> lines, int line, char delimiter,
 			Map.Entry<String, String> value, InputFile table, HarnessFormat format, TableMapping mapping) {
-		String[] cells = lines.get(line).split(java.util.regex.Pattern.quote(String.valueOf(delimiter)), -1);
+		String[] cells = lines.get(line).split(Pattern.quote(String.valueOf(delimiter)), -1);
 		for (int cell = 0; cell < cells.length; cell++) {
 			String[] changed = cells.clone();
 			changed[cell] = delimiter == ',' && value.getValue().indexOf(',') >= 0 ? "\"" + value.getValue() + "\""
@@ -402,7 +405,7 @@ class LongTextTests {
 
 		@Test
 		void everyViewOfARunWithLongTextReadsItInLinearTime() throws Exception {
-			String system = "long-text-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+			String system = "long-text-" + UUID.randomUUID().toString().substring(0, 8);
 			String bounded = TestUploads.upload(mvc, JSON.writeValueAsBytes(atTheBounds(system)));
 			String unbounded = storedWithoutBounds(system);
 
@@ -420,7 +423,7 @@ class LongTextTests {
 
 		@Test
 		void theRepeatedWarningOfTheReportIsRefusedAtUploadNamingTheLimit() throws Exception {
-			ObjectNode document = control("long-text refused " + java.util.UUID.randomUUID());
+			ObjectNode document = control("long-text refused " + UUID.randomUUID());
 			((ObjectNode) document.get("engine")).putArray("warnings").add("a-a ".repeat(20_000));
 			TestUploads.RowCounts before = TestUploads.rows(jdbc);
 
@@ -476,8 +479,7 @@ class LongTextTests {
 			((ObjectNode) document.get("harness")).put("command", MIXED.substring(0, 100_000));
 			byte[] bytes = JSON.writeValueAsBytes(document);
 			RunId id = writer
-				.store(new RunWriter.NewRun(RunDocumentReader.read(document), document,
-						dev.parity.run.Sha256.hex(bytes),
+				.store(new RunWriter.NewRun(RunDocumentReader.read(document), document, Sha256.hex(bytes),
 						List.of(new RunWriter.UploadedFile("long.json", "application/json", bytes)), USER))
 				.id();
 			bootstraps.complete(id);

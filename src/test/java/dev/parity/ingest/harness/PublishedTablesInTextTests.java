@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -25,7 +26,7 @@ class PublishedTablesInTextTests {
 		return List.of(Samples.own("published-table/results-page.md"));
 	}
 
-	private static TableMapping results(@org.jspecify.annotations.Nullable Integer table) {
+	private static TableMapping results(@Nullable Integer table) {
 		Map<String, MetricColumn> metrics = new LinkedHashMap<>();
 		metrics.put("TTFT (ms)", new MetricColumn("ttft_s", null));
 		metrics.put("Decode (tok/s)", new MetricColumn("decode_tps", null));

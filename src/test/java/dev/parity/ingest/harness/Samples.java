@@ -1,13 +1,19 @@
 package dev.parity.ingest.harness;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+import dev.parity.Fixtures;
 
 /**
  * The real harness outputs in {@code src/test/resources/given/samples/} (read as they
@@ -19,7 +25,7 @@ final class Samples {
 	}
 
 	static Path sharedDirectory() {
-		return dev.parity.Fixtures.given().resolve("samples");
+		return Fixtures.given().resolve("samples");
 	}
 
 	/** A real sample by file name, named as uploaded (its bare file name). */
@@ -66,7 +72,7 @@ final class Samples {
 		try {
 			root = Path.of(Samples.class.getResource("/harness/" + folder).toURI());
 		}
-		catch (java.net.URISyntaxException ex) {
+		catch (URISyntaxException ex) {
 			throw new IllegalStateException(ex);
 		}
 		List<InputFile> files = new ArrayList<>();
@@ -92,10 +98,10 @@ final class Samples {
 
 	/** The files zipped into one upload. */
 	static InputFile zip(String name, List<InputFile> files) {
-		var bytes = new java.io.ByteArrayOutputStream();
-		try (var zip = new java.util.zip.ZipOutputStream(bytes)) {
+		var bytes = new ByteArrayOutputStream();
+		try (var zip = new ZipOutputStream(bytes)) {
 			for (InputFile file : files) {
-				zip.putNextEntry(new java.util.zip.ZipEntry(file.name()));
+				zip.putNextEntry(new ZipEntry(file.name()));
 				zip.write(file.content());
 				zip.closeEntry();
 			}

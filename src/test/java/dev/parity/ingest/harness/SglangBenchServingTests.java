@@ -1,5 +1,6 @@
 package dev.parity.ingest.harness;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -107,8 +108,7 @@ class SglangBenchServingTests {
 
 	@Test
 	void rejectsABrokenLineNamingIt() {
-		String good = new String(Samples.own("sglang-rates.jsonl").content(), java.nio.charset.StandardCharsets.UTF_8)
-			.lines()
+		String good = new String(Samples.own("sglang-rates.jsonl").content(), StandardCharsets.UTF_8).lines()
 			.findFirst()
 			.orElseThrow();
 		InputFile broken = InputFile.of("out.jsonl", good + "\n" + good + "\n" + good.substring(0, 80) + "\n");
@@ -193,9 +193,7 @@ class SglangBenchServingTests {
 		// num_prompts of 310 added,
 		// as a script wrapping bench_serving may write it; SGLang itself writes neither
 		// num_prompts nor failed.
-		String line = new String(Samples.shared("sglang-bench-serving.jsonl").content(),
-				java.nio.charset.StandardCharsets.UTF_8)
-			.lines()
+		String line = new String(Samples.shared("sglang-bench-serving.jsonl").content(), StandardCharsets.UTF_8).lines()
 			.findFirst()
 			.orElseThrow();
 		ObjectNode result = (ObjectNode) HarnessJson.parse("line", line);

@@ -1,5 +1,6 @@
 package dev.parity.ingest.harness;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.parity.run.RunDocument;
@@ -111,8 +112,7 @@ class VllmBenchServeTests {
 
 	@Test
 	void rejectsTruncatedJsonNamingTheFileAndLine() {
-		String text = new String(Samples.shared("vllm-bench-sweep-run.json").content(),
-				java.nio.charset.StandardCharsets.UTF_8);
+		String text = new String(Samples.shared("vllm-bench-sweep-run.json").content(), StandardCharsets.UTF_8);
 		InputFile truncated = InputFile.of("run=0.json", text.substring(0, text.indexOf("\"mean_tpot_ms\"")));
 
 		assertThatThrownBy(() -> read(truncated)).isInstanceOf(ImportRejected.class)

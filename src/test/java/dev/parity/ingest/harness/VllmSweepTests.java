@@ -1,6 +1,7 @@
 package dev.parity.ingest.harness;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -118,7 +119,7 @@ class VllmSweepTests {
 			.filter(file -> file.name().endsWith("=64-BENCH--max_concurrency=8/run=1.json"))
 			.findFirst()
 			.orElseThrow();
-		files.set(files.indexOf(run), new InputFile(run.name(), java.util.Arrays.copyOf(run.content(), 400)));
+		files.set(files.indexOf(run), new InputFile(run.name(), Arrays.copyOf(run.content(), 400)));
 
 		assertThatThrownBy(() -> read(files)).isInstanceOf(ImportRejected.class)
 			.hasMessageStartingWith(run.name() + ": not valid JSON: unexpected end of input at line");

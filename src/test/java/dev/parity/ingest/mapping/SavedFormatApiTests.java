@@ -8,6 +8,8 @@ import java.util.UUID;
 import dev.parity.Fixtures;
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
+import dev.parity.system.SchemaOwner;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -51,7 +53,7 @@ class SavedFormatApiTests {
 	JdbcClient jdbc;
 
 	@Autowired
-	dev.parity.system.SchemaOwner owner;
+	SchemaOwner owner;
 
 	/**
 	 * The issue's lab-bench mapping under a name and a detect path of this test's own
@@ -141,7 +143,7 @@ class SavedFormatApiTests {
 		mvc.perform(get("/api/formats/{name}", unique("no-such-format"))).andExpect(status().isNotFound());
 		// a version, once saved, never changes: not even the schema's owner may rewrite
 		// it
-		org.assertj.core.api.Assertions
+		Assertions
 			.assertThatThrownBy(() -> JdbcClient.create(owner.dataSource())
 				.sql("update saved_format set mapping = '{}' where name = ?")
 				.param(name)

@@ -1,5 +1,6 @@
 package dev.parity.ingest.web;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -93,7 +94,7 @@ class DatabasePendingUploadsTests {
 	@Test
 	void filesComeBackAsTheyWereInTheirOrderWhateverTheirNames() {
 		List<InputFile> files = List.of(new InputFile("sweep/run=0.json", new byte[] { 0, 1, 2 }),
-				new InputFile("odd\u0000name\ud800.txt", "text".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+				new InputFile("odd\u0000name\ud800.txt", "text".getBytes(StandardCharsets.UTF_8)),
 				new InputFile("empty", new byte[0]));
 		String token = pending.hold("ada", files);
 

@@ -2,7 +2,9 @@ package dev.parity.reliability.fuzz;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -172,7 +174,7 @@ class HarnessImportFuzzTests {
 		if (random.nextInt(100) < 10) {
 			byte[] zip = zip(files);
 			if (random.nextBoolean()) {
-				zip = java.util.Arrays.copyOf(zip, random.nextInt(zip.length));
+				zip = Arrays.copyOf(zip, random.nextInt(zip.length));
 			}
 			return List.of(new InputFile("upload.zip", zip));
 		}
@@ -216,7 +218,7 @@ class HarnessImportFuzzTests {
 			return in.readAllBytes();
 		}
 		catch (IOException ex) {
-			throw new java.io.UncheckedIOException(ex);
+			throw new UncheckedIOException(ex);
 		}
 	}
 

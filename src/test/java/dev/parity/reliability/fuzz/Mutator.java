@@ -6,8 +6,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.json.JsonWriteFeature;
@@ -373,7 +376,7 @@ final class Mutator {
 	private String typo(String field) {
 		return switch (random.nextInt(6)) {
 			case 0 -> field + "_";
-			case 1 -> field.toUpperCase(java.util.Locale.ROOT);
+			case 1 -> field.toUpperCase(Locale.ROOT);
 			case 2 -> " " + field;
 			case 3 -> "";
 			case 4 -> field + "\u0000";
@@ -426,7 +429,7 @@ final class Mutator {
 
 	private String replaceRandomToken(String line, String replacement) {
 		List<int[]> tokens = new ArrayList<>();
-		java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("[^,|\\s]+").matcher(line);
+		Matcher matcher = Pattern.compile("[^,|\\s]+").matcher(line);
 		while (matcher.find()) {
 			tokens.add(new int[] { matcher.start(), matcher.end() });
 		}
