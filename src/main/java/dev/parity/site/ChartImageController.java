@@ -26,6 +26,9 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import dev.parity.web.ApiProblems;
+import dev.parity.web.Problem;
+import org.springframework.http.ProblemDetail;
 
 /**
  * The pictures that link previews of live comparisons and of runs show: the ratio chart
@@ -102,11 +105,11 @@ class ChartImageController {
 	 * for its page.
 	 */
 	@ExceptionHandler(ComparisonsBusy.class)
-	ResponseEntity<String> busy(ComparisonsBusy busy) {
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
+		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
 			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.contentType(MediaType.TEXT_PLAIN)
-			.body(busy.getMessage());
+			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
+					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	private ResponseEntity<byte[]> png(CellChart chart) {

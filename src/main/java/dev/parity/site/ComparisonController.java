@@ -45,6 +45,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.servlet.ModelAndView;
+import org.springframework.http.ProblemDetail;
 
 /**
  * The side-by-side comparison of a baseline and a contender, live or as published, and
@@ -221,13 +222,13 @@ class ComparisonController {
 	}
 
 	@ExceptionHandler({ ComparisonService.FixedParamsRejected.class, Contenders.Rejected.class })
-	ResponseEntity<String> rejectPath(RuntimeException ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());
+	ResponseEntity<ProblemDetail> rejectPath(RuntimeException ex) {
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$", String.valueOf(ex.getMessage()));
 	}
 
 	@ExceptionHandler(ComparisonService.NotReplicates.class)
-	ResponseEntity<String> rejectGroup(ComparisonService.NotReplicates ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());
+	ResponseEntity<ProblemDetail> rejectGroup(ComparisonService.NotReplicates ex) {
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$", String.valueOf(ex.getMessage()));
 	}
 
 	/**
@@ -248,10 +249,8 @@ class ComparisonController {
 	}
 
 	@ExceptionHandler(IllegalArgumentException.class)
-	ResponseEntity<String> rejectSettings(IllegalArgumentException ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST)
-			.contentType(MediaType.TEXT_PLAIN)
-			.body("Bad comparison setting: " + ex.getMessage());
+	ResponseEntity<ProblemDetail> rejectSettings(IllegalArgumentException ex) {
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$", "Bad comparison setting: " + ex.getMessage());
 	}
 
 	private static @Nullable String blank(@Nullable String text) {

@@ -23,6 +23,9 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
+import dev.parity.web.ApiProblems;
+import dev.parity.web.Problem;
+import org.springframework.http.ProblemDetail;
 
 /**
  * What a light comparison page ({@link ComparisonViews#LIGHT_ROWS}) fetches once it
@@ -170,17 +173,17 @@ class ComparisonParts {
 	}
 
 	@ExceptionHandler(ComparisonsBusy.class)
-	ResponseEntity<String> busy(ComparisonsBusy busy) {
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
+		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
 			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.contentType(MediaType.TEXT_PLAIN)
-			.body(busy.getMessage());
+			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
+					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	@ExceptionHandler({ ComparisonService.FixedParamsRejected.class, ComparisonService.NotReplicates.class,
 			IllegalArgumentException.class })
-	ResponseEntity<String> reject(RuntimeException ex) {
-		return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());
+	ResponseEntity<ProblemDetail> reject(RuntimeException ex) {
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$", String.valueOf(ex.getMessage()));
 	}
 
 }

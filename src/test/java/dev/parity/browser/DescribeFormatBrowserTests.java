@@ -62,7 +62,11 @@ class DescribeFormatBrowserTests extends BrowserTest {
 			.selectByValue("model");
 		role("cell", "$.median_ttft_s", "metric");
 		role("cell", "$.median_output_tok_s", "metric");
-		until(d -> d.findElement(By.id("describe-cells")).getText().contains("concurrency=4"));
+		// Each role re-reads the cells: wait for the read that has both metrics.
+		until(d -> {
+			String read = d.findElement(By.id("describe-cells")).getText();
+			return read.contains("concurrency=4") && read.contains("decode_tps");
+		});
 		String cells = browser.findElement(By.id("describe-cells")).getText();
 		assertThat(cells).contains("Cells read (4)").contains("ttft_s (s) 0.0522").contains("decode_tps");
 

@@ -43,7 +43,8 @@ class PublishFormTests {
 		FormPage page = refused(post("/compare/" + reference + "..." + a + "/publish").param("title", "A is 5x slower")
 			.param("caption", "the caption I typed")
 			.param("query", "output_tolerance=0.05"));
-		assertThat(page.html()).contains("Not published: 2 problems").contains("<h2>Publish this comparison</h2>");
+		assertThat(page.html()).contains("Not published: 2 problems")
+			.contains("<summary>Publish this comparison</summary>");
 		assertThat(page.messageFor("reason")).contains("publishing it needs a reason")
 			.contains("output_tolerance 0.05");
 		assertThat(page.messageFor("confirm_no_comparable")).contains("no cell of this comparison is comparable");

@@ -5,6 +5,7 @@ import java.util.UUID;
 import com.jayway.jsonpath.JsonPath;
 import jakarta.servlet.http.Cookie;
 import dev.parity.ParityTest;
+import dev.parity.TestUploads;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -108,6 +109,18 @@ class ApiProblemsTests {
 			.perform(post("/api/controls").cookie(session).contentType(MediaType.APPLICATION_JSON).content("{}")), 403,
 				"Forbidden", "/api/controls")
 			.andExpect(jsonPath("$.detail").value(containsString("CSRF token")));
+	}
+
+	@Test
+	void aBadComparisonSettingIsA400NamingIt() throws Exception {
+		String pair = TestUploads.upload(mvc, "reference.json") + "..." + TestUploads.upload(mvc, "run-e-control.json");
+		problem(mvc.perform(get("/api/compare/{pair}", pair).param("band", "wide")), 400, "Bad Request",
+				"/api/compare/" + pair)
+			.andExpect(jsonPath("$.detail").value(startsWith("Bad comparison setting: ")))
+			.andExpect(jsonPath("$.detail").value(containsString("band")));
+		problem(mvc.perform(get("/compare/{pair}/cells", pair).param("from", "-1")), 400, "Bad Request",
+				"/compare/" + pair + "/cells")
+			.andExpect(jsonPath("$.detail").value(containsString("from")));
 	}
 
 	@Test
