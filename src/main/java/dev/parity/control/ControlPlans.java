@@ -12,7 +12,7 @@ import dev.parity.compare.CompareSettings;
 import dev.parity.compare.Comparison;
 import dev.parity.compare.ControlOutcome;
 import dev.parity.compare.ControlPlan;
-import dev.parity.comparisons.ComparisonService;
+import dev.parity.snapshots.ComparisonService;
 import dev.parity.run.Run;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;

@@ -5,7 +5,7 @@
  * comparison's control plan lists what each declared control holds and missed, and what
  * it shows beside the claim.
  */
-@ApplicationModule(allowedDependencies = { "audit", "caveat", "compare", "comparisons", "ingest", "run", "web" })
+@ApplicationModule(allowedDependencies = { "audit", "caveat", "compare", "snapshots", "ingest", "run", "web" })
 @NullMarked
 package dev.parity.control;
 

@@ -10,7 +10,7 @@ import dev.parity.audit.AuditTrail;
 import dev.parity.compare.ComparedCell;
 import dev.parity.compare.ComparedMetric;
 import dev.parity.compare.Comparison;
-import dev.parity.comparisons.ComparisonService;
+import dev.parity.snapshots.ComparisonService;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.run.Provenance;
 import dev.parity.run.Role;

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.parity.comparisons.ComparisonService;
-import dev.parity.comparisons.FrozenResult;
-import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.snapshots.ComparisonService;
+import dev.parity.snapshots.FrozenResult;
+import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.caveat.web.CaveatRejectedPage;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.CaveatRejected;

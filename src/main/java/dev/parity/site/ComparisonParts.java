@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.parity.compare.ComparisonSnapshot;
-import dev.parity.comparisons.ComparisonService;
-import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.snapshots.ComparisonService;
+import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;

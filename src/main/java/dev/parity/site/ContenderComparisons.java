@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.parity.comparisons.ComparisonService;
-import dev.parity.comparisons.FrozenResult;
+import dev.parity.snapshots.ComparisonService;
+import dev.parity.snapshots.FrozenResult;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publications;

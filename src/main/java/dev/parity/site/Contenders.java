@@ -1,6 +1,6 @@
 package dev.parity.site;
 
-import dev.parity.comparisons.ComparisonService;
+import dev.parity.snapshots.ComparisonService;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.parity.site;
 import java.util.Map;
 
 import dev.parity.compare.CompareSettings;
-import dev.parity.comparisons.ComparisonService;
-import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.snapshots.ComparisonService;
+import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.control.ControlPlans;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;

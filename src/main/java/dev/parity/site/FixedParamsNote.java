@@ -1,6 +1,6 @@
 package dev.parity.site;
 
-import dev.parity.comparisons.ComparisonService;
+import dev.parity.snapshots.ComparisonService;
 
 /**
  * What a comparison with fixed grid parameters says above its table: what each side

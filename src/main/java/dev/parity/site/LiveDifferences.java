@@ -7,9 +7,9 @@ import java.util.Optional;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.parity.comparisons.ComparisonService;
-import dev.parity.comparisons.ComparisonsBusy;
-import dev.parity.comparisons.FrozenResult;
+import dev.parity.snapshots.ComparisonService;
+import dev.parity.snapshots.ComparisonsBusy;
+import dev.parity.snapshots.FrozenResult;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publication;
 import dev.parity.run.RunNotFoundException;

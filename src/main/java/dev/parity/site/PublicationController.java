@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import dev.parity.comparisons.ComparisonService;
-import dev.parity.comparisons.FrozenResult;
+import dev.parity.snapshots.ComparisonService;
+import dev.parity.snapshots.FrozenResult;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.parity.comparisons.ComparisonService;
+import dev.parity.snapshots.ComparisonService;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
 import dev.parity.record.Retraction;

@@ -5,9 +5,9 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.parity.comparisons.ComparisonService;
+import dev.parity.snapshots.ComparisonService;
 import dev.parity.history.HistoryInWords;
-import dev.parity.comparisons.ComparisonsBusy;
+import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.history.Verdicts;
 import dev.parity.web.ApiProblems;
 import dev.parity.web.Problem;

@@ -5,7 +5,7 @@
  * with their JSON, exports, charts, kept pages and embeds; publications; the CI verdict's
  * API. A feature's own pages are in its module's {@code web} package.
  */
-@ApplicationModule(allowedDependencies = { "caveat", "caveat :: web", "compare", "comparisons", "control", "history",
+@ApplicationModule(allowedDependencies = { "caveat", "caveat :: web", "compare", "snapshots", "control", "history",
 		"record", "run", "web" })
 @NullMarked
 package dev.parity.site;

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.parity.ParityTest;
 import dev.parity.TestUploads;
-import dev.parity.comparisons.ComparisonService;
+import dev.parity.snapshots.ComparisonService;
 import io.micrometer.core.instrument.Metrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

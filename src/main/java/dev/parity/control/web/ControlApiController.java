@@ -12,7 +12,7 @@ import dev.parity.compare.ControlChange;
 import dev.parity.compare.ControlOutcome;
 import dev.parity.compare.ControlPlan;
 import dev.parity.compare.ProvenanceFields;
-import dev.parity.comparisons.ComparisonService;
+import dev.parity.snapshots.ComparisonService;
 import dev.parity.control.ControlPlans;
 import dev.parity.control.ControlRejected;
 import dev.parity.control.Controls;

@@ -1,4 +1,4 @@
-package dev.parity.comparisons;
+package dev.parity.snapshots;
 
 import java.time.Duration;
 import java.util.concurrent.Semaphore;

@@ -1,4 +1,4 @@
-package dev.parity.comparisons;
+package dev.parity.snapshots;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,4 +1,4 @@
-package dev.parity.comparisons;
+package dev.parity.snapshots;
 
 /**
  * Every turn to compute a comparison is taken ({@link ComparisonBudget}): answered 503

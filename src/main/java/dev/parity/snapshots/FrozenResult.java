@@ -1,4 +1,4 @@
-package dev.parity.comparisons;
+package dev.parity.snapshots;
 
 import java.util.ArrayList;
 import java.util.List;

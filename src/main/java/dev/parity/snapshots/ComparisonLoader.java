@@ -1,4 +1,4 @@
-package dev.parity.comparisons;
+package dev.parity.snapshots;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
