@@ -97,6 +97,8 @@ class PerformanceBenchmark {
 
 	private Connection db;
 
+	private ConfigurableApplicationContext app;
+
 	@Test
 	void measure() throws Exception {
 		Files.createDirectories(OUT.resolve("static").resolve("bench"));
@@ -104,6 +106,7 @@ class PerformanceBenchmark {
 		try (EmbeddedPostgres postgres = startDatabase()) {
 			jdbcUrl = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
 			ConfigurableApplicationContext app = startApplication();
+			this.app = app;
 			try (Connection connection = DriverManager.getConnection(jdbcUrl, "postgres", "")) {
 				db = connection;
 				try (Statement statement = db.createStatement()) {
@@ -972,7 +975,8 @@ class PerformanceBenchmark {
 		int cellsPerRun = (int) Math.max(1, SCALE_CELLS / SCALE_RUNS);
 		log("scale: seeding a series of " + SCALE_SERIES_RUNS + " runs × " + cellsPerRun + " cells");
 		ScaleSeed.Seeded small = ScaleSeed.seed(db, SCALE_SERIES_RUNS, cellsPerRun, 11,
-				new ScaleSeed.Shape("a", SCALE_SERIES_RUNS, "nightly-a"));
+				new ScaleSeed.Shape("a", SCALE_SERIES_RUNS, "nightly-a"), ScaleSeed.byApplication(app),
+				message -> log("scale:  " + message));
 		String seriesA = seriesOf(small.ids().get(0));
 		Map<String, String> history = new LinkedHashMap<>();
 		history.put("series list", "/series");
@@ -988,9 +992,10 @@ class PerformanceBenchmark {
 		long cellsNow = count("cell");
 		int toSeed = (int) (SCALE_RUNS - runsNow);
 		int bigCells = (int) Math.ceil((SCALE_CELLS - cellsNow) / (double) toSeed);
-		log("scale: seeding " + toSeed + " runs × " + bigCells + " cells with COPY");
+		log("scale: seeding " + toSeed + " runs × " + bigCells + " cells");
 		ScaleSeed.Seeded seeded = ScaleSeed.seed(db, toSeed, bigCells, 7,
-				new ScaleSeed.Shape("s", SCALE_SERIES_RUNS, "nightly-b"));
+				new ScaleSeed.Shape("s", SCALE_SERIES_RUNS, "nightly-b"), ScaleSeed.byApplication(app),
+				message -> log("scale:  " + message));
 		log(String.format(Locale.ROOT, "scale: seeded in %.0f s; now %d runs, %d cells, %d series", seeded.seconds(),
 				count("run"), count("cell"), count("series")));
 		String seriesB = seriesOf(seeded.ids().get(0));
@@ -1017,7 +1022,7 @@ class PerformanceBenchmark {
 		details.put("retractions", count("retraction"));
 		details.put("series", count("series"));
 		details.put("runs_with_samples",
-				count("run_statistics r where exists (select 1 from cell_bootstrap b where b.run_id = r.run_id)"));
+				count("run_statistics r where exists (select 1 from cell_median_window b where b.run_id = r.run_id)"));
 		details.put("seed_seconds", seeded.seconds() + small.seconds());
 		ObjectNode firstViews = details.putObject("series_first_view_ms");
 		firstViews.put("near_empty", firstA);
@@ -1058,6 +1063,7 @@ class PerformanceBenchmark {
 					.map(p -> p.calls() + " × " + String.format(Locale.ROOT, "%.2f", p.meanMillis()) + " ms  "
 							+ p.scans() + "\n    " + p.query())
 					.reduce("", (x, y) -> x + y + "\n"));
+		report.write(OUT);
 		ScaleStorage.measure(db, report, details, OUT, jdbcUrl, http, this::log);
 	}
 
@@ -1077,7 +1083,7 @@ class PerformanceBenchmark {
 		List<String> ids = new ArrayList<>();
 		try (var statement = db.prepareStatement(
 				"""
-						select r.id from run r where r.id like ? and exists (select 1 from cell_bootstrap b where b.run_id = r.id)
+						select r.id from run r where r.id like ? and exists (select 1 from cell_median_window b where b.run_id = r.id)
 						order by r.uploaded_at limit 2""")) {
 			statement.setString(1, prefix + "%");
 			try (ResultSet rs = statement.executeQuery()) {

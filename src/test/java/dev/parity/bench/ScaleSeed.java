@@ -16,29 +16,40 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 import dev.parity.history.SeriesKey;
+import dev.parity.run.Cell;
+import dev.parity.run.CellBootstraps;
+import dev.parity.run.RunId;
+import dev.parity.run.RunRepository;
 import dev.parity.run.CellStatistics;
-import dev.parity.run.PackedMedians;
 import dev.parity.run.Provenance;
 import dev.parity.run.WorkloadFingerprint;
-import dev.parity.stats.Noise;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
 import org.postgresql.copy.PGCopyOutputStream;
 
+import org.springframework.context.ApplicationContext;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
 /**
- * Seeds a team's database with {@code COPY}, as the application writes an upload: runs
- * with realistic provenance spread over ten years, their cells (params, request counts,
- * output tokens, metrics; for one run in {@value #WITH_SAMPLES} also {@value #SAMPLES}
- * per-request samples per cell, with their cell statistics and packed bootstrap medians),
- * every run's statistics marker, each measured run's series and membership, one small
- * file per run (a stand-in for the uploaded document: see the scaling section of
- * performance.md for the bytes a real one adds), caveats and a few retractions. Series
- * analyses are not written: the application computes one when the series is first read,
- * as after a restore.
+ * Seeds a team's database as the application writes an upload: runs with realistic
+ * provenance spread over ten years ({@code COPY}); their cells, written by the database
+ * itself (params, request counts, output tokens, metrics; for one run in
+ * {@value #WITH_SAMPLES} also {@value #SAMPLES} per-request samples per cell); every
+ * run's statistics marker, and for the runs with samples their cell statistics and median
+ * windows computed by the application from the cells as stored (as after a restore); each
+ * measured run's series and membership, one small file per run (a stand-in for the
+ * uploaded document: see the scaling section of performance.md for the bytes a real one
+ * adds), caveats and a few retractions. Series analyses are not written: the application
+ * computes one when the series is first read, as after a restore.
  */
-final class ScaleSeed {
+public final class ScaleSeed {
 
 	private static final String[] SYSTEMS = words("h100-node", "b200-node", "mi300x-box", "dgx-spark", "gaudi3-rack",
 			"l40s-pair", "a100-pod", "gh200-superchip", "trn2-node", "tpu-v5e-slice");
@@ -55,8 +66,8 @@ final class ScaleSeed {
 	}
 
 	/** What was seeded, and how long it took. */
-	record Seeded(int runs, long cells, int caveats, int retractions, int series, int withSamples, List<String> ids,
-			double seconds) {
+	public record Seeded(int runs, long cells, int caveats, int retractions, int series, int withSamples,
+			List<String> ids, double seconds) {
 	}
 
 	/**
@@ -64,7 +75,7 @@ final class ScaleSeed {
 	 * are one series (measured, one a day, on their own branch {@code seriesBranch},
 	 * their decode speed 10 % lower from the last fifth on: a change point to alert on).
 	 */
-	record Shape(String prefix, int seriesRuns, String seriesBranch) {
+	public record Shape(String prefix, int seriesRuns, String seriesBranch) {
 	}
 
 	/** The dedicated series' system, model, engine and harness. */
@@ -78,7 +89,20 @@ final class ScaleSeed {
 	private static final String WORKLOAD = WorkloadFingerprint
 		.declared(new Provenance.Workload("random", 512, null, null, null));
 
-	static Seeded seed(Connection connection, int runs, int cellsPerRun, long seed, Shape shape) throws SQLException {
+	/**
+	 * What the application derives from a run's samples when it reaches the database
+	 * otherwise than by an upload (as a restore does): its cell statistics with their
+	 * marker, and the sorted samples around each median.
+	 */
+	@FunctionalInterface
+	public interface Derive {
+
+		void derive(List<String> runIds) throws Exception;
+
+	}
+
+	public static Seeded seed(Connection connection, int runs, int cellsPerRun, long seed, Shape shape, Derive derive,
+			Consumer<String> log) throws Exception {
 		long start = System.nanoTime();
 		Map<String, SeriesKey> series = new LinkedHashMap<>();
 		List<String[]> members = new ArrayList<>();
@@ -99,7 +123,7 @@ final class ScaleSeed {
 				1 << 16)) {
 			StringBuilder line = new StringBuilder(1024);
 			for (int i = 0; i < runs; i++) {
-				String id = String.format("%s%09d", shape.prefix(), i);
+				String id = id(shape, i);
 				ids.add(id);
 				boolean inSeries = i < shape.seriesRuns();
 				String system = inSeries ? SERIES_SYSTEM : SYSTEMS[random.nextInt(SYSTEMS.length)];
@@ -169,71 +193,18 @@ final class ScaleSeed {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		long cells = 0;
-		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
-				copy cell (run_id, position, params, anchor, exec_order, completed, failed, cancelled, output_tokens,
-				           metrics, samples) from stdin""", 1 << 16)) {
-			StringBuilder line = new StringBuilder(512);
-			int side = (int) Math.ceil(Math.sqrt(cellsPerRun));
-			for (int r = 0; r < ids.size(); r++) {
-				String id = ids.get(r);
-				boolean samples = r % WITH_SAMPLES == 0;
-				boolean slower = r < shape.seriesRuns() && r >= shape.seriesRuns() * 4 / 5;
-				for (int c = 0; c < cellsPerRun; c++) {
-					int prompt = 128 * (1 + c / side);
-					int concurrency = 1 + c % side;
-					double ttft = 0.02 + prompt / 20000.0 * (1 + 0.05 * random.nextGaussian());
-					double decode = (slower ? 63 : 70) / Math.sqrt(concurrency) * (1 + 0.03 * random.nextGaussian());
-					line.setLength(0);
-					line.append(id)
-						.append('\t')
-						.append(c)
-						.append("\t{\"concurrency\": ")
-						.append(concurrency)
-						.append(", \"prompt_tokens\": ")
-						.append(prompt)
-						.append("}\tcell-concurrency-")
-						.append(concurrency)
-						.append("--prompt_tokens-")
-						.append(prompt)
-						.append('\t')
-						.append(c + 1)
-						.append("\t32\t0\t0\t")
-						.append("{\"max\": 530, \"min\": 490, \"mean\": 511.8, \"median\": 512}\t")
-						.append("{\"ttft_s\": ")
-						.append(fixed(ttft, 4))
-						.append(", \"decode_tps\": ")
-						.append(fixed(decode, 3))
-						.append(", \"throughput_tps\": ")
-						.append(fixed(decode * concurrency, 2))
-						.append("}\t");
-					if (samples) {
-						// As uploaded: the cell's per-request samples, kept as they came.
-						line.append('[');
-						for (int q = 0; q < SAMPLES; q++) {
-							line.append(q == 0 ? "" : ", ")
-								.append("{\"status\": \"ok\", \"ttft_s\": ")
-								.append(fixed(ttft * (1 + 0.05 * random.nextGaussian()), 3))
-								.append(", \"decode_tps\": ")
-								.append(fixed(decode * (1 + 0.03 * random.nextGaussian()), 2))
-								.append(", \"output_tokens\": ")
-								.append(500 + random.nextInt(25))
-								.append('}');
-						}
-						line.append("]\n");
-					}
-					else {
-						line.append("\\N\n");
-					}
-					out.write(line.toString().getBytes(StandardCharsets.UTF_8));
-					cells++;
-				}
-			}
+		long cells = cells(connection, shape, runs, cellsPerRun, random);
+		log.accept(
+				String.format(Locale.ROOT, "%,d cells inserted in %.0f s", cells, (System.nanoTime() - start) / 1e9));
+		try (Statement statement = connection.createStatement()) {
+			// The statistics marker of every run without samples, as RunWriter writes it
+			// after its cells (no statistics rows: the marker alone). Those with samples
+			// get theirs below, from the application.
+			statement.execute(
+					"insert into run_statistics (run_id, computed_under) select id, '" + CellStatistics.computedUnder(5)
+							+ "' from run where id like '" + shape.prefix() + "%' and substring(id from "
+							+ (shape.prefix().length() + 1) + ")::int % " + WITH_SAMPLES + " <> 0");
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		statistics(connection, ids, cellsPerRun, random);
 		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
 				copy run_file (run_id, position, file_name, media_type, sha256, size_bytes, content) from stdin""",
 				1 << 16)) {
@@ -292,6 +263,14 @@ final class ScaleSeed {
 		}
 		connection.commit();
 		connection.setAutoCommit(autoCommit);
+		List<String> withSamples = new ArrayList<>();
+		for (int i = 0; i < runs; i += WITH_SAMPLES) {
+			withSamples.add(ids.get(i));
+		}
+		long derived = System.nanoTime();
+		derive.derive(withSamples);
+		log.accept(String.format(Locale.ROOT, "statistics and median windows of %,d runs with samples in %.0f s",
+				withSamples.size(), (System.nanoTime() - derived) / 1e9));
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("vacuum analyze");
 		}
@@ -300,73 +279,90 @@ final class ScaleSeed {
 	}
 
 	/**
-	 * What the application stores of runs' samples: every run's statistics marker
-	 * ({@code run_statistics}); for one run in {@value #WITH_SAMPLES}, as if it had 32
-	 * samples per cell, each cell's statistics of two metrics and its output tokens
-	 * ({@code cell_statistics}) and the two metrics' packed bootstrap medians
-	 * ({@code cell_bootstrap}).
+	 * The seed's cells, written by the database itself ({@code INSERT … SELECT} over
+	 * {@code generate_series}, a thousand runs a statement) as RunWriter's {@code COPY}
+	 * writes an upload's: params, anchor, execution order, request counts, output tokens,
+	 * metrics and, for one run in {@value #WITH_SAMPLES}, {@value #SAMPLES} per-request
+	 * samples in completion order. The cells' foreign key to their run is not checked row
+	 * by row (the session replicates): each cell is made from a run row just written.
 	 */
-	private static void statistics(Connection connection, List<String> ids, int cellsPerRun, Random random)
+	private static long cells(Connection connection, Shape shape, int runs, int cellsPerRun, Random random)
 			throws SQLException {
-		String under = CellStatistics.computedUnder(5);
 		int side = (int) Math.ceil(Math.sqrt(cellsPerRun));
-		PGConnection pg = connection.unwrap(PGConnection.class);
-		try (OutputStream markers = new PGCopyOutputStream(pg,
-				"copy run_statistics (run_id, computed_under) from stdin", 1 << 16)) {
-			for (String id : ids) {
-				markers.write((id + "\t" + under + "\n").getBytes(StandardCharsets.UTF_8));
+		int from = shape.prefix().length() + 1;
+		int slowFrom = shape.seriesRuns() * 4 / 5;
+		long cells = 0;
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("select setseed(" + (random.nextDouble() * 2 - 1) + ")");
+			statement.execute("set local session_replication_role = replica");
+			for (int first = 0; first < runs; first += 1000) {
+				int last = Math.min(runs, first + 1000);
+				cells += statement.executeUpdate(String.format(Locale.ROOT,
+						"""
+								insert into cell (run_id, position, params, anchor, exec_order, completed, failed, cancelled,
+								                  output_tokens, metrics, samples)
+								select r.id, c.position, jsonb_build_object('concurrency', g.concurrency, 'prompt_tokens', g.prompt),
+								       'cell-concurrency-' || g.concurrency || '--prompt_tokens-' || g.prompt, c.position + 1, 32, 0, 0,
+								       '{"max": 530, "min": 490, "mean": 511.8, "median": 512}'::jsonb,
+								       jsonb_build_object('ttft_s', round(m.ttft::numeric, 4), 'decode_tps', round(m.decode::numeric, 3),
+								                          'throughput_tps', round((m.decode * g.concurrency)::numeric, 2)),
+								       case when r.n %% %4$d = 0 then (
+								         select jsonb_agg(jsonb_build_object('status', 'ok',
+								                  'ttft_s', round((m.ttft * (1 + 0.05 * random_normal()))::numeric, 3),
+								                  'decode_tps', round((m.decode * (1 + 0.03 * random_normal()))::numeric, 2),
+								                  'output_tokens', 500 + floor(random() * 25)::int) order by q)
+								         from generate_series(1, %5$d) q) end
+								from (select id, substring(id from %1$d)::int as n from run where id >= '%6$s' and id < '%7$s') r
+								cross join lateral generate_series(0, %2$d - 1) c (position)
+								cross join lateral (select 1 + c.position %% %3$d as concurrency,
+								                           128 * (1 + c.position / %3$d) as prompt) g
+								cross join lateral (select 0.02 + g.prompt / 20000.0 * (1 + 0.05 * random_normal()) as ttft,
+								                           (case when r.n >= %8$d and r.n < %9$d then 63 else 70 end) / sqrt(g.concurrency)
+								                           * (1 + 0.03 * random_normal()) as decode) m
+								order by r.id, c.position""",
+						from, cellsPerRun, side, WITH_SAMPLES, SAMPLES, id(shape, first), id(shape, last), slowFrom,
+						shape.seriesRuns()));
 			}
+			statement.execute("set local session_replication_role = origin");
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		try (OutputStream rows = new PGCopyOutputStream(pg,
-				"""
-						copy cell_statistics (run_id, anchor, metric, computed_under, position, ok_position, sample_count, count,
-						                      median, mean, sd, mad, min, max, worst_index, worst_value, worst_z, beyond) from stdin""",
-				1 << 16)) {
-			for (int r = 0; r < ids.size(); r += WITH_SAMPLES) {
-				for (int c = 0; c < cellsPerRun; c++) {
-					String anchor = anchor(c, side);
-					String[] metrics = { "ttft_s", "decode_tps", "output_tokens" };
-					for (int m = 0; m < metrics.length; m++) {
-						double median = m == 0 ? 0.05 : m == 1 ? 60 : 512;
-						rows.write(String.format(Locale.ROOT,
-								"%s\t%s\t%s\t%s\t%d\t%d\t32\t32\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t3\t%.4f\t2.1\t0\n",
-								ids.get(r), anchor, metrics[m], under, m == 2 ? -1 : m, m == 2 ? 0 : m, median,
-								median * 1.01, median * 0.05, median * 0.03, median * 0.9, median * 1.2, median * 1.2)
-							.getBytes(StandardCharsets.UTF_8));
-					}
+		return cells;
+	}
+
+	/**
+	 * The application's derivation of a run's statistics and median windows from its
+	 * cells as stored, as a restore and a median-window job do (one transaction a run, on
+	 * two threads).
+	 */
+	public static Derive byApplication(ApplicationContext app) {
+		RunRepository runs = app.getBean(RunRepository.class);
+		CellStatistics statistics = app.getBean(CellStatistics.class);
+		CellBootstraps windows = app.getBean(CellBootstraps.class);
+		TransactionTemplate transaction = new TransactionTemplate(app.getBean(PlatformTransactionManager.class));
+		return ids -> {
+			ExecutorService pool = Executors.newFixedThreadPool(2);
+			try {
+				List<Future<?>> done = new ArrayList<>();
+				for (String id : ids) {
+					done.add(pool.submit(() -> transaction.executeWithoutResult(status -> {
+						RunId run = new RunId(id);
+						List<Cell> cells = runs.find(run).orElseThrow().cells();
+						statistics.store(run, cells);
+						windows.store(run, cells);
+					})));
+				}
+				for (Future<?> future : done) {
+					future.get();
 				}
 			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		try (OutputStream rows = new PGCopyOutputStream(pg,
-				"copy cell_bootstrap (run_id, anchor, metric, packed) from stdin", 1 << 16)) {
-			double[] medians = new double[Noise.RESAMPLES];
-			for (int r = 0; r < ids.size(); r += WITH_SAMPLES) {
-				for (int c = 0; c < cellsPerRun; c++) {
-					String anchor = anchor(c, side);
-					for (String metric : new String[] { "ttft_s", "decode_tps" }) {
-						for (int b = 0; b < medians.length; b++) {
-							medians[b] = 0.05 + random.nextInt(24) / 1000.0; // medians of
-																				// 32
-																				// samples:
-																				// a few
-																				// values
-						}
-						rows.write((ids.get(r) + "\t" + anchor + "\t" + metric + "\t\\\\x"
-								+ HexFormat.of().formatHex(PackedMedians.pack(medians)) + "\n")
-							.getBytes(StandardCharsets.UTF_8));
-					}
-				}
+			finally {
+				pool.shutdown();
 			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		};
+	}
+
+	/** The id of a seed's {@code i}-th run. */
+	static String id(Shape shape, int i) {
+		return String.format("%s%09d", shape.prefix(), i);
 	}
 
 	/** The anchor of a seeded run's {@code c}-th cell, as the cells are seeded. */
@@ -378,10 +374,10 @@ final class ScaleSeed {
 	 * One seeded run in this many had per-request samples (statistics and bootstrap
 	 * medians stored).
 	 */
-	static final int WITH_SAMPLES = 50;
+	public static final int WITH_SAMPLES = 50;
 
 	/** The per-request samples of a cell of a run that has them. */
-	static final int SAMPLES = 32;
+	public static final int SAMPLES = 32;
 
 	/**
 	 * {@code value} with {@code digits} decimals, as {@code %.Nf} would write it
