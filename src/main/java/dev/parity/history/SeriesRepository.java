@@ -223,36 +223,12 @@ public class SeriesRepository {
 			.update();
 	}
 
-	/** Series matching the filters (exact; null = any), most recently active first. */
-	public List<Listed> list(@Nullable String system, @Nullable String model, @Nullable String harness,
-			@Nullable String branch) {
-		StringBuilder sql = new StringBuilder(
-				"""
-						select s.id, s.system_name, s.model_repo, s.engine_name, s.harness_name, s.branch, s.workload::text,
-						       coalesce(a.run_count, 0) as runs, a.last_run,
-						       (select count(*) from alert al where al.series_id = s.id
-						         and (select st.status from alert_status st where st.alert_id = al.id order by st.id desc limit 1) = 'open') as open_alerts
-						from series s left join series_analysis a on a.series_id = s.id where true""");
-		List<Object> params = new ArrayList<>();
-		filter(sql, params, "s.system_name", system);
-		filter(sql, params, "s.model_repo", model);
-		filter(sql, params, "s.harness_name", harness);
-		filter(sql, params, "s.branch", branch);
-		sql.append(" order by a.computed_at desc nulls last, s.id");
-		return jdbc.sql(sql.toString())
-			.params(params)
-			.query((rs, row) -> new Listed(rs.getString(1),
-					new SeriesKey(rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-							rs.getString(7)),
-					rs.getInt(8), rs.getString(9), rs.getInt(10)))
-			.list();
-	}
-
 	/**
-	 * One page of the series matching the filters, in the order of {@link #list}:
-	 * {@code size + 1} at most from {@code offset}, so that the caller knows whether
-	 * another page follows. Reads the latest analyses by their time (an index, V50) and
-	 * the series without one by id, never every series.
+	 * One page of the series matching the filters (exact; null = any), most recently
+	 * analysed first, then those not analysed yet by id: {@code size + 1} at most from
+	 * {@code offset}, so that the caller knows whether another page follows. Reads the
+	 * latest analyses by their time (an index, V50) and the series without one by id,
+	 * never every series.
 	 */
 	public List<Listed> page(@Nullable String system, @Nullable String model, @Nullable String harness,
 			@Nullable String branch, int offset, int size) {
@@ -263,19 +239,25 @@ public class SeriesRepository {
 		filter(filters, filterParams, "s.harness_name", harness);
 		filter(filters, filterParams, "s.branch", branch);
 		int wanted = offset + size + 1;
+		// Each branch reads its series' columns itself, so that no join reads every
+		// series again.
 		String sql = """
 				with listed as (
-				  (select s.id, a.computed_at from series_analysis a join series s on s.id = a.series_id
+				  (select s.id, s.system_name, s.model_repo, s.engine_name, s.harness_name, s.branch, s.workload,
+				          a.computed_at, a.run_count, a.last_run
+				   from series_analysis a join series s on s.id = a.series_id
 				   where true %1$s order by a.computed_at desc, a.series_id limit ?)
 				  union all
-				  (select s.id, null::timestamptz from series s
+				  (select s.id, s.system_name, s.model_repo, s.engine_name, s.harness_name, s.branch, s.workload,
+				          null, null, null
+				   from series s
 				   where not exists (select 1 from series_analysis n where n.series_id = s.id) %1$s order by s.id limit ?)
 				)
-				select s.id, s.system_name, s.model_repo, s.engine_name, s.harness_name, s.branch, s.workload::text,
-				       coalesce(a.run_count, 0) as runs, a.last_run,
-				       (select count(*) from alert al where al.series_id = s.id
+				select l.id, l.system_name, l.model_repo, l.engine_name, l.harness_name, l.branch, l.workload::text,
+				       coalesce(l.run_count, 0) as runs, l.last_run,
+				       (select count(*) from alert al where al.series_id = l.id
 				         and (select st.status from alert_status st where st.alert_id = al.id order by st.id desc limit 1) = 'open') as open_alerts
-				from listed l join series s on s.id = l.id left join series_analysis a on a.series_id = s.id
+				from listed l
 				order by l.computed_at desc nulls last, l.id offset ? limit ?"""
 			.formatted(filters);
 		List<Object> params = new ArrayList<>(filterParams);

@@ -156,6 +156,16 @@ class HistoryApiTests {
 			.andReturn()
 			.getResolvedException()
 			.getMessage()).contains("page must be a whole number");
+		// So does the API: its first page says no other follows, its second is empty.
+		assertThat(list.get("more").booleanValue()).isFalse();
+		JsonNode second = get("/api/series?system=nightly-box-a&page=1");
+		assertThat(second.get("page").intValue()).isEqualTo(1);
+		assertThat(second.get("series")).isEmpty();
+		assertThat(mvc.perform(MockMvcRequestBuilders.get("/api/series?page=-1"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResolvedException()
+			.getMessage()).contains("page must be a whole number");
 		assertThat(page("/alerts")).contains(alertId, "Alerts raised");
 		assertThat(seriesPage).contains("Alerts raised <strong>1</strong>", "marked false-positive <strong>0</strong>");
 		assertThat(page("/runs/" + ids.get(7))).contains("this run in its history",

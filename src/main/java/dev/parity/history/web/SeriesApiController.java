@@ -67,7 +67,11 @@ class SeriesApiController {
 			@JsonProperty("open_alerts") int openAlerts) {
 	}
 
-	record SeriesList(int total, List<Listed> series) {
+	/**
+	 * A page of the series list: {@code total} series in it (50 at most), {@code more}
+	 * when another page follows ({@code ?page=} one more).
+	 */
+	record SeriesList(int total, int page, int size, boolean more, List<Listed> series) {
 	}
 
 	record Engine(@Nullable String version, @Nullable String commit) {
@@ -116,18 +120,24 @@ class SeriesApiController {
 	record Points(String series, String anchor, String metric, List<PointView> points) {
 	}
 
-	@Operation(summary = "List series: key, runs, last run, open alerts; filters system, model, harness, branch")
+	@Operation(summary = "List series, 50 a page (page from 0), most recently analysed first: key, runs, last run, "
+			+ "open alerts; filters system, model, harness, branch")
 	@GetMapping("/api/series")
 	SeriesList listSeries(@RequestParam(required = false) @Nullable String system,
 			@RequestParam(required = false) @Nullable String model,
 			@RequestParam(required = false) @Nullable String harness,
-			@RequestParam(required = false) @Nullable String branch) {
+			@RequestParam(required = false) @Nullable String branch,
+			@RequestParam(required = false) @Nullable String page) {
+		int number = SeriesPageController.pageNumber(page);
+		int size = SeriesPageController.SERIES_PER_PAGE;
 		updates.catchUp();
-		List<Listed> listed = series.list(system, model, harness, branch)
+		List<Listed> listed = series.page(system, model, harness, branch, number * size, size)
 			.stream()
 			.map(s -> new Listed(s.id(), key(s.key()), s.runs(), s.lastRun(), s.openAlerts()))
 			.toList();
-		return new SeriesList(listed.size(), listed);
+		boolean more = listed.size() > size;
+		List<Listed> shown = more ? listed.subList(0, size) : listed;
+		return new SeriesList(shown.size(), number, size, more, shown);
 	}
 
 	@Operation(summary = "A series: its runs with their segment, segments and why each began, events, change points")

@@ -85,15 +85,14 @@ class SeriesPageController {
 
 	}
 
-	/** Series per page of the series list. */
+	/** Series per page of the series list (and of its API). */
 	static final int SERIES_PER_PAGE = 50;
 
 	/**
-	 * The series list, {@value #SERIES_PER_PAGE} a page ({@code ?page=N}, from 0), most
-	 * recently analysed first.
+	 * The number of a page of the series list (from 0; none: 0), or 400 naming what is
+	 * wrong with it.
 	 */
-	@GetMapping("/series")
-	String listSeries(Filter filter, @RequestParam(required = false) @Nullable String page, Model model) {
+	static int pageNumber(@Nullable String page) {
 		int number;
 		try {
 			number = page == null || page.isBlank() ? 0 : Integer.parseInt(page.strip());
@@ -105,6 +104,16 @@ class SeriesPageController {
 			throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
 					"page must be a whole number from 0 to 100000, not '" + page + "'");
 		}
+		return number;
+	}
+
+	/**
+	 * The series list, {@value #SERIES_PER_PAGE} a page ({@code ?page=N}, from 0), most
+	 * recently analysed first.
+	 */
+	@GetMapping("/series")
+	String listSeries(Filter filter, @RequestParam(required = false) @Nullable String page, Model model) {
+		int number = pageNumber(page);
 		model.addAttribute("pageTitle", "Series");
 		model.addAttribute("filter", Map.of("system", value(filter.system()), "model", value(filter.model()), "harness",
 				value(filter.harness()), "branch", value(filter.branch())));
