@@ -33,10 +33,13 @@ class VerdictApiController {
 
 	private final ComparisonBudget budget;
 
-	VerdictApiController(Verdicts verdicts, ComparisonViews comparisons, HistoryInWords words,
-			ComparisonBudget budget) {
+	private final ComparisonService snapshots;
+
+	VerdictApiController(Verdicts verdicts, ComparisonViews comparisons, HistoryInWords words, ComparisonBudget budget,
+			ComparisonService snapshots) {
 		this.words = words;
 		this.budget = budget;
+		this.snapshots = snapshots;
 		this.verdicts = verdicts;
 		this.comparisons = comparisons;
 	}
@@ -105,10 +108,14 @@ class VerdictApiController {
 		}
 		if (pair != null) {
 			md.append('\n');
-			// A CI job waits for its verdict: its comparison waits for a turn, unrefused.
-			String export = budget
-				.patiently(() -> comparisons.export(ComparisonService.Pair.parse(pair), "md", Map.of("vary", "engine")))
-				.getBody();
+			ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
+			Map<String, String> query = Map.of("vary", "engine");
+			// A CI job waits for its verdict: its comparison waits for a turn, unrefused,
+			// and is kept for the export; the export's optional "What would settle it" is
+			// left out as on the comparison's page when no turn comes within the usual
+			// wait.
+			budget.patiently(() -> snapshots.snapshot(runs, snapshots.settings(query)));
+			String export = comparisons.export(runs, "md", query).getBody();
 			if (export != null) {
 				md.append(export);
 			}
