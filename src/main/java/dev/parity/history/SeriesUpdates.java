@@ -2,7 +2,10 @@ package dev.parity.history;
 
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.parity.run.Role;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
@@ -75,6 +78,14 @@ public class SeriesUpdates {
 	private final SeriesAnalyses analyses;
 
 	private final JobWorker worker = new JobWorker("series-updates", this::drain);
+
+	/**
+	 * The lock of each series being caught up by a reader of this instance (kept while a
+	 * reader holds or waits for it).
+	 */
+	private final LoadingCache<String, ReentrantLock> catchUps = Caffeine.newBuilder()
+		.weakValues()
+		.build(seriesId -> new ReentrantLock());
 
 	SeriesUpdates(RunRepository runs, SeriesRepository series, HistorySettings settings, SeriesAnalyses analyses,
 			PlatformTransactionManager transactions) {
@@ -177,13 +188,24 @@ public class SeriesUpdates {
 
 	/**
 	 * Does what is waiting for this series before it is read; jobs a worker (here or on
-	 * another instance) is doing are waited for.
+	 * another instance) is doing are waited for, and so is another reader's catch-up of
+	 * the series here. The caller holds no connection: a reader that waits must not hold
+	 * one of the pool's.
 	 */
 	void catchUp(String seriesId) {
 		if (!series.pending(seriesId)) {
 			return;
 		}
+		// One catch-up of a series at a time here: the others wait for it without a
+		// connection, then find its jobs done (theirs among them, as they were committed
+		// before), so a burst of readers of one series updates it once or twice, not once
+		// each, and never holds the pool waiting for the series' lock.
+		ReentrantLock turn = catchUps.get(seriesId);
+		turn.lock();
 		try {
+			if (!series.pending(seriesId)) {
+				return;
+			}
 			for (int attempt = 0; attempt < 3 && doNext(seriesId); attempt++) {
 				// one transaction per claim; a job that fails is left to the worker's
 				// back-off
@@ -191,6 +213,9 @@ public class SeriesUpdates {
 		}
 		catch (RuntimeException ex) {
 			log.error("history: cannot bring series {} up to date before reading it", seriesId, ex);
+		}
+		finally {
+			turn.unlock();
 		}
 	}
 

@@ -127,9 +127,10 @@ public class Verdicts {
 
 	/**
 	 * The verdict of {@code runId}; {@code baselineId} forces the baseline ({@code null}
-	 * or "auto" picks it).
+	 * or "auto" picks it). Not one transaction: the series is brought up to date first
+	 * ({@link SeriesUpdates#analysis}), perhaps after waiting for another reader's update
+	 * of it, and no connection is held while it waits.
 	 */
-	@Transactional(readOnly = true)
 	public Verdict verdict(String runId, @Nullable String baselineId) {
 		Run run = find(runId);
 		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());

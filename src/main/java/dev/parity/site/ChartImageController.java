@@ -7,28 +7,21 @@ import java.util.Map;
 
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.snapshots.ComparisonService;
-import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
 import dev.parity.run.RunRepository;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
-import dev.parity.web.ApiProblems;
-import dev.parity.web.Problem;
-import org.springframework.http.ProblemDetail;
 
 /**
  * The pictures that link previews of live comparisons and of runs show: the ratio chart
@@ -98,18 +91,6 @@ class ChartImageController {
 			.forEach(f -> lines.add(f.rule() + ": " + f.message()));
 		return png(CellChart.values(page, LinkPreviews.greyedValues(page) + " · " + LinkPreviews.whatRan(page), lines,
 				siteUrls.link(run.url())));
-	}
-
-	/**
-	 * No turn to compute the comparison came in time: 503 with {@code Retry-After}, as
-	 * for its page.
-	 */
-	@ExceptionHandler(ComparisonsBusy.class)
-	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
-		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
-					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	private ResponseEntity<byte[]> png(CellChart chart) {

@@ -9,7 +9,6 @@ import java.util.Map;
 
 import dev.parity.snapshots.ComparisonService;
 import dev.parity.snapshots.FrozenResult;
-import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.caveat.web.CaveatRejectedPage;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.CaveatRejected;
@@ -20,7 +19,6 @@ import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.record.Publication;
 import dev.parity.record.Publications;
 import dev.parity.web.ApiProblems;
-import dev.parity.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -28,10 +26,8 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -229,23 +225,6 @@ class ComparisonController {
 	@ExceptionHandler(ComparisonService.NotReplicates.class)
 	ResponseEntity<ProblemDetail> rejectGroup(ComparisonService.NotReplicates ex) {
 		return ApiProblems.of(HttpStatus.BAD_REQUEST, "$", String.valueOf(ex.getMessage()));
-	}
-
-	/**
-	 * 503 with {@code Retry-After}: a page for a browser, the usual {@code errors} body
-	 * for the API and scripts.
-	 */
-	@ExceptionHandler(ComparisonsBusy.class)
-	Object busy(ComparisonsBusy busy, HttpServletRequest request, HttpServletResponse response) {
-		response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
-		String accept = request.getHeader(HttpHeaders.ACCEPT);
-		if (!request.getRequestURI().startsWith("/api/") && accept != null && accept.contains("text/html")) {
-			return new ModelAndView("error/busy", Map.of("pageTitle", "Busy", "message", busy.getMessage()),
-					HttpStatus.SERVICE_UNAVAILABLE);
-		}
-		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
-					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	@ExceptionHandler(IllegalArgumentException.class)

@@ -5,7 +5,6 @@ import java.util.Map;
 
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.snapshots.ComparisonService;
-import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.record.Publication;
 import dev.parity.record.PublicationNotFoundException;
 import dev.parity.record.Publications;
@@ -13,7 +12,6 @@ import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -24,7 +22,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import dev.parity.web.ApiProblems;
-import dev.parity.web.Problem;
 import org.springframework.http.ProblemDetail;
 
 /**
@@ -170,14 +167,6 @@ class ComparisonParts {
 			throw new IllegalArgumentException("from must be 0 or more, not " + text);
 		}
 		return items.subList(Math.min(from, items.size()), items.size());
-	}
-
-	@ExceptionHandler(ComparisonsBusy.class)
-	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
-		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
-					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	@ExceptionHandler({ ComparisonService.FixedParamsRejected.class, ComparisonService.NotReplicates.class,

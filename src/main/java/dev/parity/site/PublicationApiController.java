@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.parity.snapshots.ComparisonService;
-import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.snapshots.FrozenResult;
 import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.compare.CompareSettings;
@@ -30,11 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -398,18 +395,6 @@ class PublicationApiController {
 	private static String reason(RuntimeException ex) {
 		return ex instanceof RunNotFoundException missing ? String.valueOf(missing.getReason())
 				: String.valueOf(ex.getMessage());
-	}
-
-	/**
-	 * 503 with {@code Retry-After} when no turn to compute the comparison came in time;
-	 * nothing stored.
-	 */
-	@ExceptionHandler(ComparisonsBusy.class)
-	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
-		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
-					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 	private static ResponseEntity<ProblemDetail> rejected(List<Problem> problems) {

@@ -5,20 +5,13 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.snapshots.ComparisonBudget;
 import dev.parity.snapshots.ComparisonService;
 import dev.parity.history.HistoryInWords;
-import dev.parity.snapshots.ComparisonsBusy;
 import dev.parity.history.Verdicts;
-import dev.parity.web.ApiProblems;
-import dev.parity.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -38,8 +31,15 @@ class VerdictApiController {
 
 	private final HistoryInWords words;
 
-	VerdictApiController(Verdicts verdicts, ComparisonViews comparisons, HistoryInWords words) {
+	private final ComparisonBudget budget;
+
+	private final ComparisonService snapshots;
+
+	VerdictApiController(Verdicts verdicts, ComparisonViews comparisons, HistoryInWords words, ComparisonBudget budget,
+			ComparisonService snapshots) {
 		this.words = words;
+		this.budget = budget;
+		this.snapshots = snapshots;
 		this.verdicts = verdicts;
 		this.comparisons = comparisons;
 	}
@@ -108,8 +108,14 @@ class VerdictApiController {
 		}
 		if (pair != null) {
 			md.append('\n');
-			String export = comparisons.export(ComparisonService.Pair.parse(pair), "md", Map.of("vary", "engine"))
-				.getBody();
+			ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
+			Map<String, String> query = Map.of("vary", "engine");
+			// A CI job waits for its verdict: its comparison waits for a turn, unrefused,
+			// and is kept for the export; the export's optional "What would settle it" is
+			// left out as on the comparison's page when no turn comes within the usual
+			// wait.
+			budget.patiently(() -> snapshots.snapshot(runs, snapshots.settings(query)));
+			String export = comparisons.export(runs, "md", query).getBody();
 			if (export != null) {
 				md.append(export);
 			}
@@ -123,18 +129,6 @@ class VerdictApiController {
 				verdict.reasons().stream().map(r -> new ReasonView(r.rule(), r.message())).toList(),
 				verdict.alertMagnitude(), md.toString(), said.baseline() == null ? null : said.baseline().title(),
 				said.words());
-	}
-
-	/**
-	 * No turn to compute the verdict's comparison came in time (a burst of CI jobs asking
-	 * at once): 503 with {@code Retry-After}, as problem details — never a 500.
-	 */
-	@ExceptionHandler(ComparisonsBusy.class)
-	ResponseEntity<ProblemDetail> busy(ComparisonsBusy busy) {
-		return ApiProblems.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.header(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS))
-			.body(ApiProblems.detail(HttpStatus.SERVICE_UNAVAILABLE,
-					List.of(new Problem("$", String.valueOf(busy.getMessage())))));
 	}
 
 }

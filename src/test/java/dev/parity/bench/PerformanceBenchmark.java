@@ -870,6 +870,9 @@ class PerformanceBenchmark {
 		}
 		double seconds = (System.nanoTime() - began) / 1e9;
 		pool.shutdownNow();
+		// The machine's load as the burst ended too (its figures are of the whole
+		// machine).
+		log("burst ended");
 		// Every verdict against what was committed before it was asked.
 		Map<String, Integer> index = new LinkedHashMap<>();
 		for (int i = 0; i < total; i++) {
