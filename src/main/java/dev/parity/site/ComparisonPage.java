@@ -259,10 +259,13 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			return sign + time.group(1) + " " + time.group(3);
 		}
 
-		/** The ratio, interval and verdict in words, for the hover of a quiet cell. */
+		/**
+		 * The ratio (as the other cells say it), interval and verdict in words, for the
+		 * hover of a quiet cell.
+		 */
 		public String hover() {
 			return String.join("; ",
-					Stream.of(phrase, interval, verdictWords).filter(t -> t != null && !t.isEmpty()).toList());
+					Stream.of(cellPhrase(), interval, verdictWords).filter(t -> t != null && !t.isEmpty()).toList());
 		}
 
 		public Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,
