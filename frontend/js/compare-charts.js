@@ -27,9 +27,9 @@ const bandPlugin = {
   },
 };
 
-function figure(container, title) {
+function figure(container, title, published) {
   const fig = document.createElement('figure');
-  fig.className = 'chart';
+  fig.className = published ? 'chart published-chart' : 'chart';
   const caption = document.createElement('figcaption');
   caption.textContent = title;
   const canvas = document.createElement('canvas');
@@ -77,10 +77,16 @@ const clipArrows = {
 };
 
 const container = document.getElementById('compare-charts');
+// A publication's page draws the chart its images and embeds draw first, said in its caption.
+const publishedMetric = container?.dataset.publishedMetric;
 function draw(data) {
-  for (const chart of data.charts) {
+  const charts = publishedMetric
+    ? [...data.charts.filter((c) => c.metric === publishedMetric), ...data.charts.filter((c) => c.metric !== publishedMetric)]
+    : data.charts;
+  for (const chart of charts) {
     if (chart.bars.length) {
-      const canvas = figure(container, `${chart.metric}: ratio contender / baseline per cell, 1 = equal (hollow grey = not comparable)`);
+      const published = chart.metric === publishedMetric;
+      const canvas = figure(container, `${published ? 'The publication’s chart — ' : ''}${chart.metric}: ratio contender / baseline per cell, 1 = equal (hollow grey = not comparable)`, published);
       const bounds = symmetricBounds(chart.bars.filter((b) => !b.greyed).map((b) => b.ratio), data.band);
       const drawn = chart.bars.map((b) => Math.min(Math.max(b.ratio, bounds.min), bounds.max));
       const clippedAt = chart.bars.map((b) => (b.ratio > bounds.max ? 'above' : b.ratio < bounds.min ? 'below' : null));

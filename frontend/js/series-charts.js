@@ -267,6 +267,13 @@ if (container && window.Chart) {
   const data = JSON.parse(container.dataset.charts || '{"runs": [], "breaks": [], "metrics": []}');
   // The first metric's chart comes with the page; the others load as they come near the screen.
   const waiting = [];
+  if (!data.metrics.length) {
+    // Nothing to draw (every run failed, say): said once, rather than an empty space under the heading.
+    const none = document.createElement('p');
+    none.className = 'no-chart';
+    none.textContent = 'No chart: no run of this series has a value to draw; the runs below say why.';
+    container.append(none);
+  }
   data.metrics.forEach((metric, i) => {
     const figure = figureFor(metric);
     container.append(figure);

@@ -147,7 +147,7 @@ class ComparisonController {
 			Contenders several = Contenders.parse(pair);
 			several.pairs().forEach(one -> refuseFixed(one, "a publication"));
 			String url = contenders.publish(several, QueryStrings.parse(query), title, caption, reason,
-					confirmNoComparable, principal.getName(), model, views);
+					confirmNoComparable, chartMetric, principal.getName(), model, views);
 			if (url == null) {
 				response.setStatus(HttpStatus.BAD_REQUEST.value());
 				return "compare/contenders";

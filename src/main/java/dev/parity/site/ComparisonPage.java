@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.parity.caveat.Caveat;
@@ -239,10 +241,31 @@ public record ComparisonPage(RunRef baseline, RunRef contender, List<Setting> se
 			return "within-band".equals(verdict) && !greyed && caveatMarkers.isEmpty();
 		}
 
-		/** The ratio, interval and verdict in words, for the hover of a quiet cell. */
+		private static final Pattern TIME_PHRASE = Pattern.compile("\\+?([0-9.,]+ %) (more|less) time (\\(.+\\))");
+
+		/**
+		 * The ratio as the pair table's cell says it, short enough for one line: a time's
+		 * "more time" / "less time" said by its sign
+		 * ({@code +810 % more time (9.1× slower)} → {@code +810 % (9.1× slower)},
+		 * {@code 27 % less time (1.37× faster)} → {@code −27 % (1.37× faster)}), as other
+		 * lower-is-better metrics are; the words of {@link #phrase()} in its hover.
+		 */
+		public String cellPhrase() {
+			Matcher time = TIME_PHRASE.matcher(phrase);
+			if (!time.matches()) {
+				return phrase;
+			}
+			String sign = "more".equals(time.group(2)) ? "+" : "\u2212";
+			return sign + time.group(1) + " " + time.group(3);
+		}
+
+		/**
+		 * The ratio (as the other cells say it), interval and verdict in words, for the
+		 * hover of a quiet cell.
+		 */
 		public String hover() {
 			return String.join("; ",
-					Stream.of(phrase, interval, verdictWords).filter(t -> t != null && !t.isEmpty()).toList());
+					Stream.of(cellPhrase(), interval, verdictWords).filter(t -> t != null && !t.isEmpty()).toList());
 		}
 
 		public Value(String metric, String baseline, String contender, String ratio, String phrase, boolean greyed,

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -146,27 +147,34 @@ class ContenderComparisons {
 	 * @return the publication's URL, or {@code null} with the refused page in the model
 	 */
 	@Nullable String publish(Contenders contenders, Map<String, String> query, String title, String caption,
-			@Nullable String reason, boolean confirmNoComparable, String user, Model model, ComparisonViews pairwise) {
+			@Nullable String reason, boolean confirmNoComparable, @Nullable String chartMetric, String user,
+			Model model, ComparisonViews pairwise) {
 		CompareSettings settings = comparisons.settings(query);
 		List<ComparisonSnapshot> snapshots = new ArrayList<>();
 		for (ComparisonService.Pair pair : contenders.pairs()) {
 			snapshots.add(comparisons.freshSnapshot(pair, settings));
 		}
 		Publications.Frozen result = freeze(contenders, snapshots).frozen(json);
-		Map<String, String> problems = Publications.problems(title, caption, result, reason, confirmNoComparable);
+		Map<String, String> problems = new LinkedHashMap<>(
+				Publications.problems(title, caption, result, reason, confirmNoComparable));
+		String unknownMetric = Publications.chartMetricProblem(result, chartMetric);
+		if (unknownMetric != null) {
+			problems.put("chart_metric", unknownMetric);
+		}
 		if (!problems.isEmpty()) {
 			Map<String, String> typed = new HashMap<>();
 			typed.put("title", title);
 			typed.put("caption", caption);
 			typed.put("reason", reason == null ? "" : reason);
 			typed.put("confirm_no_comparable", String.valueOf(confirmNoComparable));
+			typed.put("chart_metric", chartMetric == null ? "" : chartMetric);
 			showPage(contenders, query, snapshots, problems, typed, model, pairwise);
 			return null;
 		}
 		return publications
 			.publish(contenders.pairs().get(0).baselineId(),
 					contenders.pairs().stream().map(ComparisonService.Pair::contenderId).toList(), result, title,
-					caption, reason, confirmNoComparable, user)
+					caption, reason, confirmNoComparable, chartMetric, user)
 			.url();
 	}
 

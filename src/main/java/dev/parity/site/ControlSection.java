@@ -22,8 +22,6 @@ import tools.jackson.databind.json.JsonMapper;
  * ratio 1.52 over 9 cells (confounded) → 9 of 9 comparable within ±10 %, median 1.011",
  * with what it missed.
  *
- * @param open whether the section shows open: something is greyed (collapsed when nothing
- * is)
  * @param settled whether no rerun would make more of it comparable
  * @param rerunSide the side to rerun; {@code null} when both runs are references
  * @param rerunRun the run to rerun
@@ -38,9 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  * @param planJson the plan's changes as a hypothesis's deciding plan takes them:
  * {@code {"changes": [...]}}
  */
-record ControlSection(boolean open, boolean settled, @Nullable String rerunSide, @Nullable String rerunRun,
-		List<Change> changes, List<String> cannotSettle, int cells, @Nullable String serve, @Nullable String bench,
-		String planUrl, List<Control> controls, String planJson) {
+record ControlSection(boolean settled, @Nullable String rerunSide, @Nullable String rerunRun, List<Change> changes,
+		List<String> cannotSettle, int cells, @Nullable String serve, @Nullable String bench, String planUrl,
+		List<Control> controls, String planJson) {
 
 	/** One planned change, for people. */
 	record Change(String rule, String field, String from, String to, String how, @Nullable String check) {
@@ -106,8 +104,6 @@ record ControlSection(boolean open, boolean settled, @Nullable String rerunSide,
 		}
 		List<Change> changes = plan.changes().stream().map(ControlSection::change).toList();
 		List<String> cannot = plan.cannotSettle().stream().map(reason -> reason.rule() + ": " + reason.why()).toList();
-		boolean greyed = planned.comparison().headlines().stream().anyMatch(headline -> headline.excluded() > 0)
-				|| !plan.cells().isEmpty();
 		double band = planned.comparison().settings().band();
 		List<Control> controls = new ArrayList<>();
 		for (ControlPlans.Checked checked : planned.controls()) {
@@ -133,7 +129,7 @@ record ControlSection(boolean open, boolean settled, @Nullable String rerunSide,
 			controls.add(new Control(checked.run().id().value(), checked.run().title(), checked.path(), lines, missed,
 					checked.contradicts(), reason));
 		}
-		return new ControlSection(greyed, plan.settled(), plan.rerun() == null ? null : plan.rerun().side(),
+		return new ControlSection(plan.settled(), plan.rerun() == null ? null : plan.rerun().side(),
 				plan.rerun() == null ? null : plan.rerun().run(), changes, cannot, plan.cells().size(), serve, bench,
 				"/api/compare/" + pair + "/control" + query, controls,
 				json.writeValueAsString(Map.of("changes", plan.changes())));

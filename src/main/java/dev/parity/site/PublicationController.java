@@ -138,6 +138,9 @@ class PublicationController {
 		model.addAttribute("sweep", ComparisonViews.light(model, page, SweepPage.of(snapshot, settings, json),
 				"/published/" + id, allCells ? allCells(from) : Map.of()));
 		ComparisonViews.chartsInPage(model, page, json, "/published/" + id, Map.of());
+		// The chart its images and embeds draw comes first among the page's own.
+		model.addAttribute("publishedChart",
+				CellChart.chosenMetric(page, publications.chartMetricOf(id).orElse(null), publication.title()));
 		model.addAttribute("sweepAction", "/compare/" + pair.path());
 		// The controls declared for the comparison, beside the published claim (never
 		// part of what it compares).

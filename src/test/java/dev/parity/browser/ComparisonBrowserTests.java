@@ -33,7 +33,10 @@ class ComparisonBrowserTests extends BrowserTest {
 
 		WebElement row = browser.findElement(By.id("cell-concurrency-1--prompt_tokens-32768"));
 		WebElement ttft = row.findElement(By.cssSelector("td[data-metric=ttft_s]"));
-		assertThat(ttft.getText()).contains("22.96 → 16.73").contains("27 % less time (1.37× faster)");
+		// The cell says a time's change by its sign, the words in its hover.
+		assertThat(ttft.getText()).contains("22.96 → 16.73").contains("−27 % (1.37× faster)");
+		assertThat(ttft.findElement(By.cssSelector(".ratio")).getAttribute("title"))
+			.isEqualTo("ratio 0.729: 27 % less time (1.37× faster)");
 		assertThat(ttft.getAttribute("class")).contains("comparable").doesNotContain("greyed");
 
 		WebElement spike = browser.findElement(By.id("cell-concurrency-4--prompt_tokens-280"))

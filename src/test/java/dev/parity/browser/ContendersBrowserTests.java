@@ -54,7 +54,7 @@ class ContendersBrowserTests extends BrowserTest {
 			assertThat(ofA.findElement(By.cssSelector("a.reason")).getAttribute("data-rule"))
 				.isEqualTo("checkpoint-differs");
 			assertThat(ofE.getAttribute("class")).contains("comparable");
-			assertThat(ofE.getText()).contains("16.73").contains("27 % less time (1.37× faster)");
+			assertThat(ofE.getText()).contains("16.73").contains("−27 % (1.37× faster)");
 			assertThat(row.findElement(By.cssSelector("td.baseline-value[data-metric=ttft_s]")).getText())
 				.isEqualTo("22.96");
 			assertThat(ofA.getCssValue("background-color")).isNotEqualTo(ofE.getCssValue("background-color"));

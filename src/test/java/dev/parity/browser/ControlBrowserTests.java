@@ -46,11 +46,15 @@ class ControlBrowserTests extends BrowserTest {
 			.startsWith("Tested by control run “Control run: pinned checkpoint, thinking off, warmed")
 			.contains("(confounded) → 18 of 18 comparable within ±10 %, median 1.011");
 		assertThat(line.findElement(By.tagName("a")).getAttribute("href")).endsWith("/runs/" + e);
-		// Something is greyed: the plan shows open, with its changes and the commands.
+		// Something is greyed: the plan says in one line what to rerun and what it would
+		// settle; its changes and the commands are one click away.
 		WebElement plan = section.findElement(By.cssSelector("details.settle-plan"));
-		assertThat(plan.getAttribute("open")).isNotNull();
-		assertThat(plan.findElement(By.tagName("summary")).getText())
+		assertThat(plan.getAttribute("open")).isNull();
+		WebElement summary = plan.findElement(By.tagName("summary"));
+		assertThat(summary.isDisplayed()).isTrue();
+		assertThat(summary.getText())
 			.isEqualTo("Rerun the contender (" + c + ") with 2 changes: 18 cells would become comparable");
+		summary.click();
 		assertThat(plan.findElements(By.cssSelector("table.settle-changes tbody tr"))).hasSize(2);
 		assertThat(plan.findElement(By.cssSelector("table.settle-changes tbody tr td code")).getText())
 			.isEqualTo("model.commit");

@@ -90,6 +90,22 @@ class SeriesBrowserTests extends BrowserTest {
 	}
 
 	@Test
+	void aSeriesWithNothingToDrawSaysSoOnce() throws Exception {
+		// Every request of this run failed: its series has no value to draw.
+		String b = TestUploads.upload(mvc, TestUploads.fresh("run-b-effort-low.json"));
+		String seriesId = jdbc.sql("select series_id from series_run where run_id = ?")
+			.param(b)
+			.query(String.class)
+			.single();
+		browser.get(base() + "/series/" + seriesId);
+		WebElement none = Browser.waitUpTo(browser, 10)
+			.until(d -> d.findElements(By.cssSelector("#series-charts .no-chart")).stream().findFirst().orElse(null));
+		assertThat(none.getText())
+			.isEqualTo("No chart: no run of this series has a value to draw; the runs below say why.");
+		assertThat(browser.findElements(By.cssSelector("#series-charts figure"))).isEmpty();
+	}
+
+	@Test
 	void aLinkToAnOlderRunOfALongSeriesOpensTheListOfAllRuns() throws Exception {
 		List<String> ids = new ArrayList<>();
 		for (ObjectNode night : NightlyRunsAccess.series("nightly-box-long").subList(0, 3)) {
