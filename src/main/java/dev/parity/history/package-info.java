@@ -3,7 +3,7 @@
  * the varied dimension), greyed points with their reasons, change points found by
  * E-Divisive as Apache Otava computes them, and alerts.
  */
-@ApplicationModule(allowedDependencies = { "run", "compare", "snapshots", "caveat", "audit", "ingest", "stats" })
+@ApplicationModule(allowedDependencies = { "run", "compare", "snapshots", "caveat", "audit", "ingest", "stats", "web" })
 @NullMarked
 package dev.parity.history;
 

@@ -5,8 +5,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.parity.record.Retraction;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -34,6 +37,8 @@ public record Notices(@Nullable Retraction retraction, @Nullable String replacem
 	/** Said by a publication with no comparable cell; the page's banner says the same. */
 	static final String NO_COMPARABLE = "No cell of this comparison is comparable: every number in it is greyed. "
 			+ "It was published so, its author having confirmed it.";
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd").withZone(ZoneOffset.UTC);
 
@@ -110,16 +115,50 @@ public record Notices(@Nullable Retraction retraction, @Nullable String replacem
 	void writeJson(ObjectNode json) {
 		ArrayNode notices = json.putArray("notices");
 		lines().forEach(notices::add);
-		if (retraction != null) {
-			ObjectNode entry = json.putObject(retraction.superseded() ? "superseded" : "retracted");
-			if (retraction.superseded()) {
-				entry.put("by", retraction.replacementId());
-				entry.put("by_title", replacementTitle);
-				entry.put("url", replacementUrl);
-			}
-			entry.put("reason", retraction.reason());
-			entry.put("at", retraction.createdAt().toString());
+		Superseded superseded = superseded();
+		if (superseded != null) {
+			json.set("superseded", JSON.valueToTree(superseded));
 		}
+		Retracted retracted = retracted();
+		if (retracted != null) {
+			json.set("retracted", JSON.valueToTree(retracted));
+		}
+	}
+
+	/** What superseded the item; {@code null} unless it was superseded. */
+	@Nullable Superseded superseded() {
+		return retraction == null || !retraction.superseded() ? null : new Superseded(retraction.replacementId(),
+				replacementTitle, replacementUrl, retraction.reason(), retraction.createdAt().toString());
+	}
+
+	/** Why the item was retracted; {@code null} unless it was retracted. */
+	@Nullable Retracted retracted() {
+		return retraction == null || retraction.superseded() ? null
+				: new Retracted(retraction.reason(), retraction.createdAt().toString());
+	}
+
+	/**
+	 * A supersession as the JSON answers state it.
+	 *
+	 * @param by the id of what supersedes the item
+	 * @param byTitle its title
+	 * @param url where it lives
+	 * @param reason why
+	 * @param at when
+	 */
+	@JsonPropertyOrder({ "by", "by_title", "url", "reason", "at" })
+	record Superseded(@Nullable String by, @JsonProperty("by_title") @Nullable String byTitle, @Nullable String url,
+			String reason, String at) {
+	}
+
+	/**
+	 * A retraction as the JSON answers state it.
+	 *
+	 * @param reason why
+	 * @param at when
+	 */
+	@JsonPropertyOrder({ "reason", "at" })
+	record Retracted(String reason, String at) {
 	}
 
 }

@@ -26,8 +26,6 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -84,7 +82,9 @@ class PublicationApiController {
 	@ApiResponse(responseCode = "201", description = "published; Location is its page",
 			content = @Content(mediaType = "application/json", schema = @Schema(implementation = Created.class)))
 	@PostMapping(path = "/api/published", consumes = "application/json", produces = "application/json")
-	ResponseEntity<?> publish(@RequestBody JsonNode body, Principal principal) {
+	ResponseEntity<?> publish(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+			schema = @Schema(implementation = PublicationAnswers.PublishBody.class))) @RequestBody JsonNode body,
+			Principal principal) {
 		List<Problem> problems = new ArrayList<>();
 		Request request = read(body, problems);
 		if (request == null) {
@@ -230,43 +230,14 @@ class PublicationApiController {
 	@Operation(
 			summary = "The publications, newest first: {total, page, size, published: [...]}, each marked when retracted or superseded")
 	@GetMapping(path = "/api/published", produces = "application/json")
-	ObjectNode listPublished(@RequestParam(defaultValue = "0") String page,
+	PublicationAnswers.Listing listPublished(@RequestParam(defaultValue = "0") String page,
 			@RequestParam(defaultValue = "25") int size) {
 		int number = RequestChecks.page(page);
 		int limit = Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
 		List<Publication> listed = publications.page(number * limit, limit);
 		Map<String, Retraction> marks = notices.publicationMarks(listed);
-		ObjectNode body = json.createObjectNode();
-		body.put("total", publications.count());
-		body.put("page", number);
-		body.put("size", limit);
-		ArrayNode items = body.putArray("published");
-		for (Publication p : listed) {
-			ObjectNode item = items.addObject();
-			item.put("id", p.id());
-			item.put("url", p.url());
-			item.put("title", p.title());
-			item.put("caption", p.caption());
-			item.put("published_at", p.createdAt().toString());
-			item.put("published_by", p.createdBy());
-			item.put("baseline", p.baselineId());
-			item.put("contender", p.contenderId());
-			if (p.several()) {
-				item.set("contenders", json.valueToTree(p.contenders()));
-			}
-			item.put("rules_version", p.rulesVersion());
-			item.put("settings_reason", p.settingsReason());
-			item.put("no_comparable_confirmed", p.noComparableConfirmed());
-			Retraction mark = marks.get(p.id());
-			if (mark != null) {
-				ObjectNode retraction = item.putObject("retraction");
-				retraction.put("kind", mark.kind());
-				retraction.put("reason", mark.reason());
-				retraction.put("replacement", mark.replacementUrl());
-				retraction.put("at", mark.createdAt().toString());
-			}
-		}
-		return body;
+		return new PublicationAnswers.Listing(publications.count(), number, limit,
+				listed.stream().map(p -> PublicationAnswers.Listed.of(p, marks.get(p.id()))).toList());
 	}
 
 	/**

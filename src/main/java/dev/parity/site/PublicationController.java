@@ -17,6 +17,9 @@ import dev.parity.record.Publications;
 import dev.parity.record.Retraction;
 import dev.parity.run.RunId;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.jspecify.annotations.Nullable;
 import dev.parity.compare.ComparisonSnapshot;
 import tools.jackson.databind.JsonNode;
@@ -203,9 +206,12 @@ class PublicationController {
 
 	@Operation(
 			summary = "A published comparison: the result as computed at publication, with title, caption and record")
+	@ApiResponse(responseCode = "200",
+			content = @Content(mediaType = "application/json",
+					schema = @Schema(implementation = PublicationAnswers.Published.class)))
 	@GetMapping("/api/published/{id}")
 	@ResponseBody
-	@Nullable ObjectNode showPublicationJson(@PathVariable String id, ServletWebRequest request) {
+	PublicationAnswers.@Nullable Published showPublicationJson(@PathVariable String id, ServletWebRequest request) {
 		if (!RunId.isValid(id)) {
 			throw new PublicationNotFoundException(id);
 		}
@@ -213,37 +219,17 @@ class PublicationController {
 			return null;
 		}
 		Publication publication = load(id);
-		ObjectNode body = json.createObjectNode();
-		body.put("id", publication.id());
-		body.put("url", publication.url());
-		body.put("title", publication.title());
-		body.put("caption", publication.caption());
-		body.put("published_at", publication.createdAt().toString());
-		body.put("published_by", publication.createdBy());
-		body.put("rules_version", publication.rulesVersion());
-		body.put("settings_reason", publication.settingsReason());
-		body.put("no_comparable_confirmed", publication.noComparableConfirmed());
-		body.put("chart_metric", publications.chartMetricOf(publication.id()).orElse(null));
 		String base = siteUrls.link("");
+		Notices said;
 		if (publication.several()) {
-			body.put("baseline", publication.baselineId());
-			body.set("contenders", json.valueToTree(publication.contenders()));
-			comparisonPages.several(publication, base).notices().writeJson(body);
+			said = comparisonPages.several(publication, base).notices();
 		}
 		else {
 			ComparisonSnapshot snapshot = comparisonPages.published(publication);
-			notices.forPublication(publication, snapshot, comparisonPages.page(publication, snapshot), base)
-				.writeJson(body);
+			said = notices.forPublication(publication, snapshot, comparisonPages.page(publication, snapshot), base);
 		}
-		publications.retractionOf("publication", id).ifPresent(r -> {
-			ObjectNode retraction = body.putObject("retraction");
-			retraction.put("kind", r.kind());
-			retraction.put("reason", r.reason());
-			retraction.put("replacement", r.replacementUrl());
-			retraction.put("at", r.createdAt().toString());
-		});
-		body.set("comparison", publication.result());
-		return body;
+		return PublicationAnswers.Published.of(publication, publications.chartMetricOf(publication.id()).orElse(null),
+				said, publications.retractionOf("publication", id).orElse(null));
 	}
 
 	@GetMapping("/published/{id}/export.{format}")

@@ -21,8 +21,10 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.httpBasic;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -30,9 +32,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 /**
  * The JSON answers of the seed story, byte for byte: the run API, a comparison of two
  * runs and of several contenders, the Pareto views, goodput, the charts' data, and a
- * publication of one contender and of several (as answered and as stored). Each answer
- * equals its saved file under {@code src/test/resources/json-answers/} once the runs'
- * ids, the titles' unique suffix and the moments are replaced by placeholders;
+ * publication of one contender and of several (as answered and as stored), publications
+ * superseded and retracted and the list of publications. Each answer equals its saved
+ * file under {@code src/test/resources/json-answers/} once the runs' ids, the titles'
+ * unique suffix and the moments are replaced by placeholders;
  * {@code -Dparity.answers.write=true} writes the files anew.
  */
 @ParityTest
@@ -50,6 +53,11 @@ class JsonAnswersTests {
 	JdbcClient jdbc;
 
 	private final Map<String, String> placeholders = new LinkedHashMap<>();
+
+	/** The publications' ids and their placeholders. */
+	private final Map<String, String> named = new LinkedHashMap<>();
+
+	private int numbered;
 
 	private String reference;
 
@@ -141,6 +149,35 @@ class JsonAnswersTests {
 		same("published-several-stored.json", stored(several));
 	}
 
+	@Test
+	void publicationsTakenBackAndTheirList() throws Exception {
+		String old = publish("""
+				{"baseline": "%s", "contender": "%s", "title": "Old", "caption": "first try",
+				 "confirm_no_comparable": true}""".formatted(reference, a), "PUBLICATION-OLD");
+		String replacement = publish("""
+				{"baseline": "%s", "contender": "%s", "title": "Replacement"}""".formatted(reference, e),
+				"PUBLICATION-REPLACEMENT");
+		String retracted = publish("""
+				{"baseline": "%s", "contenders": ["%s", "%s"], "title": "Retracted"}""".formatted(reference, e, c),
+				"PUBLICATION-RETRACTED");
+		takeBack(old, "longer outputs", replacement);
+		takeBack(retracted, "other weights", null);
+		same("published-superseded.json", answer("/api/published/" + old));
+		same("published-retracted.json", answer("/api/published/" + retracted));
+		same("published-list.json",
+				answer("/api/published?size=3").replaceFirst("\\{\"total\":\\d+,", "{\"total\":N,"));
+	}
+
+	private void takeBack(String id, String reason, String replacement) throws Exception {
+		MockHttpServletRequestBuilder request = post("/published/{id}/retract", id).param("reason", reason)
+			.with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
+			.with(csrf());
+		if (replacement != null) {
+			request.param("replacement", replacement);
+		}
+		assertThat(mvc.perform(request).andReturn().getResponse().getStatus()).isEqualTo(302);
+	}
+
 	private String upload(String fixture, String suffix) throws Exception {
 		ObjectNode document = (ObjectNode) JSON.readTree(Fixtures.seedStoryBytes(fixture));
 		document.put("title", document.get("title").asString() + " " + suffix);
@@ -148,6 +185,11 @@ class JsonAnswersTests {
 	}
 
 	private String publish(String body) throws Exception {
+		return publish(body, "PUBLICATION-" + (placeholders.size() + numbered++));
+	}
+
+	/** Published; its id stands as {@code name} in the saved answers. */
+	private String publish(String body, String name) throws Exception {
 		MvcResult created = mvc
 			.perform(post("/api/published").with(httpBasic(TestUploads.USER, TestUploads.PASSWORD))
 				.contentType(MediaType.APPLICATION_JSON)
@@ -155,7 +197,7 @@ class JsonAnswersTests {
 			.andReturn();
 		assertThat(created.getResponse().getStatus()).as(created.getResponse().getContentAsString()).isEqualTo(201);
 		String id = JSON.readTree(created.getResponse().getContentAsByteArray()).get("id").asString();
-		placeholders.put(id, "PUBLICATION-" + placeholders.size());
+		named.put(id, name);
 		return id;
 	}
 
@@ -175,7 +217,11 @@ class JsonAnswersTests {
 		for (Map.Entry<String, String> placeholder : placeholders.entrySet()) {
 			normal = normal.replace(placeholder.getKey(), placeholder.getValue());
 		}
+		for (Map.Entry<String, String> placeholder : named.entrySet()) {
+			normal = normal.replace(placeholder.getKey(), placeholder.getValue());
+		}
 		normal = normal.replaceAll("\"sha256\":\"[0-9a-f]{64}\"", "\"sha256\":\"SHA-256\"");
+		normal = normal.replaceAll("(Superseded|Retracted) on \\d{4}-\\d\\d-\\d\\d", "$1 on DAY");
 		normal = normal.replaceAll("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z", "MOMENT");
 		Path path = FILES.resolve(file);
 		if (Boolean.getBoolean("parity.answers.write")) {

@@ -155,6 +155,26 @@ class ApiProblemsTests {
 	}
 
 	@Test
+	void aCaveatWrittenWrongIsA400NamingItsField() throws Exception {
+		problem(mvc.perform(post("/api/caveats").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"target\": {\"run\": \"nosuchrun1\"}, \"text\": 42}")), 400, "Bad Request", "/api/caveats")
+			.andExpect(jsonPath("$.errors[0].path").value("$.text"));
+	}
+
+	@Test
+	void aConfirmationOfAnUnknownAlertIsA404() throws Exception {
+		problem(mvc.perform(post("/api/alerts/{id}/confirmations", "nosuchalert").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{\"run\": \"nosuchrun1\"}")), 404, "Not Found", "/api/alerts/nosuchalert/confirmations")
+			.andExpect(jsonPath("$.errors[0].path").value("$"));
+		problem(mvc.perform(post("/api/alerts/{id}/confirmations", "nosuchalert").with(httpBasic(USER, PASSWORD))
+			.contentType(MediaType.APPLICATION_JSON)
+			.content("{}")), 400, "Bad Request", "/api/alerts/nosuchalert/confirmations")
+			.andExpect(jsonPath("$.errors[0].path").value("$.run"));
+	}
+
+	@Test
 	void aPageKeepsItsHtmlErrorPage() throws Exception {
 		MockHttpServletResponse page = mvc.perform(get("/series/{id}", "no-such-series").accept(MediaType.TEXT_HTML))
 			.andExpect(status().isNotFound())

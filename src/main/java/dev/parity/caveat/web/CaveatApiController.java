@@ -4,13 +4,14 @@ import java.net.URI;
 import java.security.Principal;
 import java.util.List;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.parity.caveat.Caveat;
 import dev.parity.caveat.CaveatRejected;
 import dev.parity.caveat.Caveats;
 import dev.parity.caveat.DecidingPlan;
 import dev.parity.compare.ControlChange;
+import dev.parity.web.ApiProblems;
+import dev.parity.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -19,6 +20,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -92,14 +95,6 @@ class CaveatApiController {
 			@Nullable String experiment, String at, String by) {
 	}
 
-	/** One problem of a refused request. */
-	record Problem(String path, String message) {
-	}
-
-	@JsonInclude(JsonInclude.Include.NON_NULL)
-	record Problems(List<Problem> errors) {
-	}
-
 	@Operation(summary = "Write a caveat, or a hypothesis (status suspected) whose deciding experiment is text "
 			+ "(deciding_experiment), a plan ({\"changes\": [{rule, field, from, to, how, check}]}, as in a control plan), "
 			+ "or both → 201 the caveat as the API lists it; 400 naming the field written wrong, nothing stored")
@@ -158,10 +153,9 @@ class CaveatApiController {
 	}
 
 	@ExceptionHandler(CaveatRejected.class)
-	ResponseEntity<Problems> reject(CaveatRejected ex) {
+	ResponseEntity<ProblemDetail> reject(CaveatRejected ex) {
 		String path = ex.path() == null ? "$" : ex.path().isEmpty() ? "$" : "$." + ex.path();
-		return ResponseEntity.badRequest()
-			.body(new Problems(List.of(new Problem(path, String.valueOf(ex.getReason())))));
+		return ApiProblems.of(HttpStatus.BAD_REQUEST, List.of(new Problem(path, String.valueOf(ex.getReason()))));
 	}
 
 }

@@ -9,10 +9,16 @@ import dev.parity.history.AlertControls;
 import dev.parity.history.Alerts;
 import dev.parity.history.Confirmations;
 import dev.parity.history.SeriesUpdates;
+import dev.parity.web.ApiProblems;
+import dev.parity.web.Problem;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -52,13 +58,6 @@ class AlertApiController {
 	record LinkedView(String alert, String run, String build, @JsonProperty("engine_commit") String engineCommit,
 			@JsonProperty("linked_in") String linkedIn, @JsonProperty("linked_by") String linkedBy, String control,
 			Alerts.@Nullable Confirmation confirmation) {
-	}
-
-	/** One problem of a refused request. */
-	record Problem(String path, String message) {
-	}
-
-	record Problems(List<Problem> errors) {
 	}
 
 	record AlertList(int total, List<Alerts.Alert> alerts) {
@@ -101,6 +100,8 @@ class AlertApiController {
 	@Operation(summary = "Link a stored run as a confirmation rerun of the alert's build or of the last good build (by "
 			+ "its engine commit): {\"run\": \"<id>\"} → 201; the run is no longer a point of its series; 404 for an "
 			+ "unknown alert, 400 naming what is wrong; nothing stored on error")
+	@ApiResponse(responseCode = "201", description = "linked; Location is the alert's confirmation plan",
+			content = @Content(mediaType = "application/json", schema = @Schema(implementation = LinkedView.class)))
 	@PostMapping(path = "/api/alerts/{id}/confirmations", consumes = "application/json", produces = "application/json")
 	ResponseEntity<?> confirm(@PathVariable String id, @RequestBody Confirmation body, Principal principal) {
 		if (body.run() == null || body.run().isBlank()) {
@@ -121,8 +122,8 @@ class AlertApiController {
 					linked.linkedBy(), control, confirmation));
 	}
 
-	private static ResponseEntity<Problems> problem(HttpStatus status, String path, String message) {
-		return ResponseEntity.status(status).body(new Problems(List.of(new Problem(path, message))));
+	private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String path, String message) {
+		return ApiProblems.of(status, List.of(new Problem(path, message)));
 	}
 
 	@Operation(summary = "Set an alert's status (a new record: who, when, why)")

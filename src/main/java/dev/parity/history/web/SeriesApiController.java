@@ -17,6 +17,8 @@ import dev.parity.history.SeriesSettings;
 import dev.parity.history.SeriesSettingsChanges;
 import dev.parity.history.SeriesUpdates;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.Content;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -60,7 +62,21 @@ class SeriesApiController {
 		this.json = json;
 	}
 
-	record Key(String system, String model, String engine, String harness, String branch, JsonNode workload) {
+	record Key(String system, String model, String engine, String harness, String branch, @Schema(
+			implementation = Map.class,
+			description = "the workload's parameters, as the run document gives them (a JSON object)") Object workload) {
+	}
+
+	/**
+	 * A change of a series' settings as the OpenAPI document describes it (the controller
+	 * reads the tree, to name each field written wrong); null or absent is the server's
+	 * default.
+	 */
+	@Schema(name = "SeriesSettingsChange")
+	record SettingsChange(@Nullable Integer window, @JsonProperty("max_pvalue") @Nullable Double maxPvalue,
+			@JsonProperty("alert_magnitude") @Nullable Double alertMagnitude,
+			@JsonProperty("confirm_after") @Nullable Integer confirmAfter, @Nullable String vary,
+			@JsonProperty("alert_improvements") @Nullable Boolean alertImprovements) {
 	}
 
 	record Listed(String id, Key key, int runs, @JsonProperty("last_run") @Nullable String lastRun,
@@ -249,7 +265,9 @@ class SeriesApiController {
 					+ "vary, alert_improvements; null or absent = the server's default. The series is analysed again before "
 					+ "the answer")
 	@PutMapping("/api/series/{id}/settings")
-	SettingsView changeSettings(@PathVariable String id, @RequestBody JsonNode body, Authentication user) {
+	SettingsView changeSettings(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(
+			content = @Content(schema = @Schema(implementation = SettingsChange.class))) @RequestBody JsonNode body,
+			Authentication user) {
 		series.key(id).orElseThrow(() -> notFound(id));
 		if (user.getAuthorities().stream().noneMatch(a -> "ROLE_ADMIN".equals(a.getAuthority()))) {
 			throw new ResponseStatusException(HttpStatus.FORBIDDEN, "only an admin changes a series' settings");
