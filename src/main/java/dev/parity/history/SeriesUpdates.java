@@ -10,11 +10,11 @@ import dev.parity.run.Role;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
+import dev.parity.run.JobThreads;
 import dev.parity.run.JobWorker;
 import dev.parity.run.RunStored;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
-import jakarta.annotation.PreDestroy;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,7 +77,7 @@ public class SeriesUpdates {
 
 	private final SeriesAnalyses analyses;
 
-	private final JobWorker worker = new JobWorker("series-updates", this::drain);
+	private final JobWorker worker;
 
 	/**
 	 * The lock of each series being caught up by a reader of this instance (kept while a
@@ -88,7 +88,8 @@ public class SeriesUpdates {
 		.build(seriesId -> new ReentrantLock());
 
 	SeriesUpdates(RunRepository runs, SeriesRepository series, HistorySettings settings, SeriesAnalyses analyses,
-			PlatformTransactionManager transactions) {
+			PlatformTransactionManager transactions, JobThreads threads) {
+		this.worker = threads.worker("series-updates", this::drain);
 		this.runs = runs;
 		this.series = series;
 		this.settings = settings;
@@ -132,11 +133,6 @@ public class SeriesUpdates {
 
 	private void wake() {
 		worker.wake();
-	}
-
-	@PreDestroy
-	void stop() {
-		worker.stop();
 	}
 
 	/**

@@ -3,11 +3,9 @@ package dev.parity.run;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
-import jakarta.annotation.PreDestroy;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,16 +60,11 @@ public class BootstrapJobs {
 
 	private final TransactionTemplate transaction;
 
-	private final JobWorker worker = new JobWorker("bootstrap-medians", this::drain);
-
-	/**
-	 * Set by tests that look at a run before its job is done: the worker then leaves jobs
-	 * waiting.
-	 */
-	private final AtomicBoolean held = new AtomicBoolean();
+	private final JobWorker worker;
 
 	BootstrapJobs(JdbcClient jdbc, RunRepository runs, CellBootstraps bootstraps,
-			PlatformTransactionManager transactions) {
+			PlatformTransactionManager transactions, JobThreads threads) {
+		this.worker = threads.worker("bootstrap-medians", this::drain);
 		this.jdbc = jdbc;
 		this.runs = runs;
 		this.bootstraps = bootstraps;
@@ -109,23 +102,15 @@ public class BootstrapJobs {
 	}
 
 	private void wake() {
-		if (!held.get()) {
-			worker.wake();
-		}
-	}
-
-	@PreDestroy
-	void stop() {
-		worker.stop();
+		worker.wake();
 	}
 
 	/**
-	 * Does every due job, one run at a time, until none is left (or the worker is held);
-	 * returns how many.
+	 * Does every due job, one run at a time, until none is left; returns how many.
 	 */
 	public int drain() {
 		int done = 0;
-		while (!held.get() && doNext()) {
+		while (doNext()) {
 			done++;
 		}
 		return done;
@@ -142,18 +127,6 @@ public class BootstrapJobs {
 	/** Runs whose medians are still to be computed, by any instance. */
 	public long waiting() {
 		return jdbc.sql("select count(*) from bootstrap_job").query(Long.class).single();
-	}
-
-	/**
-	 * Holds this instance's worker (jobs wait; {@link #drain} does nothing) or lets it go
-	 * again: for tests that look at a run before its job is done. Holding waits for the
-	 * job in hand.
-	 */
-	public void hold(boolean hold) {
-		held.set(hold);
-		while (hold && worker.busy()) {
-			Thread.onSpinWait(); // the job in hand is finished; the worker then stops
-		}
 	}
 
 	/**

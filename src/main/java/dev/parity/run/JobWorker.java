@@ -1,7 +1,6 @@
 package dev.parity.run;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -12,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * One background thread that drains a table of jobs (claimed
  * {@code FOR UPDATE SKIP LOCKED} by whoever drains it, on any instance): woken after a
  * commit that adds jobs and by a poll, never twice at once, and no failure leaves it —
- * the database away, say, leaves the jobs for the next wake.
+ * the database away, say, leaves the jobs for the next wake. Made by {@link JobThreads},
+ * which owns its thread.
  */
 public final class JobWorker {
 
@@ -29,15 +29,13 @@ public final class JobWorker {
 	/**
 	 * @param name the thread's name, and what the log says stopped
 	 * @param drain does every due job, until none is left
+	 * @param thread the one thread it drains on, which {@link JobThreads} shuts down with
+	 * the application
 	 */
-	public JobWorker(String name, Runnable drain) {
+	JobWorker(String name, Runnable drain, ExecutorService thread) {
 		this.name = name;
 		this.drain = drain;
-		this.thread = Executors.newSingleThreadExecutor(runnable -> {
-			Thread worker = new Thread(runnable, name);
-			worker.setDaemon(true);
-			return worker;
-		});
+		this.thread = thread;
 	}
 
 	/** Starts draining unless the worker is at it already. */
@@ -66,10 +64,6 @@ public final class JobWorker {
 	/** Whether the worker is draining now. */
 	public boolean busy() {
 		return draining.get();
-	}
-
-	public void stop() {
-		thread.shutdownNow();
 	}
 
 }

@@ -10,7 +10,6 @@ import dev.parity.ParityTest;
 import dev.parity.TestUploads;
 import dev.parity.snapshots.ComparisonService;
 import io.micrometer.core.instrument.Metrics;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -59,14 +58,8 @@ class BootstrapJobsTests {
 	@Autowired
 	ComparisonService comparisons;
 
-	@AfterEach
-	void letTheWorkerGo() {
-		jobs.hold(false);
-	}
-
 	@Test
 	void anUploadStoresItsWindowsItselfAndLeavesNoJob() throws Exception {
-		jobs.hold(true);
 		String id = upload(withSamples(12, 5));
 		RunId run = new RunId(id);
 
@@ -100,7 +93,6 @@ class BootstrapJobsTests {
 
 	@Test
 	void aComparisonRightAfterTheUploadShowsWhatItShowsLaterAndWhatTheSamplesGive() throws Exception {
-		jobs.hold(true);
 		String baseline = upload(withSamples(30, 12));
 		String contender = upload(withSamples(25, 40));
 		ComparisonService.Pair pair = new ComparisonService.Pair(baseline, contender);
@@ -109,7 +101,6 @@ class BootstrapJobsTests {
 		assertThat(runs.find(new RunId(baseline), DEFAULTS).orElseThrow().cells())
 			.allSatisfy(cell -> assertThat(cell.samples()).isEmpty());
 		String before = comparison(pair);
-		jobs.hold(false);
 		jobs.drain();
 		String after = comparison(pair);
 		assertThat(before).contains("\"method\":\"bootstrap-samples\"");
@@ -118,7 +109,6 @@ class BootstrapJobsTests {
 
 	@Test
 	void twoWorkersOnOneDatabaseComputeEachRunOnce() throws Exception {
-		jobs.hold(true);
 		List<RunId> uploaded = new ArrayList<>();
 		for (int i = 0; i < 6; i++) {
 			uploaded.add(new RunId(upload(withSamples(20 + i, 12))));
@@ -132,7 +122,6 @@ class BootstrapJobsTests {
 			.query(Long.class)
 			.single();
 		long doneBefore = jobsDone();
-		jobs.hold(false);
 
 		// Two workers at once, as two instances' would be: jobs are claimed FOR UPDATE
 		// SKIP LOCKED.
