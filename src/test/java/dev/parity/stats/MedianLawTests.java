@@ -133,4 +133,63 @@ class MedianLawTests {
 		assertThat(window.length).isLessThan(250);
 	}
 
+	@ParameterizedTest(name = "{0} and {1} samples, rounded to {2}")
+	@CsvSource({ "11, 11, 0", "51, 50, 0", "250, 250, 0", "250, 251, 0.001", "250, 250, 0.01", "60, 80, 10",
+			"40, 40, 100" })
+	void theQuantilesAreThoseOfASweepAtEveryStepToTheLastBit(int baseN, int otherN, double roundTo) {
+		for (int seed = 0; seed < 20; seed++) {
+			double[] base = samples(baseN, 31 + seed, roundTo);
+			double[] other = samples(otherN, 67 + seed, roundTo);
+			double factor = 0.9 + 0.01 * seed;
+			for (int i = 0; i < other.length; i++) {
+				other[i] *= factor;
+			}
+			MedianLaw baseLaw = MedianLaw.ofSamples(base);
+			MedianLaw otherLaw = MedianLaw.ofSamples(other);
+			for (double q : new double[] { 0.025, 0.975, 0.5, 1e-9, 1 - 1e-9 }) {
+				assertThat(Noise.ratioQuantile(baseLaw, otherLaw, q)).as("seed %d, q %s", seed, q)
+					.isEqualTo(Noise.ratioQuantileBySweeps(baseLaw, otherLaw, q));
+			}
+		}
+	}
+
+	@Test
+	void theOrderIsAStableSortByValue() {
+		SplittableRandom random = new SplittableRandom(5);
+		for (int round = 0; round < 200; round++) {
+			int size = 1 + random.nextInt(3000);
+			double[] value = new double[size];
+			for (int i = 0; i < size; i++) {
+				// Few distinct values in some rounds (ties), signed zeros, NaN and
+				// infinities now and then.
+				value[i] = round % 3 == 0 ? random.nextInt(7) - 3 : random.nextGaussian();
+				if (random.nextInt(500) == 0) {
+					value[i] = new double[] { Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY,
+							Double.NEGATIVE_INFINITY }[random.nextInt(5)];
+				}
+			}
+			Integer[] stable = new Integer[size];
+			for (int i = 0; i < size; i++) {
+				stable[i] = i;
+			}
+			Arrays.sort(stable, (x, y) -> Double.compare(value[x], value[y]));
+			assertThat(MedianLaw.ascending(value)).containsExactly(Arrays.stream(stable).mapToInt(i -> i).toArray());
+		}
+	}
+
+	@Test
+	void theMidpointIsTheLibrarysMedianOfTwo() {
+		org.apache.commons.statistics.descriptive.Median median = org.apache.commons.statistics.descriptive.Median
+			.withDefaults();
+		SplittableRandom random = new SplittableRandom(6);
+		double[] special = { Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, 0.0, -0.0, Double.NaN,
+				Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1e308, 3.0 };
+		for (int round = 0; round < 100_000; round++) {
+			double a = round < 100 ? special[round % 10] : random.nextGaussian() * Math.pow(10, random.nextInt(20));
+			double b = round < 100 ? special[round / 10] : random.nextGaussian() * Math.pow(10, random.nextInt(20));
+			assertThat(Double.doubleToLongBits(MedianLaw.midpoint(a, b))).as("%s and %s", a, b)
+				.isEqualTo(Double.doubleToLongBits(median.evaluate(new double[] { a, b })));
+		}
+	}
+
 }
