@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import org.apache.commons.statistics.descriptive.Median;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
 
 /**
@@ -61,27 +62,21 @@ public final class MedianLaw {
 
 		final double[] probability;
 
-		private final int first;
-
-		private final int last;
-
 		private Ranks(int n, int[] low, int[] high, double[] probability) {
 			this.n = n;
 			this.low = low;
 			this.high = high;
 			this.probability = probability;
-			this.first = low.length == 0 ? 0 : Arrays.stream(low).min().getAsInt();
-			this.last = high.length == 0 ? -1 : Arrays.stream(high).max().getAsInt();
 		}
 
 		/** The lowest 0-based rank the law needs. */
 		public int first() {
-			return first;
+			return low.length == 0 ? 0 : Arrays.stream(low).min().getAsInt();
 		}
 
 		/** The highest 0-based rank the law needs. */
 		public int last() {
-			return last;
+			return high.length == 0 ? -1 : Arrays.stream(high).max().getAsInt();
 		}
 
 		/** How many atoms. */
@@ -109,13 +104,27 @@ public final class MedianLaw {
 		if (ranks.first() < first || ranks.last() >= first + window.length) {
 			throw new IllegalArgumentException("the window does not hold the ranks the law needs");
 		}
+		Median ofTwo = Median.withDefaults().withCopy(false);
+		double[] pair = new double[2];
 		int size = ranks.size();
 		double[] value = new double[size];
 		for (int a = 0; a < size; a++) {
 			double low = window[ranks.low[a] - first];
-			value[a] = ranks.low[a] == ranks.high[a] ? low : midpoint(low, window[ranks.high[a] - first]);
+			if (ranks.low[a] == ranks.high[a]) {
+				value[a] = low;
+			}
+			else {
+				pair[0] = low;
+				pair[1] = window[ranks.high[a] - first];
+				// The library's midpoint, as a resample's median is computed.
+				value[a] = ofTwo.evaluate(pair);
+			}
 		}
-		int[] order = ascending(value);
+		Integer[] order = new Integer[size];
+		for (int a = 0; a < size; a++) {
+			order[a] = a;
+		}
+		Arrays.sort(order, (x, y) -> Double.compare(value[x], value[y]));
 		double[] values = new double[size];
 		double[] masses = new double[size];
 		int distinct = 0;
@@ -139,46 +148,6 @@ public final class MedianLaw {
 		}
 		cumulative[distinct - 1] = 1;
 		return new MedianLaw(Arrays.copyOf(values, distinct), cumulative);
-	}
-
-	/**
-	 * The midpoint of two values as commons-statistics' {@code Median} gives it for two
-	 * values, to the last bit (a resample's median is computed so): their sum halved, or
-	 * each halved when the sum overflows.
-	 */
-	static double midpoint(double a, double b) {
-		double sum = a + b;
-		return Double.isFinite(sum) ? sum * 0.5 : a * 0.5 + b * 0.5;
-	}
-
-	/**
-	 * The indices of {@code value} in ascending order of value, equal values in the order
-	 * of their indices ({@link Double#compare}'s order, as a stable sort gives it): each
-	 * value's place among the distinct values found by sorting a copy, then index and
-	 * place sorted as one number, without boxing (this runs for every cell × metric of
-	 * both sides of a comparison).
-	 */
-	static int[] ascending(double[] value) {
-		int size = value.length;
-		double[] sorted = value.clone();
-		Arrays.sort(sorted);
-		int distinct = 0;
-		for (int a = 0; a < size; a++) {
-			if (distinct == 0 || Double.compare(sorted[a], sorted[distinct - 1]) != 0) {
-				sorted[distinct++] = sorted[a];
-			}
-		}
-		long[] keys = new long[size];
-		for (int a = 0; a < size; a++) {
-			long place = Arrays.binarySearch(sorted, 0, distinct, value[a]);
-			keys[a] = place << 32 | a;
-		}
-		Arrays.sort(keys);
-		int[] order = new int[size];
-		for (int a = 0; a < size; a++) {
-			order[a] = (int) keys[a];
-		}
-		return order;
 	}
 
 	/** The law of the median of these samples (in any order) resampled. */
