@@ -16,6 +16,7 @@ import java.util.TreeSet;
 
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.BootstrapMedians;
+import dev.parity.compare.SampleSummaries;
 import dev.parity.compare.Comparison;
 import dev.parity.compare.ComparisonBuilder;
 import dev.parity.compare.Flag;
@@ -337,6 +338,17 @@ public final class SeriesAnalyser {
 			}
 		}
 		return String.join("; ", changes);
+	}
+
+	/**
+	 * What the runs of a series may be read under without their samples
+	 * ({@link dev.parity.run.RunRepository#findAll(java.util.Collection, String)}): the
+	 * statistics stored at ingest under the outlier z its checks use stand for the
+	 * samples, as in a comparison.
+	 */
+	static @Nullable String statisticsUnder(SeriesSettings settings) {
+		CompareSettings compare = compareSettings(settings);
+		return SampleSummaries.readableUnder(compare, compare);
 	}
 
 	private static CompareSettings compareSettings(SeriesSettings settings) {

@@ -74,7 +74,9 @@ class SeriesFacts {
 			series.factsJson(missing, key).forEach((id, text) -> found.put(id, json.readValue(text, RunFacts.class)));
 			List<RunId> toCompute = missing.stream().filter(id -> !found.containsKey(id)).map(RunId::new).toList();
 			for (int from = 0; from < toCompute.size(); from += 50) {
-				Map<RunId, Run> loaded = runs.findAll(toCompute.subList(from, Math.min(toCompute.size(), from + 50)));
+				// Without their samples where their stored statistics stand for them.
+				Map<RunId, Run> loaded = runs.findAll(toCompute.subList(from, Math.min(toCompute.size(), from + 50)),
+						SeriesAnalyser.statisticsUnder(seriesSettings));
 				if (toCompute.size() <= 2) {
 					kept.putAll(loaded); // a run or two that joined: their pairs need
 											// them next
@@ -146,7 +148,7 @@ class SeriesFacts {
 				}
 			}
 			if (!toLoad.isEmpty()) {
-				loaded.putAll(runs.findAll(toLoad));
+				loaded.putAll(runs.findAll(toLoad, SeriesAnalyser.statisticsUnder(seriesSettings)));
 			}
 			for (String run : toCompute) {
 				RunPair pair = analyser.pair(loaded.get(new RunId(baselines.get(run))), loaded.get(new RunId(run)),

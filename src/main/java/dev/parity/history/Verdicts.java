@@ -12,12 +12,14 @@ import java.util.Optional;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.CompareSettings;
 import dev.parity.compare.ComparedCell;
 import dev.parity.compare.ComparedMetric;
 import dev.parity.compare.Comparison;
 import dev.parity.compare.ComparisonBuilder;
 import dev.parity.compare.Flag;
+import dev.parity.compare.SampleSummaries;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
@@ -119,7 +121,7 @@ public class Verdicts {
 	 */
 	@Transactional(readOnly = true)
 	public String baseSeries(String runId) {
-		SeriesKey own = SeriesKey.of(find(runId).provenance(), settings.defaultBranch());
+		SeriesKey own = SeriesKey.of(header(runId).provenance(), settings.defaultBranch());
 		return new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
 				own.workload())
 			.id();
@@ -132,7 +134,9 @@ public class Verdicts {
 	 * of it, and no connection is held while it waits.
 	 */
 	public Verdict verdict(String runId, @Nullable String baselineId) {
-		Run run = find(runId);
+		// The run's row is all the lookup needs: its cells are read only for a verdict
+		// not given yet.
+		Run run = header(runId);
 		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());
 		SeriesKey main = new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
 				own.workload());
@@ -153,12 +157,25 @@ public class Verdicts {
 		return verdict;
 	}
 
-	private Verdict verdict(Run run, String baselineRunId, SeriesSettings seriesSettings, SeriesAnalysis history) {
-		Run baseline = find(baselineRunId);
+	private Verdict verdict(Run header, String baselineRunId, SeriesSettings seriesSettings, SeriesAnalysis history) {
 		CompareSettings compare = CompareSettings.defaults()
 			.withOverrides(Map.of("vary",
 					CompareSettings.VARIES.contains(seriesSettings.vary()) ? seriesSettings.vary() : "engine"));
-		Comparison comparison = comparisons.compare(baseline, run, compare);
+		// Both runs in one read, without their samples where the statistics stored at
+		// ingest stand for them; no interval is drawn (a verdict reads ratios, flags and
+		// the series' noise, never a comparison's intervals).
+		RunId baselineId = validId(baselineRunId);
+		Map<RunId, Run> loaded = runs.findAll(List.of(baselineId, header.id()),
+				SampleSummaries.readableUnder(compare, compare));
+		Run baseline = loaded.get(baselineId);
+		Run run = loaded.get(header.id());
+		if (baseline == null) {
+			throw new RunNotFoundException(baselineRunId);
+		}
+		if (run == null) {
+			throw new RunNotFoundException(header.id().value());
+		}
+		Comparison comparison = comparisons.compare(List.of(baseline), List.of(run), compare, BootstrapMedians.NONE);
 		List<Reason> reasons = new ArrayList<>();
 		List<Flag> whole = new ArrayList<>(comparison.flags());
 		whole.addAll(comparison.baselineChecks().run());
@@ -274,11 +291,16 @@ public class Verdicts {
 		return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 	}
 
-	private Run find(String id) {
+	/** The run's row, without its cells ({@link RunRepository#header}). */
+	private Run header(String id) {
+		return runs.header(validId(id)).orElseThrow(() -> new RunNotFoundException(id));
+	}
+
+	private static RunId validId(String id) {
 		if (!RunId.isValid(id)) {
 			throw new RunNotFoundException(id);
 		}
-		return runs.find(new RunId(id)).orElseThrow(() -> new RunNotFoundException(id));
+		return new RunId(id);
 	}
 
 }

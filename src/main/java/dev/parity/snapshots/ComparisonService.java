@@ -115,6 +115,17 @@ public class ComparisonService {
 	}
 
 	/**
+	 * The comparisons the latest snapshots were made from, by the same key, for a short
+	 * while: a page's or an export's control section asks for the comparison its snapshot
+	 * was just made from ({@link #comparison}), which is then not computed twice. Few and
+	 * brief: a comparison holds both runs.
+	 */
+	private final Cache<Key, Comparison> recent = Caffeine.newBuilder()
+		.maximumSize(4)
+		.expireAfterWrite(Duration.ofMinutes(1))
+		.build();
+
+	/**
 	 * Loads the second run of a comparison while the request's thread loads the first.
 	 */
 	private final ComparisonLoader loader;
@@ -330,7 +341,7 @@ public class ComparisonService {
 
 	/** A snapshot computed now, whatever is kept: what a publication freezes. */
 	public ComparisonSnapshot freshSnapshot(Pair pair, CompareSettings settings) {
-		return budget.compute(() -> compute(pair, settings));
+		return budget.compute(() -> snapshotOf(build(pair, settings), pair));
 	}
 
 	/**
@@ -339,21 +350,32 @@ public class ComparisonService {
 	 * @throws RunNotFoundException when either run does not exist
 	 */
 	public Comparison comparison(Pair pair, CompareSettings settings) {
-		return budget.compute(() -> {
-			Loaded loaded = load(pair, settings);
-			checkFixed(pair, loaded.baselines().get(0), loaded.contenders().get(0));
-			return builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
-					pair.baselineFixed(), pair.contenderFixed());
-		});
+		Key key = new Key(pair, settings.asMap());
+		Comparison known = recent.getIfPresent(key);
+		if (known != null) {
+			return known;
+		}
+		return budget.compute(() -> recent.get(key, k -> build(pair, settings)));
 	}
 
+	/**
+	 * The snapshot of the comparison, computed now; the comparison is kept a while for
+	 * {@link #comparison}.
+	 */
 	private ComparisonSnapshot compute(Pair pair, CompareSettings settings) {
+		return snapshotOf(recent.get(new Key(pair, settings.asMap()), k -> build(pair, settings)), pair);
+	}
+
+	private ComparisonSnapshot snapshotOf(Comparison comparison, Pair pair) {
+		return ComparisonSnapshot.of(comparison, defaults.settings(), pair.baselineFixed(), pair.contenderFixed(),
+				json);
+	}
+
+	private Comparison build(Pair pair, CompareSettings settings) {
 		Loaded loaded = load(pair, settings);
 		checkFixed(pair, loaded.baselines().get(0), loaded.contenders().get(0));
-		return ComparisonSnapshot.of(
-				builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
-						pair.baselineFixed(), pair.contenderFixed()),
-				defaults.settings(), pair.baselineFixed(), pair.contenderFixed(), json);
+		return builder.compare(loaded.baselines(), loaded.contenders(), settings, loaded.medians(),
+				pair.baselineFixed(), pair.contenderFixed());
 	}
 
 	/** The runs of both sides and their stored bootstrap medians. */
@@ -473,6 +495,7 @@ public class ComparisonService {
 
 	private void forget(Set<String> runIds) {
 		snapshots.asMap().keySet().removeIf(key -> runIds.stream().anyMatch(key.pair()::involves));
+		recent.asMap().keySet().removeIf(key -> runIds.stream().anyMatch(key.pair()::involves));
 	}
 
 }
