@@ -229,7 +229,7 @@ public class SeriesUpdates {
 	 */
 	public Optional<String> update(RunId id) {
 		Optional<String> seriesId = transaction.execute(status -> {
-			Run run = runs.find(id).orElse(null);
+			Run run = runs.header(id).orElse(null);
 			if (run == null || run.role() != Role.MEASURED || series.isRerun(id.value())) {
 				return Optional.<String>empty();
 			}
