@@ -362,7 +362,16 @@ class ComparisonViews {
 
 	/** A live comparison as Markdown, CSV or JSON. */
 	ResponseEntity<String> export(ComparisonService.Pair runs, String format, Map<String, String> query) {
-		ComparisonSnapshot snapshot = comparisons.snapshot(runs, comparisons.settings(query));
+		return export(runs, comparisons.snapshot(runs, comparisons.settings(query)), format, query);
+	}
+
+	/**
+	 * A live comparison as Markdown, CSV or JSON, from its snapshot in hand (the CI
+	 * verdict's, computed after waiting for its turn: the export then asks for no turn
+	 * but its optional control plan's).
+	 */
+	ResponseEntity<String> export(ComparisonService.Pair runs, ComparisonSnapshot snapshot, String format,
+			Map<String, String> query) {
 		String permalink = siteUrls.link("/compare/" + runs.path()) + QueryStrings.of(query);
 		ComparisonPage page = page(snapshot, runs);
 		return export(page, snapshot, null, format, "Comparison " + runs.path(), permalink, "comparison-" + runs.path(),

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.parity.compare.ComparisonSnapshot;
 import dev.parity.snapshots.ComparisonBudget;
 import dev.parity.snapshots.ComparisonService;
 import dev.parity.history.HistoryInWords;
@@ -114,8 +115,8 @@ class VerdictApiController {
 			// and is kept for the export; the export's optional "What would settle it" is
 			// left out as on the comparison's page when no turn comes within the usual
 			// wait.
-			budget.patiently(() -> snapshots.snapshot(runs, snapshots.settings(query)));
-			String export = comparisons.export(runs, "md", query).getBody();
+			ComparisonSnapshot snapshot = budget.patiently(() -> snapshots.snapshot(runs, snapshots.settings(query)));
+			String export = comparisons.export(runs, snapshot, "md", query).getBody();
 			if (export != null) {
 				md.append(export);
 			}
