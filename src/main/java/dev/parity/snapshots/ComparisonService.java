@@ -83,6 +83,11 @@ public class ComparisonService {
 		// record's estimate).
 		.weigher((Key key, Kept kept) -> kept.snapshot().estimatedBytes() * 4 / 3)
 		.expireAfterAccess(Duration.ofDays(1))
+		// Upkeep on the thread that wrote, never on the common fork-join pool: a
+		// comparison is computed inside the cache's lock of its entry and draws its
+		// intervals on that pool, so upkeep waiting there for that lock would leave the
+		// drawing no thread to run on (2 cores: the pool has one).
+		.executor(Runnable::run)
 		.build();
 
 	/**
@@ -123,6 +128,7 @@ public class ComparisonService {
 	private final Cache<Key, Comparison> recent = Caffeine.newBuilder()
 		.maximumSize(4)
 		.expireAfterWrite(Duration.ofMinutes(1))
+		.executor(Runnable::run)
 		.build();
 
 	/**
@@ -355,7 +361,7 @@ public class ComparisonService {
 		if (known != null) {
 			return known;
 		}
-		return budget.compute(() -> recent.get(key, k -> build(pair, settings)));
+		return budget.compute(() -> remembered(key, build(pair, settings)));
 	}
 
 	/**
@@ -363,7 +369,18 @@ public class ComparisonService {
 	 * {@link #comparison}.
 	 */
 	private ComparisonSnapshot compute(Pair pair, CompareSettings settings) {
-		return snapshotOf(recent.get(new Key(pair, settings.asMap()), k -> build(pair, settings)), pair);
+		Key key = new Key(pair, settings.asMap());
+		Comparison known = recent.getIfPresent(key);
+		return snapshotOf(known != null ? known : remembered(key, build(pair, settings)), pair);
+	}
+
+	/**
+	 * Keeps a comparison computed outside the cache (never inside its lock: computing one
+	 * takes long and uses the common fork-join pool).
+	 */
+	private Comparison remembered(Key key, Comparison comparison) {
+		recent.put(key, comparison);
+		return comparison;
 	}
 
 	private ComparisonSnapshot snapshotOf(Comparison comparison, Pair pair) {
