@@ -1,5 +1,6 @@
 package dev.parity;
 
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -95,7 +96,7 @@ public class RecordedStatements {
 					try {
 						return method.invoke(connection, args);
 					}
-					catch (java.lang.reflect.InvocationTargetException ex) {
+					catch (InvocationTargetException ex) {
 						throw ex.getCause();
 					}
 				});

@@ -1,5 +1,6 @@
 package dev.parity.bench;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -291,7 +292,7 @@ class SeriesBenchmark {
 
 	/** The processor time the series worker's thread has used so far, in milliseconds. */
 	private static double workerCpu() {
-		var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+		var threads = ManagementFactory.getThreadMXBean();
 		for (Thread thread : Thread.getAllStackTraces().keySet()) {
 			if (thread.getName().equals("series-updates")) {
 				return threads.getThreadCpuTime(thread.getId()) / 1e6;

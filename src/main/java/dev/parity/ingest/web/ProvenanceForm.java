@@ -1,5 +1,6 @@
 package dev.parity.ingest.web;
 
+import java.lang.reflect.RecordComponent;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
@@ -112,7 +113,7 @@ record ProvenanceForm(@Nullable String title, @Nullable String role, @Nullable S
 	 * form.
 	 */
 	boolean anyTyped() {
-		for (java.lang.reflect.RecordComponent component : ProvenanceForm.class.getRecordComponents()) {
+		for (RecordComponent component : ProvenanceForm.class.getRecordComponents()) {
 			try {
 				if (component.getAccessor().invoke(this) instanceof String value && !value.isBlank()) {
 					return true;
