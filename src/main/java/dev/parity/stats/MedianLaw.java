@@ -62,21 +62,27 @@ public final class MedianLaw {
 
 		final double[] probability;
 
+		final int first;
+
+		final int last;
+
 		private Ranks(int n, int[] low, int[] high, double[] probability) {
 			this.n = n;
 			this.low = low;
 			this.high = high;
 			this.probability = probability;
+			this.first = low.length == 0 ? 0 : Arrays.stream(low).min().getAsInt();
+			this.last = high.length == 0 ? -1 : Arrays.stream(high).max().getAsInt();
 		}
 
 		/** The lowest 0-based rank the law needs. */
 		public int first() {
-			return low.length == 0 ? 0 : Arrays.stream(low).min().getAsInt();
+			return first;
 		}
 
 		/** The highest 0-based rank the law needs. */
 		public int last() {
-			return high.length == 0 ? -1 : Arrays.stream(high).max().getAsInt();
+			return last;
 		}
 
 		/** How many atoms. */
@@ -101,30 +107,116 @@ public final class MedianLaw {
 	 */
 	public static MedianLaw of(int n, int first, double[] window) {
 		Ranks ranks = ranks(n);
-		if (ranks.first() < first || ranks.last() >= first + window.length) {
+		double[] value = atomValues(ranks, first, window);
+		int size = value.length;
+		for (double v : value) {
+			if (Double.isNaN(v) || Double.doubleToRawLongBits(v) == Long.MIN_VALUE) {
+				return bySorting(ranks, value);
+			}
+		}
+		// The atoms in ascending value, equal values in ascending atom: what a stable
+		// sort
+		// by value gives, without boxing them. The atoms come in ascending runs already
+		// (those of one lower rank ascend with the upper rank), a few dozen of them,
+		// merged pairwise with the left run first on equal values.
+		int[] order = new int[size];
+		int[] bounds = new int[size + 1];
+		int count = 0;
+		for (int a = 0; a < size; a++) {
+			order[a] = a;
+			if (a == 0 || value[a] < value[a - 1]) {
+				bounds[count++] = a;
+			}
+		}
+		bounds[count] = size;
+		int[] spare = new int[size];
+		while (count > 1) {
+			int merged = 0;
+			for (int r = 0; r < count; r += 2) {
+				int start = bounds[r];
+				merge(value, order, spare, start, bounds[Math.min(r + 1, count)], bounds[Math.min(r + 2, count)]);
+				bounds[merged++] = start;
+			}
+			bounds[merged] = size;
+			count = merged;
+			int[] swap = order;
+			order = spare;
+			spare = swap;
+		}
+		return accumulate(ranks, value, order);
+	}
+
+	/**
+	 * Merges the ascending runs of atoms {@code from[start … middle)} and
+	 * {@code from[middle … end)} into {@code into}, the left one first on equal values.
+	 */
+	private static void merge(double[] value, int[] from, int[] into, int start, int middle, int end) {
+		int left = start;
+		int right = middle;
+		int out = start;
+		while (left < middle && right < end) {
+			into[out++] = value[from[right]] < value[from[left]] ? from[right++] : from[left++];
+		}
+		while (left < middle) {
+			into[out++] = from[left++];
+		}
+		while (right < end) {
+			into[out++] = from[right++];
+		}
+	}
+
+	/**
+	 * {@link #of} by a boxed sort of the atoms: as first written, and still for a window
+	 * holding NaN (which {@code ==} never merges) or −0 (which sorts before the 0 it
+	 * merges with).
+	 */
+	static MedianLaw bySorting(Ranks ranks, double[] value) {
+		int size = value.length;
+		Integer[] boxed = new Integer[size];
+		for (int a = 0; a < size; a++) {
+			boxed[a] = a;
+		}
+		Arrays.sort(boxed, (x, y) -> Double.compare(value[x], value[y]));
+		int[] order = new int[size];
+		for (int a = 0; a < size; a++) {
+			order[a] = boxed[a];
+		}
+		return accumulate(ranks, value, order);
+	}
+
+	/** The value of each atom: its rank's sample, or the midpoint of its two. */
+	static double[] atomValues(Ranks ranks, int first, double[] window) {
+		if (ranks.first < first || ranks.last >= first + window.length) {
 			throw new IllegalArgumentException("the window does not hold the ranks the law needs");
 		}
-		Median ofTwo = Median.withDefaults().withCopy(false);
-		double[] pair = new double[2];
 		int size = ranks.size();
 		double[] value = new double[size];
 		for (int a = 0; a < size; a++) {
 			double low = window[ranks.low[a] - first];
-			if (ranks.low[a] == ranks.high[a]) {
-				value[a] = low;
-			}
-			else {
-				pair[0] = low;
-				pair[1] = window[ranks.high[a] - first];
-				// The library's midpoint, as a resample's median is computed.
-				value[a] = ofTwo.evaluate(pair);
-			}
+			value[a] = ranks.low[a] == ranks.high[a] ? low : midpoint(low, window[ranks.high[a] - first]);
 		}
-		Integer[] order = new Integer[size];
-		for (int a = 0; a < size; a++) {
-			order[a] = a;
+		return value;
+	}
+
+	/**
+	 * The midpoint of two values as commons-statistics' {@code Median} computes that of
+	 * two (what a resample's median is), to the last bit: their sum halved, or each half
+	 * summed where the sum overflows.
+	 */
+	static double midpoint(double low, double high) {
+		if (Double.isNaN(low) || Double.isNaN(high)) {
+			return Median.withDefaults().evaluate(new double[] { low, high });
 		}
-		Arrays.sort(order, (x, y) -> Double.compare(value[x], value[y]));
+		double sum = low + high;
+		return Double.isFinite(sum) ? sum * 0.5 : low * 0.5 + high * 0.5;
+	}
+
+	/**
+	 * The law from the atoms taken in {@code order} (ascending value): equal values
+	 * merged, their masses summed in that order.
+	 */
+	private static MedianLaw accumulate(Ranks ranks, double[] value, int[] order) {
+		int size = order.length;
 		double[] values = new double[size];
 		double[] masses = new double[size];
 		int distinct = 0;

@@ -3,6 +3,7 @@ package dev.parity.stats;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
+import org.apache.commons.statistics.descriptive.Median;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,58 @@ class MedianLawTests {
 			}
 			assertThat((double) upper / drawn.length).as("P(median ≤ %s)", x)
 				.isCloseTo(law.atOrBelow(x), within(0.012));
+		}
+	}
+
+	@ParameterizedTest(name = "{0} samples, rounded to {1}")
+	@CsvSource({ "10, 0", "11, 0", "250, 0", "251, 0", "250, 5", "250, 0.5", "1000, 1", "60, 10" })
+	void theLawIsTheSameToTheLastBitAsByABoxedSort(int n, double roundTo) {
+		for (long seed = 0; seed < 20; seed++) {
+			double[] sorted = samples(n, seed * 31 + n, roundTo);
+			Arrays.sort(sorted);
+			MedianLaw.Ranks ranks = MedianLaw.ranks(n);
+			MedianLaw fast = MedianLaw.of(n, 0, sorted);
+			MedianLaw boxed = MedianLaw.bySorting(ranks, MedianLaw.atomValues(ranks, 0, sorted));
+			assertThat(fast.values()).as("seed %d", seed).isEqualTo(boxed.values());
+			for (int i = 0; i < fast.size(); i++) {
+				assertThat(Double.doubleToRawLongBits(fast.cumulative(i))).as("seed %d, value %d", seed, i)
+					.isEqualTo(Double.doubleToRawLongBits(boxed.cumulative(i)));
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0} and {1} samples, rounded to {2}")
+	@CsvSource({ "250, 250, 0", "250, 251, 0.001", "11, 12, 0", "60, 250, 1", "250, 250, 5", "1000, 999, 0.01" })
+	void theIntervalsEndsAreTheSameToTheLastBitAsByWholeSweeps(int baseN, int otherN, double roundTo) {
+		for (long seed = 0; seed < 10; seed++) {
+			MedianLaw baseline = MedianLaw.ofSamples(samples(baseN, seed * 17 + baseN, roundTo));
+			double[] other = samples(otherN, seed * 13 + otherN + 1, roundTo);
+			for (int i = 0; i < other.length; i++) {
+				other[i] *= 1 + 0.02 * seed;
+			}
+			MedianLaw contender = MedianLaw.ofSamples(other);
+			for (double q : new double[] { 0.025, 0.975, 0.5 }) {
+				assertThat(Noise.ratioQuantile(baseline, contender, q)).as("seed %d, q %s", seed, q)
+					.isEqualTo(Noise.ratioQuantileBySweeps(baseline, contender, q));
+			}
+		}
+	}
+
+	@Test
+	void theMidpointIsTheLibrarysToTheLastBit() {
+		SplittableRandom random = new SplittableRandom(5);
+		double[][] pairs = { { Double.MAX_VALUE, Double.MAX_VALUE }, { -Double.MAX_VALUE, Double.MAX_VALUE },
+				{ Double.MIN_VALUE, Double.MIN_VALUE }, { 0.1, 0.2 }, { -0.0, 0.0 }, { 1e308, 1e308 },
+				{ Double.NaN, 1 } };
+		for (double[] pair : pairs) {
+			assertThat(Double.doubleToRawLongBits(MedianLaw.midpoint(pair[0], pair[1]))).as("%s", Arrays.toString(pair))
+				.isEqualTo(Double.doubleToRawLongBits(Median.withDefaults().evaluate(pair.clone())));
+		}
+		for (int i = 0; i < 100_000; i++) {
+			double low = Math.scalb(random.nextDouble(), random.nextInt(-1074, 1024));
+			double high = Math.scalb(random.nextDouble(), random.nextInt(-1074, 1024));
+			assertThat(Double.doubleToRawLongBits(MedianLaw.midpoint(low, high)))
+				.isEqualTo(Double.doubleToRawLongBits(Median.withDefaults().evaluate(new double[] { low, high })));
 		}
 	}
 
