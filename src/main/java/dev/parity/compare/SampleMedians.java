@@ -44,7 +44,8 @@ public class SampleMedians implements CellBootstraps.Medians {
 		return law(window(cell.sampleValues(metric)));
 	}
 
-	static @Nullable MedianLaw law(CellBootstraps.@Nullable Window window) {
+	/** The law of a stored window; {@code null} without one. */
+	public static @Nullable MedianLaw law(CellBootstraps.@Nullable Window window) {
 		return window == null ? null : MedianLaw.of(window.samples(), window.first(), window.values());
 	}
 

@@ -157,6 +157,24 @@ public class Verdicts {
 		return verdict;
 	}
 
+	/**
+	 * The baseline {@link #verdict} will most likely pick, known before the series is
+	 * brought up to date: the one given, or the latest run before this one in the series'
+	 * analysis as it is stored now (a run is never its own baseline, so an analysis not
+	 * updated for it yet usually names the same). For starting the verdict's comparison
+	 * early; the verdict's own baseline decides. {@code null} when none.
+	 */
+	public @Nullable String likelyBaseline(String runId, @Nullable String baselineId) {
+		if (baselineId != null && !baselineId.isBlank() && !baselineId.equals("auto")) {
+			return baselineId;
+		}
+		Run run = header(runId);
+		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());
+		SeriesKey main = new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
+				own.workload());
+		return updates.storedAnalysis(main.id()).flatMap(history -> autoBaseline(run, history)).orElse(null);
+	}
+
 	private Verdict verdict(Run header, String baselineRunId, SeriesSettings seriesSettings, SeriesAnalysis history) {
 		CompareSettings compare = CompareSettings.defaults()
 			.withOverrides(Map.of("vary",

@@ -3,6 +3,10 @@ package dev.parity.site;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.parity.compare.ComparisonSnapshot;
@@ -10,6 +14,7 @@ import dev.parity.snapshots.ComparisonBudget;
 import dev.parity.snapshots.ComparisonService;
 import dev.parity.history.HistoryInWords;
 import dev.parity.history.Verdicts;
+import dev.parity.run.RunId;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 
@@ -63,9 +68,44 @@ class VerdictApiController {
 			@JsonProperty("baseline_title") @Nullable String baselineTitle, @JsonProperty("in_words") String inWords) {
 	}
 
+	/**
+	 * The baseline the verdict will most likely have; {@code null} when none or when the
+	 * run or baseline is not one (the verdict then says so itself).
+	 */
+	private @Nullable String likelyBaseline(String id, @Nullable String baseline) {
+		try {
+			String likely = verdicts.likelyBaseline(id, baseline);
+			return likely != null && RunId.isValid(likely) ? likely : null;
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * The snapshot computed ahead; {@code null} if it failed (computed again, the same
+	 * way, it fails as it should).
+	 */
+	private static @Nullable ComparisonSnapshot joined(CompletableFuture<ComparisonSnapshot> computed) {
+		try {
+			return computed.join();
+		}
+		catch (CompletionException | CancellationException ex) {
+			return null;
+		}
+	}
+
 	@Operation(summary = "The CI verdict of a run against its baseline (baseline=auto, or a run id)")
 	@GetMapping("/api/runs/{id}/verdict")
 	VerdictView showVerdict(@PathVariable String id, @RequestParam(required = false) @Nullable String baseline) {
+		// Its comparison, for the export, is started first with the baseline the verdict
+		// will most likely have: computed on another thread while the series is brought
+		// up
+		// to date and the verdict's ratios are read, and used if that is the baseline.
+		Map<String, String> query = Map.of("vary", "engine");
+		String likely = likelyBaseline(id, baseline);
+		Optional<CompletableFuture<ComparisonSnapshot>> early = likely == null ? Optional.empty()
+				: snapshots.snapshotAhead(new ComparisonService.Pair(likely, id), snapshots.settings(query));
 		Verdicts.Verdict verdict = verdicts.verdict(id, baseline);
 		HistoryInWords.VerdictInWords said = words.verdict(id, verdict);
 		String pair = verdict.baseline() == null ? null : verdict.baseline() + "..." + id;
@@ -110,12 +150,14 @@ class VerdictApiController {
 		if (pair != null) {
 			md.append('\n');
 			ComparisonService.Pair runs = ComparisonService.Pair.parse(pair);
-			Map<String, String> query = Map.of("vary", "engine");
 			// A CI job waits for its verdict: its comparison waits for a turn, unrefused,
 			// and is kept for the export; the export's optional "What would settle it" is
 			// left out as on the comparison's page when no turn comes within the usual
 			// wait.
-			ComparisonSnapshot snapshot = budget.patiently(() -> snapshots.snapshot(runs, snapshots.settings(query)));
+			ComparisonSnapshot started = verdict.baseline().equals(likely)
+					? early.map(VerdictApiController::joined).orElse(null) : null;
+			ComparisonSnapshot snapshot = started != null ? started
+					: budget.patiently(() -> snapshots.snapshot(runs, snapshots.settings(query)));
 			String export = comparisons.export(runs, snapshot, "md", query).getBody();
 			if (export != null) {
 				md.append(export);

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.stream.Stream;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -136,6 +137,9 @@ public class ComparisonService {
 	 */
 	private final ComparisonLoader loader;
 
+	/** The runs' median laws, kept. */
+	private final MedianLaws laws;
+
 	/**
 	 * How often the record (caveats, statuses, retractions) of each run has changed, in
 	 * the database.
@@ -143,9 +147,10 @@ public class ComparisonService {
 	private final RecordVersions recordVersions;
 
 	ComparisonService(RunRepository runs, CellBootstraps bootstraps, ThresholdDefaults defaults, JsonMapper json,
-			ComparisonBudget budget, ComparisonMetrics metrics, RecordVersions recordVersions,
-			ComparisonLoader loader) {
+			ComparisonBudget budget, ComparisonMetrics metrics, RecordVersions recordVersions, ComparisonLoader loader,
+			MedianLaws laws) {
 		this.loader = loader;
+		this.laws = laws;
 		this.metrics = metrics;
 		this.recordVersions = recordVersions;
 		this.runs = runs;
@@ -318,6 +323,21 @@ public class ComparisonService {
 	}
 
 	/**
+	 * The snapshot {@link #snapshot} gives, computed on a thread of its own and patiently
+	 * (a turn waited for, as for a CI verdict) while the caller does other work first;
+	 * empty when too many are being computed so already (the caller then computes it
+	 * itself).
+	 */
+	public Optional<CompletableFuture<ComparisonSnapshot>> snapshotAhead(Pair pair, CompareSettings settings) {
+		try {
+			return Optional.of(loader.ahead(() -> budget.patiently(() -> snapshot(pair, settings))));
+		}
+		catch (RejectedExecutionException ex) {
+			return Optional.empty();
+		}
+	}
+
+	/**
 	 * The same snapshot as JSON text (UTF-8), written once per kept snapshot: what the
 	 * API serves. The array must not be changed.
 	 */
@@ -413,7 +433,7 @@ public class ComparisonService {
 			Map<RunId, Run> loaded = runs.findAll(ids, SampleSummaries.readableUnder(settings, defaults.settings()));
 			List<Run> baselines = group(pair.baselineIds(), loaded, "baseline");
 			List<Run> contenders = group(pair.contenderIds(), loaded, "contender");
-			return new Loaded(baselines, contenders, BootstrapMedians.stored(bootstraps.find(ids)));
+			return new Loaded(baselines, contenders, laws.medians(bootstraps.find(ids)));
 		}
 		RunId baselineId = new RunId(pair.baselineId());
 		RunId contenderId = new RunId(pair.contenderId());
@@ -431,8 +451,8 @@ public class ComparisonService {
 		if (contender == null) {
 			throw new RunNotFoundException(pair.contenderId());
 		}
-		BootstrapMedians medians = BootstrapMedians
-			.stored(bootstraps.find(List.of(baselineId, contenderId).stream().distinct().toList()));
+		BootstrapMedians medians = laws
+			.medians(bootstraps.find(List.of(baselineId, contenderId).stream().distinct().toList()));
 		return new Loaded(List.of(baseline), List.of(contender), medians);
 	}
 

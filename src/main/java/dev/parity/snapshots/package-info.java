@@ -6,7 +6,7 @@
  * record versions of runs and the rendered pages kept by them. Pages, exports and the API
  * ({@code site}) show what this gives.
  */
-@ApplicationModule(allowedDependencies = { "caveat", "compare", "record", "run" })
+@ApplicationModule(allowedDependencies = { "caveat", "compare", "record", "run", "stats" })
 @NullMarked
 package dev.parity.snapshots;
 

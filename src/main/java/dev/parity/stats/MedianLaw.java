@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import org.jspecify.annotations.Nullable;
 import org.apache.commons.statistics.descriptive.Median;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
 
@@ -42,6 +43,9 @@ public final class MedianLaw {
 	private final double[] values;
 
 	private final double[] cumulative;
+
+	/** Where {@link #draw} starts looking, made at its first draw. */
+	private volatile int @Nullable [] guide;
 
 	private MedianLaw(double[] values, double[] cumulative) {
 		this.values = values;
@@ -249,6 +253,11 @@ public final class MedianLaw {
 		return of(sorted.length, 0, sorted);
 	}
 
+	/** About how many bytes of memory it takes. */
+	public int bytes() {
+		return 64 + 20 * values.length;
+	}
+
 	/** The distinct values the median can take, ascending. */
 	public double[] values() {
 		return values.clone();
@@ -265,11 +274,52 @@ public final class MedianLaw {
 		return values.length > 0 && values[0] > 0 && Double.isFinite(values[values.length - 1]);
 	}
 
-	/** The value at probability {@code u} ∈ [0, 1): the inverse of the distribution. */
+	/**
+	 * The value at probability {@code u} ∈ [0, 1): the inverse of the distribution, the
+	 * first value whose cumulative probability is above {@code u}. Found from a guide
+	 * table (the first such value for each of {@code size} equal steps of {@code u}) in a
+	 * step or two: a comparison draws a thousand per cell × metric. The same value as
+	 * {@link #drawBySearch}, which it falls back to when {@code u} is a cumulative
+	 * probability itself.
+	 */
 	public double draw(double u) {
+		int[] table = guide();
+		int k = Math.min(table.length - 1, (int) (u * table.length));
+		int i = table[k];
+		while (i > 0 && cumulative[i - 1] > u) {
+			i--;
+		}
+		while (i < cumulative.length && cumulative[i] <= u) {
+			if (cumulative[i] == u) {
+				return drawBySearch(u);
+			}
+			i++;
+		}
+		return values[Math.min(i, values.length - 1)];
+	}
+
+	/** {@link #draw} by a binary search, as first written. */
+	double drawBySearch(double u) {
 		int i = Arrays.binarySearch(cumulative, u);
 		i = i >= 0 ? i + 1 : -i - 1;
 		return values[Math.min(i, values.length - 1)];
+	}
+
+	private int[] guide() {
+		int[] table = guide;
+		if (table == null) {
+			table = new int[cumulative.length];
+			int i = 0;
+			for (int k = 0; k < table.length; k++) {
+				double step = (double) k / table.length;
+				while (i < cumulative.length && cumulative[i] <= step) {
+					i++;
+				}
+				table[k] = i;
+			}
+			guide = table;
+		}
+		return table;
 	}
 
 	double smallest() {

@@ -114,6 +114,27 @@ class MedianLawTests {
 		}
 	}
 
+	@ParameterizedTest(name = "{0} samples, rounded to {1}")
+	@CsvSource({ "10, 0", "11, 0", "250, 0", "250, 5", "1000, 0.01", "40, 1000" })
+	void aDrawIsTheValueABinarySearchFinds(int n, double roundTo) {
+		MedianLaw law = MedianLaw.ofSamples(samples(n, n + 11, roundTo));
+		SplittableRandom random = new SplittableRandom(n);
+		for (int i = 0; i < 20_000; i++) {
+			double u = random.nextDouble();
+			assertThat(law.draw(u)).isEqualTo(law.drawBySearch(u));
+		}
+		// Each cumulative probability itself, and just beside it.
+		for (int i = 0; i < law.size(); i++) {
+			for (double u : new double[] { law.cumulative(i), Math.nextDown(law.cumulative(i)),
+					Math.nextUp(law.cumulative(i)) }) {
+				if (u < 1) {
+					assertThat(law.draw(u)).as("u = %s", u).isEqualTo(law.drawBySearch(u));
+				}
+			}
+		}
+		assertThat(law.draw(0)).isEqualTo(law.drawBySearch(0));
+	}
+
 	@Test
 	void aLawOverRanksSumsToOneAndIsKeptPerCount() {
 		for (int n : new int[] { 10, 11, 250, 251, 10_000, 10_001 }) {
