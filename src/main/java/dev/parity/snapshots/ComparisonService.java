@@ -64,6 +64,9 @@ public class ComparisonService {
 	 */
 	private static final long SNAPSHOT_CACHE_BYTES = 96L * 1024 * 1024;
 
+	/** Cells of the comparisons kept for a moment ({@link #recent}), in all. */
+	private static final long RECENT_CELLS = 8_000;
+
 	private final RunRepository runs;
 
 	private final CellBootstraps bootstraps;
@@ -123,11 +126,15 @@ public class ComparisonService {
 	/**
 	 * The comparisons the latest snapshots were made from, by the same key, for a short
 	 * while: a page's or an export's control section asks for the comparison its snapshot
-	 * was just made from ({@link #comparison}), which is then not computed twice. Few and
-	 * brief: a comparison holds both runs.
+	 * was just made from ({@link #comparison}), which is then not computed twice. Brief,
+	 * and bounded by their cells (a comparison holds both runs, without their samples
+	 * where the statistics stored at ingest stand for them): enough for a burst of CI
+	 * verdicts, each asking for the comparison of its export's control section a moment
+	 * after its snapshot (with four kept at most, most of a burst's were computed again).
 	 */
 	private final Cache<Key, Comparison> recent = Caffeine.newBuilder()
-		.maximumSize(4)
+		.maximumWeight(RECENT_CELLS)
+		.<Key, Comparison>weigher((key, comparison) -> 1 + comparison.cells().size())
 		.expireAfterWrite(Duration.ofMinutes(1))
 		.executor(Runnable::run)
 		.build();
