@@ -9,6 +9,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -25,6 +32,7 @@ import dev.parity.run.RunId;
 import dev.parity.run.RunNotFoundException;
 import dev.parity.run.RunRepository;
 import org.apache.commons.statistics.distribution.TDistribution;
+import jakarta.annotation.PreDestroy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;
@@ -86,11 +94,28 @@ public class Verdicts {
 
 	}
 
+	/**
+	 * Reads a verdict's comparison while its series is brought up to date: four threads,
+	 * shut down with the context; beyond 16 waiting, a verdict reads it itself.
+	 */
+	private final ThreadPoolExecutor reading = new ThreadPoolExecutor(4, 4, 0, TimeUnit.MILLISECONDS,
+			new ArrayBlockingQueue<>(16), runnable -> {
+				Thread thread = new Thread(runnable, "verdict-reading");
+				thread.setDaemon(true);
+				return thread;
+			});
+
 	Verdicts(RunRepository runs, SeriesRepository series, SeriesUpdates updates, HistorySettings settings) {
 		this.runs = runs;
 		this.series = series;
 		this.updates = updates;
 		this.settings = settings;
+	}
+
+	@PreDestroy
+	void stop() throws InterruptedException {
+		reading.shutdownNow();
+		reading.awaitTermination(5, TimeUnit.SECONDS);
 	}
 
 	/** A comparable cell × metric worse than the baseline. */
@@ -141,9 +166,18 @@ public class Verdicts {
 		SeriesKey main = new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
 				own.workload());
 		SeriesSettings seriesSettings = series.settings(main.id(), settings.seriesDefaults());
+		boolean auto = baselineId == null || baselineId.isBlank() || baselineId.equals("auto");
+		// While the series is brought up to date (its update may be under way), its
+		// comparison with the baseline it will most likely have is read on another
+		// thread: used if that is the baseline.
+		String likely = null;
+		CompletableFuture<Comparison> early = null;
+		if (series.pending(main.id())) {
+			likely = likely(run, main, baselineId);
+			early = likely == null || !RunId.isValid(likely) ? null : ahead(run, likely, seriesSettings);
+		}
 		SeriesAnalysis history = updates.analysis(main.id()).orElse(SeriesAnalysis.empty());
-		String baselineRunId = baselineId == null || baselineId.isBlank() || baselineId.equals("auto")
-				? autoBaseline(run, history).orElse(null) : baselineId;
+		String baselineRunId = auto ? autoBaseline(run, history).orElse(null) : baselineId;
 		if (baselineRunId == null) {
 			return new Verdict("no-baseline", null, List.of(), List.of(), seriesSettings.alertMagnitude());
 		}
@@ -152,7 +186,9 @@ public class Verdicts {
 		if (known != null) {
 			return known;
 		}
-		Verdict verdict = verdict(run, baselineRunId, seriesSettings, history);
+		Comparison read = early != null && baselineRunId.equals(likely) ? joined(early) : null;
+		Verdict verdict = verdict(read != null ? read : comparison(run, baselineRunId, seriesSettings), baselineRunId,
+				seriesSettings, history);
 		given.put(key, verdict);
 		return verdict;
 	}
@@ -165,23 +201,56 @@ public class Verdicts {
 	 * early; the verdict's own baseline decides. {@code null} when none.
 	 */
 	public @Nullable String likelyBaseline(String runId, @Nullable String baselineId) {
+		Run run = header(runId);
+		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());
+		return likely(run, new SeriesKey(own.system(), own.model(), own.engine(), own.harness(),
+				settings.defaultBranch(), own.workload()), baselineId);
+	}
+
+	/** {@link #likelyBaseline} of a run whose default-branch series is {@code main}. */
+	private @Nullable String likely(Run run, SeriesKey main, @Nullable String baselineId) {
 		if (baselineId != null && !baselineId.isBlank() && !baselineId.equals("auto")) {
 			return baselineId;
 		}
-		Run run = header(runId);
-		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());
-		SeriesKey main = new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
-				own.workload());
 		return updates.storedAnalysis(main.id()).flatMap(history -> autoBaseline(run, history)).orElse(null);
 	}
 
-	private Verdict verdict(Run header, String baselineRunId, SeriesSettings seriesSettings, SeriesAnalysis history) {
+	/**
+	 * The comparison of the run with this baseline read on another thread; {@code null}
+	 * when every such thread is busy.
+	 */
+	private @Nullable CompletableFuture<Comparison> ahead(Run header, String baselineRunId,
+			SeriesSettings seriesSettings) {
+		try {
+			return CompletableFuture.supplyAsync(() -> comparison(header, baselineRunId, seriesSettings), reading);
+		}
+		catch (RejectedExecutionException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * What was read ahead; {@code null} if that failed (read again, the same way, it
+	 * fails as it should).
+	 */
+	private static @Nullable Comparison joined(CompletableFuture<Comparison> read) {
+		try {
+			return read.join();
+		}
+		catch (CompletionException | CancellationException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * The comparison a verdict reads: both runs in one read, without their samples where
+	 * the statistics stored at ingest stand for them; no interval is drawn (a verdict
+	 * reads ratios, flags and the series' noise, never a comparison's intervals).
+	 */
+	private Comparison comparison(Run header, String baselineRunId, SeriesSettings seriesSettings) {
 		CompareSettings compare = CompareSettings.defaults()
 			.withOverrides(Map.of("vary",
 					CompareSettings.VARIES.contains(seriesSettings.vary()) ? seriesSettings.vary() : "engine"));
-		// Both runs in one read, without their samples where the statistics stored at
-		// ingest stand for them; no interval is drawn (a verdict reads ratios, flags and
-		// the series' noise, never a comparison's intervals).
 		RunId baselineId = validId(baselineRunId);
 		Map<RunId, Run> loaded = runs.findAll(List.of(baselineId, header.id()),
 				SampleSummaries.readableUnder(compare, compare));
@@ -193,7 +262,11 @@ public class Verdicts {
 		if (run == null) {
 			throw new RunNotFoundException(header.id().value());
 		}
-		Comparison comparison = comparisons.compare(List.of(baseline), List.of(run), compare, BootstrapMedians.NONE);
+		return comparisons.compare(List.of(baseline), List.of(run), compare, BootstrapMedians.NONE);
+	}
+
+	private Verdict verdict(Comparison comparison, String baselineRunId, SeriesSettings seriesSettings,
+			SeriesAnalysis history) {
 		List<Reason> reasons = new ArrayList<>();
 		List<Flag> whole = new ArrayList<>(comparison.flags());
 		whole.addAll(comparison.baselineChecks().run());
