@@ -353,6 +353,23 @@ public class SeriesRepository {
 			.single());
 	}
 
+	/** The newest job waiting for the series; {@code null} when none is. */
+	@Nullable Long lastPending(String seriesId) {
+		return jdbc.sql("select id from series_job where series_id = ? order by id desc limit 1")
+			.param(seriesId)
+			.query(Long.class)
+			.optional()
+			.orElse(null);
+	}
+
+	/** Whether a job up to {@code id} is waiting for the series. */
+	boolean pendingUpTo(String seriesId, long id) {
+		return Boolean.TRUE.equals(jdbc.sql("select exists (select 1 from series_job where series_id = ? and id <= ?)")
+			.params(seriesId, id)
+			.query(Boolean.class)
+			.single());
+	}
+
 	/** The series whose updates are waiting. */
 	List<String> pending() {
 		return jdbc.sql("select distinct series_id from series_job").query(String.class).list();

@@ -183,13 +183,18 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * Does what is waiting for this series before it is read; jobs a worker (here or on
+	 * Does what was waiting for this series when it was asked, before it is read (what
+	 * comes meanwhile is left to the readers after it: under a burst of uploads a reader
+	 * no longer waits for the runs uploaded after its own); jobs a worker (here or on
 	 * another instance) is doing are waited for, and so is another reader's catch-up of
 	 * the series here. The caller holds no connection: a reader that waits must not hold
 	 * one of the pool's.
 	 */
 	void catchUp(String seriesId) {
-		if (!series.pending(seriesId)) {
+		// What this reader needs done: the jobs committed before it asked (the newest of
+		// them, and any older). Jobs that come while it waits are for later readers.
+		Long upTo = series.lastPending(seriesId);
+		if (upTo == null) {
 			return;
 		}
 		// One catch-up of a series at a time here: the others wait for it without a
@@ -199,10 +204,7 @@ public class SeriesUpdates {
 		ReentrantLock turn = catchUps.get(seriesId);
 		turn.lock();
 		try {
-			if (!series.pending(seriesId)) {
-				return;
-			}
-			for (int attempt = 0; attempt < 3 && doNext(seriesId); attempt++) {
+			for (int attempt = 0; attempt < 3 && series.pendingUpTo(seriesId, upTo) && doNext(seriesId); attempt++) {
 				// one transaction per claim; a job that fails is left to the worker's
 				// back-off
 			}
