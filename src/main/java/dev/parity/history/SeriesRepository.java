@@ -84,6 +84,23 @@ public class SeriesRepository {
 	}
 
 	/**
+	 * The run just before {@code runId} in the series' order (as {@link #runIds}), from
+	 * the series' runs as they are now, before any analysis of them; empty when none.
+	 */
+	Optional<String> runBefore(String seriesId, String runId) {
+		return jdbc.sql("""
+				select r.id from series_run s join run r on r.id = s.run_id join run self on self.id = ?
+				where s.series_id = ? and r.id <> self.id
+				and not exists (select 1 from alert_confirmation c where c.run_id = r.id)
+				and (coalesce(r.recorded_at, r.uploaded_at), r.uploaded_at, r.id)
+					< (coalesce(self.recorded_at, self.uploaded_at), self.uploaded_at, self.id)
+				order by coalesce(r.recorded_at, r.uploaded_at) desc, r.uploaded_at desc, r.id desc limit 1""")
+			.params(runId, seriesId)
+			.query(String.class)
+			.optional();
+	}
+
+	/**
 	 * The series a run belongs to; none for a run linked as an alert's confirmation
 	 * rerun.
 	 */

@@ -245,16 +245,6 @@ public class SeriesUpdates {
 	}
 
 	/**
-	 * The analysis of a series as it is stored now, without bringing it up to date (what
-	 * is waiting for it is not in it); empty when it has none.
-	 */
-	public Optional<SeriesAnalysis> storedAnalysis(String seriesId) {
-		return series.analysisState(seriesId)
-			.filter(state -> !state.retractedSince())
-			.flatMap(state -> analyses.current(seriesId, state.version()));
-	}
-
-	/**
 	 * The analysis of a series, brought up to date first: the one kept in memory while it
 	 * is the one stored, else the stored one with its points rebuilt from the runs'
 	 * facts.

@@ -212,7 +212,7 @@ public class Verdicts {
 		if (baselineId != null && !baselineId.isBlank() && !baselineId.equals("auto")) {
 			return baselineId;
 		}
-		return updates.storedAnalysis(main.id()).flatMap(history -> autoBaseline(run, history)).orElse(null);
+		return series.runBefore(main.id(), run.id().value()).orElse(null);
 	}
 
 	/**
