@@ -119,9 +119,21 @@ public final class SeriesAnalyser {
 	 * segment, what annotates.
 	 */
 	public RunPair pair(Run baseline, Run run, SeriesSettings settings) {
-		// Only the flags are read: no interval is resampled for the pair.
-		Comparison comparison = comparisons.compare(List.of(baseline), List.of(run), compareSettings(settings),
-				BootstrapMedians.NONE);
+		return pair(comparison(baseline, run, settings));
+	}
+
+	/**
+	 * The comparison behind {@link #pair}: the series' settings, only the flags read, so
+	 * no interval is resampled.
+	 */
+	Comparison comparison(Run baseline, Run run, SeriesSettings settings) {
+		return comparisons.compare(List.of(baseline), List.of(run), compareSettings(settings), BootstrapMedians.NONE);
+	}
+
+	/** The pair {@link #pair} finds in the comparison of the run with its baseline. */
+	RunPair pair(Comparison comparison) {
+		Run baseline = comparison.baseline();
+		Run run = comparison.contender();
 		List<SeriesAnalysis.Reason> reasons = new ArrayList<>();
 		List<SeriesAnalysis.Event> events = new ArrayList<>();
 		for (Flag flag : comparison.flags()) {
@@ -351,7 +363,10 @@ public final class SeriesAnalyser {
 		return SampleSummaries.readableUnder(compare, compare);
 	}
 
-	private static CompareSettings compareSettings(SeriesSettings settings) {
+	/**
+	 * The settings of the comparisons of a series' runs: the defaults, the series' vary.
+	 */
+	static CompareSettings compareSettings(SeriesSettings settings) {
 		String vary = CompareSettings.VARIES.contains(settings.vary()) ? settings.vary() : "engine";
 		return CompareSettings.defaults().withOverrides(Map.of("vary", vary));
 	}

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.parity.compare.Comparison;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
@@ -49,7 +50,11 @@ class SeriesFacts {
 
 	private final Cache<String, RunPair> pairs = Caffeine.newBuilder().maximumSize(200_000).build();
 
-	SeriesFacts(RunRepository runs, SeriesRepository series) {
+	/** The comparisons of the pairs just computed, for the verdicts about to ask. */
+	private final PairComparisons recentPairs;
+
+	SeriesFacts(RunRepository runs, SeriesRepository series, PairComparisons recentPairs) {
+		this.recentPairs = recentPairs;
 		this.runs = runs;
 		this.series = series;
 	}
@@ -151,8 +156,10 @@ class SeriesFacts {
 				loaded.putAll(runs.findAll(toLoad, SeriesAnalyser.statisticsUnder(seriesSettings)));
 			}
 			for (String run : toCompute) {
-				RunPair pair = analyser.pair(loaded.get(new RunId(baselines.get(run))), loaded.get(new RunId(run)),
-						seriesSettings);
+				Comparison comparison = analyser.comparison(loaded.get(new RunId(baselines.get(run))),
+						loaded.get(new RunId(run)), seriesSettings);
+				recentPairs.keep(comparison);
+				RunPair pair = analyser.pair(comparison);
 				series.savePair(run, pair.baseline(), key, json.writeValueAsString(pair));
 				found.put(run, pair);
 			}

@@ -105,7 +105,11 @@ public class Verdicts {
 				return thread;
 			});
 
-	Verdicts(RunRepository runs, SeriesRepository series, SeriesUpdates updates, HistorySettings settings) {
+	private final PairComparisons recentPairs;
+
+	Verdicts(RunRepository runs, SeriesRepository series, SeriesUpdates updates, HistorySettings settings,
+			PairComparisons recentPairs) {
+		this.recentPairs = recentPairs;
 		this.runs = runs;
 		this.series = series;
 		this.updates = updates;
@@ -172,7 +176,10 @@ public class Verdicts {
 		// thread: used if that is the baseline.
 		String likely = null;
 		CompletableFuture<Comparison> early = null;
-		if (series.pending(main.id())) {
+		// A run of the default branch is compared with the run before it by its series'
+		// update (kept for this verdict: PairComparisons); a run of another branch is
+		// not.
+		if (!own.id().equals(main.id()) && series.pending(main.id())) {
 			likely = likely(run, main, baselineId);
 			early = likely == null || !RunId.isValid(likely) ? null : ahead(run, likely, seriesSettings);
 		}
@@ -248,9 +255,14 @@ public class Verdicts {
 	 * reads ratios, flags and the series' noise, never a comparison's intervals).
 	 */
 	private Comparison comparison(Run header, String baselineRunId, SeriesSettings seriesSettings) {
-		CompareSettings compare = CompareSettings.defaults()
-			.withOverrides(Map.of("vary",
-					CompareSettings.VARIES.contains(seriesSettings.vary()) ? seriesSettings.vary() : "engine"));
+		CompareSettings compare = SeriesAnalyser.compareSettings(seriesSettings);
+		// The series update this verdict waited for compared the same two runs the same
+		// way when the baseline is the run before it (what a verdict on the default
+		// branch has, unless told otherwise).
+		Comparison updated = recentPairs.of(baselineRunId, header.id().value(), compare.asMap());
+		if (updated != null) {
+			return updated;
+		}
 		RunId baselineId = validId(baselineRunId);
 		Map<RunId, Run> loaded = runs.findAll(List.of(baselineId, header.id()),
 				SampleSummaries.readableUnder(compare, compare));
