@@ -298,119 +298,15 @@ public final class Noise {
 
 	/**
 	 * The smallest ratio r (to within 10⁻¹² relative) with P(contender / baseline ≤ r) ≥
-	 * q: {@link #ratioQuantileBySweeps}'s bisection, step for step, each step's P(ratio ≤
-	 * r) the same sum to the last bit, found faster. For each baseline value b, how many
-	 * contender values are ≤ r·b grows with r, so between the two ends of the bracket it
-	 * only needs looking for between their two counts; and once one pair of values is
-	 * left between them, which side of it r is decides the step alone.
+	 * q.
 	 */
 	static double ratioQuantile(MedianLaw baseline, MedianLaw contender, double q) {
-		double low = contender.smallest() / baseline.largest();
-		double high = contender.largest() / baseline.smallest();
-		int size = baseline.size();
-		double[] mass = new double[size];
-		double previous = 0;
-		for (int b = 0; b < size; b++) {
-			mass[b] = baseline.cumulative(b) - previous;
-			previous = baseline.cumulative(b);
-		}
-		int[] atLow = new int[size];
-		int[] atHigh = new int[size];
-		int[] atMid = new int[size];
-		counts(baseline, contender, high, atHigh);
-		if (sum(contender, mass, counts(baseline, contender, low, atLow)) >= q) {
-			return low;
-		}
-		// P(ratio ≤ low) < q ≤ P(ratio ≤ high), halved on a log scale until close.
-		while (high - low > 1e-12 * high) {
-			double mid = Math.sqrt(low * high);
-			if (mid <= low || mid >= high) {
-				break;
-			}
-			long between = 0;
-			int only = -1;
-			for (int b = 0; b < size && between < 2; b++) {
-				int here = atHigh[b] - atLow[b];
-				between += here;
-				only = here > 0 ? b : only;
-			}
-			boolean enough;
-			if (between == 0) {
-				enough = false; // as at low
-			}
-			else if (between == 1) {
-				// At mid the counts are those at low, or those at high if the one pair
-				// left
-				// counts; at low the sum was short of q.
-				boolean counted = contender.value(atLow[only]) <= mid * baseline.value(only);
-				enough = counted && sum(contender, mass, atHigh) >= q;
-				if (counted && !enough) {
-					atLow[only]++;
-				}
-			}
-			else {
-				for (int b = 0; b < size; b++) {
-					double limit = mid * baseline.value(b);
-					int a = b == 0 ? atLow[b] : Math.max(atLow[b], atMid[b - 1]);
-					while (a < atHigh[b] && contender.value(a) <= limit) {
-						a++;
-					}
-					atMid[b] = a;
-				}
-				enough = sum(contender, mass, atMid) >= q;
-			}
-			if (enough) {
-				high = mid;
-				if (between > 1) {
-					System.arraycopy(atMid, 0, atHigh, 0, size);
-				}
-			}
-			else {
-				low = mid;
-				if (between > 1) {
-					System.arraycopy(atMid, 0, atLow, 0, size);
-				}
-			}
-		}
-		return high;
-	}
-
-	/**
-	 * For each baseline value b, how many contender values are ≤ r·b, into
-	 * {@code counts}.
-	 */
-	private static int[] counts(MedianLaw baseline, MedianLaw contender, double r, int[] counts) {
-		int a = 0;
-		int size = contender.size();
-		for (int b = 0; b < baseline.size(); b++) {
-			double limit = r * baseline.value(b);
-			while (a < size && contender.value(a) <= limit) {
-				a++;
-			}
-			counts[b] = a;
-		}
-		return counts;
-	}
-
-	/**
-	 * Σ P(B = b) · P(A ≤ r·b) from the counts at r, summed as {@link #ratioAtOrBelow}.
-	 */
-	private static double sum(MedianLaw contender, double[] mass, int[] counts) {
-		double sum = 0;
-		for (int b = 0; b < mass.length; b++) {
-			double below = counts[b] == 0 ? 0 : contender.cumulative(counts[b] - 1);
-			sum += mass[b] * below;
-		}
-		return sum;
-	}
-
-	/** {@link #ratioQuantile} as first written: a whole sweep for every step. */
-	static double ratioQuantileBySweeps(MedianLaw baseline, MedianLaw contender, double q) {
 		double low = contender.smallest() / baseline.largest();
 		double high = contender.largest() / baseline.smallest();
 		if (ratioAtOrBelow(baseline, contender, low, false) >= q) {
 			return low;
 		}
+		// P(ratio ≤ low) < q ≤ P(ratio ≤ high), halved on a log scale until close.
 		while (high - low > 1e-12 * high) {
 			double mid = Math.sqrt(low * high);
 			if (mid <= low || mid >= high) {

@@ -79,23 +79,6 @@ class MedianLawTests {
 		}
 	}
 
-	@ParameterizedTest(name = "{0} and {1} samples, rounded to {2}")
-	@CsvSource({ "250, 250, 0", "250, 251, 0.001", "11, 12, 0", "60, 250, 1", "250, 250, 5", "1000, 999, 0.01" })
-	void theIntervalsEndsAreTheSameToTheLastBitAsByWholeSweeps(int baseN, int otherN, double roundTo) {
-		for (long seed = 0; seed < 10; seed++) {
-			MedianLaw baseline = MedianLaw.ofSamples(samples(baseN, seed * 17 + baseN, roundTo));
-			double[] other = samples(otherN, seed * 13 + otherN + 1, roundTo);
-			for (int i = 0; i < other.length; i++) {
-				other[i] *= 1 + 0.02 * seed;
-			}
-			MedianLaw contender = MedianLaw.ofSamples(other);
-			for (double q : new double[] { 0.025, 0.975, 0.5 }) {
-				assertThat(Noise.ratioQuantile(baseline, contender, q)).as("seed %d, q %s", seed, q)
-					.isEqualTo(Noise.ratioQuantileBySweeps(baseline, contender, q));
-			}
-		}
-	}
-
 	@Test
 	void theMidpointIsTheLibrarysToTheLastBit() {
 		SplittableRandom random = new SplittableRandom(5);
