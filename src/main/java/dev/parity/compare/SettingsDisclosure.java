@@ -64,13 +64,16 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 	/**
 	 * The disclosure of a comparison: its settings against the defaults and, when they
 	 * differ, the same two runs compared with the defaults to count what the defaults
-	 * grey and these settings do not.
+	 * grey and these settings do not. That comparison is read for what it greys only, so
+	 * it draws no interval over samples: what a rule greys never depends on one.
 	 */
 	public static SettingsDisclosure of(Comparison here, CompareSettings defaults) {
 		if (differences(here.settings(), defaults).isEmpty()) {
 			return of(here, null, defaults);
 		}
-		return of(here, new ComparisonBuilder().compare(here.baseline(), here.contender(), defaults), defaults);
+		Comparison underDefaults = new ComparisonBuilder().compare(List.of(here.baseline()), List.of(here.contender()),
+				defaults, BootstrapMedians.NONE);
+		return of(here, underDefaults, defaults);
 	}
 
 	/**

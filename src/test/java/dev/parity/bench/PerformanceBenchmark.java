@@ -1,12 +1,14 @@
 package dev.parity.bench;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -629,7 +631,7 @@ class PerformanceBenchmark {
 		times.put("verdict", new ArrayList<>());
 		List<Double> pending = new ArrayList<>();
 		int seed = 500;
-		for (int round = 0; round < 3; round++) {
+		for (int round = 0; round < Integer.getInteger("bench.rounds", 3); round++) {
 			for (String what : times.keySet()) {
 				String a = upload("First view " + what + " " + round + " A", seed++);
 				String b = upload("First view " + what + " " + round + " B", seed++);
@@ -640,7 +642,9 @@ class PerformanceBenchmark {
 					default -> "/api/runs/" + b + "/verdict?baseline=" + a;
 				};
 				System.gc();
+				java.time.Instant gotAt = java.time.Instant.now();
 				Http.Timed answer = http.get(path).ok();
+				System.out.println("WINDOW " + what + " " + gotAt + " " + java.time.Instant.now());
 				times.get(what).add(answer.millis());
 			}
 		}
@@ -863,6 +867,7 @@ class PerformanceBenchmark {
 		ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
 		List<Future<?>> clients = new ArrayList<>();
 		long began = System.nanoTime();
+		double[] cpuBefore = cpuMillis();
 		for (int c = 0; c < CLIENTS; c++) {
 			clients.add(pool.submit(() -> {
 				for (int i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
@@ -884,6 +889,9 @@ class PerformanceBenchmark {
 			client.get();
 		}
 		double seconds = (System.nanoTime() - began) / 1e9;
+		double[] cpuAfter = cpuMillis();
+		double jvmPerRun = (cpuAfter[0] - cpuBefore[0]) / total;
+		double postgresPerRun = (cpuAfter[1] - cpuBefore[1]) / total;
 		pool.shutdownNow();
 		// The machine's load as the burst ended too (its figures are of the whole
 		// machine).
@@ -928,19 +936,59 @@ class PerformanceBenchmark {
 		details.put("p99_ms", p99);
 		details.put("max_ms", sorted[total - 1]);
 		details.put("statuses", byStatus.toString());
+		details.put("jvm_cpu_ms_per_run", jvmPerRun);
+		details.put("postgres_cpu_ms_per_run", postgresPerRun);
 		details.set("wrong_baselines", JSON.valueToTree(wrong));
 		log(String.format(Locale.ROOT,
 				"  upload → verdict: p50 %.0f ms  p99 %.0f ms  max %.0f ms  (%d runs in %.1f s)  verdicts %s", p50, p99,
 				sorted[total - 1], total, seconds, byStatus));
+		log(String.format(Locale.ROOT,
+				"  processor time per run: %.1f ms in the JVM (the benchmark's clients included), %.1f ms in PostgreSQL",
+				jvmPerRun, postgresPerRun));
 		report.absolute("burst", "upload → verdict p99, " + CLIENTS + " CI clients, " + total + " runs of " + cells
 				+ " cells × " + samples + " samples", p99, "ms", 1000, true);
 		report.note(String.format(Locale.ROOT,
-				"burst: upload → verdict p50 %.0f ms, p99 %.0f ms, max %.0f ms; %d runs in %.1f s; verdicts %s", p50,
-				p99, sorted[total - 1], total, seconds, byStatus));
+				"burst: upload → verdict p50 %.0f ms, p99 %.0f ms, max %.0f ms; %d runs in %.1f s; verdicts %s; "
+						+ "processor time per run %.1f ms in the JVM (clients included), %.1f ms in PostgreSQL",
+				p50, p99, sorted[total - 1], total, seconds, byStatus, jvmPerRun, postgresPerRun));
 		report.check("burst",
 				"every verdict's baseline is the latest default-branch run committed before it was asked (or later)",
 				wrong.size() + " wrong of " + total, "0", wrong.isEmpty());
 		assertThat(wrong).as("verdicts answered from a series lacking runs committed before them").isEmpty();
+	}
+
+	/**
+	 * Processor time so far, in milliseconds: this JVM's (the application and the
+	 * benchmark's clients) and that of the PostgreSQL processes running now (a backend
+	 * that has exited takes its time with it: the pool keeps its connections open).
+	 */
+	private static double[] cpuMillis() {
+		double jvm = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime() / 1e6;
+		long ticks = 0;
+		try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+			for (Path process : processes) {
+				try {
+					String stat = Files.readString(process.resolve("stat"));
+					int close = stat.lastIndexOf(')');
+					if (!stat.substring(stat.indexOf('(') + 1, close).equals("postgres")) {
+						continue;
+					}
+					String[] fields = stat.substring(close + 2).split(" ");
+					// utime and stime: fields 14 and 15 of stat(5), 12 and 13 after the
+					// name.
+					ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+				}
+				catch (IOException | RuntimeException gone) {
+					// The process ended meanwhile.
+				}
+			}
+		}
+		catch (IOException noProc) {
+			return new double[] { jvm, Double.NaN };
+		}
+		// Clock ticks of 10 ms (USER_HZ is 100 on Linux).
+		return new double[] { jvm, ticks * 10.0 };
 	}
 
 	/**
