@@ -1,6 +1,7 @@
 package dev.parity.account;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
 import java.util.UUID;
 
 import dev.parity.ParityTest;
@@ -99,6 +100,46 @@ class AccountLifecycleTests {
 			.with(csrf())).andExpect(status().is3xxRedirection());
 		signIn(name, SECRET);
 		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+	}
+
+	@Test
+	void aTokensUseIsNotedToTheMinuteAndARevokedTokenStopsAtOnce() throws Exception {
+		String name = name("ci");
+		addUser(name, SECRET, "uploader");
+		Cookie session = signIn(name, SECRET);
+		MvcResult created = mvc.perform(post("/account/tokens").param("name", "ci").cookie(session).with(csrf()))
+			.andExpect(status().is3xxRedirection())
+			.andReturn();
+		String token = (String) created.getFlashMap().get("newToken");
+		assertThat(lastUsed(name)).isNull();
+
+		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+		Timestamp first = lastUsed(name);
+		assertThat(first).isNotNull();
+		// Within the minute: the use is not written again.
+		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+		assertThat(lastUsed(name)).isEqualTo(first);
+		// A use over a minute after the last one noted is noted.
+		jdbc.sql("""
+				update api_token set last_used_at = last_used_at - interval '2 minutes'
+				where user_id = (select id from app_user where username = ?)""").param(name).update();
+		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+		assertThat(lastUsed(name)).isAfter(first);
+
+		jdbc.sql("""
+				update api_token set revoked_at = now()
+				where user_id = (select id from app_user where username = ?)""").param(name).update();
+		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isUnauthorized());
+	}
+
+	private Timestamp lastUsed(String name) {
+		return jdbc.sql("""
+				select last_used_at from api_token
+				where user_id = (select id from app_user where username = ?)""")
+			.param(name)
+			.query(Timestamp.class)
+			.optional()
+			.orElse(null);
 	}
 
 	@Test

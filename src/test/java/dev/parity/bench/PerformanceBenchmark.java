@@ -866,6 +866,7 @@ class PerformanceBenchmark {
 		AtomicInteger next = new AtomicInteger();
 		ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
 		List<Future<?>> clients = new ArrayList<>();
+		QueryPlans.reset(db);
 		long began = System.nanoTime();
 		double[] cpuBefore = cpuMillis();
 		for (int c = 0; c < CLIENTS; c++) {
@@ -937,6 +938,7 @@ class PerformanceBenchmark {
 		details.put("max_ms", sorted[total - 1]);
 		details.put("statuses", byStatus.toString());
 		details.put("jvm_cpu_ms_per_run", jvmPerRun);
+		details.set("statements_by_database_time", JSON.valueToTree(QueryPlans.heaviest(db, 12)));
 		details.put("postgres_cpu_ms_per_run", postgresPerRun);
 		details.set("wrong_baselines", JSON.valueToTree(wrong));
 		log(String.format(Locale.ROOT,

@@ -41,6 +41,24 @@ final class QueryPlans {
 		}
 	}
 
+	/**
+	 * The statements that took the most time in the database since the last reset: each
+	 * as "total ms, calls: text".
+	 */
+	static List<String> heaviest(Connection connection, int limit) throws SQLException {
+		List<String> heaviest = new ArrayList<>();
+		try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("""
+				select total_exec_time, calls, query from pg_stat_statements
+				where dbid = (select oid from pg_database where datname = current_database())
+				order by total_exec_time desc limit %d""".formatted(limit))) {
+			while (rs.next()) {
+				heaviest.add(String.format(Locale.ROOT, "%.0f ms, %d calls: %s", rs.getDouble(1), rs.getLong(2),
+						rs.getString(3).replaceAll("\\s+", " ").strip()));
+			}
+		}
+		return heaviest;
+	}
+
 	static List<Planned> captured(Connection connection) throws SQLException {
 		Map<String, Long> rows = new HashMap<>();
 		try (Statement statement = connection.createStatement();
