@@ -123,6 +123,11 @@ public class RunWriter {
 
 		private static final int FLUSH_AT = 1 << 18;
 
+		/**
+		 * Windows read, at least, before they are published ({@link MedianWindowsRead}).
+		 */
+		private static final int WINDOWS_PUBLISHED_AT = 64;
+
 		private final RunId id = RunId.random();
 
 		private final Connection connection;
@@ -142,6 +147,11 @@ public class RunWriter {
 		private final List<CellStatistics.Row> summaries = new ArrayList<>();
 
 		private final List<CellBootstraps.Row> medianWindows = new ArrayList<>();
+
+		/**
+		 * How many of {@link #medianWindows} were published ({@link MedianWindowsRead}).
+		 */
+		private int windowsPublished;
 
 		private boolean finished;
 
@@ -202,9 +212,21 @@ public class RunWriter {
 				Cell read = RunDocumentReader.cell(node);
 				summaries.add(statistics.of(read));
 				medianWindows.addAll(CellBootstraps.of(id, read, windows));
+				if (medianWindows.size() - windowsPublished >= WINDOWS_PUBLISHED_AT) {
+					publishWindows();
+				}
 			}
 			catch (SQLException ex) {
 				throw new IllegalStateException("cannot store the cells of run " + id, ex);
+			}
+		}
+
+		/** The windows read since the last ones published, published. */
+		private void publishWindows() {
+			if (windowsPublished < medianWindows.size()) {
+				events.publishEvent(
+						new MedianWindowsRead(id, medianWindows.subList(windowsPublished, medianWindows.size())));
+				windowsPublished = medianWindows.size();
 			}
 		}
 
@@ -232,6 +254,7 @@ public class RunWriter {
 				throw new IllegalStateException("run " + id + " was discarded");
 			}
 			finished = true;
+			publishWindows();
 			try {
 				if (copy != null) {
 					row.flushTo(copy);

@@ -11,6 +11,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.parity.compare.BootstrapMedians;
 import dev.parity.compare.SampleMedians;
 import dev.parity.run.CellBootstraps;
+import dev.parity.run.MedianWindowsRead;
+import dev.parity.run.RunId;
 import dev.parity.run.RunStored;
 import dev.parity.stats.MedianLaw;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
@@ -28,14 +31,16 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * and metric: a run never changes, so neither does a law, and every comparison of a run
  * asks for the same ones.
  * <p>
- * A run just uploaded is about to be compared (CI asks for its verdict at once): after
- * the upload's commit, its laws are computed here from the windows the upload stored, on
- * a thread of their own, while the uploader's next request arrives. A comparison that
- * asks for a law being computed waits for it rather than computing it again, and one not
- * computed yet is computed by the comparison itself: nothing is ever waited for that the
- * comparison could not do itself, and the laws are the same either way. Kept by their
- * size in memory ({@code parity.compare.law-cache-mb}, by default an eighth of the heap
- * and at most 256 MB; a 400-cell run's laws take about 40 MB).
+ * A run just uploaded is about to be compared (CI asks for its verdict at once): its laws
+ * are computed here, on a thread of their own, from the windows of its cells as the
+ * upload reads them ({@link MedianWindowsRead}), so that they are ready when the upload
+ * commits and the uploader's next request arrives (a run stored otherwise has them
+ * computed after its commit, from the windows stored). A comparison that asks for a law
+ * being computed waits for it rather than computing it again, and one not computed yet is
+ * computed by the comparison itself: nothing is ever waited for that the comparison could
+ * not do itself, and the laws are the same either way. Kept by their size in memory
+ * ({@code parity.compare.law-cache-mb}, by default an eighth of the heap and at most 256
+ * MB; a 400-cell run's laws take about 40 MB).
  */
 @Component
 public class MedianLaws implements DisposableBean {
@@ -47,11 +52,11 @@ public class MedianLaws implements DisposableBean {
 	private final Cache<CellBootstraps.Key, MedianLaw> laws;
 
 	/**
-	 * One thread; uploads waiting beyond a few are left to their comparisons (the oldest
-	 * first: the newest is the one about to be asked for).
+	 * One thread; windows waiting beyond a few uploads' worth are left to their
+	 * comparisons (the oldest first: the newest is the one about to be asked for).
 	 */
 	private final ThreadPoolExecutor ahead = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-			new ArrayBlockingQueue<>(8), runnable -> {
+			new ArrayBlockingQueue<>(64), runnable -> {
 				Thread thread = new Thread(runnable, "median-laws");
 				thread.setDaemon(true);
 				return thread;
@@ -79,10 +84,33 @@ public class MedianLaws implements DisposableBean {
 				key -> computed.of(run, cell, metric));
 	}
 
-	/** After an upload's commit: its laws, computed ahead of the comparisons asking. */
+	/** Runs whose windows were met as they were read: their laws are under way. */
+	private final Cache<RunId, Boolean> readAhead = Caffeine.newBuilder()
+		.maximumSize(10_000)
+		.executor(Runnable::run)
+		.build();
+
+	/** As an upload reads its cells: their laws, computed while it reads on. */
+	@EventListener
+	void windowsRead(MedianWindowsRead read) {
+		readAhead.put(read.run(), true);
+		ahead.execute(() -> {
+			for (CellBootstraps.Row row : read.windows()) {
+				laws.get(new CellBootstraps.Key(read.run().value(), row.anchor(), row.metric()),
+						key -> SampleMedians.law(row.window()));
+			}
+		});
+	}
+
+	/**
+	 * After an upload's commit: its laws, computed ahead of the comparisons asking, from
+	 * the windows stored, unless they were met as the upload read them.
+	 */
 	@TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
 	void runCommitted(RunStored stored) {
-		ahead.execute(() -> computeAhead(stored));
+		if (readAhead.getIfPresent(stored.id()) == null) {
+			ahead.execute(() -> computeAhead(stored));
+		}
 	}
 
 	private void computeAhead(RunStored stored) {

@@ -11,6 +11,7 @@ import dev.parity.TestUploads;
 import dev.parity.compare.BootstrapMedians;
 import dev.parity.run.Cell;
 import dev.parity.run.CellBootstraps;
+import dev.parity.run.MedianWindowsRead;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
@@ -21,17 +22,24 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.event.ApplicationEvents;
+import org.springframework.test.context.event.RecordApplicationEvents;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A run's median laws are computed after its upload's commit, ahead of the comparisons
- * asking for them, and are the very laws its samples give: a comparison finds the same
- * figures whether they were kept, computed from the stored windows or from the samples.
+ * A run's median laws are computed while its upload is read, from the windows of its
+ * cells as they are read, ahead of the comparisons asking for them, and are the very laws
+ * its samples give: a comparison finds the same figures whether they were kept, computed
+ * from the stored windows or from the samples.
  */
 @ParityTest
+@RecordApplicationEvents
 class MedianLawsTests {
+
+	@Autowired
+	ApplicationEvents events;
 
 	@Autowired
 	MockMvc mvc;
@@ -60,12 +68,25 @@ class MedianLawsTests {
 	}
 
 	@Test
+	void everyWindowStoredWasHandedOnAsTheUploadReadIt() throws Exception {
+		String id = TestUploads.upload(mvc, withSamples());
+		List<CellBootstraps.Key> read = events.stream(MedianWindowsRead.class)
+			.filter(event -> event.run().value().equals(id))
+			.flatMap(event -> event.windows()
+				.stream()
+				.map(row -> new CellBootstraps.Key(id, row.anchor(), row.metric())))
+			.toList();
+		assertThat(read).hasSize(2)
+			.containsExactlyInAnyOrderElementsOf(bootstraps.find(List.of(new RunId(id))).keySet());
+	}
+
+	@Test
 	void aRunsLawsAreKeptAfterItsUploadAndAreThoseOfItsSamples() throws Exception {
 		String id = TestUploads.upload(mvc, withSamples());
 		Map<CellBootstraps.Key, CellBootstraps.Window> windows = bootstraps.find(List.of(new RunId(id)));
 		assertThat(windows).isNotEmpty();
-		// Computed on their own thread after the commit: a test may wait for them (a
-		// comparison never does; it computes what is not kept yet).
+		// Computed on their own thread: a test may wait for them (a comparison never
+		// does; it computes what is not kept yet).
 		Instant until = Instant.now().plus(Duration.ofSeconds(20));
 		while (!windows.keySet().stream().allMatch(key -> laws.kept(key) != null) && Instant.now().isBefore(until)) {
 			Thread.sleep(20);
