@@ -840,9 +840,16 @@ class PerformanceBenchmark {
 		Instant start = Instant.parse("2026-12-01T06:00:00Z");
 		// A first run on the default branch: every verdict has a baseline.
 		http.postWithToken("/api/runs", ciDocument("CI seed", cells, samples, -1, start, "main"), token).ok();
-		// Warm-up on another system's series (the JIT, the pool, the statements).
-		for (int i = 0; i < 5; i++) {
-			byte[] warm = ciDocument("CI warm-up " + i, cells, samples, 900 + i, start.plusSeconds(i), "main").clone();
+		// Warm-up on another system's series (the JIT, the pool, the statements), as a
+		// server that has been up has had before its morning's burst: nothing of the
+		// burst's series, runs or comparisons. -Dbench.burstWarmup=5 gives the figures of
+		// a server started a moment before (the JIT still compiling the paths the burst
+		// takes).
+		int warmUp = Integer.getInteger("bench.burstWarmup", 60);
+		for (int i = 0; i < warmUp; i++) {
+			byte[] warm = ciDocument("CI warm-up " + i, cells, samples, 900 + i, start.plusSeconds(i),
+					i % 4 == 3 ? "pr-warm-" + i : "main")
+				.clone();
 			String body = new String(warm, StandardCharsets.UTF_8).replace("bench-ci-system", "bench-ci-warm");
 			String id = JSON
 				.readTree(http.postWithToken("/api/runs", body.getBytes(StandardCharsets.UTF_8), token).ok().body())
@@ -857,7 +864,8 @@ class PerformanceBenchmark {
 			documents[i] = ciDocument("CI run " + i, cells, samples, i, start.plusSeconds(60L * (i + 1)), branches[i]);
 		}
 		log("burst: " + CLIENTS + " clients, " + total + " runs of " + cells + " cells × " + samples + " samples ("
-				+ documents[0].length / 1024 + " KB), each POST /api/runs then GET its verdict");
+				+ documents[0].length / 1024 + " KB), each POST /api/runs then GET its verdict, after " + warmUp
+				+ " uploads and verdicts of another system's series");
 		String[] ids = new String[total];
 		long[] committed = new long[total];
 		long[] asked = new long[total];
@@ -930,6 +938,7 @@ class PerformanceBenchmark {
 		ObjectNode details = report.details().putObject("burst");
 		details.put("runs", total);
 		details.put("clients", CLIENTS);
+		details.put("warm_up_runs_of_another_series", warmUp);
 		details.put("cells", cells);
 		details.put("samples_per_cell", samples);
 		details.put("document_bytes", documents[0].length);
