@@ -95,9 +95,15 @@ public class MedianLaws implements DisposableBean {
 	void windowsRead(MedianWindowsRead read) {
 		readAhead.put(read.run(), true);
 		ahead.execute(() -> {
-			for (CellBootstraps.Row row : read.windows()) {
-				laws.get(new CellBootstraps.Key(read.run().value(), row.anchor(), row.metric()),
-						key -> SampleMedians.law(row.window()));
+			try {
+				for (CellBootstraps.Row row : read.windows()) {
+					laws.get(new CellBootstraps.Key(read.run().value(), row.anchor(), row.metric()),
+							key -> SampleMedians.law(row.window()));
+				}
+			}
+			catch (RuntimeException ex) {
+				// Only time is lost: each comparison computes what it does not find.
+				log.warn("comparisons: cannot compute the median laws of run {} ahead", read.run().value(), ex);
 			}
 		});
 	}
