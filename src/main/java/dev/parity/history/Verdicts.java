@@ -150,10 +150,19 @@ public class Verdicts {
 	 */
 	@Transactional(readOnly = true)
 	public String baseSeries(String runId) {
-		SeriesKey own = SeriesKey.of(header(runId).provenance(), settings.defaultBranch());
+		return baseSeries(header(runId)).id();
+	}
+
+	/** The key of the run's series on the default branch. */
+	private SeriesKey baseSeries(Run run) {
+		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());
 		return new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
-				own.workload())
-			.id();
+				own.workload());
+	}
+
+	/** Whether the baseline is left to the verdict: none given, or "auto". */
+	private static boolean auto(@Nullable String baselineId) {
+		return baselineId == null || baselineId.isBlank() || baselineId.equals("auto");
 	}
 
 	/**
@@ -167,10 +176,8 @@ public class Verdicts {
 		// not given yet.
 		Run run = header(runId);
 		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());
-		SeriesKey main = new SeriesKey(own.system(), own.model(), own.engine(), own.harness(), settings.defaultBranch(),
-				own.workload());
+		SeriesKey main = baseSeries(run);
 		SeriesSettings seriesSettings = series.settings(main.id(), settings.seriesDefaults());
-		boolean auto = baselineId == null || baselineId.isBlank() || baselineId.equals("auto");
 		// While the series is brought up to date (its update may be under way), its
 		// comparison with the baseline it will most likely have is read on another
 		// thread: used if that is the baseline.
@@ -184,7 +191,7 @@ public class Verdicts {
 			early = likely == null || !RunId.isValid(likely) ? null : ahead(run, likely, seriesSettings);
 		}
 		SeriesAnalysis history = updates.analysis(main.id()).orElse(SeriesAnalysis.empty());
-		String baselineRunId = auto ? autoBaseline(run, history).orElse(null) : baselineId;
+		String baselineRunId = auto(baselineId) ? autoBaseline(run, history).orElse(null) : baselineId;
 		if (baselineRunId == null) {
 			return new Verdict("no-baseline", null, List.of(), List.of(), seriesSettings.alertMagnitude());
 		}
@@ -209,14 +216,12 @@ public class Verdicts {
 	 */
 	public @Nullable String likelyBaseline(String runId, @Nullable String baselineId) {
 		Run run = header(runId);
-		SeriesKey own = SeriesKey.of(run.provenance(), settings.defaultBranch());
-		return likely(run, new SeriesKey(own.system(), own.model(), own.engine(), own.harness(),
-				settings.defaultBranch(), own.workload()), baselineId);
+		return likely(run, baseSeries(run), baselineId);
 	}
 
 	/** {@link #likelyBaseline} of a run whose default-branch series is {@code main}. */
 	private @Nullable String likely(Run run, SeriesKey main, @Nullable String baselineId) {
-		if (baselineId != null && !baselineId.isBlank() && !baselineId.equals("auto")) {
+		if (!auto(baselineId)) {
 			return baselineId;
 		}
 		return series.runBefore(main.id(), run.id().value()).orElse(null);

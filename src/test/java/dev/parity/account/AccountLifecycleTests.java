@@ -66,10 +66,7 @@ class AccountLifecycleTests {
 		String name = name("leaver");
 		addUser(name, SECRET, "uploader");
 		Cookie session = signIn(name, SECRET);
-		MvcResult created = mvc.perform(post("/account/tokens").param("name", "ci").cookie(session).with(csrf()))
-			.andExpect(status().is3xxRedirection())
-			.andReturn();
-		String token = (String) created.getFlashMap().get("newToken");
+		String token = newToken(session);
 		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
 
 		mvc.perform(post("/admin/users/{name}/enabled", name).param("enabled", "false")
@@ -107,10 +104,7 @@ class AccountLifecycleTests {
 		String name = name("ci");
 		addUser(name, SECRET, "uploader");
 		Cookie session = signIn(name, SECRET);
-		MvcResult created = mvc.perform(post("/account/tokens").param("name", "ci").cookie(session).with(csrf()))
-			.andExpect(status().is3xxRedirection())
-			.andReturn();
-		String token = (String) created.getFlashMap().get("newToken");
+		String token = newToken(session);
 		assertThat(lastUsed(name)).isNull();
 
 		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
@@ -130,6 +124,14 @@ class AccountLifecycleTests {
 				update api_token set revoked_at = now()
 				where user_id = (select id from app_user where username = ?)""").param(name).update();
 		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isUnauthorized());
+	}
+
+	/** A new API token, made on the account page of the session's user. */
+	private String newToken(Cookie session) throws Exception {
+		MvcResult created = mvc.perform(post("/account/tokens").param("name", "ci").cookie(session).with(csrf()))
+			.andExpect(status().is3xxRedirection())
+			.andReturn();
+		return (String) created.getFlashMap().get("newToken");
 	}
 
 	private Timestamp lastUsed(String name) {
