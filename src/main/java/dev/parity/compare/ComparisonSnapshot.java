@@ -55,7 +55,7 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 	 * threshold default or a phrase changes, so that a published comparison can say it
 	 * was computed by older rules.
 	 */
-	public static final String RULES_VERSION = "2026-12-04.1";
+	public static final String RULES_VERSION = "2026-12-04.2";
 
 	/**
 	 * What each version of the rules changed in what a comparison says, newest last, for
@@ -68,7 +68,10 @@ public record ComparisonSnapshot(Side baseline, Side contender, Map<String, Obje
 			"2026-12-04.1",
 			"the within-run interval of one run per side (bootstrap over samples) is computed exactly from the "
 					+ "bootstrap law of each sample median instead of 1,000 drawn resamples, and its p-value is exact: "
-					+ "ends and p-values move within the resampling's former Monte-Carlo error");
+					+ "ends and p-values move within the resampling's former Monte-Carlo error",
+			"2026-12-04.2",
+			"the ends of that interval are the exact quantiles of the ratio's law, where a bisection stopped within "
+					+ "10⁻¹² above them: ends move by less than 10⁻¹² of themselves, no shown digit changes");
 
 	/**
 	 * What the rules changed after {@code version}, in words, oldest first; empty when

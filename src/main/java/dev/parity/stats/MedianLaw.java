@@ -44,6 +44,9 @@ public final class MedianLaw {
 
 	private final double[] cumulative;
 
+	/** {@link #logMoments}, once worked out. */
+	private volatile double @Nullable [] moments;
+
 	/** Where {@link #draw} starts looking, made at its first draw. */
 	private volatile int @Nullable [] guide;
 
@@ -332,6 +335,41 @@ public final class MedianLaw {
 
 	int size() {
 		return values.length;
+	}
+
+	/**
+	 * The mean and variance of the log of the median, worked out once: where a quantile
+	 * of a ratio of medians starts looking ({@link RatioLaw}).
+	 */
+	double[] logMoments() {
+		double[] moments = this.moments;
+		if (moments == null) {
+			double sum = 0;
+			double squares = 0;
+			double previous = 0;
+			for (int i = 0; i < values.length; i++) {
+				double mass = cumulative[i] - previous;
+				previous = cumulative[i];
+				double log = Math.log(values[i]);
+				sum += mass * log;
+				squares += mass * log * log;
+			}
+			double total = previous > 0 ? previous : 1;
+			double mean = sum / total;
+			moments = new double[] { mean, Math.max(0, squares / total - mean * mean) };
+			this.moments = moments;
+		}
+		return moments;
+	}
+
+	/** The values themselves, ascending, for reading in this package only. */
+	double[] valuesShared() {
+		return values;
+	}
+
+	/** The cumulative probabilities themselves, for reading in this package only. */
+	double[] cumulativeShared() {
+		return cumulative;
 	}
 
 	double value(int i) {

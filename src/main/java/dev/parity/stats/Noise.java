@@ -264,17 +264,18 @@ public final class Noise {
 	 * medians ({@link MedianLaw}): the 2.5 % and 97.5 % quantiles of contender median /
 	 * baseline median, the two independent, and the p-value twice the smaller of P(ratio
 	 * ≤ 1) and P(ratio ≥ 1). What a bootstrap over samples with infinitely many resamples
-	 * gives: no resampling, no seed. Each end is found by bisection on the ratio to
-	 * within 10⁻¹² of it (relative), P(ratio ≤ r) = Σ P(B = b) · P(A ≤ r·b) summed in one
-	 * sweep over both sorted laws.
+	 * gives: no resampling, no seed. Each end is the exact quantile, the smallest r with
+	 * P(ratio ≤ r) ≥ q, P(ratio ≤ r) = Σ P(B = b) · P(A ≤ r·b) summed in one sweep over
+	 * both sorted laws ({@link RatioLaw}).
 	 * @return empty unless both laws take only positive values
 	 */
 	public static Optional<RatioInterval> overSampleLaws(MedianLaw baseline, MedianLaw contender) {
 		if (!baseline.positive() || !contender.positive()) {
 			return Optional.empty();
 		}
-		double low = ratioQuantile(baseline, contender, LOW);
-		double high = ratioQuantile(baseline, contender, HIGH);
+		RatioLaw ratio = new RatioLaw(baseline, contender);
+		double low = ratio.quantile(LOW);
+		double high = ratio.quantile(HIGH);
 		double atOrBelow = ratioAtOrBelow(baseline, contender, 1, false);
 		double atOrAbove = 1 - ratioAtOrBelow(baseline, contender, 1, true);
 		double p = Math.min(1, 2 * Math.max(0, Math.min(atOrBelow, atOrAbove)));
@@ -294,32 +295,6 @@ public final class Noise {
 			ratios[b] = contender.draw(random.nextDouble()) / base;
 		}
 		return ratios;
-	}
-
-	/**
-	 * The smallest ratio r (to within 10⁻¹² relative) with P(contender / baseline ≤ r) ≥
-	 * q.
-	 */
-	static double ratioQuantile(MedianLaw baseline, MedianLaw contender, double q) {
-		double low = contender.smallest() / baseline.largest();
-		double high = contender.largest() / baseline.smallest();
-		if (ratioAtOrBelow(baseline, contender, low, false) >= q) {
-			return low;
-		}
-		// P(ratio ≤ low) < q ≤ P(ratio ≤ high), halved on a log scale until close.
-		while (high - low > 1e-12 * high) {
-			double mid = Math.sqrt(low * high);
-			if (mid <= low || mid >= high) {
-				break;
-			}
-			if (ratioAtOrBelow(baseline, contender, mid, false) >= q) {
-				high = mid;
-			}
-			else {
-				low = mid;
-			}
-		}
-		return high;
 	}
 
 	/**

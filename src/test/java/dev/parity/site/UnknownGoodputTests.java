@@ -91,9 +91,10 @@ class UnknownGoodputTests {
 			.update();
 
 		assertThat(text("/published/goodputold")).contains("now says something else")
-			.contains("rules changed since: 2026-12-01.1 → 2026-12-04.1")
+			.contains("rules changed since: 2026-12-01.1 → 2026-12-04.2")
 			.contains("goodput of a cell without per-request samples is unknown")
-			.contains("computed exactly from the bootstrap law of each sample median");
+			.contains("computed exactly from the bootstrap law of each sample median")
+			.contains("the exact quantiles of the ratio");
 	}
 
 	private JsonNode json(String url) throws Exception {
