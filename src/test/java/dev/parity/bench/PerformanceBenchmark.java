@@ -26,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,6 +39,10 @@ import java.util.regex.Pattern;
 
 import dev.parity.ParityApplication;
 import dev.parity.account.ApiTokens;
+import dev.parity.stats.BisectedRatioQuantile;
+import dev.parity.stats.MedianLaw;
+import dev.parity.stats.Noise;
+import dev.parity.stats.RatioInterval;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -120,7 +126,8 @@ class PerformanceBenchmark {
 				createUploader(app);
 				http = new Http("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
 				// -Dbench.only=published (a comma list of ingest, import, document,
-				// comparison, firstview, published, scale, revalidate, burst) runs only
+				// comparison, firstview, published, scale, revalidate, burst, intervals)
+				// runs only
 				// those.
 				List<String> big = runs("ingest") || runs("document") || runs("comparison") || runs("firstview")
 						? ingest() : List.of();
@@ -149,6 +156,9 @@ class PerformanceBenchmark {
 				}
 				if (runs("burst")) {
 					burst(app);
+				}
+				if (runs("intervals")) {
+					intervals();
 				}
 			}
 			finally {
@@ -988,6 +998,74 @@ class PerformanceBenchmark {
 				"every verdict's baseline is the latest default-branch run committed before it was asked (or later)",
 				wrong.size() + " wrong of " + total, "0", wrong.isEmpty());
 		assertThat(wrong).as("verdicts answered from a series lacking runs committed before them").isEmpty();
+	}
+
+	// ---------------------------------------------------------------- intervals
+
+	/**
+	 * One cell × metric's within-run interval (one run per side, with samples): both ends
+	 * and the p-value from the two exact laws of the medians, as a comparison computes
+	 * them ({@link Noise#overSampleLaws}) against the bisection they replaced
+	 * ({@link BisectedRatioQuantile}), on the same 20 pairs of laws, in interleaved
+	 * rounds of 300 ms or more, for 100, 1,000 and 20,000 samples per cell.
+	 */
+	private void intervals() {
+		ObjectNode details = report.details().putObject("intervals");
+		for (int samples : new int[] { 100, 1_000, 20_000 }) {
+			SplittableRandom random = new SplittableRandom(samples);
+			MedianLaw[] baselines = new MedianLaw[20];
+			MedianLaw[] contenders = new MedianLaw[20];
+			for (int i = 0; i < baselines.length; i++) {
+				baselines[i] = MedianLaw.ofSamples(lognormal(random, samples, 1.0));
+				contenders[i] = MedianLaw.ofSamples(lognormal(random, samples, 1.05));
+			}
+			int rounds = 7;
+			double[] before = new double[rounds];
+			double[] now = new double[rounds];
+			for (int round = 0; round < rounds; round++) {
+				before[round] = microsPerInterval(baselines, contenders, BisectedRatioQuantile::overSampleLaws);
+				now[round] = microsPerInterval(baselines, contenders, Noise::overSampleLaws);
+			}
+			// The first round of each warms the JIT: left out.
+			double beforeMedian = Http.median(Arrays.stream(before, 1, rounds).boxed().toList());
+			double nowMedian = Http.median(Arrays.stream(now, 1, rounds).boxed().toList());
+			ObjectNode row = details.putObject(String.valueOf(samples));
+			row.put("law_values", baselines[0].values().length);
+			row.put("bisection_us", beforeMedian);
+			row.put("now_us", nowMedian);
+			String line = String.format(Locale.ROOT,
+					"intervals: %,d samples per side (laws of %,d values): %.1f µs per interval, the bisection %.1f µs "
+							+ "(%.2f×)",
+					samples, baselines[0].values().length, nowMedian, beforeMedian, beforeMedian / nowMedian);
+			log(line);
+			report.note(line);
+		}
+	}
+
+	private static double[] lognormal(SplittableRandom random, int count, double scale) {
+		double[] values = new double[count];
+		for (int i = 0; i < count; i++) {
+			values[i] = 100 * scale * Math.exp(0.3 * random.nextGaussian());
+		}
+		return values;
+	}
+
+	/** Microseconds per interval, computing the 20 pairs' again and again for 300 ms. */
+	private static double microsPerInterval(MedianLaw[] baselines, MedianLaw[] contenders,
+			java.util.function.BiFunction<MedianLaw, MedianLaw, Optional<RatioInterval>> interval) {
+		long started = System.nanoTime();
+		long computed = 0;
+		double sink = 0;
+		while (System.nanoTime() - started < 300_000_000L) {
+			for (int i = 0; i < baselines.length; i++) {
+				sink += interval.apply(baselines[i], contenders[i]).orElseThrow().low();
+				computed++;
+			}
+		}
+		if (sink == 0) {
+			throw new IllegalStateException("no interval");
+		}
+		return (System.nanoTime() - started) / 1e3 / computed;
 	}
 
 	/**

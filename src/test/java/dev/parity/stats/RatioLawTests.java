@@ -55,28 +55,6 @@ class RatioLawTests {
 		return ratios[count - 1][0];
 	}
 
-	/** The bisection on the ratio it replaces (to within 10⁻¹², relative). */
-	private static double bisected(MedianLaw baseline, MedianLaw contender, double q) {
-		double low = contender.smallest() / baseline.largest();
-		double high = contender.largest() / baseline.smallest();
-		if (Noise.ratioAtOrBelow(baseline, contender, low, false) >= q) {
-			return low;
-		}
-		while (high - low > 1e-12 * high) {
-			double mid = Math.sqrt(low * high);
-			if (mid <= low || mid >= high) {
-				break;
-			}
-			if (Noise.ratioAtOrBelow(baseline, contender, mid, false) >= q) {
-				high = mid;
-			}
-			else {
-				low = mid;
-			}
-		}
-		return high;
-	}
-
 	@ParameterizedTest(name = "{0} and {1} samples, spreads {2} and {3}, rounded to {4}")
 	@CsvSource({ "11, 11, 0.3, 0.3, 0", "51, 60, 0.1, 0.4, 0", "100, 100, 0.3, 0.3, 0", "100, 100, 0.02, 0.02, 0",
 			"250, 31, 0.5, 0.05, 0", "60, 60, 0.3, 0.3, 10", "100, 99, 0.2, 0.2, 1", "40, 40, 0.0001, 3, 0" })
@@ -97,7 +75,8 @@ class RatioLawTests {
 				assertThat(Noise.ratioAtOrBelow(baseline, contender, found, false)).isGreaterThanOrEqualTo(q);
 				assertThat(Noise.ratioAtOrBelow(baseline, contender, Math.nextDown(found), false)).isLessThan(q);
 				// The bisection stopped within 10⁻¹² above it.
-				assertThat(bisected(baseline, contender, q)).as("bisection, quantile %s, seed %s", q, seed)
+				assertThat(BisectedRatioQuantile.quantile(baseline, contender, q))
+					.as("bisection, quantile %s, seed %s", q, seed)
 					.isBetween(found, found * (1 + 1e-12));
 			}
 		}
