@@ -7,8 +7,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -156,7 +161,7 @@ final class ScaleStorage {
 		boolean autoCommit = db.getAutoCommit();
 		try (Statement statement = db.createStatement()) {
 			statement.execute("select pg_backup_start('bench', true)");
-			run(List.of("cp", "-a", data.toString(), copy.toString()));
+			copyLive(data, copy);
 			try (ResultSet rs = statement.executeQuery("select labelfile from pg_backup_stop(true)")) {
 				rs.next();
 				label = rs.getString(1);
@@ -220,6 +225,43 @@ final class ScaleStorage {
 			rs.next();
 			return rs.getLong(1);
 		}
+	}
+
+	/**
+	 * The files of a running server's data directory, copied: a file the server removes
+	 * meanwhile (a relation cache file, a temporary file) is left out, as pg_basebackup
+	 * leaves it out; recovery from the WAL makes the copy whole.
+	 */
+	private static void copyLive(Path from, Path to) throws IOException {
+		Files.walkFileTree(from, new SimpleFileVisitor<>() {
+
+			@Override
+			public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attributes)
+					throws IOException {
+				Files.createDirectories(to.resolve(from.relativize(directory).toString()));
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+				try {
+					Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.COPY_ATTRIBUTES);
+				}
+				catch (NoSuchFileException vanished) {
+					// Removed by the server since it was listed.
+				}
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult visitFileFailed(Path file, IOException failure) throws IOException {
+				if (failure instanceof NoSuchFileException) {
+					return FileVisitResult.CONTINUE;
+				}
+				throw failure;
+			}
+
+		});
 	}
 
 	private static String run(List<String> command) throws IOException, InterruptedException {
