@@ -238,7 +238,10 @@ final class ScaleStorage {
 			@Override
 			public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attributes)
 					throws IOException {
-				Files.createDirectories(to.resolve(from.relativize(directory).toString()));
+				Path copied = to.resolve(from.relativize(directory).toString());
+				Files.createDirectories(copied);
+				// A data directory open to others is one the server refuses to start on.
+				Files.setPosixFilePermissions(copied, Files.getPosixFilePermissions(directory));
 				return FileVisitResult.CONTINUE;
 			}
 
