@@ -7,8 +7,11 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
@@ -21,11 +24,12 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageRequest;
-import org.springframework.data.domain.Slice;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.jpa.domain.Specification;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.JpaSpecificationExecutor;
+import org.springframework.data.jpa.repository.Query;
+import org.springframework.data.repository.query.Param;
 import org.springframework.data.support.PageableExecutionUtils;
 import org.springframework.util.StringUtils;
 
@@ -70,10 +74,37 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 		}
 		Specification<RunSummary> matching = specification;
 		PageRequest request = PageRequest.of(page, size, Sort.by(Sort.Order.desc("uploadedAt"), Sort.Order.asc("id")));
-		Slice<RunSummary> slice = findBy(matching, query -> query.sortBy(request.getSort()).slice(request));
-		return PageableExecutionUtils.getPage(slice.getContent(), request,
-				() -> total.applyAsLong(() -> count(matching)));
+		String prefix = filter.commitPrefixAlone();
+		List<RunSummary> content;
+		if (prefix != null) {
+			// The page's ids from the commit's index alone, then their rows.
+			List<String> ids = idsWithCommitPrefix(prefix, prefix + "g", prefix + "%",
+					excludedIds.isEmpty() ? List.of("") : excludedIds, (long) page * size, size);
+			Map<String, RunSummary> rows = new HashMap<>();
+			findAllById(ids).forEach(run -> rows.put(run.getId(), run));
+			content = ids.stream().map(rows::get).filter(Objects::nonNull).toList();
+		}
+		else {
+			content = findBy(matching, query -> query.sortBy(request.getSort()).slice(request)).getContent();
+		}
+		return PageableExecutionUtils.getPage(content, request, () -> total.applyAsLong(() -> count(matching)));
 	}
+
+	/**
+	 * The ids of a page of the runs whose commit starts with {@code pattern}'s digits
+	 * (between {@code low} and {@code high} in the commit's order), newest first, without
+	 * {@code excluded} (never empty: an id no run has stands for none). Read from the
+	 * index on (commit, upload time, id) alone, so that a short prefix — one digit
+	 * matches a sixteenth of all runs — sorts index entries, not rows.
+	 */
+	@Query(value = """
+			select id from run
+			where model_commit >= :low and model_commit < :high and model_commit like :pattern
+			  and id not in (:excluded)
+			order by uploaded_at desc, id offset :offset limit :limit""", nativeQuery = true)
+	List<String> idsWithCommitPrefix(@Param("low") String low, @Param("high") String high,
+			@Param("pattern") String pattern, @Param("excluded") Collection<String> excluded,
+			@Param("offset") long offset, @Param("limit") int limit);
 
 	default Page<RunSummary> search(RunFilter filter, int page, int size) {
 		return findAll(filter.specification(),
@@ -105,6 +136,19 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 
 		public static RunFilter none() {
 			return new RunFilter(null, null, null, null, null, null);
+		}
+
+		/**
+		 * The commit prefix when it is all the filter asks (hexadecimal digits), else
+		 * {@code null}.
+		 */
+		@Nullable String commitPrefixAlone() {
+			if (!StringUtils.hasText(commit) || StringUtils.hasText(q) || StringUtils.hasText(system)
+					|| StringUtils.hasText(model) || StringUtils.hasText(role) || StringUtils.hasText(harness)) {
+				return null;
+			}
+			String prefix = commit.trim().toLowerCase(Locale.ROOT);
+			return HEX.matcher(prefix).matches() ? prefix : null;
 		}
 
 		public boolean isEmpty() {

@@ -2,6 +2,7 @@ package dev.parity.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.parity.Fixtures;
@@ -13,6 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.domain.Page;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,6 +31,9 @@ class RunSearchTests {
 
 	@Autowired
 	MockMvc mvc;
+
+	@Autowired
+	RunSummaries summaries;
 
 	String tag;
 
@@ -65,6 +70,32 @@ class RunSearchTests {
 		assertThat(filter("commit=zz" + within)).isEmpty();
 		String other = moeCommit.charAt(0) == 'f' ? "0" : Character.toString(moeCommit.charAt(0) + 1);
 		assertThat(filter("commit=" + other + within)).isEmpty();
+	}
+
+	@Test
+	void aCommitPrefixAloneListsItsRunsNewestFirstPageByPage() throws Exception {
+		String commit = hex40();
+		String first = TestUploads.upload(mvc, document("org-" + tag + "/moe-284b", "a-" + tag, commit));
+		String second = TestUploads.upload(mvc, document("org-" + tag + "/moe-284b", "b-" + tag, commit));
+		String third = TestUploads.upload(mvc, document("org-" + tag + "/moe-284b", "c-" + tag, commit));
+		String prefix = commit.substring(0, 10);
+		assertThat(filter("commit=" + prefix + "&size=2")).containsExactly(third, second);
+		assertThat(filter("commit=" + prefix + "&size=2&page=1")).containsExactly(first);
+		assertThat(filter("commit=" + prefix.toUpperCase() + "&size=2&page=1")).containsExactly(first);
+		assertThat(JSON
+			.readTree(mvc.perform(get("/api/runs?commit=" + prefix + "&size=2"))
+				.andReturn()
+				.getResponse()
+				.getContentAsString())
+			.get("total")
+			.asLong()).isEqualTo(3);
+		assertThat(filter("commit=" + prefix + "&size=2&page=2")).isEmpty();
+		// A run left out (a retracted one, for a reader who hides them) is not on any
+		// page.
+		Page<RunSummary> hidden = summaries.search(new RunSummaries.RunFilter(null, null, null, prefix, null, null),
+				Set.of(second), 0, 2, count -> count.getAsLong());
+		assertThat(hidden.getContent()).extracting(RunSummary::getId).containsExactly(third, first);
+		assertThat(hidden.getTotalElements()).isEqualTo(2);
 	}
 
 	@Test
