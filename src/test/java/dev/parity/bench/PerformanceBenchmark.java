@@ -1260,9 +1260,11 @@ class PerformanceBenchmark {
 		List<String> ids = new ArrayList<>();
 		try (var statement = db.prepareStatement(
 				"""
-						select r.id from run r where r.id like ? and exists (select 1 from cell_median_window b where b.run_id = r.id)
+						select r.id from run r where r.id ~ ? and exists (select 1 from cell_median_window b where b.run_id = r.id)
 						order by r.uploaded_at limit 2""")) {
-			statement.setString(1, prefix + "%");
+			// The seed's ids alone (an uploaded run's random id may begin with the same
+			// letter).
+			statement.setString(1, "^" + prefix + "[0-9]{9}$");
 			try (ResultSet rs = statement.executeQuery()) {
 				while (rs.next()) {
 					ids.add(rs.getString(1));

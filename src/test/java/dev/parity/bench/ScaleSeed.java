@@ -199,10 +199,11 @@ public final class ScaleSeed {
 		try (Statement statement = connection.createStatement()) {
 			// The statistics marker of every run without samples, as RunWriter writes it
 			// after its cells (no statistics rows: the marker alone). Those with samples
-			// get theirs below, from the application.
+			// get theirs below, from the application. The seed's ids alone: an uploaded
+			// run's random id may begin with the same letter.
 			statement.execute(
 					"insert into run_statistics (run_id, computed_under) select id, '" + CellStatistics.computedUnder(5)
-							+ "' from run where id like '" + shape.prefix() + "%' and substring(id from "
+							+ "' from run where id ~ '^" + shape.prefix() + "[0-9]{9}$' and substring(id from "
 							+ (shape.prefix().length() + 1) + ")::int % " + WITH_SAMPLES + " <> 0");
 		}
 		try (OutputStream out = new PGCopyOutputStream(connection.unwrap(PGConnection.class), """
