@@ -14,6 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.ResultActions;
 
 import static dev.parity.TestUploads.PASSWORD;
 import static dev.parity.TestUploads.USER;
@@ -67,7 +68,7 @@ class AccountLifecycleTests {
 		addUser(name, SECRET, "uploader");
 		Cookie session = signIn(name, SECRET);
 		String token = newToken(session);
-		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+		accountPage(token).andExpect(status().isOk());
 
 		mvc.perform(post("/admin/users/{name}/enabled", name).param("enabled", "false")
 			.with(httpBasic(USER, PASSWORD))
@@ -96,7 +97,7 @@ class AccountLifecycleTests {
 			.with(httpBasic(USER, PASSWORD))
 			.with(csrf())).andExpect(status().is3xxRedirection());
 		signIn(name, SECRET);
-		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+		accountPage(token).andExpect(status().isOk());
 	}
 
 	@Test
@@ -107,23 +108,28 @@ class AccountLifecycleTests {
 		String token = newToken(session);
 		assertThat(lastUsed(name)).isNull();
 
-		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+		accountPage(token).andExpect(status().isOk());
 		Timestamp first = lastUsed(name);
 		assertThat(first).isNotNull();
 		// Within the minute: the use is not written again.
-		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+		accountPage(token).andExpect(status().isOk());
 		assertThat(lastUsed(name)).isEqualTo(first);
 		// A use over a minute after the last one noted is noted.
 		jdbc.sql("""
 				update api_token set last_used_at = last_used_at - interval '2 minutes'
 				where user_id = (select id from app_user where username = ?)""").param(name).update();
-		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isOk());
+		accountPage(token).andExpect(status().isOk());
 		assertThat(lastUsed(name)).isAfter(first);
 
 		jdbc.sql("""
 				update api_token set revoked_at = now()
 				where user_id = (select id from app_user where username = ?)""").param(name).update();
-		mvc.perform(get("/account").header("Authorization", "Bearer " + token)).andExpect(status().isUnauthorized());
+		accountPage(token).andExpect(status().isUnauthorized());
+	}
+
+	/** The account page, asked for with an API token. */
+	private ResultActions accountPage(String token) throws Exception {
+		return mvc.perform(get("/account").header("Authorization", "Bearer " + token));
 	}
 
 	/** A new API token, made on the account page of the session's user. */

@@ -34,6 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -944,11 +945,11 @@ class PerformanceBenchmark {
 		double[] sorted = millis.clone();
 		Arrays.sort(sorted);
 		// The two requests apart: where the time goes.
-		double[] uploads = new double[total];
-		double[] verdicts = new double[total];
+		long[] uploads = new long[total];
+		long[] verdicts = new long[total];
 		for (int i = 0; i < total; i++) {
-			uploads[i] = (committed[i] - started[i]) / 1e6;
-			verdicts[i] = (answered[i] - asked[i]) / 1e6;
+			uploads[i] = committed[i] - started[i];
+			verdicts[i] = answered[i] - asked[i];
 		}
 		Arrays.sort(uploads);
 		Arrays.sort(verdicts);
@@ -977,14 +978,15 @@ class PerformanceBenchmark {
 		log(String.format(Locale.ROOT,
 				"  upload → verdict: p50 %.0f ms  p99 %.0f ms  max %.0f ms  (%d runs in %.1f s)  verdicts %s", p50, p99,
 				sorted[total - 1], total, seconds, byStatus));
+		double[] apart = { Http.percentile(uploads, 50) / 1e6, Http.percentile(uploads, 99) / 1e6,
+				Http.percentile(verdicts, 50) / 1e6, Http.percentile(verdicts, 99) / 1e6 };
 		log(String.format(Locale.ROOT,
-				"  upload alone: p50 %.0f ms  p99 %.0f ms;  verdict alone: p50 %.0f ms  p99 %.0f ms",
-				uploads[(int) Math.ceil(0.50 * total) - 1], uploads[(int) Math.ceil(0.99 * total) - 1],
-				verdicts[(int) Math.ceil(0.50 * total) - 1], verdicts[(int) Math.ceil(0.99 * total) - 1]));
-		details.put("upload_p50_ms", uploads[(int) Math.ceil(0.50 * total) - 1]);
-		details.put("upload_p99_ms", uploads[(int) Math.ceil(0.99 * total) - 1]);
-		details.put("verdict_p50_ms", verdicts[(int) Math.ceil(0.50 * total) - 1]);
-		details.put("verdict_p99_ms", verdicts[(int) Math.ceil(0.99 * total) - 1]);
+				"  upload alone: p50 %.0f ms  p99 %.0f ms;  verdict alone: p50 %.0f ms  p99 %.0f ms", apart[0],
+				apart[1], apart[2], apart[3]));
+		details.put("upload_p50_ms", apart[0]);
+		details.put("upload_p99_ms", apart[1]);
+		details.put("verdict_p50_ms", apart[2]);
+		details.put("verdict_p99_ms", apart[3]);
 		log(String.format(Locale.ROOT,
 				"  processor time per run: %.1f ms in the JVM (the benchmark's clients included), %.1f ms in PostgreSQL",
 				jvmPerRun, postgresPerRun));
@@ -1052,7 +1054,7 @@ class PerformanceBenchmark {
 
 	/** Microseconds per interval, computing the 20 pairs' again and again for 300 ms. */
 	private static double microsPerInterval(MedianLaw[] baselines, MedianLaw[] contenders,
-			java.util.function.BiFunction<MedianLaw, MedianLaw, Optional<RatioInterval>> interval) {
+			BiFunction<MedianLaw, MedianLaw, Optional<RatioInterval>> interval) {
 		long started = System.nanoTime();
 		long computed = 0;
 		double sink = 0;
