@@ -87,11 +87,19 @@ public final class HistoryWords {
 		return String.valueOf(value);
 	}
 
-	/** {@code 1024} → {@code 1,024}; {@code 0.5} → {@code 0.5}. */
-	static String number(double value) {
+	/**
+	 * The format of {@link #number}, one a thread (a format is not safe to share, and
+	 * making one is most of a number's cost).
+	 */
+	private static final ThreadLocal<DecimalFormat> NUMBER = ThreadLocal.withInitial(() -> {
 		DecimalFormat format = new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.US));
 		format.setRoundingMode(RoundingMode.HALF_UP);
-		return format.format(value).replace("-", MINUS);
+		return format;
+	});
+
+	/** {@code 1024} → {@code 1,024}; {@code 0.5} → {@code 0.5}. */
+	static String number(double value) {
+		return NUMBER.get().format(value).replace("-", MINUS);
 	}
 
 	/**

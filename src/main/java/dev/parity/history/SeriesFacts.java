@@ -50,6 +50,18 @@ class SeriesFacts {
 
 	private final Cache<String, RunPair> pairs = Caffeine.newBuilder().maximumSize(200_000).build();
 
+	/**
+	 * The runs the last updates read for a run's facts, as they read them: the next
+	 * update's pair has the latest of them for its baseline. Runs never change. Bounded
+	 * by cells and samples: ten 400-cell runs read without their samples, and never one
+	 * read with many.
+	 */
+	private final Cache<String, Run> lastRead = Caffeine.newBuilder()
+		.maximumWeight(4_000)
+		.weigher((String key, Run run) -> 1
+				+ run.document().cells().stream().mapToInt(cell -> 1 + cell.samples().size()).sum())
+		.build();
+
 	/** The comparisons of the pairs just computed, for the verdicts about to ask. */
 	private final PairComparisons recentPairs;
 
@@ -83,8 +95,10 @@ class SeriesFacts {
 				Map<RunId, Run> loaded = runs.findAll(toCompute.subList(from, Math.min(toCompute.size(), from + 50)),
 						SeriesAnalyser.statisticsUnder(seriesSettings));
 				if (toCompute.size() <= 2) {
-					kept.putAll(loaded); // a run or two that joined: their pairs need
-											// them next
+					// A run or two that joined: their pairs need them next, and the next
+					// update's pair the latest.
+					kept.putAll(loaded);
+					loaded.forEach((id, run) -> lastRead.put(readKey(id.value(), seriesSettings), run));
 				}
 				for (Run run : loaded.values()) {
 					RunFacts computed = analyser.facts(run, seriesSettings);
@@ -145,6 +159,9 @@ class SeriesFacts {
 			List<RunId> toLoad = new ArrayList<>();
 			for (String run : wanted) {
 				Run known = kept.get(new RunId(run));
+				if (known == null) {
+					known = lastRead.getIfPresent(readKey(run, seriesSettings));
+				}
 				if (known != null) {
 					loaded.put(known.id(), known);
 				}
@@ -166,6 +183,11 @@ class SeriesFacts {
 			missing.forEach(run -> pairs.put(run + "|" + baselines.get(run) + "|" + key, found.get(run)));
 		}
 		return found;
+	}
+
+	/** A run as an update reads it under these settings. */
+	private static String readKey(String runId, SeriesSettings seriesSettings) {
+		return runId + "|" + SeriesAnalyser.statisticsUnder(seriesSettings);
 	}
 
 	static String factsKey(SeriesSettings seriesSettings) {

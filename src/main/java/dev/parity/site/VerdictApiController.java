@@ -83,29 +83,36 @@ class VerdictApiController {
 	}
 
 	/**
-	 * The snapshot computed ahead; {@code null} if it failed (computed again, the same
-	 * way, it fails as it should).
+	 * The export made ahead; {@code null} if that failed (made again, the same way, it
+	 * fails as it should).
 	 */
-	private static @Nullable ComparisonSnapshot joined(CompletableFuture<ComparisonSnapshot> computed) {
+	private static @Nullable String joined(CompletableFuture<String> made) {
 		try {
-			return computed.join();
+			return made.join();
 		}
 		catch (CompletionException | CancellationException ex) {
 			return null;
 		}
 	}
 
+	/** The comparison's own Markdown export, as its page's export link gives it. */
+	private String markdown(ComparisonService.Pair runs, ComparisonSnapshot snapshot, Map<String, String> query) {
+		String export = comparisons.export(runs, snapshot, "md", query).getBody();
+		return export == null ? "" : export;
+	}
+
 	@Operation(summary = "The CI verdict of a run against its baseline (baseline=auto, or a run id)")
 	@GetMapping("/api/runs/{id}/verdict")
 	VerdictView showVerdict(@PathVariable String id, @RequestParam(required = false) @Nullable String baseline) {
-		// Its comparison, for the export, is started first with the baseline the verdict
-		// will most likely have: computed on another thread while the series is brought
-		// up
-		// to date and the verdict's ratios are read, and used if that is the baseline.
+		// Its comparison and that comparison's export are started first with the baseline
+		// the verdict will most likely have: made on another thread while the series is
+		// brought up to date and the verdict's ratios are read, and used if that is the
+		// baseline.
 		Map<String, String> query = Map.of("vary", "engine");
 		String likely = likelyBaseline(id, baseline);
-		Optional<CompletableFuture<ComparisonSnapshot>> early = likely == null ? Optional.empty()
-				: snapshots.snapshotAhead(new ComparisonService.Pair(likely, id), snapshots.settings(query));
+		ComparisonService.Pair likelyPair = likely == null ? null : new ComparisonService.Pair(likely, id);
+		Optional<CompletableFuture<String>> early = likelyPair == null ? Optional.empty() : snapshots
+			.snapshotAhead(likelyPair, snapshots.settings(query), snapshot -> markdown(likelyPair, snapshot, query));
 		Verdicts.Verdict verdict = verdicts.verdict(id, baseline);
 		HistoryInWords.VerdictInWords said = words.verdict(id, verdict);
 		String pair = verdict.baseline() == null ? null : verdict.baseline() + "..." + id;
@@ -154,14 +161,10 @@ class VerdictApiController {
 			// and is kept for the export; the export's optional "What would settle it" is
 			// left out as on the comparison's page when no turn comes within the usual
 			// wait.
-			ComparisonSnapshot started = verdict.baseline().equals(likely)
-					? early.map(VerdictApiController::joined).orElse(null) : null;
-			ComparisonSnapshot snapshot = started != null ? started
-					: budget.patiently(() -> snapshots.snapshot(runs, snapshots.settings(query)));
-			String export = comparisons.export(runs, snapshot, "md", query).getBody();
-			if (export != null) {
-				md.append(export);
-			}
+			String started = verdict.baseline().equals(likely) ? early.map(VerdictApiController::joined).orElse(null)
+					: null;
+			md.append(started != null ? started : markdown(runs,
+					budget.patiently(() -> snapshots.snapshot(runs, snapshots.settings(query))), query));
 		}
 		return new VerdictView(verdict.status(), verdict.baseline(), url,
 				verdict.regressions()

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -330,14 +331,15 @@ public class ComparisonService {
 	}
 
 	/**
-	 * The snapshot {@link #snapshot} gives, computed on a thread of its own and patiently
-	 * (a turn waited for, as for a CI verdict) while the caller does other work first;
-	 * empty when too many are being computed so already (the caller then computes it
-	 * itself).
+	 * What {@code then} makes of the snapshot {@link #snapshot} gives, both done on a
+	 * thread of their own — the snapshot patiently (a turn waited for, as for a CI
+	 * verdict) — while the caller does other work first; empty when too many are being
+	 * done so already (the caller then does it itself).
 	 */
-	public Optional<CompletableFuture<ComparisonSnapshot>> snapshotAhead(Pair pair, CompareSettings settings) {
+	public <T> Optional<CompletableFuture<T>> snapshotAhead(Pair pair, CompareSettings settings,
+			Function<ComparisonSnapshot, T> then) {
 		try {
-			return Optional.of(loader.ahead(() -> budget.patiently(() -> snapshot(pair, settings))));
+			return Optional.of(loader.ahead(() -> then.apply(budget.patiently(() -> snapshot(pair, settings)))));
 		}
 		catch (RejectedExecutionException ex) {
 			return Optional.empty();
