@@ -94,6 +94,9 @@ class DatabaseConfiguration {
 		HikariDataSource pool = new HikariDataSource();
 		pool.setMaximumPoolSize(properties.poolSize());
 		pool.setPoolName("parity");
+		// A batch of inserts (a run's statistics, its median windows) as a few statements
+		// of many rows each, not one statement a row.
+		pool.addDataSourceProperty("reWriteBatchedInserts", "true");
 		pool.setConnectionTimeout(properties.connectionTimeout().toMillis());
 		pool.setValidationTimeout(
 				Math.min(properties.connectionTimeout().toMillis(), Duration.ofSeconds(5).toMillis()));

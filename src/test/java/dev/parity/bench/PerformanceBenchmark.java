@@ -972,7 +972,9 @@ class PerformanceBenchmark {
 		details.put("max_ms", sorted[total - 1]);
 		details.put("statuses", byStatus.toString());
 		details.put("jvm_cpu_ms_per_run", jvmPerRun);
-		details.set("statements_by_database_time", JSON.valueToTree(QueryPlans.heaviest(db, 12)));
+		details.set("statements_by_database_time", JSON.valueToTree(QueryPlans.heaviest(db, 25)));
+		double statementsPerRun = (double) QueryPlans.calls(db) / total;
+		details.put("statements_per_run", statementsPerRun);
 		details.put("postgres_cpu_ms_per_run", postgresPerRun);
 		details.set("wrong_baselines", JSON.valueToTree(wrong));
 		log(String.format(Locale.ROOT,
@@ -988,8 +990,9 @@ class PerformanceBenchmark {
 		details.put("verdict_p50_ms", apart[2]);
 		details.put("verdict_p99_ms", apart[3]);
 		log(String.format(Locale.ROOT,
-				"  processor time per run: %.1f ms in the JVM (the benchmark's clients included), %.1f ms in PostgreSQL",
-				jvmPerRun, postgresPerRun));
+				"  processor time per run: %.1f ms in the JVM (the benchmark's clients included), %.1f ms in PostgreSQL"
+						+ " (%.0f statements)",
+				jvmPerRun, postgresPerRun, statementsPerRun));
 		report.absolute("burst", "upload → verdict p99, " + CLIENTS + " CI clients, " + total + " runs of " + cells
 				+ " cells × " + samples + " samples", p99, "ms", 1000, true);
 		report.note(String.format(Locale.ROOT,

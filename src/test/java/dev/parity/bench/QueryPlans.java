@@ -59,6 +59,16 @@ final class QueryPlans {
 		return heaviest;
 	}
 
+	/** How many statements the database ran since the last reset. */
+	static long calls(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("""
+				select coalesce(sum(calls), 0) from pg_stat_statements
+				where dbid = (select oid from pg_database where datname = current_database())""")) {
+			rs.next();
+			return rs.getLong(1);
+		}
+	}
+
 	static List<Planned> captured(Connection connection) throws SQLException {
 		Map<String, Long> rows = new HashMap<>();
 		try (Statement statement = connection.createStatement();
