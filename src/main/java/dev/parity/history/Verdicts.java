@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -297,6 +297,7 @@ public class Verdicts {
 			return new Verdict("not-comparable", baselineRunId, List.of(), reasons, seriesSettings.alertMagnitude());
 		}
 		List<Regression> regressions = new ArrayList<>();
+		BaselineNoise noise = new BaselineNoise(history, baselineRunId);
 		boolean significantOrUnknown = false;
 		int compared = 0;
 		for (ComparedCell cell : comparison.cells()) {
@@ -311,13 +312,13 @@ public class Verdicts {
 				if (!worse) {
 					continue;
 				}
-				double[] noise = noise(history, baselineRunId, cell.anchor(), metric.metric());
-				Double spread = noise.length >= NOISE_MIN ? spread(noise) : null;
-				boolean significant = spread != null && Math.abs(Math.log(ratio)) > TDistribution.of(noise.length - 1)
+				double[] points = noise.of(cell.anchor(), metric.metric());
+				Double spread = points.length >= NOISE_MIN ? spread(points) : null;
+				boolean significant = spread != null && Math.abs(Math.log(ratio)) > TDistribution.of(points.length - 1)
 					.inverseCumulativeProbability(0.975) * spread;
 				significantOrUnknown |= significant || spread == null;
 				regressions.add(new Regression(SeriesAnalyser.plain(cell.params().values()), cell.anchor(),
-						metric.metric(), ratio, significant, spread, noise.length));
+						metric.metric(), ratio, significant, spread, points.length));
 			}
 		}
 		if (compared == 0) {
@@ -353,35 +354,47 @@ public class Verdicts {
 	}
 
 	/**
-	 * The last 10 non-greyed values of the cell × metric in the baseline's segment, up to
-	 * the baseline.
+	 * The noise of a baseline's cells × metrics: the last 10 non-greyed values of each in
+	 * the baseline's segment, up to the baseline. The segment of each run and the cells
+	 * by anchor are read once, for all the cells × metrics a verdict asks about.
 	 */
-	private static double[] noise(SeriesAnalysis history, String baselineId, String anchor, String metric) {
-		Map<String, Integer> segmentOf = new LinkedHashMap<>();
-		history.runs().forEach(r -> segmentOf.put(r.id(), r.segment()));
-		Integer segment = segmentOf.get(baselineId);
-		if (segment == null) {
-			return new double[0];
+	private static final class BaselineNoise {
+
+		private final String baselineId;
+
+		private final Map<String, Integer> segmentOf = new HashMap<>();
+
+		private final Map<String, SeriesAnalysis.CellPoints> cells = new HashMap<>();
+
+		private final @Nullable Integer segment;
+
+		BaselineNoise(SeriesAnalysis history, String baselineId) {
+			this.baselineId = baselineId;
+			history.runs().forEach(r -> segmentOf.put(r.id(), r.segment()));
+			history.cells().forEach(c -> cells.putIfAbsent(c.anchor(), c));
+			this.segment = segmentOf.get(baselineId);
 		}
-		List<SeriesAnalysis.Point> points = history.cells()
-			.stream()
-			.filter(c -> c.anchor().equals(anchor))
-			.findFirst()
-			.map(c -> c.metrics().getOrDefault(metric, List.of()))
-			.orElse(List.of());
-		List<Double> values = new ArrayList<>();
-		for (SeriesAnalysis.Point point : points) {
-			if (!point.greyed() && segment.equals(segmentOf.get(point.run())) && point.value() > 0) {
-				values.add(point.value());
+
+		double[] of(String anchor, String metric) {
+			SeriesAnalysis.CellPoints cell = cells.get(anchor);
+			if (segment == null || cell == null) {
+				return new double[0];
 			}
-			if (point.run().equals(baselineId)) {
-				break;
+			List<Double> values = new ArrayList<>();
+			for (SeriesAnalysis.Point point : cell.metrics().getOrDefault(metric, List.of())) {
+				if (!point.greyed() && segment.equals(segmentOf.get(point.run())) && point.value() > 0) {
+					values.add(point.value());
+				}
+				if (point.run().equals(baselineId)) {
+					break;
+				}
 			}
+			return values.subList(Math.max(0, values.size() - NOISE_POINTS), values.size())
+				.stream()
+				.mapToDouble(Double::doubleValue)
+				.toArray();
 		}
-		return values.subList(Math.max(0, values.size() - NOISE_POINTS), values.size())
-			.stream()
-			.mapToDouble(Double::doubleValue)
-			.toArray();
+
 	}
 
 	/** 1.4826 × the median absolute deviation of the logs. */

@@ -1,5 +1,6 @@
 package dev.parity.history;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -207,13 +208,26 @@ class HistoryApiTests {
 		ObjectNode last = nights.get(nights.size() - 1);
 
 		ObjectNode equal = pullRequest(last, "equal", 1.0, "auto");
-		JsonNode pass = get("/api/runs/" + upload(List.of(equal)).get(0) + "/verdict");
+		String equalId = upload(List.of(equal)).get(0);
+		JsonNode pass = get("/api/runs/" + equalId + "/verdict");
 		assertThat(pass.get("status").asString()).isEqualTo("pass");
 		assertThat(pass.get("baseline").asString()).isEqualTo(ids.get(ids.size() - 1));
 		assertThat(pass.get("comparison_url").asString()).startsWith("/compare/" + ids.get(ids.size() - 1) + "...");
 		assertThat(pass.get("regressions")).isEmpty();
 		assertThat(pass.get("markdown").asString()).startsWith("**Parity verdict: pass**")
 			.contains("## Headlines", "decode\\_tps");
+		// Its comparison's part is the comparison's own export, byte for byte (made
+		// while the series catches up).
+		String exported = mvc
+			.perform(MockMvcRequestBuilders
+				.get("/compare/{pair}/export.md", pass.get("baseline").asString() + "..." + equalId)
+				.param("vary", "engine"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString(StandardCharsets.UTF_8);
+		assertThat(exported).contains("## Headlines");
+		assertThat(pass.get("markdown").asString()).endsWith("\n" + exported);
 
 		String slowerId = upload(List.of(pullRequest(last, "slower", 0.7, "auto"))).get(0);
 		JsonNode slower = get("/api/runs/" + slowerId + "/verdict");
