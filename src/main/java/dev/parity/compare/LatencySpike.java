@@ -1,7 +1,6 @@
 package dev.parity.compare;
 
 import java.math.BigDecimal;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -9,6 +8,7 @@ import java.util.OptionalDouble;
 import dev.parity.run.Cell;
 import dev.parity.run.MetricValue;
 import dev.parity.run.Params;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code latency-spike}: a cell's median TTFT exceeds the spike factor times the TTFT of
@@ -63,26 +63,31 @@ final class LatencySpike implements CellRule, Remedy {
 		if (cell.order() == null || ttft.isEmpty() || concurrency.isEmpty()) {
 			return List.of();
 		}
-		Optional<Cell> fastest = context.sameOtherParams(cell, CONCURRENCY)
-			.stream()
-			.filter(later -> later.order() != null && later.order() > cell.order())
-			.filter(later -> later.params()
-				.number(CONCURRENCY)
-				.filter(c -> c.compareTo(concurrency.get()) > 0)
-				.isPresent())
-			.filter(later -> ttft(later).isPresent())
-			.min(Comparator.comparing(later -> ttft(later).orElseThrow()));
+		// The fastest cell run later at a higher concurrency (the first of equals), each
+		// cell's TTFT read once.
+		@Nullable Cell fastest = null;
+		double later = 0;
+		for (Cell other : context.sameOtherParams(cell, CONCURRENCY)) {
+			if (other.order() == null || other.order() <= cell.order()
+					|| other.params().number(CONCURRENCY).filter(c -> c.compareTo(concurrency.get()) > 0).isEmpty()) {
+				continue;
+			}
+			Optional<Double> its = ttft(other);
+			if (its.isPresent() && (fastest == null || Double.compare(its.get(), later) < 0)) {
+				fastest = other;
+				later = its.get();
+			}
+		}
 		double spike = context.settings().spike();
-		if (fastest.isEmpty() || !Thresholds.exceeds(ttft.get(), spike * ttft(fastest.get()).orElseThrow())) {
+		if (fastest == null || !Thresholds.exceeds(ttft.get(), spike * later)) {
 			return List.of();
 		}
-		double later = ttft(fastest.get()).orElseThrow();
 		return List.of(Flag.greying(ID,
 				Figures.value(ttft.get(), "s") + " vs " + Figures.value(later, "s") + " at concurrency "
-						+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " later",
+						+ Params.format(fastest.params().number(CONCURRENCY).orElseThrow()) + " later",
 				"ttft " + Figures.value(ttft.get(), "s") + " at concurrency " + Params.format(concurrency.get())
 						+ ", yet " + Figures.value(later, "s") + " at concurrency "
-						+ Params.format(fastest.get().params().number(CONCURRENCY).orElseThrow()) + " run later ("
+						+ Params.format(fastest.params().number(CONCURRENCY).orElseThrow()) + " run later ("
 						+ Figures.factor(ttft.get() / later) + ", over " + Figures.factor(spike)
 						+ "): cold or spiking — warm up before measuring and re-run the cell",
 				GREYS));

@@ -1,8 +1,11 @@
 package dev.parity.compare;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -35,6 +38,9 @@ final class Settling {
 	private final Set<String> changed = new LinkedHashSet<>();
 
 	private final Set<String> unsettled = new LinkedHashSet<>();
+
+	/** The comparison's flags by rule ({@link #found}), read once. */
+	private @Nullable Map<String, List<Found>> byRule;
 
 	/**
 	 * A flag where it was found: on a cell ({@code anchor}), or on the whole comparison
@@ -109,33 +115,33 @@ final class Settling {
 	 * each metric's.
 	 */
 	List<Found> found(String rule) {
-		List<Found> found = new ArrayList<>();
-		comparison.flags()
-			.stream()
-			.filter(flag -> flag.rule().equals(rule))
-			.forEach(flag -> found.add(new Found(flag, null)));
-		comparison.baselineChecks()
-			.run()
-			.stream()
-			.filter(flag -> flag.rule().equals(rule))
-			.forEach(flag -> found.add(new Found(flag, null)));
-		comparison.contenderChecks()
-			.run()
-			.stream()
-			.filter(flag -> flag.rule().equals(rule))
-			.forEach(flag -> found.add(new Found(flag, null)));
-		Set<Flag> everywhere = new LinkedHashSet<>(comparison.flags());
-		everywhere.addAll(comparison.baselineChecks().run());
-		everywhere.addAll(comparison.contenderChecks().run());
+		if (byRule == null) {
+			byRule = byRule(comparison);
+		}
+		return byRule.getOrDefault(rule, List.of());
+	}
+
+	/**
+	 * Every flag of the comparison where it was found, by rule, in one pass: the
+	 * comparison's own, the baseline's, the contender's, then cell by cell the cell's and
+	 * its metrics' (those not already the comparison's or a run's), each once.
+	 */
+	private static Map<String, List<Found>> byRule(Comparison comparison) {
+		Map<String, List<Found>> found = new HashMap<>();
+		List<Flag> whole = new ArrayList<>(comparison.flags());
+		whole.addAll(comparison.baselineChecks().run());
+		whole.addAll(comparison.contenderChecks().run());
+		whole.forEach(flag -> found.computeIfAbsent(flag.rule(), rule -> new ArrayList<>()).add(new Found(flag, null)));
+		Set<Flag> everywhere = new HashSet<>(whole);
 		for (ComparedCell cell : comparison.cells()) {
-			Set<Flag> seen = new LinkedHashSet<>();
-			cell.flags().stream().filter(flag -> flag.rule().equals(rule)).forEach(seen::add);
+			Set<Flag> seen = new LinkedHashSet<>(cell.flags());
 			cell.metrics()
 				.forEach(metric -> metric.flags()
 					.stream()
-					.filter(flag -> flag.rule().equals(rule) && !everywhere.contains(flag))
+					.filter(flag -> !everywhere.contains(flag))
 					.forEach(seen::add));
-			seen.forEach(flag -> found.add(new Found(flag, cell.anchor())));
+			seen.forEach(flag -> found.computeIfAbsent(flag.rule(), rule -> new ArrayList<>())
+				.add(new Found(flag, cell.anchor())));
 		}
 		return found;
 	}
