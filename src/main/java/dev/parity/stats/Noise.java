@@ -274,12 +274,18 @@ public final class Noise {
 			return Optional.empty();
 		}
 		RatioLaw ratio = new RatioLaw(baseline, contender);
-		double low = ratio.quantile(LOW);
-		double high = ratio.quantile(HIGH);
+		return Optional.of(interval(ratio.quantile(LOW), ratio.quantile(HIGH), baseline, contender));
+	}
+
+	/**
+	 * The interval over the two exact laws with these ends, and its p-value: twice the
+	 * smaller of P(ratio ≤ 1) and P(ratio ≥ 1).
+	 */
+	static RatioInterval interval(double low, double high, MedianLaw baseline, MedianLaw contender) {
 		double atOrBelow = ratioAtOrBelow(baseline, contender, 1, false);
 		double atOrAbove = 1 - ratioAtOrBelow(baseline, contender, 1, true);
 		double p = Math.min(1, 2 * Math.max(0, Math.min(atOrBelow, atOrAbove)));
-		return Optional.of(new RatioInterval(low, high, CONFIDENCE, RatioInterval.BOOTSTRAP_SAMPLES, p));
+		return new RatioInterval(low, high, CONFIDENCE, RatioInterval.BOOTSTRAP_SAMPLES, p);
 	}
 
 	/**

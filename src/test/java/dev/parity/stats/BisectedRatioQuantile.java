@@ -43,12 +43,8 @@ public final class BisectedRatioQuantile {
 		if (!baseline.positive() || !contender.positive()) {
 			return Optional.empty();
 		}
-		double low = quantile(baseline, contender, 0.025);
-		double high = quantile(baseline, contender, 0.975);
-		double atOrBelow = Noise.ratioAtOrBelow(baseline, contender, 1, false);
-		double atOrAbove = 1 - Noise.ratioAtOrBelow(baseline, contender, 1, true);
-		double p = Math.min(1, 2 * Math.max(0, Math.min(atOrBelow, atOrAbove)));
-		return Optional.of(new RatioInterval(low, high, Noise.CONFIDENCE, RatioInterval.BOOTSTRAP_SAMPLES, p));
+		return Optional.of(Noise.interval(quantile(baseline, contender, 0.025), quantile(baseline, contender, 0.975),
+				baseline, contender));
 	}
 
 }
