@@ -69,7 +69,7 @@ public final class ComparisonBuilder {
 		ReplicateGroup otherGroup = ReplicateGroup.of(contenders, Flag.CONTENDER, settings, scope)
 			.fixed(contenderFixed);
 		List<ProvenanceDifference> provenance = ProvenanceDiff.between(base.provenance(), other.provenance(), settings);
-		List<Flag> flags = PROVENANCE_RULES.stream().flatMap(rule -> rule.check(provenance, context).stream()).toList();
+		List<Flag> flags = provenanceFlags(provenance, context);
 		List<String> metrics = scope.reportedBy(
 				Stream.concat(baselines.stream(), contenders.stream()).map(Run::document).toArray(RunDocument[]::new));
 		// Flags about a whole run or the whole comparison, which concern every cell.
@@ -152,6 +152,22 @@ public final class ComparisonBuilder {
 			.toList();
 		return new Comparison(baseline, contender, settings, flags, baseGroup.checks(), otherGroup.checks(), metrics,
 				headlines, cells, unmatched, provenance, baselines, contenders);
+	}
+
+	/**
+	 * The flags the provenance rules raise on two runs under these settings: those
+	 * {@link #compare} raises about the whole comparison, the only ones {@code vary}
+	 * changes (no run, cell or metric rule reads it).
+	 */
+	static List<Flag> provenanceFlags(Run baseline, Run contender, CompareSettings settings) {
+		RunDocument base = baseline.document();
+		RunDocument other = contender.document();
+		ComparisonContext context = new ComparisonContext(settings, MetricScope.of(base, other));
+		return provenanceFlags(ProvenanceDiff.between(base.provenance(), other.provenance(), settings), context);
+	}
+
+	private static List<Flag> provenanceFlags(List<ProvenanceDifference> provenance, ComparisonContext context) {
+		return PROVENANCE_RULES.stream().flatMap(rule -> rule.check(provenance, context).stream()).toList();
 	}
 
 	private ComparedMetric compare(MetricPair pair, List<Flag> concerning, ComparisonContext context) {

@@ -136,13 +136,18 @@ public class SampleSummaries implements CellStatistics.Summaries {
 			return new SampleSummary.Values(name, okPosition, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
 					Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, 0);
 		}
-		double median = SampleStatistics.median(values);
-		double mad = SampleStatistics.medianAbsoluteDeviation(values);
+		double[] array = new double[values.size()];
+		for (int i = 0; i < array.length; i++) {
+			array[i] = values.get(i);
+		}
+		SampleStatistics.Summary summary = SampleStatistics.Summary.of(array);
+		double median = summary.median();
+		double mad = summary.mad();
 		int worst = -1;
 		double worstZ = 0;
 		int beyond = 0;
-		for (int i = 0; i < values.size(); i++) {
-			double z = SampleStatistics.robustZ(values.get(i), median, mad);
+		for (int i = 0; i < array.length; i++) {
+			double z = SampleStatistics.robustZ(array[i], median, mad);
 			if (Thresholds.exceeds(z, outlierZ)) {
 				beyond++;
 				if (z > worstZ) {
@@ -151,9 +156,9 @@ public class SampleSummaries implements CellStatistics.Summaries {
 				}
 			}
 		}
-		return new SampleSummary.Values(name, okPosition, values.size(), median, SampleStatistics.mean(values),
-				SampleStatistics.populationSd(values), mad, Collections.min(values), Collections.max(values), worst + 1,
-				worst < 0 ? Double.NaN : values.get(worst), worst < 0 ? Double.NaN : worstZ, beyond);
+		return new SampleSummary.Values(name, okPosition, array.length, median, summary.mean(), summary.populationSd(),
+				mad, summary.min(), summary.max(), worst + 1, worst < 0 ? Double.NaN : array[worst],
+				worst < 0 ? Double.NaN : worstZ, beyond);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.parity.compare;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +69,12 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 	 * it draws no interval over samples: what a rule greys never depends on one.
 	 */
 	public static SettingsDisclosure of(Comparison here, CompareSettings defaults) {
-		if (differences(here.settings(), defaults).isEmpty()) {
+		List<Difference> differences = differences(here.settings(), defaults);
+		if (differences.isEmpty()) {
 			return of(here, null, defaults);
+		}
+		if (differences.stream().allMatch(difference -> difference.name().equals("vary"))) {
+			return new SettingsDisclosure(differences, ungreyedByVary(here, defaults));
 		}
 		Comparison underDefaults = new ComparisonBuilder().compare(List.of(here.baseline()), List.of(here.contender()),
 				defaults, BootstrapMedians.NONE);
@@ -104,6 +109,32 @@ public record SettingsDisclosure(List<Difference> nonDefault, int ungreyed) {
 			}
 		}
 		return new SettingsDisclosure(differences, ungreyed);
+	}
+
+	/**
+	 * What the defaults grey that these settings let through when they differ in
+	 * {@code vary} alone (a verdict's {@code vary=engine}): {@code vary} is read by the
+	 * provenance rules only, so under the defaults every other flag is the same, and a
+	 * value comparable here is greyed there exactly when a provenance flag of the
+	 * defaults greys its metric. The same count as comparing the two runs again (tested
+	 * against it), without the run checks, cell pairs and metrics computed a second time.
+	 */
+	static int ungreyedByVary(Comparison here, CompareSettings defaults) {
+		List<Flag> underDefaults = ComparisonBuilder.provenanceFlags(here.baseline(), here.contender(), defaults);
+		if (underDefaults.isEmpty()) {
+			return 0;
+		}
+		Map<String, Boolean> greyed = new HashMap<>();
+		int ungreyed = 0;
+		for (ComparedCell cell : here.cells()) {
+			for (ComparedMetric metric : cell.metrics()) {
+				if (metric.comparable() && greyed.computeIfAbsent(metric.metric(),
+						name -> underDefaults.stream().anyMatch(flag -> flag.greys(name)))) {
+					ungreyed++;
+				}
+			}
+		}
+		return ungreyed;
 	}
 
 	/** A setting as words: its name, its value and its default. */

@@ -133,7 +133,7 @@ public class RunIngest {
 			return new Stored(existing.orElseThrow(), false);
 		}
 		return storing.finish(sha256, read.document(), read.header(),
-				List.of(new UploadedFile(fileName, "application/json", bytes)), uploadedBy);
+				List.of(new UploadedFile(fileName, "application/json", bytes, sha256)), uploadedBy);
 	}
 
 	/** Parses JSON strictly, turning a syntax error into a problem that says where. */

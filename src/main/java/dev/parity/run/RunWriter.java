@@ -70,8 +70,21 @@ public class RunWriter {
 			String uploadedBy) {
 	}
 
-	/** An uploaded file, kept byte for byte. */
-	public record UploadedFile(String fileName, String mediaType, byte[] content) {
+	/**
+	 * An uploaded file, kept byte for byte, with its SHA-256 when the caller has it
+	 * already (an upload's own, hashed to find it stored before).
+	 */
+	public record UploadedFile(String fileName, String mediaType, byte[] content, @Nullable String knownSha256) {
+
+		public UploadedFile(String fileName, String mediaType, byte[] content) {
+			this(fileName, mediaType, content, null);
+		}
+
+		/** Its SHA-256 as lowercase hex. */
+		public String sha256() {
+			return knownSha256 != null ? knownSha256 : Sha256.hex(content);
+		}
+
 	}
 
 	/**
@@ -357,7 +370,7 @@ public class RunWriter {
 				statement.setInt(2, position);
 				statement.setString(3, file.fileName());
 				statement.setString(4, file.mediaType());
-				statement.setString(5, Sha256.hex(file.content()));
+				statement.setString(5, file.sha256());
 				statement.setLong(6, file.content().length);
 				statement.setBinaryStream(7, new ByteArrayInputStream(file.content()), file.content().length);
 			});

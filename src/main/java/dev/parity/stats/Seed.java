@@ -11,6 +11,19 @@ import java.security.NoSuchAlgorithmException;
  */
 public final class Seed {
 
+	/**
+	 * One digest a thread, reset by each use: a comparison asks for a seed per cell ×
+	 * metric, and looking the algorithm up costs more than hashing the few bytes.
+	 */
+	private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(() -> {
+		try {
+			return MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java has SHA-256", ex);
+		}
+	});
+
 	private Seed() {
 	}
 
@@ -19,18 +32,14 @@ public final class Seed {
 	 * contains.
 	 */
 	public static long of(String... parts) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256")
-				.digest(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
-			long seed = 0;
-			for (int i = 0; i < 8; i++) {
-				seed = (seed << 8) | (digest[i] & 0xff);
-			}
-			return seed;
+		MessageDigest sha256 = DIGEST.get();
+		sha256.reset();
+		byte[] digest = sha256.digest(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
+		long seed = 0;
+		for (int i = 0; i < 8; i++) {
+			seed = (seed << 8) | (digest[i] & 0xff);
 		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("every Java has SHA-256", ex);
-		}
+		return seed;
 	}
 
 }

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import dev.parity.ParityApplication;
 import dev.parity.account.ApiTokens;
@@ -985,6 +987,31 @@ class PerformanceBenchmark {
 		log(String.format(Locale.ROOT,
 				"  upload alone: p50 %.0f ms  p99 %.0f ms;  verdict alone: p50 %.0f ms  p99 %.0f ms", apart[0],
 				apart[1], apart[2], apart[3]));
+		// Where the tail sits: the default branch's runs against the pull requests', and
+		// each quarter of the burst in the order the runs were started.
+		StringBuilder tail = new StringBuilder();
+		for (boolean main : new boolean[] { true, false }) {
+			long[] of = IntStream.range(0, total)
+				.filter(i -> branches[i].equals("main") == main)
+				.mapToLong(i -> answered[i] - started[i])
+				.sorted()
+				.toArray();
+			tail.append(String.format(Locale.ROOT, "%s p50 %.0f ms p99 %.0f ms;  ",
+					main ? "default branch" : "pull requests", Http.percentile(of, 50) / 1e6,
+					Http.percentile(of, 99) / 1e6));
+		}
+		Integer[] byStart = IntStream.range(0, total).boxed().toArray(Integer[]::new);
+		Arrays.sort(byStart, Comparator.comparingLong(i -> started[i]));
+		for (int quarter = 0; quarter < 4; quarter++) {
+			long[] of = Arrays.stream(byStart, quarter * total / 4, (quarter + 1) * total / 4)
+				.mapToLong(i -> answered[i] - started[i])
+				.sorted()
+				.toArray();
+			tail.append(String.format(Locale.ROOT, "quarter %d p50 %.0f p99 %.0f%s", quarter + 1,
+					Http.percentile(of, 50) / 1e6, Http.percentile(of, 99) / 1e6, quarter < 3 ? ", " : ""));
+		}
+		log("  " + tail);
+		details.put("tail", tail.toString());
 		details.put("upload_p50_ms", apart[0]);
 		details.put("upload_p99_ms", apart[1]);
 		details.put("verdict_p50_ms", apart[2]);

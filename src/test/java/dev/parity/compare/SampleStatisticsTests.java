@@ -31,4 +31,31 @@ class SampleStatisticsTests {
 		assertThat(SampleStatistics.robustZ(1, 0, 0)).isNaN();
 	}
 
+	@Test
+	void theSummaryOfAnArrayIsEachStatisticOfTheValuesToTheLastBit() {
+		java.util.SplittableRandom random = new java.util.SplittableRandom(20261205);
+		for (int round = 0; round < 2_000; round++) {
+			int n = 1 + random.nextInt(300);
+			double[] values = new double[n];
+			List<Double> boxed = new java.util.ArrayList<>();
+			for (int i = 0; i < n; i++) {
+				// Repeated values, signed zeros and wide ranges as latencies and rates
+				// have.
+				double value = switch (random.nextInt(4)) {
+					case 0 -> random.nextInt(5) * 0.25;
+					case 1 -> random.nextBoolean() ? 0.0 : -0.0;
+					case 2 -> Math.exp(random.nextDouble(-10, 10));
+					default -> random.nextGaussian() * 1e3;
+				};
+				values[i] = value;
+				boxed.add(value);
+			}
+			SampleStatistics.Summary summary = SampleStatistics.Summary.of(values);
+			assertThat(summary)
+				.isEqualTo(new SampleStatistics.Summary(SampleStatistics.median(boxed), SampleStatistics.mean(boxed),
+						SampleStatistics.populationSd(boxed), SampleStatistics.medianAbsoluteDeviation(boxed),
+						java.util.Collections.min(boxed), java.util.Collections.max(boxed)));
+		}
+	}
+
 }

@@ -75,6 +75,53 @@ class SettingsDisclosureTests {
 					+ "defaults grey is shown as comparable");
 	}
 
+	@Test
+	void anotherVaryAloneCountsWhatComparingUnderTheDefaultsCounts() throws IOException {
+		// The seed story's runs, and the reference on another engine, system, harness and
+		// checkpoint: every pair, each way, under every vary.
+		List<Run> runs = new java.util.ArrayList<>();
+		for (String name : List.of("reference.json", "run-a-thinking-max.json", "run-c-effort-high.json",
+				"run-d-effort-off.json", "run-e-control.json")) {
+			runs.add(load(name));
+		}
+		runs.add(changed("engine", "name", "sglang"));
+		runs.add(changed("engine", "version", "0.12.0"));
+		runs.add(changed("system", "name", "8x H100"));
+		runs.add(changed("harness", "name", "other-harness"));
+		runs.add(changed("model", "commit", "0".repeat(40)));
+		CompareSettings defaults = CompareSettings.defaults();
+		int positive = 0;
+		for (String vary : CompareSettings.VARIES) {
+			CompareSettings settings = defaults.withOverrides(Map.of("vary", vary));
+			for (Run baseline : runs) {
+				for (Run contender : runs) {
+					if (baseline == contender) {
+						continue;
+					}
+					Comparison here = new ComparisonBuilder().compare(baseline, contender, settings);
+					Comparison underDefaults = new ComparisonBuilder().compare(baseline, contender, defaults);
+					int byComparing = SettingsDisclosure.of(here, underDefaults, defaults).ungreyed();
+					assertThat(SettingsDisclosure.of(here, defaults).ungreyed())
+						.as("vary=%s, %s against %s", vary, contender.document().title(), baseline.document().title())
+						.isEqualTo(byComparing);
+					positive += byComparing > 0 ? 1 : 0;
+				}
+			}
+		}
+		// Not a count of zeros: another engine, system, harness or checkpoint lets values
+		// through.
+		assertThat(positive).isGreaterThan(10);
+	}
+
+	private static Run changed(String section, String field, String value) throws IOException {
+		Path file = Fixtures.given().resolve("seed-story").resolve("reference.json");
+		tools.jackson.databind.node.ObjectNode document = (tools.jackson.databind.node.ObjectNode) MAPPER
+			.readTree(Files.readAllBytes(file));
+		((tools.jackson.databind.node.ObjectNode) document.get(section)).put(field, value);
+		document.put("title", "reference with " + section + "." + field + " " + value);
+		return new Run(RunId.random(), RunDocumentReader.read(document), "fp", Instant.now(), "test", List.of());
+	}
+
 	private static Run load(String name) {
 		Path file = Fixtures.given().resolve("seed-story").resolve(name);
 		try {
