@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.parity.ingest.HarnessIngest;
+import dev.parity.ingest.IngestTurns;
 import dev.parity.ingest.harness.HarnessFormat;
 import dev.parity.ingest.harness.InputFile;
 import dev.parity.ingest.mapping.SavedFormats;
@@ -29,8 +30,11 @@ class RunImportApiController {
 
 	private final SavedFormats savedFormats;
 
-	RunImportApiController(HarnessIngest ingest, SavedFormats savedFormats) {
+	private final IngestTurns turns;
+
+	RunImportApiController(HarnessIngest ingest, SavedFormats savedFormats, IngestTurns turns) {
 		this.ingest = ingest;
+		this.turns = turns;
 		this.savedFormats = savedFormats;
 	}
 
@@ -51,8 +55,8 @@ class RunImportApiController {
 		List<InputFile> files = parts.files();
 		FormatPick pick = FormatPick.of(format, savedFormats);
 		HarnessFormat picked = pick.builtIn();
-		Stored stored = ingest.store(files, picked, pick.saved(), ImportRequest.provenance(provenance),
-				ImportRequest.mapping(mapping, picked), principal.getName());
+		Stored stored = turns.inTurn(() -> ingest.store(files, picked, pick.saved(),
+				ImportRequest.provenance(provenance), ImportRequest.mapping(mapping, picked), principal.getName()));
 		String url = "/runs/" + stored.id();
 		Map<String, String> body = Map.of("id", stored.id().value(), "url", url);
 		return stored.created() ? ResponseEntity.created(URI.create(url)).body(body)

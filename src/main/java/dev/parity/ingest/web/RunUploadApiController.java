@@ -4,6 +4,7 @@ import java.net.URI;
 import java.security.Principal;
 import java.util.Map;
 
+import dev.parity.ingest.IngestTurns;
 import dev.parity.ingest.RunIngest;
 import dev.parity.run.RunWriter.Stored;
 import io.swagger.v3.oas.annotations.Operation;
@@ -24,8 +25,11 @@ class RunUploadApiController {
 
 	private final RunIngest ingest;
 
-	RunUploadApiController(RunIngest ingest) {
+	private final IngestTurns turns;
+
+	RunUploadApiController(RunIngest ingest, IngestTurns turns) {
 		this.ingest = ingest;
+		this.turns = turns;
 	}
 
 	@Operation(summary = "Upload a benchmark-run/1 document",
@@ -36,7 +40,7 @@ class RunUploadApiController {
 	@ApiResponse(responseCode = "400", description = "rejected: {\"errors\": [{\"path\", \"message\"}]}")
 	@PostMapping(path = "/api/runs", consumes = MediaType.APPLICATION_JSON_VALUE)
 	ResponseEntity<Map<String, String>> uploadRun(@RequestBody byte[] document, Principal principal) {
-		Stored stored = ingest.ingestDocument(document, "document.json", principal.getName());
+		Stored stored = turns.inTurn(() -> ingest.ingestDocument(document, "document.json", principal.getName()));
 		String url = "/runs/" + stored.id();
 		Map<String, String> body = Map.of("id", stored.id().value(), "url", url);
 		if (stored.created()) {

@@ -17,6 +17,7 @@ import dev.parity.compare.RunChecks;
 import dev.parity.compare.RunFlags;
 import dev.parity.ingest.DocumentLimits;
 import dev.parity.ingest.HarnessIngest;
+import dev.parity.ingest.IngestTurns;
 import dev.parity.web.Problem;
 import dev.parity.ingest.RunFileRejected;
 import dev.parity.ingest.RunIngest;
@@ -87,8 +88,12 @@ class UploadController {
 	/** What one upload may be read into (its JSON values, arrays, depth). */
 	private final DocumentLimits limits;
 
+	private final IngestTurns turns;
+
 	UploadController(RunIngest ingest, HarnessIngest harnessIngest, PendingUploads pending, JsonMapper json,
-			SavedFormats savedFormats, UploadCounters counters, ThresholdDefaults thresholds, DocumentLimits limits) {
+			SavedFormats savedFormats, UploadCounters counters, ThresholdDefaults thresholds, DocumentLimits limits,
+			IngestTurns turns) {
+		this.turns = turns;
 		this.limits = limits;
 		this.thresholds = thresholds;
 		this.savedFormats = savedFormats;
@@ -160,7 +165,8 @@ class UploadController {
 		if (nativeDocument && files.size() == 1) {
 			InputFile file = files.get(0);
 			try {
-				Stored stored = ingest.ingestDocument(file.content(), file.name(), principal.getName());
+				Stored stored = turns
+					.inTurn(() -> ingest.ingestDocument(file.content(), file.name(), principal.getName()));
 				return "redirect:/runs/" + stored.id() + (stored.created() ? "" : "?existing");
 			}
 			catch (UploadTooLarge tooLarge) {
@@ -216,8 +222,8 @@ class UploadController {
 		if ("store".equals(action)) {
 			try {
 				TableMapping mapping = form.mapping();
-				Stored stored = harnessIngest.store(files, pick.builtIn(), pick.saved(), form.toJson(json), mapping,
-						principal.getName());
+				Stored stored = turns.inTurn(() -> harnessIngest.store(files, pick.builtIn(), pick.saved(),
+						form.toJson(json), mapping, principal.getName()));
 				pending.release(token);
 				return "redirect:/runs/" + stored.id() + (stored.created() ? "" : "?existing");
 			}

@@ -1,0 +1,101 @@
+package dev.parity.ingest;
+
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Metrics;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.stereotype.Component;
+
+/**
+ * How many uploads are read and stored at once, in the order they came. Reading an upload
+ * is work for the processor (parse, schema, statistics, the laws of its medians) and
+ * holds the document in memory; sixteen CI jobs uploading at once on a two-core server
+ * would otherwise share the processors and all finish at the end, each as late as the
+ * last, and their verdicts after them. In turns, each upload is stored as soon as its own
+ * work is done and the verdicts start one after the other. Beyond
+ * {@code parity.ingest.max-concurrent} (by default the processors, at least 2) an upload
+ * waits for its turn, without a database connection, up to {@code parity.ingest.max-wait}
+ * (30 s) and is then answered 503 with {@code Retry-After} ({@link UploadsBusy}), nothing
+ * stored.
+ */
+@Component
+public class IngestTurns {
+
+	/**
+	 * The turns' settings.
+	 *
+	 * @param maxConcurrent how many uploads are read and stored at once (default: the
+	 * processors, at least 2)
+	 * @param maxWait how long an upload waits for its turn before the 503 (default 30 s)
+	 */
+	@ConfigurationProperties("parity.ingest")
+	public record Limits(int maxConcurrent, @Nullable Duration maxWait) {
+	}
+
+	private final int maxConcurrent;
+
+	private final Duration maxWait;
+
+	private final Semaphore turns;
+
+	IngestTurns(Limits limits) {
+		this.maxConcurrent = limits.maxConcurrent() > 0 ? limits.maxConcurrent()
+				: Math.max(2, Runtime.getRuntime().availableProcessors());
+		this.maxWait = limits.maxWait() != null ? limits.maxWait() : Duration.ofSeconds(30);
+		this.turns = new Semaphore(maxConcurrent, true);
+		Gauge.builder("parity.ingest.waiting", this, IngestTurns::waiting)
+			.description("Uploads waiting now for a turn to be read and stored (parity.ingest.max-concurrent)")
+			.register(Metrics.globalRegistry);
+	}
+
+	/**
+	 * Does {@code work} (reading and storing an upload) in a turn of its own, or throws
+	 * {@link UploadsBusy} when none came within {@code parity.ingest.max-wait}. The
+	 * caller holds no connection: a transaction starts inside the turn.
+	 */
+	public <T> T inTurn(Supplier<T> work) {
+		if (!take(maxWait)) {
+			throw new UploadsBusy(maxConcurrent);
+		}
+		try {
+			return work.get();
+		}
+		finally {
+			turns.release();
+		}
+	}
+
+	/**
+	 * Takes a turn, waiting up to {@code patience} (the tests hold every turn with this).
+	 */
+	public boolean take(Duration patience) {
+		try {
+			return turns.tryAcquire(patience.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	/** Gives back a turn taken with {@link #take}. */
+	public void giveBack() {
+		turns.release();
+	}
+
+	public int maxConcurrent() {
+		return maxConcurrent;
+	}
+
+	/** How many uploads wait for a turn just now (an estimate, for the metrics). */
+	public int waiting() {
+		return turns.getQueueLength();
+	}
+
+}
