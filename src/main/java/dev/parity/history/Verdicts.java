@@ -16,6 +16,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -106,6 +107,13 @@ public class Verdicts {
 			});
 
 	private final PairComparisons recentPairs;
+
+	/**
+	 * The 97.5 % quantile of Student's t by degrees of freedom, once each: the inverse is
+	 * found by a root search (tens of microseconds), and a 400-cell verdict asks for it
+	 * for every cell × metric that is worse, with a handful of distinct degrees.
+	 */
+	private static final AtomicReferenceArray<Double> T975 = new AtomicReferenceArray<>(1024);
 
 	Verdicts(RunRepository runs, SeriesRepository series, SeriesUpdates updates, HistorySettings settings,
 			PairComparisons recentPairs) {
@@ -241,6 +249,18 @@ public class Verdicts {
 		}
 	}
 
+	static double studentT975(int degrees) {
+		if (degrees >= T975.length()) {
+			return TDistribution.of(degrees).inverseCumulativeProbability(0.975);
+		}
+		Double quantile = T975.get(degrees);
+		if (quantile == null) {
+			quantile = TDistribution.of(degrees).inverseCumulativeProbability(0.975);
+			T975.set(degrees, quantile);
+		}
+		return quantile;
+	}
+
 	/**
 	 * What was read ahead; {@code null} if that failed (read again, the same way, it
 	 * fails as it should).
@@ -314,8 +334,8 @@ public class Verdicts {
 				}
 				double[] points = noise.of(cell.anchor(), metric.metric());
 				Double spread = points.length >= NOISE_MIN ? spread(points) : null;
-				boolean significant = spread != null && Math.abs(Math.log(ratio)) > TDistribution.of(points.length - 1)
-					.inverseCumulativeProbability(0.975) * spread;
+				boolean significant = spread != null
+						&& Math.abs(Math.log(ratio)) > studentT975(points.length - 1) * spread;
 				significantOrUnknown |= significant || spread == null;
 				regressions.add(new Regression(SeriesAnalyser.plain(cell.params().values()), cell.anchor(),
 						metric.metric(), ratio, significant, spread, points.length));
