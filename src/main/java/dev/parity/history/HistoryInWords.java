@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -204,11 +205,15 @@ public class HistoryInWords {
 			case "not-comparable" -> "not like for like: "
 					+ String.join("; ", verdict.reasons().stream().map(Verdicts.Reason::message).toList());
 			default -> {
-				List<ChangeInWords> changes = verdict.regressions()
+				// What the headline reads of each regression; the whole change in words
+				// only
+				// where a metric has one (a 400-cell verdict can list thousands).
+				List<Said> said = verdict.regressions()
 					.stream()
-					.map(r -> change(r.params(), r.anchor(), r.metric(), 1, r.ratio(), null))
+					.map(r -> new Said(r.metric(), HistoryWords.signed(1, r.ratio()), (r.ratio() / 1 - 1) * 100,
+							() -> change(r.params(), r.anchor(), r.metric(), 1, r.ratio(), null)))
 					.toList();
-				yield headline(changes) + (verdict.status().equals("inconclusive") ? ", within the noise" : "");
+				yield headlineOf(said) + (verdict.status().equals("inconclusive") ? ", within the noise" : "");
 			}
 		};
 		return new VerdictInWords(labels.getOrDefault(runId, unknown(runId)),
@@ -334,18 +339,42 @@ public class HistoryInWords {
 	 * three metrics, "and N more metrics".
 	 */
 	static String headline(List<ChangeInWords> changes) {
-		Map<String, List<ChangeInWords>> byMetric = new LinkedHashMap<>();
+		return headlineOf(changes.stream().map(c -> new Said(c.metric(), c.signed(), c.percent(), () -> c)).toList());
+	}
+
+	/**
+	 * The headline of a verdict's regressions, as {@link #headline} of their changes in
+	 * words says it; the whole change in words is made only where a metric has one (a
+	 * 400-cell verdict can list thousands).
+	 */
+	static String regressionsHeadline(List<Verdicts.Regression> regressions) {
+		return headlineOf(regressions.stream()
+			.map(r -> new Said(r.metric(), HistoryWords.signed(1, r.ratio()), (r.ratio() / 1 - 1) * 100,
+					() -> change(r.params(), r.anchor(), r.metric(), 1, r.ratio(), null)))
+			.toList());
+	}
+
+	/**
+	 * What {@link #headline} reads of a change: its metric, signed change and percent,
+	 * and the whole change in words, made only when its metric has no other.
+	 */
+	private record Said(String metric, String signed, double percent, Supplier<ChangeInWords> whole) {
+	}
+
+	private static String headlineOf(List<Said> changes) {
+		Map<String, List<Said>> byMetric = new LinkedHashMap<>();
 		changes.forEach(c -> byMetric.computeIfAbsent(c.metric(), k -> new ArrayList<>()).add(c));
 		List<String> parts = new ArrayList<>();
-		for (Map.Entry<String, List<ChangeInWords>> metric : byMetric.entrySet()) {
+		for (Map.Entry<String, List<Said>> metric : byMetric.entrySet()) {
 			if (parts.size() == 3) {
 				int more = byMetric.size() - 3;
 				parts.add("and " + more + " more metric" + (more == 1 ? "" : "s"));
 				break;
 			}
-			List<ChangeInWords> list = metric.getValue();
+			List<Said> list = metric.getValue();
 			if (list.size() == 1) {
-				parts.add(list.get(0).change() + " at " + list.get(0).cell());
+				ChangeInWords only = list.get(0).whole().get();
+				parts.add(only.change() + " at " + only.cell());
 				continue;
 			}
 			Set<String> distinct = new LinkedHashSet<>();
@@ -355,8 +384,8 @@ public class HistoryInWords {
 				parts.add(name + " " + distinct.iterator().next() + " in " + list.size() + " cells");
 			}
 			else {
-				double low = list.stream().mapToDouble(ChangeInWords::percent).min().orElse(0);
-				double high = list.stream().mapToDouble(ChangeInWords::percent).max().orElse(0);
+				double low = list.stream().mapToDouble(Said::percent).min().orElse(0);
+				double high = list.stream().mapToDouble(Said::percent).max().orElse(0);
 				parts.add(name + " " + signedPercent(low) + " to " + signedPercent(high) + " % in " + list.size()
 						+ " cells");
 			}

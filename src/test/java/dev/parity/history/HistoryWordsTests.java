@@ -75,4 +75,26 @@ class HistoryWordsTests {
 			.isEqualTo("decode −20.4 to −19.7 % in 2 cells · TTFT +20.0 % at c=1");
 	}
 
+	@Test
+	void aVerdictsHeadlineIsTheHeadlineOfItsRegressionsInWords() {
+		java.util.SplittableRandom random = new java.util.SplittableRandom(20261205);
+		List<String> metrics = List.of("decode_tps", "ttft_s", "throughput_tps", "prefill_tps", "e2e_latency_s");
+		for (int round = 0; round < 500; round++) {
+			List<Verdicts.Regression> regressions = new java.util.ArrayList<>();
+			int count = 1 + random.nextInt(12);
+			for (int i = 0; i < count; i++) {
+				Map<String, Object> params = Map.of("concurrency", 1 << random.nextInt(4), "prompt_tokens",
+						random.nextInt(3) * 4096 + 512);
+				// Ratios that round alike and apart, either way.
+				double ratio = random.nextBoolean() ? 0.8 + random.nextInt(5) * 0.0001 : random.nextDouble(0.3, 3);
+				regressions.add(new Verdicts.Regression(params, "c" + i, metrics.get(random.nextInt(metrics.size())),
+						ratio, random.nextBoolean(), null, 0));
+			}
+			List<HistoryInWords.ChangeInWords> changes = regressions.stream()
+				.map(r -> HistoryInWords.change(r.params(), r.anchor(), r.metric(), 1, r.ratio(), null))
+				.toList();
+			assertThat(HistoryInWords.regressionsHeadline(regressions)).isEqualTo(HistoryInWords.headline(changes));
+		}
+	}
+
 }
