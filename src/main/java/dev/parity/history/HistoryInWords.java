@@ -204,17 +204,8 @@ public class HistoryInWords {
 			case "pass" -> "no comparable cell worse by " + magnitude + " % or more";
 			case "not-comparable" -> "not like for like: "
 					+ String.join("; ", verdict.reasons().stream().map(Verdicts.Reason::message).toList());
-			default -> {
-				// What the headline reads of each regression; the whole change in words
-				// only
-				// where a metric has one (a 400-cell verdict can list thousands).
-				List<Said> said = verdict.regressions()
-					.stream()
-					.map(r -> new Said(r.metric(), HistoryWords.signed(1, r.ratio()), (r.ratio() / 1 - 1) * 100,
-							() -> change(r.params(), r.anchor(), r.metric(), 1, r.ratio(), null)))
-					.toList();
-				yield headlineOf(said) + (verdict.status().equals("inconclusive") ? ", within the noise" : "");
-			}
+			default -> regressionsHeadline(verdict.regressions())
+					+ (verdict.status().equals("inconclusive") ? ", within the noise" : "");
 		};
 		return new VerdictInWords(labels.getOrDefault(runId, unknown(runId)),
 				verdict.baseline() == null ? null

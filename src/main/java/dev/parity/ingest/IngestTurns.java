@@ -1,12 +1,11 @@
 package dev.parity.ingest;
 
 import java.time.Duration;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.parity.run.Turns;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -38,20 +37,17 @@ public class IngestTurns {
 	public record Limits(int maxConcurrent, @Nullable Duration maxWait) {
 	}
 
-	private final int maxConcurrent;
-
 	private final Duration maxWait;
 
-	private final Semaphore turns;
+	private final Turns turns;
 
-	IngestTurns(Limits limits) {
-		this.maxConcurrent = limits.maxConcurrent() > 0 ? limits.maxConcurrent()
-				: Math.max(2, Runtime.getRuntime().availableProcessors());
+	IngestTurns(Limits limits, MeterRegistry registry) {
+		this.turns = new Turns(limits.maxConcurrent() > 0 ? limits.maxConcurrent()
+				: Math.max(2, Runtime.getRuntime().availableProcessors()));
 		this.maxWait = limits.maxWait() != null ? limits.maxWait() : Duration.ofSeconds(30);
-		this.turns = new Semaphore(maxConcurrent, true);
 		Gauge.builder("parity.ingest.waiting", this, IngestTurns::waiting)
 			.description("Uploads waiting now for a turn to be read and stored (parity.ingest.max-concurrent)")
-			.register(Metrics.globalRegistry);
+			.register(registry);
 	}
 
 	/**
@@ -60,42 +56,28 @@ public class IngestTurns {
 	 * caller holds no connection: a transaction starts inside the turn.
 	 */
 	public <T> T inTurn(Supplier<T> work) {
-		if (!take(maxWait)) {
-			throw new UploadsBusy(maxConcurrent);
-		}
-		try {
-			return work.get();
-		}
-		finally {
-			turns.release();
-		}
+		return turns.inTurn(maxWait, work, () -> new UploadsBusy(turns.count()));
 	}
 
 	/**
 	 * Takes a turn, waiting up to {@code patience} (the tests hold every turn with this).
 	 */
 	public boolean take(Duration patience) {
-		try {
-			return turns.tryAcquire(patience.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
+		return turns.take(patience);
 	}
 
 	/** Gives back a turn taken with {@link #take}. */
 	public void giveBack() {
-		turns.release();
+		turns.giveBack();
 	}
 
 	public int maxConcurrent() {
-		return maxConcurrent;
+		return turns.count();
 	}
 
 	/** How many uploads wait for a turn just now (an estimate, for the metrics). */
 	public int waiting() {
-		return turns.getQueueLength();
+		return turns.waiting();
 	}
 
 }

@@ -7,11 +7,8 @@ import dev.parity.web.ApiProblems;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
-import org.springframework.web.servlet.ModelAndView;
 
 /**
  * No turn to compute a comparison came in time ({@link ComparisonsBusy}), wherever it was
@@ -24,13 +21,8 @@ class ComparisonsBusyAdvice {
 
 	@ExceptionHandler(ComparisonsBusy.class)
 	Object busy(ComparisonsBusy busy, HttpServletRequest request, HttpServletResponse response) {
-		response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(ComparisonsBusy.RETRY_AFTER_SECONDS));
-		String message = String.valueOf(busy.getMessage());
-		if (ApiProblems.wantsPage(request)) {
-			return new ModelAndView("error/busy", Map.of("pageTitle", "Busy", "message", message),
-					HttpStatus.SERVICE_UNAVAILABLE);
-		}
-		return ApiProblems.of(HttpStatus.SERVICE_UNAVAILABLE, "$", message);
+		return ApiProblems.busy(request, response, ComparisonsBusy.RETRY_AFTER_SECONDS,
+				String.valueOf(busy.getMessage()), Map.of());
 	}
 
 }

@@ -2,9 +2,6 @@ package dev.parity.site;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.text.DecimalFormat;
-import java.text.DecimalFormatSymbols;
-import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,13 +10,6 @@ import org.jspecify.annotations.Nullable;
  * with commas.
  */
 public final class Numbers {
-
-	/**
-	 * One format per thread (not thread-safe; made once rather than for every number of a
-	 * page).
-	 */
-	private static final ThreadLocal<DecimalFormat> FORMAT = ThreadLocal
-		.withInitial(() -> new DecimalFormat("#,##0.####", DecimalFormatSymbols.getInstance(Locale.ROOT)));
 
 	private Numbers() {
 	}
@@ -57,14 +47,6 @@ public final class Numbers {
 			out.append(',').append(plain, at, at + 3);
 		}
 		return out.append(plain, end, plain.length()).toString();
-	}
-
-	/**
-	 * As {@link #format(Double)} wrote numbers before {@link #grouped}, for the tests.
-	 */
-	static String byDecimalFormat(double value) {
-		BigDecimal decimal = BigDecimal.valueOf(value).setScale(4, RoundingMode.HALF_EVEN).stripTrailingZeros();
-		return FORMAT.get().format(decimal);
 	}
 
 	public static String format(@Nullable Integer value) {

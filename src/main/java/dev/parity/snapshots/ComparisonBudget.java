@@ -1,10 +1,9 @@
 package dev.parity.snapshots;
 
 import java.time.Duration;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.parity.run.Turns;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -44,13 +43,13 @@ public class ComparisonBudget {
 	/** Whether the comparisons of this thread's request wait the patient wait. */
 	private final ThreadLocal<Boolean> patient = ThreadLocal.withInitial(() -> false);
 
-	private final Semaphore turns;
+	private final Turns turns;
 
 	ComparisonBudget(Limits limits) {
 		this.maxConcurrent = limits.maxConcurrent() > 0 ? limits.maxConcurrent() : 2;
 		this.maxWait = limits.maxWait() != null ? limits.maxWait() : Duration.ofSeconds(2);
 		this.patientWait = limits.patientWait() != null ? limits.patientWait() : Duration.ofSeconds(30);
-		this.turns = new Semaphore(maxConcurrent, true);
+		this.turns = new Turns(maxConcurrent);
 	}
 
 	/**
@@ -58,15 +57,8 @@ public class ComparisonBudget {
 	 * within the wait.
 	 */
 	<T> T compute(Supplier<T> computation) {
-		if (!take(patient.get() ? patientWait : maxWait)) {
-			throw new ComparisonsBusy(maxConcurrent);
-		}
-		try {
-			return computation.get();
-		}
-		finally {
-			turns.release();
-		}
+		return turns.inTurn(patient.get() ? patientWait : maxWait, computation,
+				() -> new ComparisonsBusy(maxConcurrent));
 	}
 
 	/**
@@ -91,18 +83,12 @@ public class ComparisonBudget {
 	 * Takes a turn, waiting up to {@code patience} (the tests hold every turn with this).
 	 */
 	public boolean take(Duration patience) {
-		try {
-			return turns.tryAcquire(patience.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
+		return turns.take(patience);
 	}
 
 	/** Gives back a turn taken with {@link #take}. */
 	public void giveBack() {
-		turns.release();
+		turns.giveBack();
 	}
 
 	public int maxConcurrent() {
@@ -111,12 +97,12 @@ public class ComparisonBudget {
 
 	/** Requests waiting for a turn now (an estimate, as the semaphore gives it). */
 	int waiting() {
-		return turns.getQueueLength();
+		return turns.waiting();
 	}
 
 	/** Turns taken now: comparisons being computed. */
 	int computing() {
-		return maxConcurrent - turns.availablePermits();
+		return turns.taken();
 	}
 
 }

@@ -20,6 +20,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
+import org.springframework.web.servlet.ModelAndView;
 
 /**
  * The one error body of the API: RFC 9457 problem details
@@ -132,6 +133,25 @@ public final class ApiProblems {
 		}
 		String accept = request.getHeader(HttpHeaders.ACCEPT);
 		return accept != null && accept.contains(MediaType.TEXT_HTML_VALUE);
+	}
+
+	/**
+	 * The answer to work refused for want of a turn (every turn taken until the wait ran
+	 * out): 503 with {@code Retry-After}, the "busy" page with these words for a browser
+	 * asking for a page, problem details otherwise.
+	 * @param page the busy page's model beyond {@code message}: its {@code heading} and
+	 * {@code detail}, each left to the page's own words when absent
+	 */
+	public static Object busy(HttpServletRequest request, HttpServletResponse response, int retryAfterSeconds,
+			String message, Map<String, String> page) {
+		response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(retryAfterSeconds));
+		if (wantsPage(request)) {
+			Map<String, Object> model = new LinkedHashMap<>(page);
+			model.put("pageTitle", "Busy");
+			model.put("message", message);
+			return new ModelAndView("error/busy", model, HttpStatus.SERVICE_UNAVAILABLE);
+		}
+		return of(HttpStatus.SERVICE_UNAVAILABLE, "$", message);
 	}
 
 	private static @Nullable String currentPath() {

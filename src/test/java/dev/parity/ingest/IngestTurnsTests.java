@@ -79,7 +79,8 @@ class IngestTurnsTests {
 		assertThat(form.getResponse().getStatus()).isEqualTo(503);
 		assertThat(form.getResponse().getHeader("Retry-After")).isEqualTo("5");
 		assertThat(form.getResponse().getContentAsString()).contains("Busy storing other uploads")
-			.contains("Nothing was stored");
+			.contains("nothing was stored")
+			.contains("stored once");
 		assertThat(TestUploads.rows(jdbc)).isEqualTo(before);
 
 		// With the turns free again, the same upload is stored.

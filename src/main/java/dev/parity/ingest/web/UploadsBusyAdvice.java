@@ -7,11 +7,8 @@ import dev.parity.web.ApiProblems;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
-import org.springframework.web.servlet.ModelAndView;
 
 /**
  * No turn to store an upload came in time ({@link UploadsBusy}), from the form or the
@@ -23,15 +20,9 @@ class UploadsBusyAdvice {
 
 	@ExceptionHandler(UploadsBusy.class)
 	Object busy(UploadsBusy busy, HttpServletRequest request, HttpServletResponse response) {
-		response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(UploadsBusy.RETRY_AFTER_SECONDS));
-		String message = String.valueOf(busy.getMessage());
-		if (ApiProblems.wantsPage(request)) {
-			return new ModelAndView("error/busy",
-					Map.of("pageTitle", "Busy", "message", message, "heading", "Busy storing other uploads", "detail",
-							"Nothing was stored. Send the same file again in a few seconds: it is stored once."),
-					HttpStatus.SERVICE_UNAVAILABLE);
-		}
-		return ApiProblems.of(HttpStatus.SERVICE_UNAVAILABLE, "$", message);
+		return ApiProblems.busy(request, response, UploadsBusy.RETRY_AFTER_SECONDS, String.valueOf(busy.getMessage()),
+				Map.of("heading", "Busy storing other uploads", "detail",
+						"The same file sent again is stored once: the same bytes never make a second run."));
 	}
 
 }
