@@ -122,9 +122,62 @@ final class RunDocumentSchema {
 
 	/** The structural problems of one cell, at {@code path} (e.g. {@code $.cells[3]}). */
 	List<Problem> cell(JsonNode cell, String path) {
+		// Most of a cell is its samples, each an object of a few numbers: when every one
+		// of them is what the schema's sample is, the schema checks the rest of the cell
+		// (its samples can add no problem), and the whole cell only otherwise, for its
+		// words about the sample that is not.
+		JsonNode samples = cell.get("samples");
+		if (cell instanceof ObjectNode object && samples != null && samples.isArray()
+				&& samples.valueStream().allMatch(RunDocumentSchema::isSample)) {
+			ObjectNode rest = object.objectNode();
+			for (Map.Entry<String, JsonNode> field : object.properties()) {
+				if (!field.getKey().equals("samples")) {
+					rest.set(field.getKey(), field.getValue());
+				}
+			}
+			return bySchema(rest, path);
+		}
+		return bySchema(cell, path);
+	}
+
+	/** {@link #cell} by the schema alone, samples and all (the reference, for tests). */
+	List<Problem> bySchema(JsonNode cell, String path) {
 		List<Problem> problems = problems(this.cell.validate(cell, RunDocumentSchema::plain), cellRoot, path);
 		wholeNumbers(cell, cellRoot, path, problems);
 		return problems;
+	}
+
+	private static boolean negative(JsonNode number) {
+		return number.isBigDecimal() ? number.decimalValue().signum() < 0
+				: number.isBigInteger() ? number.bigIntegerValue().signum() < 0 : number.asDouble() < 0;
+	}
+
+	/**
+	 * Whether one sample is what the schema's {@code $defs/cell/properties/samples/items}
+	 * says: an object whose {@code status}, if there, is {@code ok}, {@code failed} or
+	 * {@code cancelled}, whose token counts are numbers at least 0 or null, and whose
+	 * other fields are numbers or null. Tested against the schema itself
+	 * ({@code RunDocumentSchemaTests}), which stays the one place where this is written.
+	 */
+	private static boolean isSample(JsonNode sample) {
+		if (!sample.isObject()) {
+			return false;
+		}
+		for (Map.Entry<String, JsonNode> field : sample.properties()) {
+			JsonNode value = field.getValue();
+			boolean fits = switch (field.getKey()) {
+				case "status" -> value.isString() && switch (value.asString()) {
+					case "ok", "failed", "cancelled" -> true;
+					default -> false;
+				};
+				case "output_tokens", "reasoning_tokens" -> value.isNull() || value.isNumber() && !negative(value);
+				default -> value.isNull() || value.isNumber();
+			};
+			if (!fits) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

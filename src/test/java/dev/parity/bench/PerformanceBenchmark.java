@@ -893,6 +893,7 @@ class PerformanceBenchmark {
 		QueryPlans.reset(db);
 		long began = System.nanoTime();
 		double[] cpuBefore = cpuMillis();
+		long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
 		for (int c = 0; c < CLIENTS; c++) {
 			clients.add(pool.submit(() -> {
 				for (int i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
@@ -917,6 +918,7 @@ class PerformanceBenchmark {
 		}
 		double seconds = (System.nanoTime() - began) / 1e9;
 		double[] cpuAfter = cpuMillis();
+		long jitMillis = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitBefore;
 		double jvmPerRun = (cpuAfter[0] - cpuBefore[0]) / total;
 		double postgresPerRun = (cpuAfter[1] - cpuBefore[1]) / total;
 		pool.shutdownNow();
@@ -974,7 +976,9 @@ class PerformanceBenchmark {
 		details.put("max_ms", sorted[total - 1]);
 		details.put("statuses", byStatus.toString());
 		details.put("jvm_cpu_ms_per_run", jvmPerRun);
+		details.put("jit_compiling_ms_during_burst", jitMillis);
 		details.set("statements_by_database_time", JSON.valueToTree(QueryPlans.heaviest(db, 25)));
+		details.set("statements_by_calls", JSON.valueToTree(QueryPlans.mostCalled(db, 40)));
 		double statementsPerRun = (double) QueryPlans.calls(db) / total;
 		details.put("statements_per_run", statementsPerRun);
 		details.put("postgres_cpu_ms_per_run", postgresPerRun);
@@ -1011,6 +1015,17 @@ class PerformanceBenchmark {
 					Http.percentile(of, 50) / 1e6, Http.percentile(of, 99) / 1e6, quarter < 3 ? ", " : ""));
 		}
 		log("  " + tail);
+		// The slowest runs, each as its wait to upload, its upload and its verdict.
+		StringBuilder slowest = new StringBuilder();
+		IntStream.range(0, total)
+			.boxed()
+			.sorted(Comparator.comparingLong(i -> started[i] - answered[i]))
+			.limit(8)
+			.forEach(i -> slowest.append(String.format(Locale.ROOT,
+					"run %d (%s, started at %.0f ms): upload %.0f, verdict %.0f; ", i, branches[i],
+					(started[i] - began) / 1e6, (committed[i] - started[i]) / 1e6, (answered[i] - asked[i]) / 1e6)));
+		log("  slowest: " + slowest);
+		details.put("slowest", slowest.toString());
 		details.put("tail", tail.toString());
 		details.put("upload_p50_ms", apart[0]);
 		details.put("upload_p99_ms", apart[1]);
@@ -1018,8 +1033,8 @@ class PerformanceBenchmark {
 		details.put("verdict_p99_ms", apart[3]);
 		log(String.format(Locale.ROOT,
 				"  processor time per run: %.1f ms in the JVM (the benchmark's clients included), %.1f ms in PostgreSQL"
-						+ " (%.0f statements)",
-				jvmPerRun, postgresPerRun, statementsPerRun));
+						+ " (%.0f statements); the JIT compiled for %.1f s of the burst's %.1f s",
+				jvmPerRun, postgresPerRun, statementsPerRun, jitMillis / 1e3, seconds));
 		report.absolute("burst", "upload → verdict p99, " + CLIENTS + " CI clients, " + total + " runs of " + cells
 				+ " cells × " + samples + " samples", p99, "ms", 1000, true);
 		report.note(String.format(Locale.ROOT,

@@ -46,11 +46,23 @@ final class QueryPlans {
 	 * as "total ms, calls: text".
 	 */
 	static List<String> heaviest(Connection connection, int limit) throws SQLException {
+		return statements(connection, "total_exec_time", limit);
+	}
+
+	/**
+	 * The statements run most often since the last reset (each one's round trip costs
+	 * both processes, however little it does): each as "total ms, calls: text".
+	 */
+	static List<String> mostCalled(Connection connection, int limit) throws SQLException {
+		return statements(connection, "calls", limit);
+	}
+
+	private static List<String> statements(Connection connection, String order, int limit) throws SQLException {
 		List<String> heaviest = new ArrayList<>();
 		try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("""
 				select total_exec_time, calls, query from pg_stat_statements
 				where dbid = (select oid from pg_database where datname = current_database())
-				order by total_exec_time desc limit %d""".formatted(limit))) {
+				order by %s desc limit %d""".formatted(order, limit))) {
 			while (rs.next()) {
 				heaviest.add(String.format(Locale.ROOT, "%.0f ms, %d calls: %s", rs.getDouble(1), rs.getLong(2),
 						rs.getString(3).replaceAll("\\s+", " ").strip()));
