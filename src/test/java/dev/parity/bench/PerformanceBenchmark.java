@@ -41,6 +41,8 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import dev.parity.ParityApplication;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import dev.parity.account.ApiTokens;
 import dev.parity.stats.BisectedRatioQuantile;
 import dev.parity.stats.MedianLaw;
@@ -859,17 +861,36 @@ class PerformanceBenchmark {
 		// a server started a moment before (the JIT still compiling the paths the burst
 		// takes).
 		int warmUp = Integer.getInteger("bench.burstWarmup", 60);
-		for (int i = 0; i < warmUp; i++) {
-			byte[] warm = ciDocument("CI warm-up " + i, cells, samples, 900 + i, start.plusSeconds(i),
-					i % 4 == 3 ? "pr-warm-" + i : "main")
-				.clone();
-			String body = new String(warm, StandardCharsets.UTF_8).replace("bench-ci-system", "bench-ci-warm");
-			String id = JSON
-				.readTree(http.postWithToken("/api/runs", body.getBytes(StandardCharsets.UTF_8), token).ok().body())
-				.get("id")
-				.asString();
-			http.getWithToken("/api/runs/" + id + "/verdict", token).ok();
+		int warmUpClients = Integer.getInteger("bench.burstWarmupClients", 1);
+		double[] jitWarm = { Double.NaN };
+		AtomicInteger nextWarm = new AtomicInteger();
+		ExecutorService warmPool = Executors.newFixedThreadPool(warmUpClients);
+		List<Future<?>> warming = new ArrayList<>();
+		for (int c = 0; c < warmUpClients; c++) {
+			warming.add(warmPool.submit(() -> {
+				for (int i = nextWarm.getAndIncrement(); i < warmUp; i = nextWarm.getAndIncrement()) {
+					if (i == Math.max(0, warmUp - 20)) {
+						jitWarm[0] = threadCpuMillis("C1 CompilerThre", "C2 CompilerThre");
+					}
+					byte[] warm = ciDocument("CI warm-up " + i, cells, samples, 900 + i, start.plusSeconds(i),
+							i % 4 == 3 ? "pr-warm-" + i : "main")
+						.clone();
+					String body = new String(warm, StandardCharsets.UTF_8).replace("bench-ci-system", "bench-ci-warm");
+					String id = JSON.readTree(
+							http.postWithToken("/api/runs", body.getBytes(StandardCharsets.UTF_8), token).ok().body())
+						.get("id")
+						.asString();
+					http.getWithToken("/api/runs/" + id + "/verdict", token).ok();
+				}
+				return null;
+			}));
 		}
+		for (Future<?> client : warming) {
+			client.get();
+		}
+		warmPool.shutdownNow();
+		double jitLastWarmUps = (threadCpuMillis("C1 CompilerThre", "C2 CompilerThre") - jitWarm[0])
+				/ Math.min(20, warmUp);
 		byte[][] documents = new byte[total][];
 		String[] branches = new String[total];
 		for (int i = 0; i < total; i++) {
@@ -893,7 +914,10 @@ class PerformanceBenchmark {
 		QueryPlans.reset(db);
 		long began = System.nanoTime();
 		double[] cpuBefore = cpuMillis();
-		long jitBefore = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+		double jitBefore = threadCpuMillis("C1 CompilerThre", "C2 CompilerThre");
+		Timer seriesUpdates = Metrics.globalRegistry.timer("parity.series.update");
+		long updatesBefore = seriesUpdates.count();
+		double updateMillisBefore = seriesUpdates.totalTime(TimeUnit.MILLISECONDS);
 		for (int c = 0; c < CLIENTS; c++) {
 			clients.add(pool.submit(() -> {
 				for (int i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
@@ -918,13 +942,28 @@ class PerformanceBenchmark {
 		}
 		double seconds = (System.nanoTime() - began) / 1e9;
 		double[] cpuAfter = cpuMillis();
-		long jitMillis = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitBefore;
+		double jitMillis = threadCpuMillis("C1 CompilerThre", "C2 CompilerThre") - jitBefore;
 		double jvmPerRun = (cpuAfter[0] - cpuBefore[0]) / total;
 		double postgresPerRun = (cpuAfter[1] - cpuBefore[1]) / total;
 		pool.shutdownNow();
 		// The machine's load as the burst ended too (its figures are of the whole
 		// machine).
 		log("burst ended");
+		// The database's own upkeep during the burst (autovacuum and autoanalyze share
+		// its
+		// processors).
+		try (Statement statement = db.createStatement(); ResultSet rs = statement.executeQuery("""
+				select relname, autovacuum_count, autoanalyze_count, last_autovacuum, last_autoanalyze
+				from pg_stat_user_tables
+				where greatest(last_autovacuum, last_autoanalyze) > now() - make_interval(secs => %f)
+				order by relname""".formatted(seconds + 1))) {
+			List<String> upkeep = new ArrayList<>();
+			while (rs.next()) {
+				upkeep.add(rs.getString(1) + " (vacuums " + rs.getLong(2) + ", analyses " + rs.getLong(3) + ")");
+			}
+			log("  autovacuum or autoanalyze during the burst: " + (upkeep.isEmpty() ? "none" : upkeep));
+			report.details().putObject("burst_upkeep").put("tables", String.join(", ", upkeep));
+		}
 		// Every verdict against what was committed before it was asked.
 		Map<String, Integer> index = new LinkedHashMap<>();
 		for (int i = 0; i < total; i++) {
@@ -976,7 +1015,15 @@ class PerformanceBenchmark {
 		details.put("max_ms", sorted[total - 1]);
 		details.put("statuses", byStatus.toString());
 		details.put("jvm_cpu_ms_per_run", jvmPerRun);
-		details.put("jit_compiling_ms_during_burst", jitMillis);
+		details.put("jit_cpu_ms_per_run", jitMillis / total);
+		details.put("jit_cpu_ms_per_run_last_warm_ups", jitLastWarmUps);
+		long updates = seriesUpdates.count() - updatesBefore;
+		double updateMillis = seriesUpdates.totalTime(TimeUnit.MILLISECONDS) - updateMillisBefore;
+		log(String.format(Locale.ROOT,
+				"  series updates: %d, %.0f ms each on average (the slowest of the last minutes %.0f ms)", updates,
+				updates == 0 ? 0 : updateMillis / updates, seriesUpdates.max(TimeUnit.MILLISECONDS)));
+		details.put("series_updates", updates);
+		details.put("series_update_mean_ms", updates == 0 ? 0 : updateMillis / updates);
 		details.set("statements_by_database_time", JSON.valueToTree(QueryPlans.heaviest(db, 25)));
 		details.set("statements_by_calls", JSON.valueToTree(QueryPlans.mostCalled(db, 40)));
 		double statementsPerRun = (double) QueryPlans.calls(db) / total;
@@ -1033,8 +1080,9 @@ class PerformanceBenchmark {
 		details.put("verdict_p99_ms", apart[3]);
 		log(String.format(Locale.ROOT,
 				"  processor time per run: %.1f ms in the JVM (the benchmark's clients included), %.1f ms in PostgreSQL"
-						+ " (%.0f statements); the JIT compiled for %.1f s of the burst's %.1f s",
-				jvmPerRun, postgresPerRun, statementsPerRun, jitMillis / 1e3, seconds));
+						+ " (%.0f statements); of the JVM's, %.1f ms per run in the JIT's compiler threads (%.1f ms"
+						+ " per run in the last warm-ups)",
+				jvmPerRun, postgresPerRun, statementsPerRun, jitMillis / total, jitLastWarmUps));
 		report.absolute("burst", "upload → verdict p99, " + CLIENTS + " CI clients, " + total + " runs of " + cells
 				+ " cells × " + samples + " samples", p99, "ms", 1000, true);
 		report.note(String.format(Locale.ROOT,
@@ -1120,6 +1168,35 @@ class PerformanceBenchmark {
 	 * benchmark's clients) and that of the PostgreSQL processes running now (a backend
 	 * that has exited takes its time with it: the pool keeps its connections open).
 	 */
+	/**
+	 * The processor time of this JVM's threads whose name starts so (e.g. "C2
+	 * CompilerThre", the JIT's), in ms; NaN without /proc.
+	 */
+	private static double threadCpuMillis(String... prefixes) {
+		long ticks = 0;
+		try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc/self/task"), "[0-9]*")) {
+			for (Path thread : threads) {
+				try {
+					String stat = Files.readString(thread.resolve("stat"));
+					int close = stat.lastIndexOf(')');
+					String name = stat.substring(stat.indexOf('(') + 1, close);
+					if (Arrays.stream(prefixes).noneMatch(name::startsWith)) {
+						continue;
+					}
+					String[] fields = stat.substring(close + 2).split(" ");
+					ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+				}
+				catch (IOException | RuntimeException gone) {
+					// The thread ended meanwhile.
+				}
+			}
+		}
+		catch (IOException noProc) {
+			return Double.NaN;
+		}
+		return ticks * 10.0;
+	}
+
 	private static double[] cpuMillis() {
 		double jvm = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime() / 1e6;
