@@ -13,7 +13,6 @@ import dev.parity.compare.Comparison;
 import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import dev.parity.run.RunRepository;
-import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.stereotype.Component;
@@ -184,22 +183,6 @@ class SeriesFacts {
 			missing.forEach(run -> pairs.put(run + "|" + baselines.get(run) + "|" + key, found.get(run)));
 		}
 		return found;
-	}
-
-	/**
-	 * Ahead of the update that needs them: a run's facts and its pair with the run before
-	 * it in the series, computed and kept as that update keeps them (in the caller's
-	 * transaction), so that the update finds them. The update computes what it does not
-	 * find, as the pair of a run whose baseline turns out to be another.
-	 */
-	void ahead(String runId, @Nullable String baselineId, SeriesSettings seriesSettings) {
-		String key = factsKey(seriesSettings);
-		Map<RunId, Run> loaded = new HashMap<>();
-		List<String> ids = baselineId == null ? List.of(runId) : List.of(baselineId, runId);
-		List<RunFacts> ordered = facts(ids, key, seriesSettings, loaded);
-		if (baselineId != null) {
-			pairs(ordered, 1, Set.of(), key, seriesSettings, loaded);
-		}
 	}
 
 	/** A run as an update reads it under these settings. */

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -369,21 +368,6 @@ public class SeriesRepository {
 			.param(seriesId)
 			.query(Boolean.class)
 			.single());
-	}
-
-	/**
-	 * The runs whose updates are due, by series (at most {@code limit} jobs, the oldest
-	 * first), read without claiming them: for work that can be done ahead of the update.
-	 */
-	Map<String, List<String>> dueRuns(int limit) {
-		Map<String, List<String>> due = new LinkedHashMap<>();
-		jdbc.sql("""
-				select series_id, run_id from series_job where run_id is not null and not_before <= now()
-				order by id limit ?""")
-			.param(limit)
-			.query((rs, row) -> due.computeIfAbsent(rs.getString(1), id -> new ArrayList<>()).add(rs.getString(2)))
-			.list();
-		return due;
 	}
 
 	/** The newest job waiting for the series; {@code null} when none is. */

@@ -1,7 +1,5 @@
 package dev.parity.history;
 
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -89,22 +87,15 @@ public class SeriesUpdates {
 		.weakValues()
 		.build(seriesId -> new ReentrantLock());
 
-	private final SeriesFacts facts;
-
-	private final TransactionTemplate untransacted;
-
 	SeriesUpdates(RunRepository runs, SeriesRepository series, HistorySettings settings, SeriesAnalyses analyses,
-			SeriesFacts facts, PlatformTransactionManager transactions, JobThreads threads) {
+			PlatformTransactionManager transactions, JobThreads threads) {
 		this.worker = threads.worker("series-updates", this::drain);
-		this.facts = facts;
 		this.runs = runs;
 		this.series = series;
 		this.settings = settings;
 		this.analyses = analyses;
 		this.transaction = new TransactionTemplate(transactions);
 		this.transaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-		this.untransacted = new TransactionTemplate(transactions);
-		this.untransacted.setPropagationBehavior(TransactionDefinition.PROPAGATION_NOT_SUPPORTED);
 	}
 
 	/**
@@ -150,41 +141,10 @@ public class SeriesUpdates {
 	 */
 	public int drain() {
 		int updated = 0;
-		do {
-			ahead(series.dueRuns(AHEAD));
+		while (doNext(null)) {
+			updated++;
 		}
-		while (doNext(null) && ++updated > 0);
 		return updated;
-	}
-
-	/** How many waiting runs an update's work ahead takes at once. */
-	private static final int AHEAD = 16;
-
-	/**
-	 * Ahead of the updates of these series, without holding them: the facts of the runs
-	 * waiting and each one's pair with the run before it ({@link SeriesFacts#ahead}). An
-	 * update holds its series (its readers wait for it, and the next update too): with
-	 * these done first, it holds the series for the analysis alone. Only time is lost
-	 * should this fail: the update computes what it does not find.
-	 */
-	void ahead(Map<String, List<String>> runsBySeries) {
-		runsBySeries.forEach((seriesId, runIds) -> {
-			try {
-				// Outside any transaction: what is kept is committed as it is stored, so
-				// no
-				// update waits for this to end (nor this for an update, but to store a
-				// fact the same).
-				untransacted.executeWithoutResult(status -> {
-					SeriesSettings seriesSettings = series.settings(seriesId, settings.seriesDefaults());
-					for (String runId : runIds) {
-						facts.ahead(runId, series.runBefore(seriesId, runId).orElse(null), seriesSettings);
-					}
-				});
-			}
-			catch (RuntimeException ex) {
-				log.warn("history: cannot compute the facts of series {} ahead of its update", seriesId, ex);
-			}
-		});
 	}
 
 	/**

@@ -194,15 +194,9 @@ public class Verdicts {
 		// A run of the default branch is compared with the run before it by its series'
 		// update (kept for this verdict: PairComparisons); a run of another branch is
 		// not.
-		boolean pending = series.pending(main.id());
-		if (!own.id().equals(main.id()) && pending) {
+		if (!own.id().equals(main.id()) && series.pending(main.id())) {
 			likely = likely(run, main, baselineId);
 			early = likely == null || !RunId.isValid(likely) ? null : ahead(run, likely, seriesSettings);
-		}
-		else if (pending) {
-			// Its facts and pair, unless the worker has them already: the update it waits
-			// for then holds the series for less time, for this verdict and the others.
-			updates.ahead(Map.of(main.id(), List.of(runId)));
 		}
 		SeriesAnalysis history = updates.analysis(main.id()).orElse(SeriesAnalysis.empty());
 		String baselineRunId = auto(baselineId) ? autoBaseline(run, history).orElse(null) : baselineId;

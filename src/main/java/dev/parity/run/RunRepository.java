@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -24,6 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Reads stored runs back: a run or several at once, and the bytes of their uploaded
@@ -38,6 +42,20 @@ public class RunRepository {
 	private final JsonMapper json;
 
 	private final CellStatistics statistics;
+
+	/**
+	 * Runs read without their samples ({@link #findAll(Collection, String)}), by id and
+	 * the statistics they were read with: a run never changes, nor do its statistics
+	 * under one computation, and a new run is read several times at once (its series'
+	 * update, its verdict's comparison, its first comparison's page). Bounded by cells.
+	 */
+	private final Cache<LightKey, Run> light = Caffeine.newBuilder()
+		.maximumWeight(100_000)
+		.<LightKey, Run>weigher((key, run) -> 1 + run.document().cells().size())
+		.build();
+
+	private record LightKey(String runId, String statisticsUnder) {
+	}
 
 	RunRepository(JdbcClient jdbc, JsonMapper json, CellStatistics statistics) {
 		this.jdbc = jdbc;
@@ -97,16 +115,53 @@ public class RunRepository {
 		if (statisticsUnder == null || all.length == 0) {
 			return load(all, null);
 		}
-		Set<RunId> light = statistics.complete(all, statisticsUnder);
 		Map<RunId, Run> runs = new LinkedHashMap<>();
-		if (!light.isEmpty()) {
-			runs.putAll(load(CellStatistics.ids(light), statisticsUnder));
+		List<String> unread = new ArrayList<>();
+		for (String id : all) {
+			Run kept = this.light.getIfPresent(new LightKey(id, statisticsUnder));
+			if (kept != null) {
+				runs.put(kept.id(), kept);
+			}
+			else {
+				unread.add(id);
+			}
 		}
-		String[] whole = Arrays.stream(all).filter(id -> !light.contains(new RunId(id))).toArray(String[]::new);
+		if (unread.isEmpty()) {
+			return runs;
+		}
+		String[] toRead = unread.toArray(String[]::new);
+		Set<RunId> light = statistics.complete(toRead, statisticsUnder);
+		if (!light.isEmpty()) {
+			load(CellStatistics.ids(light), statisticsUnder).forEach((id, run) -> {
+				keep(new LightKey(id.value(), statisticsUnder), run);
+				runs.put(id, run);
+			});
+		}
+		String[] whole = Arrays.stream(toRead).filter(id -> !light.contains(new RunId(id))).toArray(String[]::new);
 		if (whole.length > 0) {
 			runs.putAll(load(whole, null));
 		}
 		return runs;
+	}
+
+	/**
+	 * Keeps a run read without its samples: at once, unless read in a transaction that
+	 * writes (it may be the run's own upload, which may yet roll back), then once that
+	 * commits.
+	 */
+	private void keep(LightKey key, Run run) {
+		if (TransactionSynchronizationManager.isSynchronizationActive()
+				&& !TransactionSynchronizationManager.isCurrentTransactionReadOnly()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					light.asMap().putIfAbsent(key, run);
+				}
+			});
+		}
+		else {
+			light.asMap().putIfAbsent(key, run);
+		}
 	}
 
 	/**
@@ -165,7 +220,7 @@ public class RunRepository {
 			RunDocument document = new RunDocument(read.title(), read.role(), read.recordedAt(), read.provenance(),
 					cells.getOrDefault(id, List.of()));
 			runs.put(row.id(), new Run(row.id(), document, row.workloadFingerprint(), row.uploadedAt(),
-					row.uploadedBy(), files.getOrDefault(id, List.of())));
+					row.uploadedBy(), List.copyOf(files.getOrDefault(id, List.of()))));
 		}
 		return runs;
 	}

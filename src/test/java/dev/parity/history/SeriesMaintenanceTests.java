@@ -52,9 +52,6 @@ class SeriesMaintenanceTests {
 	SeriesUpdates updates;
 
 	@Autowired
-	SeriesFacts facts;
-
-	@Autowired
 	SeriesAnalyses analyses;
 
 	@Autowired
@@ -150,38 +147,6 @@ class SeriesMaintenanceTests {
 			.isEqualTo(mapper.writeValueAsString(full));
 		assertThat(full.changePoints()).isNotEmpty();
 		assertThat(get("/api/alerts?series=" + seriesId).get("total").intValue()).isEqualTo(1);
-	}
-
-	@Test
-	void factsAndPairsComputedAheadOfTheUpdatesEndWhereAFullAnalysisEnds() throws Exception {
-		List<ObjectNode> nights = NightlyRuns.series("maintenance-ahead");
-		List<String> ids = upload(nights.subList(0, 3));
-		String seriesId = repository.seriesOf(ids.get(0)).orElseThrow();
-		SeriesSettings seriesSettings = repository.settings(seriesId, settings.seriesDefaults());
-		get("/api/series/" + seriesId);
-		for (ObjectNode night : nights.subList(3, 14)) {
-			String id = upload(List.of(night)).get(0);
-			// As a verdict does before it waits for the update; and a pair with a
-			// baseline the run does not get, which the update must not take for its own.
-			updates.ahead(Map.of(seriesId, List.of(id)));
-			facts.ahead(id, ids.get(0), seriesSettings);
-			ids.add(id);
-			assertThat(get("/api/series/" + seriesId).get("runs")).hasSize(ids.size());
-		}
-		List<String> order = repository.runIds(seriesId);
-		Map<RunId, Run> loaded = runs.findAll(order.stream().map(RunId::new).toList());
-		SeriesAnalysis full = new SeriesAnalyser().analyse(order.stream().map(id -> loaded.get(new RunId(id))).toList(),
-				Set.of(), seriesSettings);
-		var mapper = SeriesRepository.mapper();
-		assertThat(mapper.writeValueAsString(updates.analysis(seriesId).orElseThrow()))
-			.isEqualTo(mapper.writeValueAsString(full));
-		assertThat(mapper.writeValueAsString(analyses.stored(seriesId).orElseThrow()))
-			.isEqualTo(mapper.writeValueAsString(full));
-		// The pairs with the first run were computed and kept, and are not the series'.
-		assertThat(jdbc.sql("select count(*) from series_pair where baseline_id = ?")
-			.param(ids.get(0))
-			.query(Integer.class)
-			.single()).isEqualTo(nights.subList(3, 14).size() + 1);
 	}
 
 	private static double continued() {

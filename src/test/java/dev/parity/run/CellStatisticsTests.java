@@ -17,6 +17,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -72,6 +74,29 @@ class CellStatisticsTests {
 			}
 		}
 		return JSON.writeValueAsBytes(document);
+	}
+
+	@Autowired
+	PlatformTransactionManager transactions;
+
+	@Test
+	void aRunReadWithoutItsSamplesIsKeptOnceCommittedAndIsWhatTheDatabaseHolds() throws Exception {
+		RunId id = new RunId(TestUploads.upload(mvc, withSamples()));
+		// Read in a transaction that writes and then rolls back (as a run's own upload
+		// might): not kept.
+		Run inRolledBack = new TransactionTemplate(transactions).execute(status -> {
+			status.setRollbackOnly();
+			return runs.find(id, DEFAULTS).orElseThrow();
+		});
+		Run first = runs.find(id, DEFAULTS).orElseThrow();
+		assertThat(first).isNotSameAs(inRolledBack).isEqualTo(inRolledBack);
+		// Kept from then on.
+		assertThat(runs.findAll(List.of(id), DEFAULTS).get(id)).isSameAs(first);
+		assertThat(first.cells().get(0).statistics().samples()).isEqualTo(12);
+		// Read whole (with its samples), or under other statistics, it is read from the
+		// database each time.
+		assertThat(runs.find(id).orElseThrow()).isNotSameAs(runs.find(id).orElseThrow());
+		assertThat(runs.find(id, null).orElseThrow().cells().get(0).samples()).hasSize(12);
 	}
 
 	@Test
