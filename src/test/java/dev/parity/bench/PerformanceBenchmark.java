@@ -855,13 +855,17 @@ class PerformanceBenchmark {
 		Instant start = Instant.parse("2026-12-01T06:00:00Z");
 		// A first run on the default branch: every verdict has a baseline.
 		http.postWithToken("/api/runs", ciDocument("CI seed", cells, samples, -1, start, "main"), token).ok();
-		// Warm-up on another system's series (the JIT, the pool, the statements), as a
-		// server that has been up has had before its morning's burst: nothing of the
-		// burst's series, runs or comparisons. -Dbench.burstWarmup=5 gives the figures of
-		// a server started a moment before (the JIT still compiling the paths the burst
-		// takes).
-		int warmUp = Integer.getInteger("bench.burstWarmup", 60);
-		int warmUpClients = Integer.getInteger("bench.burstWarmupClients", 1);
+		// Warm-up on another system's series (the JIT, the pool's connections and their
+		// prepared statements), as a server that has been up has had before its
+		// morning's burst: the bursts of the mornings before, 600 runs by the same 16
+		// clients; nothing of the burst's series, runs or comparisons. Run by one client,
+		// the paths only concurrent requests take stay to be compiled during the burst,
+		// and the statements of connections that client never used to be prepared (60
+		// runs by one client, the default until stop 37, left the JIT's threads 15 ms a
+		// run of the burst). -Dbench.burstWarmup=5 -Dbench.burstWarmupClients=1 gives the
+		// figures of a server started a moment before.
+		int warmUp = Integer.getInteger("bench.burstWarmup", 600);
+		int warmUpClients = Integer.getInteger("bench.burstWarmupClients", CLIENTS);
 		double[] jitWarm = { Double.NaN };
 		AtomicInteger nextWarm = new AtomicInteger();
 		ExecutorService warmPool = Executors.newFixedThreadPool(warmUpClients);
@@ -899,7 +903,7 @@ class PerformanceBenchmark {
 		}
 		log("burst: " + CLIENTS + " clients, " + total + " runs of " + cells + " cells × " + samples + " samples ("
 				+ documents[0].length / 1024 + " KB), each POST /api/runs then GET its verdict, after " + warmUp
-				+ " uploads and verdicts of another system's series");
+				+ " uploads and verdicts of another system's series by " + warmUpClients + " clients");
 		String[] ids = new String[total];
 		long[] committed = new long[total];
 		long[] asked = new long[total];
@@ -1006,6 +1010,7 @@ class PerformanceBenchmark {
 		details.put("runs", total);
 		details.put("clients", CLIENTS);
 		details.put("warm_up_runs_of_another_series", warmUp);
+		details.put("warm_up_clients", warmUpClients);
 		details.put("cells", cells);
 		details.put("samples_per_cell", samples);
 		details.put("document_bytes", documents[0].length);
