@@ -69,11 +69,15 @@ class SeriesAnalyses {
 	 * for the next analysis of the series to go on from when runs are only appended.
 	 */
 	private record Kept(long version, SeriesAnalysis analysis, SeriesAnalyser.@Nullable Continuation continuation,
-			StoredAnalysis.@Nullable Text text) {
+			StoredAnalysis.@Nullable Text text, List<Earlier> earlier) {
+
+		Kept(long version, SeriesAnalysis analysis) {
+			this(version, analysis, null, null, List.of());
+		}
 
 		/**
-		 * Its points; half as many again with what an update goes on from (each point's
-		 * value kept for detection).
+		 * Its points; half as many again for each analysis an update can go on from (each
+		 * point's value kept for detection).
 		 */
 		int points() {
 			int points = analysis.cells()
@@ -81,10 +85,35 @@ class SeriesAnalyses {
 				.flatMap(c -> c.metrics().values().stream())
 				.mapToInt(List::size)
 				.sum();
-			return continuation == null ? points : points + points / 2;
+			return continuation == null ? points : points + points / 2 * (1 + earlier.size());
+		}
+
+		/**
+		 * What an update can go on from, the newest first: this analysis, then the ones
+		 * before it.
+		 */
+		List<Earlier> goesOnFrom() {
+			List<Earlier> all = new ArrayList<>(1 + earlier.size());
+			if (continuation != null && text != null) {
+				all.add(new Earlier(continuation, text));
+			}
+			all.addAll(earlier);
+			return all;
 		}
 
 	}
+
+	/**
+	 * An analysis computed here before the latest, kept to go on from: a run uploaded a
+	 * moment before another but stored after it (CI jobs end in any order) goes before
+	 * the end of its series, and the update goes on from the analysis that ended before
+	 * it rather than from the start.
+	 */
+	private record Earlier(SeriesAnalyser.Continuation continuation, StoredAnalysis.Text text) {
+	}
+
+	/** How many analyses before the latest are kept to go on from. */
+	private static final int EARLIER = 4;
 
 	SeriesAnalyses(SeriesRepository series, HistorySettings settings, Alerts alerts, SeriesFacts facts,
 			PlatformTransactionManager transactions) {
@@ -111,10 +140,13 @@ class SeriesAnalyses {
 		// settings): the new one goes on from it, with the facts and pairs of the runs
 		// appended only.
 		Kept kept = analyses.getIfPresent(seriesId);
-		SeriesAnalyser.Continuation from = kept == null ? null : kept.continuation();
-		if (from != null && !from.continues(ids, retracted, seriesSettings)) {
-			from = null;
-		}
+		Earlier goesOn = kept == null ? null
+				: kept.goesOnFrom()
+					.stream()
+					.filter(earlier -> earlier.continuation().continues(ids, retracted, seriesSettings))
+					.findFirst()
+					.orElse(null);
+		SeriesAnalyser.Continuation from = goesOn == null ? null : goesOn.continuation();
 		int known = from == null ? 0 : from.runs().size();
 		// A new run is loaded once, for its facts and for its pair.
 		Map<RunId, Run> loaded = new HashMap<>();
@@ -132,14 +164,15 @@ class SeriesAnalyses {
 		// Gone on from the kept analysis, the runs and events it stored are the first of
 		// these: their text is kept.
 		StoredAnalysis.Text text = StoredAnalysis.write(json, analysis, retracted,
-				known > 0 && analysed.from() == known ? kept.text() : null);
+				known > 0 && analysed.from() == known ? goesOn.text() : null);
 		long version = series.saveAnalysis(seriesId, ids.size(), ids.isEmpty() ? null : ids.get(ids.size() - 1),
 				text.json());
 		alerts.reconcile(seriesId, analysis, seriesSettings);
 		// Kept under the version it was stored with once that is committed: should this
 		// transaction roll back, no
 		// read finds that version and no update goes on from it.
-		Kept next = new Kept(version, analysis, analysed.continuation(), text);
+		Kept next = new Kept(version, analysis, analysed.continuation(), text,
+				kept == null ? List.of() : kept.goesOnFrom().stream().limit(EARLIER).toList());
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 				@Override
@@ -177,7 +210,7 @@ class SeriesAnalyses {
 		}
 		return series.analysisJson(seriesId).map(stored -> {
 			SeriesAnalysis analysis = stored(seriesId, stored.json());
-			keep(seriesId, new Kept(stored.version(), analysis, null, null));
+			keep(seriesId, new Kept(stored.version(), analysis));
 			return analysis;
 		});
 	}

@@ -921,6 +921,7 @@ class PerformanceBenchmark {
 		double jitBefore = threadCpuMillis("C1 CompilerThre", "C2 CompilerThre");
 		Timer seriesUpdates = Metrics.globalRegistry.timer("parity.series.update");
 		long updatesBefore = seriesUpdates.count();
+		double continuedBefore = continuedUpdates();
 		double updateMillisBefore = seriesUpdates.totalTime(TimeUnit.MILLISECONDS);
 		for (int c = 0; c < CLIENTS; c++) {
 			clients.add(pool.submit(() -> {
@@ -1028,6 +1029,11 @@ class PerformanceBenchmark {
 				"  series updates: %d, %.0f ms each on average (the slowest of the last minutes %.0f ms)", updates,
 				updates == 0 ? 0 : updateMillis / updates, seriesUpdates.max(TimeUnit.MILLISECONDS)));
 		details.put("series_updates", updates);
+		double continued = continuedUpdates() - continuedBefore;
+		log(String.format(Locale.ROOT,
+				"  of which %.0f went on from the analysis before (the others analysed their series from its start)",
+				continued));
+		details.put("series_updates_continued", continued);
 		details.put("series_update_mean_ms", updates == 0 ? 0 : updateMillis / updates);
 		details.set("statements_by_database_time", JSON.valueToTree(QueryPlans.heaviest(db, 25)));
 		details.set("statements_by_calls", JSON.valueToTree(QueryPlans.mostCalled(db, 40)));
@@ -1200,6 +1206,11 @@ class PerformanceBenchmark {
 			return Double.NaN;
 		}
 		return ticks * 10.0;
+	}
+
+	private static double continuedUpdates() {
+		var counter = Metrics.globalRegistry.find("parity.series.update.continued").counter();
+		return counter == null ? 0 : counter.count();
 	}
 
 	private static double[] cpuMillis() {

@@ -149,6 +149,36 @@ class SeriesMaintenanceTests {
 		assertThat(get("/api/alerts?series=" + seriesId).get("total").intValue()).isEqualTo(1);
 	}
 
+	@Test
+	void aRunStoredAfterTheOneAfterItGoesOnFromTheAnalysisBeforeItAndEndsWhereAFullAnalysisEnds() throws Exception {
+		List<ObjectNode> nights = NightlyRuns.series("maintenance-late-by-one");
+		List<String> ids = upload(nights.subList(0, 8));
+		String seriesId = repository.seriesOf(ids.get(0)).orElseThrow();
+		get("/api/series/" + seriesId);
+		for (ObjectNode night : nights.subList(8, 12)) {
+			upload(List.of(night));
+			get("/api/series/" + seriesId);
+		}
+		// Night 13 arrives, and then night 12 (as CI jobs that end in another order):
+		// each update goes on from an analysis kept before, not from the start.
+		upload(List.of(nights.get(13)));
+		get("/api/series/" + seriesId);
+		double continuedBefore = continued();
+		upload(List.of(nights.get(12)));
+		assertThat(get("/api/series/" + seriesId).get("runs")).hasSize(14);
+		assertThat(continued() - continuedBefore).isGreaterThanOrEqualTo(1);
+
+		List<String> order = repository.runIds(seriesId);
+		Map<RunId, Run> loaded = runs.findAll(order.stream().map(RunId::new).toList());
+		SeriesAnalysis full = new SeriesAnalyser().analyse(order.stream().map(id -> loaded.get(new RunId(id))).toList(),
+				Set.of(), repository.settings(seriesId, settings.seriesDefaults()));
+		var mapper = SeriesRepository.mapper();
+		assertThat(mapper.writeValueAsString(updates.analysis(seriesId).orElseThrow()))
+			.isEqualTo(mapper.writeValueAsString(full));
+		assertThat(mapper.writeValueAsString(analyses.stored(seriesId).orElseThrow()))
+			.isEqualTo(mapper.writeValueAsString(full));
+	}
+
 	private static double continued() {
 		var counter = Metrics.globalRegistry.find("parity.series.update.continued").counter();
 		return counter == null ? 0 : counter.count();
