@@ -57,6 +57,12 @@ public class RunRepository {
 	private record LightKey(String runId, String statisticsUnder) {
 	}
 
+	/**
+	 * Runs' headers ({@link #header}), by id: a verdict, its words and its comparison
+	 * each ask for the run's and its baseline's.
+	 */
+	private final Cache<String, Run> headers = Caffeine.newBuilder().maximumSize(20_000).build();
+
 	RunRepository(JdbcClient jdbc, JsonMapper json, CellStatistics statistics) {
 		this.jdbc = jdbc;
 		this.json = json;
@@ -133,7 +139,7 @@ public class RunRepository {
 		Set<RunId> light = statistics.complete(toRead, statisticsUnder);
 		if (!light.isEmpty()) {
 			load(CellStatistics.ids(light), statisticsUnder).forEach((id, run) -> {
-				keep(new LightKey(id.value(), statisticsUnder), run);
+				keep(this.light, new LightKey(id.value(), statisticsUnder), run);
 				runs.put(id, run);
 			});
 		}
@@ -145,22 +151,22 @@ public class RunRepository {
 	}
 
 	/**
-	 * Keeps a run read without its samples: at once, unless read in a transaction that
-	 * writes (it may be the run's own upload, which may yet roll back), then once that
-	 * commits.
+	 * Keeps a run read without its samples, or its header: at once, unless read in a
+	 * transaction that writes (it may be the run's own upload, which may yet roll back),
+	 * then once that commits.
 	 */
-	private void keep(LightKey key, Run run) {
+	private <K> void keep(Cache<K, Run> cache, K key, Run run) {
 		if (TransactionSynchronizationManager.isSynchronizationActive()
 				&& !TransactionSynchronizationManager.isCurrentTransactionReadOnly()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 				@Override
 				public void afterCommit() {
-					light.asMap().putIfAbsent(key, run);
+					cache.asMap().putIfAbsent(key, run);
 				}
 			});
 		}
 		else {
-			light.asMap().putIfAbsent(key, run);
+			cache.asMap().putIfAbsent(key, run);
 		}
 	}
 
@@ -232,11 +238,17 @@ public class RunRepository {
 	 */
 	@Transactional(readOnly = true)
 	public Optional<Run> header(RunId id) {
+		Run kept = headers.getIfPresent(id.value());
+		if (kept != null) {
+			return Optional.of(kept);
+		}
 		return rows(new String[] { id.value() }).stream().findFirst().map(row -> {
 			RunDocument read = RunDocumentReader.read(row.document());
-			return new Run(row.id(),
+			Run header = new Run(row.id(),
 					new RunDocument(read.title(), read.role(), read.recordedAt(), read.provenance(), List.of()),
 					row.workloadFingerprint(), row.uploadedAt(), row.uploadedBy(), List.of());
+			keep(headers, id.value(), header);
+			return header;
 		});
 	}
 

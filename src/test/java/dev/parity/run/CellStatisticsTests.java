@@ -81,7 +81,11 @@ class CellStatisticsTests {
 
 	@Test
 	void aRunReadWithoutItsSamplesIsKeptOnceCommittedAndIsWhatTheDatabaseHolds() throws Exception {
-		RunId id = new RunId(TestUploads.upload(mvc, withSamples()));
+		// A reference run: it joins no series, so nothing reads it in the background.
+		ObjectNode reference = (ObjectNode) TestUploads.tree(withSamples());
+		reference.put("role", "reference");
+		reference.putObject("source").put("url", "https://example.invalid/published-figures");
+		RunId id = new RunId(TestUploads.upload(mvc, JSON.writeValueAsBytes(reference)));
 		// Read in a transaction that writes and then rolls back (as a run's own upload
 		// might): not kept.
 		Run inRolledBack = new TransactionTemplate(transactions).execute(status -> {
@@ -97,6 +101,16 @@ class CellStatisticsTests {
 		// database each time.
 		assertThat(runs.find(id).orElseThrow()).isNotSameAs(runs.find(id).orElseThrow());
 		assertThat(runs.find(id, null).orElseThrow().cells().get(0).samples()).hasSize(12);
+		// Its header likewise.
+		Run headerInRolledBack = new TransactionTemplate(transactions).execute(status -> {
+			status.setRollbackOnly();
+			return runs.header(id).orElseThrow();
+		});
+		Run header = runs.header(id).orElseThrow();
+		assertThat(header).isNotSameAs(headerInRolledBack).isEqualTo(headerInRolledBack);
+		assertThat(runs.header(id).orElseThrow()).isSameAs(header);
+		assertThat(header.title()).isEqualTo(first.title());
+		assertThat(header.cells()).isEmpty();
 	}
 
 	@Test
