@@ -13,7 +13,6 @@ import dev.parity.run.Run;
 import dev.parity.run.RunId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
-import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.stereotype.Component;
@@ -65,14 +64,18 @@ class SeriesAnalyses {
 		.build();
 
 	/**
-	 * An analysis and its version, and — when this instance computed it — where it ended,
-	 * for the next analysis of the series to go on from when runs are only appended.
+	 * An analysis and its version, and — when this instance computed it — what the next
+	 * analysis of the series can go on from when runs are only appended: where this one
+	 * ended, then where the few before it ended, the newest first. A run uploaded a
+	 * moment before another but stored after it (CI jobs end in any order) goes before
+	 * the end of its series, and the update goes on from the analysis that ended before
+	 * it rather than from the start.
 	 */
-	private record Kept(long version, SeriesAnalysis analysis, SeriesAnalyser.@Nullable Continuation continuation,
-			StoredAnalysis.@Nullable Text text, List<Earlier> earlier) {
+	private record Kept(long version, SeriesAnalysis analysis, List<Ended> goesOnFrom) {
 
+		/** An analysis read, not computed here: nothing to go on from. */
 		Kept(long version, SeriesAnalysis analysis) {
-			this(version, analysis, null, null, List.of());
+			this(version, analysis, List.of());
 		}
 
 		/**
@@ -85,31 +88,13 @@ class SeriesAnalyses {
 				.flatMap(c -> c.metrics().values().stream())
 				.mapToInt(List::size)
 				.sum();
-			return continuation == null ? points : points + points / 2 * (1 + earlier.size());
-		}
-
-		/**
-		 * What an update can go on from, the newest first: this analysis, then the ones
-		 * before it.
-		 */
-		List<Earlier> goesOnFrom() {
-			List<Earlier> all = new ArrayList<>(1 + earlier.size());
-			if (continuation != null && text != null) {
-				all.add(new Earlier(continuation, text));
-			}
-			all.addAll(earlier);
-			return all;
+			return points + points / 2 * goesOnFrom.size();
 		}
 
 	}
 
-	/**
-	 * An analysis computed here before the latest, kept to go on from: a run uploaded a
-	 * moment before another but stored after it (CI jobs end in any order) goes before
-	 * the end of its series, and the update goes on from the analysis that ended before
-	 * it rather than from the start.
-	 */
-	private record Earlier(SeriesAnalyser.Continuation continuation, StoredAnalysis.Text text) {
+	/** Where an analysis computed here ended, and its stored text. */
+	private record Ended(SeriesAnalyser.Continuation continuation, StoredAnalysis.Text text) {
 	}
 
 	/** How many analyses before the latest are kept to go on from. */
@@ -140,10 +125,10 @@ class SeriesAnalyses {
 		// settings): the new one goes on from it, with the facts and pairs of the runs
 		// appended only.
 		Kept kept = analyses.getIfPresent(seriesId);
-		Earlier goesOn = kept == null ? null
+		Ended goesOn = kept == null ? null
 				: kept.goesOnFrom()
 					.stream()
-					.filter(earlier -> earlier.continuation().continues(ids, retracted, seriesSettings))
+					.filter(ended -> ended.continuation().continues(ids, retracted, seriesSettings))
 					.findFirst()
 					.orElse(null);
 		SeriesAnalyser.Continuation from = goesOn == null ? null : goesOn.continuation();
@@ -171,8 +156,14 @@ class SeriesAnalyses {
 		// Kept under the version it was stored with once that is committed: should this
 		// transaction roll back, no
 		// read finds that version and no update goes on from it.
-		Kept next = new Kept(version, analysis, analysed.continuation(), text,
-				kept == null ? List.of() : kept.goesOnFrom().stream().limit(EARLIER).toList());
+		List<Ended> goesOnFrom = new ArrayList<>();
+		if (analysed.continuation() != null) {
+			goesOnFrom.add(new Ended(analysed.continuation(), text));
+			if (kept != null) {
+				kept.goesOnFrom().stream().limit(EARLIER).forEach(goesOnFrom::add);
+			}
+		}
+		Kept next = new Kept(version, analysis, List.copyOf(goesOnFrom));
 		if (TransactionSynchronizationManager.isSynchronizationActive()) {
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 				@Override
@@ -196,7 +187,7 @@ class SeriesAnalyses {
 	private void keep(String seriesId, Kept next) {
 		analyses.asMap()
 			.merge(seriesId, next,
-					(old, fresh) -> fresh.continuation() != null || fresh.version() > old.version() ? fresh : old);
+					(old, fresh) -> !fresh.goesOnFrom().isEmpty() || fresh.version() > old.version() ? fresh : old);
 	}
 
 	/**

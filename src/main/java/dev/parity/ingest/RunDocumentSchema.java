@@ -129,12 +129,8 @@ final class RunDocumentSchema {
 		JsonNode samples = cell.get("samples");
 		if (cell instanceof ObjectNode object && samples != null && samples.isArray()
 				&& samples.valueStream().allMatch(RunDocumentSchema::isSample)) {
-			ObjectNode rest = object.objectNode();
-			for (Map.Entry<String, JsonNode> field : object.properties()) {
-				if (!field.getKey().equals("samples")) {
-					rest.set(field.getKey(), field.getValue());
-				}
-			}
+			ObjectNode rest = object.objectNode().setAll(object);
+			rest.remove("samples");
 			return bySchema(rest, path);
 		}
 		return bySchema(cell, path);

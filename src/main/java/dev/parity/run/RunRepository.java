@@ -49,7 +49,7 @@ public class RunRepository {
 	 * under one computation, and a new run is read several times at once (its series'
 	 * update, its verdict's comparison, its first comparison's page). Bounded by cells.
 	 */
-	private final Cache<LightKey, Run> light = Caffeine.newBuilder()
+	private final Cache<LightKey, Run> lightRuns = Caffeine.newBuilder()
 		.maximumWeight(100_000)
 		.<LightKey, Run>weigher((key, run) -> 1 + run.document().cells().size())
 		.build();
@@ -124,7 +124,7 @@ public class RunRepository {
 		Map<RunId, Run> runs = new LinkedHashMap<>();
 		List<String> unread = new ArrayList<>();
 		for (String id : all) {
-			Run kept = this.light.getIfPresent(new LightKey(id, statisticsUnder));
+			Run kept = lightRuns.getIfPresent(new LightKey(id, statisticsUnder));
 			if (kept != null) {
 				runs.put(kept.id(), kept);
 			}
@@ -136,14 +136,16 @@ public class RunRepository {
 			return runs;
 		}
 		String[] toRead = unread.toArray(String[]::new);
-		Set<RunId> light = statistics.complete(toRead, statisticsUnder);
-		if (!light.isEmpty()) {
-			load(CellStatistics.ids(light), statisticsUnder).forEach((id, run) -> {
-				keep(this.light, new LightKey(id.value(), statisticsUnder), run);
+		Set<RunId> withStatistics = statistics.complete(toRead, statisticsUnder);
+		if (!withStatistics.isEmpty()) {
+			load(CellStatistics.ids(withStatistics), statisticsUnder).forEach((id, run) -> {
+				keep(lightRuns, new LightKey(id.value(), statisticsUnder), run);
 				runs.put(id, run);
 			});
 		}
-		String[] whole = Arrays.stream(toRead).filter(id -> !light.contains(new RunId(id))).toArray(String[]::new);
+		String[] whole = Arrays.stream(toRead)
+			.filter(id -> !withStatistics.contains(new RunId(id)))
+			.toArray(String[]::new);
 		if (whole.length > 0) {
 			runs.putAll(load(whole, null));
 		}

@@ -36,6 +36,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -1184,28 +1185,7 @@ class PerformanceBenchmark {
 	 * CompilerThre", the JIT's), in ms; NaN without /proc.
 	 */
 	private static double threadCpuMillis(String... prefixes) {
-		long ticks = 0;
-		try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc/self/task"), "[0-9]*")) {
-			for (Path thread : threads) {
-				try {
-					String stat = Files.readString(thread.resolve("stat"));
-					int close = stat.lastIndexOf(')');
-					String name = stat.substring(stat.indexOf('(') + 1, close);
-					if (Arrays.stream(prefixes).noneMatch(name::startsWith)) {
-						continue;
-					}
-					String[] fields = stat.substring(close + 2).split(" ");
-					ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-				}
-				catch (IOException | RuntimeException gone) {
-					// The thread ended meanwhile.
-				}
-			}
-		}
-		catch (IOException noProc) {
-			return Double.NaN;
-		}
-		return ticks * 10.0;
+		return cpuMillisOf(Path.of("/proc/self/task"), name -> Arrays.stream(prefixes).anyMatch(name::startsWith));
 	}
 
 	private static double continuedUpdates() {
@@ -1216,13 +1196,22 @@ class PerformanceBenchmark {
 	private static double[] cpuMillis() {
 		double jvm = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime() / 1e6;
+		return new double[] { jvm, cpuMillisOf(Path.of("/proc"), "postgres"::equals) };
+	}
+
+	/**
+	 * The processor time, in ms, of the processes or threads under {@code directory}
+	 * ({@code /proc} or a process's {@code task}) whose name is {@code named}; NaN
+	 * without /proc.
+	 */
+	private static double cpuMillisOf(Path directory, Predicate<String> named) {
 		long ticks = 0;
-		try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
-			for (Path process : processes) {
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory, "[0-9]*")) {
+			for (Path entry : entries) {
 				try {
-					String stat = Files.readString(process.resolve("stat"));
+					String stat = Files.readString(entry.resolve("stat"));
 					int close = stat.lastIndexOf(')');
-					if (!stat.substring(stat.indexOf('(') + 1, close).equals("postgres")) {
+					if (!named.test(stat.substring(stat.indexOf('(') + 1, close))) {
 						continue;
 					}
 					String[] fields = stat.substring(close + 2).split(" ");
@@ -1231,15 +1220,15 @@ class PerformanceBenchmark {
 					ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
 				}
 				catch (IOException | RuntimeException gone) {
-					// The process ended meanwhile.
+					// It ended meanwhile.
 				}
 			}
 		}
 		catch (IOException noProc) {
-			return new double[] { jvm, Double.NaN };
+			return Double.NaN;
 		}
 		// Clock ticks of 10 ms (USER_HZ is 100 on Linux).
-		return new double[] { jvm, ticks * 10.0 };
+		return ticks * 10.0;
 	}
 
 	/**
