@@ -45,6 +45,14 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	List<RunSummary> findTop20ByModelCommitAndWorkloadFingerprintAndIdNotOrderByUploadedAtDesc(String modelCommit,
 			String workloadFingerprint, String id);
 
+	/**
+	 * How many runs are stored: kept by the database as runs are added
+	 * ({@code run_total}, at each upload's commit), one row read instead of every run
+	 * counted.
+	 */
+	@Query(value = "select runs from run_total", nativeQuery = true)
+	long stored();
+
 	/** The newest runs. */
 	List<RunSummary> findTop10ByOrderByUploadedAtDescIdAsc();
 
@@ -125,13 +133,13 @@ public interface RunSummaries extends JpaRepository<RunSummary, String>, JpaSpec
 	record RunFilter(@Nullable String q, @Nullable String system, @Nullable String model, @Nullable String commit,
 			@Nullable String role, @Nullable String harness) {
 
-		/** What could be the start of a commit: 4 to 40 hexadecimal digits. */
 		/**
 		 * Hexadecimal digits: every string that starts with them lies between them and
 		 * them followed by "g".
 		 */
 		private static final Pattern HEX = Pattern.compile("[0-9a-f]{1,40}");
 
+		/** What could be the start of a commit: 4 to 40 hexadecimal digits. */
 		private static final Pattern COMMIT_PREFIX = Pattern.compile("[0-9a-f]{4,40}");
 
 		public static RunFilter none() {

@@ -54,7 +54,7 @@ class HomeController {
 		List<RunSummary> recent = summaries.findTop10ByOrderByUploadedAtDescIdAsc();
 		model.addAttribute("recent", recent);
 		model.addAttribute("runMarks", notices.runMarks(recent.stream().map(RunSummary::getId).toList()));
-		model.addAttribute("total", summaries.count());
+		model.addAttribute("total", summaries.stored());
 		List<Publication> published = publications.recent(5);
 		model.addAttribute("published", published);
 		model.addAttribute("publicationMarks", notices.publicationMarks(published));

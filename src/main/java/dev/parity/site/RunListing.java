@@ -18,8 +18,9 @@ import org.springframework.stereotype.Component;
  * search matches reads most of the run table (9,000 of 10,000 runs match "sweep": 20 ms,
  * most of page 3's time), and that number changes only when a run is added. Runs are
  * never removed, so the number of runs stored tells whether any was added: a total is
- * kept under the filter, the runs left out and that number, read (from the primary key's
- * index) only when a total is needed — never older than that number.
+ * kept under the filter, the runs left out and that number, which the database keeps as
+ * runs are added ({@link RunSummaries#stored}), read only when a total is needed — never
+ * older than that number.
  */
 @Component
 class RunListing {
@@ -44,7 +45,7 @@ class RunListing {
 		RequestChecks.searchWords(filter.q());
 		Set<String> excluded = Set.copyOf(excludedIds);
 		return summaries.search(filter, excluded, page, size, count -> {
-			long runs = summaries.count();
+			long runs = summaries.stored();
 			if (filter.isEmpty() && excluded.isEmpty()) {
 				return runs;
 			}

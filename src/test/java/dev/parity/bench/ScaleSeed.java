@@ -29,6 +29,7 @@ import dev.parity.run.RunRepository;
 import dev.parity.run.CellStatistics;
 import dev.parity.run.Provenance;
 import dev.parity.run.WorkloadFingerprint;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
 import org.postgresql.copy.PGCopyOutputStream;
@@ -74,8 +75,16 @@ public final class ScaleSeed {
 	 * The runs of one seed: ids begin with {@code prefix}; the first {@code seriesRuns}
 	 * are one series (measured, one a day, on their own branch {@code seriesBranch},
 	 * their decode speed 10 % lower from the last fifth on: a change point to alert on).
+	 * Every run's commit is one of 200, which begin with {@code commitPrefix} when it is
+	 * given (a near-empty database whose run lists show the rows the same lists show at
+	 * scale).
 	 */
-	public record Shape(String prefix, int seriesRuns, String seriesBranch) {
+	public record Shape(String prefix, int seriesRuns, String seriesBranch, @Nullable String commitPrefix) {
+
+		public Shape(String prefix, int seriesRuns, String seriesBranch) {
+			this(prefix, seriesRuns, seriesBranch, null);
+		}
+
 	}
 
 	/** The dedicated series' system, model, engine and harness. */
@@ -110,7 +119,9 @@ public final class ScaleSeed {
 		CopyManager copy = connection.unwrap(PGConnection.class).getCopyAPI();
 		List<String> commits = new ArrayList<>();
 		for (int i = 0; i < 200; i++) {
-			commits.add(RunDocuments.randomCommit(random));
+			String commit = RunDocuments.randomCommit(random);
+			commits.add(shape.commitPrefix() == null ? commit
+					: shape.commitPrefix() + commit.substring(shape.commitPrefix().length()));
 		}
 		List<String> ids = new ArrayList<>(runs);
 		Instant now = Instant.now();
@@ -145,7 +156,7 @@ public final class ScaleSeed {
 					series.putIfAbsent(key.id(), key);
 					members.add(new String[] { key.id(), id });
 				}
-				String title = (reference ? "Published table: " : inSeries ? "Nightly " : "Sweep ")
+				String title = (reference ? "Published table: " : inSeries ? "Nightly sweep " : "Sweep ")
 						+ model.substring(model.indexOf('/') + 1) + " on " + system + " #" + i;
 				String provenance = "{\"system\": {\"name\": \"" + system + "\"}, \"model\": {\"repo\": \"" + model
 						+ "\", \"revision\": \"main\"" + (commit == null ? "" : ", \"commit\": \"" + commit + "\"")
