@@ -112,6 +112,18 @@ public final class TestUploads {
 			.update();
 	}
 
+	/**
+	 * Copies a stored run's row under another id in SQL, as a restore or a run stored
+	 * before a migration has it: the row alone, without its cells or files
+	 * ({@link #copyFiles} gives it its document).
+	 */
+	public static void copyRunRow(JdbcClient jdbc, String from, String to) {
+		jdbc.sql("""
+				insert into run select (jsonb_populate_record(null::run, to_jsonb(r)
+				    || jsonb_build_object('id', ?::text, 'upload_sha256', %s))).*
+				from run r where r.id = ?""".formatted(copiedSha256("?::text"))).params(to, to, from).update();
+	}
+
 	private static String copiedDocument(String idExpression) {
 		return "convert_to('a run copied in SQL: ' || " + idExpression + ", 'UTF8')";
 	}

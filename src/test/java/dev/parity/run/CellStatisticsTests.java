@@ -179,12 +179,7 @@ class CellStatisticsTests {
 		// The same rows under another id, as a run stored before V33 has them: no
 		// statistics, no bootstrap medians.
 		String old = RunId.random().value();
-		jdbc.sql("""
-				insert into run select (jsonb_populate_record(null::run, to_jsonb(r)
-				    || jsonb_build_object('id', ?::text, 'upload_sha256', %s))).*
-				from run r where r.id = ?""".formatted(TestUploads.copiedSha256("?::text")))
-			.params(old, old, id)
-			.update();
+		TestUploads.copyRunRow(jdbc, id, old);
 		TestUploads.copyFiles(jdbc, "?::text", "", old, old, old, old);
 		jdbc.sql("""
 				insert into cell select (jsonb_populate_record(null::cell, to_jsonb(c)
